@@ -1,0 +1,27 @@
+"""The loaded data set lives in ``st.session_state`` and survives page switches."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics import Annotations
+
+DATA_KEY = "concord_annotations"
+
+
+def get_annotations() -> Annotations | None:
+    """The loaded data set, or None."""
+    return st.session_state.get(DATA_KEY)
+
+
+def set_annotations(ann: Annotations) -> None:
+    st.session_state[DATA_KEY] = ann
+
+
+def require_annotations() -> Annotations:
+    """The loaded data set; without one, say how to load one and stop the page."""
+    ann = get_annotations()
+    if ann is None:
+        st.info("No data set is loaded yet. Open **Upload** in the sidebar to load one.")
+        st.stop()
+    return ann

@@ -1,0 +1,63 @@
+"""Small building blocks every page uses: figures with downloads, tables with downloads."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "concord"
+
+
+def explain(markdown: str, *, title: str = "What am I looking at?", expanded: bool = False) -> None:
+    """A collapsible plain-language explanation for first-time visitors."""
+    with st.expander(title, expanded=expanded):
+        st.markdown(markdown)
+
+
+def download_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True) -> None:
+    """A CSV download button for a table."""
+    st.download_button(
+        "Download CSV",
+        df.to_csv(index=index).encode("utf-8"),
+        file_name=f"{_slug(name)}.csv",
+        mime="text/csv",
+        key=f"dl_csv_{key}",
+        on_click="ignore",
+    )
+
+
+def show_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True, **kwargs) -> None:
+    """A table with its CSV download beside it."""
+    st.dataframe(df, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
+    download_table(df, name, key=key, index=index)
+
+
+def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
+    """A plotly figure, with PNG from its toolbar and an HTML download under it."""
+    st.plotly_chart(
+        fig,
+        width="stretch",
+        key=f"fig_{key}",
+        config={
+            "displaylogo": False,
+            "toImageButtonOptions": {"format": "png", "filename": _slug(name), "scale": 2},
+        },
+    )
+    st.download_button(
+        "Download figure (HTML)",
+        fig.to_html(include_plotlyjs="cdn", full_html=True).encode("utf-8"),
+        file_name=f"{_slug(name)}.html",
+        mime="text/html",
+        key=f"dl_fig_{key}",
+        on_click="ignore",
+    )
+
+
+def show_error(exc: Exception) -> None:
+    """A plain-language error, never a traceback."""
+    st.error(str(exc))
