@@ -13,7 +13,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
@@ -40,7 +40,7 @@ DUPLICATE_POLICIES = ("error", "first", "last", "keep")
 EMPTY_SET_TOKENS = frozenset({"{}", "[]", "set()", "\u2205"})
 
 
-class LabelKind(str, Enum):
+class LabelKind(StrEnum):
     """What a label is, which decides the sensible distances between labels."""
 
     NOMINAL = "nominal"
@@ -109,6 +109,7 @@ class LoadReport:
         if self.tool:
             out.append(f"Recognised a {self.tool} export.")
         out.append(f"Read {self.n_rows:,} rows as {self.format.upper()} ({self.layout} form).")
+        out.extend(self.notes)
         if self.layout_reason:
             out.append(self.layout_reason)
         if self.encoding and self.encoding.lower() not in ("utf-8", "utf-8-sig", "ascii"):
@@ -132,7 +133,6 @@ class LoadReport:
                 f"{self.n_duplicates:,} repeated judgements (same annotator, same item): {action}."
             )
         out.extend(str(s) for s in self.skipped)
-        out.extend(self.notes)
         return out
 
     def warnings(self) -> list[str]:
@@ -264,7 +264,9 @@ class Annotations:
                 raise AnnotationDataError("item code out of range.")
             if self.annotator_codes.min() < 0 or self.annotator_codes.max() >= len(self.annotators):
                 raise AnnotationDataError("annotator code out of range.")
-            top = len(self.label_sets_table) if kind is LabelKind.MULTILABEL else len(self.categories)
+            top = (
+                len(self.label_sets_table) if kind is LabelKind.MULTILABEL else len(self.categories)
+            )
             if self.label_codes.min() < 0 or self.label_codes.max() >= top:
                 raise AnnotationDataError("label code out of range.")
 
@@ -427,7 +429,9 @@ class Annotations:
                 else:
                     cats = list(dict.fromkeys(values))
             if lk is None:
-                lk, kind_reason = _infer_kind(cats, numeric=not isinstance(cats[0], str) if cats else False)
+                lk, kind_reason = _infer_kind(
+                    cats, numeric=not isinstance(cats[0], str) if cats else False
+                )
             cat_index = {c: i for i, c in enumerate(cats)}
             if len(cat_index) != len(cats):
                 raise AnnotationDataError("declared categories contain duplicates.", source=source)
@@ -503,8 +507,8 @@ class Annotations:
         rep = LoadReport(
             **{
                 **(report.__dict__ if report else {"source": source}),
-                "n_rows": report.n_rows if report and report.n_rows else int(len(df)),
-                "n_judgements": int(len(item_codes)),
+                "n_rows": report.n_rows if report and report.n_rows else len(df),
+                "n_judgements": len(item_codes),
                 "n_missing": (report.n_missing if report else 0) + n_missing,
                 "skipped": tuple(skipped),
                 "kind": lk.value,
@@ -682,7 +686,9 @@ class Annotations:
     # ------------------------------------------------------------------ summaries
     def judgements_per_item(self) -> pd.Series:
         return pd.Series(
-            np.bincount(self.item_codes, minlength=self.n_items), index=self.items, name="judgements"
+            np.bincount(self.item_codes, minlength=self.n_items),
+            index=self.items,
+            name="judgements",
         )
 
     def judgements_per_annotator(self) -> pd.Series:
@@ -728,7 +734,10 @@ class Annotations:
             ("judgements", self.n_judgements),
             ("categories", self.n_categories),
             ("label kind", self.kind.value),
-            ("judgements per item (mean)", round(float(per_item.mean()), 2) if self.n_items else float("nan")),
+            (
+                "judgements per item (mean)",
+                round(float(per_item.mean()), 2) if self.n_items else float("nan"),
+            ),
             ("judgements per item (min)", int(per_item.min()) if self.n_items else 0),
             ("judgements per item (max)", int(per_item.max()) if self.n_items else 0),
             ("items with 2+ annotators", int((n_judges >= 2).sum())),
@@ -739,7 +748,12 @@ class Annotations:
         ]
         if self.is_multilabel:
             sizes = self.label_matrix.sum(axis=1)
-            rows.append(("labels per judgement (mean)", round(float(sizes.mean()), 2) if len(sizes) else float("nan")))
+            rows.append(
+                (
+                    "labels per judgement (mean)",
+                    round(float(sizes.mean()), 2) if len(sizes) else float("nan"),
+                )
+            )
             rows.append(("empty-set judgements", int((sizes == 0).sum())))
         return pd.DataFrame(rows, columns=["measure", "value"])
 
@@ -760,7 +774,9 @@ class Annotations:
         """
         keep = np.ones(self.n_judgements, bool)
         if annotators is not None:
-            keep &= np.isin(self.annotator_codes, _codes_of(self.annotators, annotators, "annotator"))
+            keep &= np.isin(
+                self.annotator_codes, _codes_of(self.annotators, annotators, "annotator")
+            )
         if items is not None:
             keep &= np.isin(self.item_codes, _codes_of(self.items, items, "item"))
         cat_keep = np.arange(self.n_categories)
@@ -803,8 +819,16 @@ class Annotations:
                 hint="Choose nominal or ordinal.",
             )
         return Annotations(
-            self.item_codes, self.annotator_codes, self.label_codes, self.items,
-            self.annotators, self.categories, lk, self.label_matrix, self.name, self.report,
+            self.item_codes,
+            self.annotator_codes,
+            self.label_codes,
+            self.items,
+            self.annotators,
+            self.categories,
+            lk,
+            self.label_matrix,
+            self.name,
+            self.report,
         )
 
     def __repr__(self) -> str:
@@ -860,7 +884,7 @@ def _codes_of(index: pd.Index, names: Iterable[Any], what: str) -> np.ndarray:
     if (lookup < 0).any() and not pd.api.types.is_numeric_dtype(index):
         lookup = index.get_indexer([str(n) for n in names])
     if (lookup < 0).any():
-        missing = [n for n, c in zip(names, lookup) if c < 0][:5]
+        missing = [n for n, c in zip(names, lookup, strict=True) if c < 0][:5]
         raise AnnotationDataError(f"unknown {what}(s): {missing}.")
     return lookup.astype(np.int64)
 

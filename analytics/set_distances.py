@@ -37,7 +37,9 @@ def dice(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(total == 0, 0.0, 1.0 - 2.0 * inter / np.maximum(total, 1))
 
 
-def _monotonicity(inter: np.ndarray, union: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+def _monotonicity(
+    inter: np.ndarray, union: np.ndarray, na: np.ndarray, nb: np.ndarray
+) -> np.ndarray:
     """1 identical, 2 one a subset of the other, 3 overlapping, 4 disjoint (empty vs not: 4)."""
     equal = inter == union
     subset = (inter == np.minimum(na, nb)) & (inter > 0)

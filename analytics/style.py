@@ -13,8 +13,16 @@ import plotly.graph_objects as go
 SEQUENTIAL = "Blues"
 DIVERGING = "RdBu"  # with zmid=0: red below chance, blue above
 QUALITATIVE = [
-    "#3b5bdb", "#f08c00", "#2b8a3e", "#c92a2a", "#7048e8",
-    "#0c8599", "#e64980", "#5c940d", "#862e9c", "#495057",
+    "#3b5bdb",
+    "#f08c00",
+    "#2b8a3e",
+    "#c92a2a",
+    "#7048e8",
+    "#0c8599",
+    "#e64980",
+    "#5c940d",
+    "#862e9c",
+    "#495057",
 ]
 ACCENT = "#3b5bdb"
 MUTED = "#adb5bd"
