@@ -724,7 +724,11 @@ class Annotations:
         return pd.DataFrame(counts, index=self.annotators, columns=self.categories)
 
     def summary(self) -> pd.DataFrame:
-        """One row per fact about the data set: columns ``measure`` and ``value``."""
+        """One row per fact about the data set: columns ``measure`` and ``value`` (as text).
+
+        For the numbers themselves use the properties (``n_items``, ...) and
+        :meth:`judgements_per_item`.
+        """
         per_item = np.bincount(self.item_codes, minlength=self.n_items)
         judged = self.judged()
         n_judges = judged.sum(axis=1)
@@ -755,7 +759,8 @@ class Annotations:
                 )
             )
             rows.append(("empty-set judgements", int((sizes == 0).sum())))
-        return pd.DataFrame(rows, columns=["measure", "value"])
+        # values are shown as text: the column mixes counts, means and the label kind
+        return pd.DataFrame([(m, str(v)) for m, v in rows], columns=["measure", "value"])
 
     # ------------------------------------------------------------------ subsets
     def subset(

@@ -509,6 +509,19 @@ def _to_long(
     named = any(v is not None for v in (item, annotator, label))
     if layout not in (None, "long", "wide"):
         raise AnnotationDataError(f"unknown layout {layout!r}.", hint="Use 'long' or 'wide'.")
+    guess = ""
+    known = [r for r in ("annotator", "label") if found[r] is not None]
+    if layout in (None, "long") and known and len(cols) == 3 and not all(found.values()):
+        # Three columns, some recognised: the others take the remaining roles in the
+        # usual order (item, annotator, label). The report says it was a guess.
+        free = [c for c in cols if c not in found.values()]
+        roles = [r for r in ("item", "annotator", "label") if found[r] is None]
+        found.update(zip(roles, free, strict=True))
+        guess = (
+            " Guessed "
+            + " and ".join(f"'{found[r]}' as the {r} column" for r in roles)
+            + " (three columns, the others recognised); name the columns if that is wrong."
+        )
     long_ok = all(found.values())
     if layout == "long" or (layout is None and long_ok):
         missing = [r for r, c in found.items() if c is None]
@@ -526,6 +539,7 @@ def _to_long(
             else f"Long form: found item column '{found['item']}', annotator column "
             f"'{found['annotator']}' and label column '{found['label']}'."
         )
+        why += guess
         extra = [c for c in cols if c not in found.values()]
         if extra:
             why += f" Other columns ignored: {', '.join(map(str, extra[:8]))}{'...' if len(extra) > 8 else ''}."
@@ -639,7 +653,7 @@ def load_annotations(
         by default from the extension, else from the content.
     multilabel_sep
         Split label cells on this separator into sets (e.g. ``";"`` for ``anger;fear``).
-        Detected (``;`` or ``|``) and reported when not given.
+        Detected (``;`` or ``|``) and reported when None; ``""`` turns detection off.
     categories
         Declared categories in order (ordinal scales; categories nobody used still count).
         Declaring text categories keeps numeric-looking labels as text.
@@ -739,9 +753,9 @@ def _load(
         df, rows, report, item=item, annotator=annotator, label=label, layout=layout
     )
     notes = list(report.notes)
-    sep = multilabel_sep
+    sep = multilabel_sep or None  # "" means: never split cells
     lk = LabelKind.parse(kind) if kind is not None else None
-    if sep is None and lk in (None, LabelKind.MULTILABEL):
+    if multilabel_sep is None and lk in (None, LabelKind.MULTILABEL):
         detected = _detect_separator(long["label"].to_numpy(object))
         if detected is not None and (lk is LabelKind.MULTILABEL or _mostly_text(long["label"])):
             sep = detected

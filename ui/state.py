@@ -7,6 +7,7 @@ import streamlit as st
 from analytics import Annotations
 
 DATA_KEY = "concord_annotations"
+SOURCE_KEY = "concord_source"
 
 
 def get_annotations() -> Annotations | None:
@@ -25,3 +26,12 @@ def require_annotations() -> Annotations:
         st.info("No data set is loaded yet. Open **Upload** in the sidebar to load one.")
         st.stop()
     return ann
+
+
+def set_source(description: str) -> None:
+    """Where the loaded data set came from (a sample or an uploaded file), for display."""
+    st.session_state[SOURCE_KEY] = description
+
+
+def get_source() -> str | None:
+    return st.session_state.get(SOURCE_KEY)

@@ -1,0 +1,46 @@
+"""Concord: the Streamlit entry point.
+
+The frame of the app: page setup, navigation, the loaded data set in the sidebar, and a
+sample loaded on the first visit so that every page shows results at once.
+
+    streamlit run app.py
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics.samples import DEFAULT_SAMPLE, SAMPLES
+from ui.loaders import load_sample_cached
+from ui.state import get_annotations, set_annotations, set_source
+
+st.set_page_config(page_title="Concord", page_icon=":material/handshake:", layout="wide")
+
+if get_annotations() is None and not st.session_state.get("concord_started"):
+    st.session_state["concord_started"] = True
+    set_annotations(load_sample_cached(DEFAULT_SAMPLE))
+    set_source(f"sample: {SAMPLES[DEFAULT_SAMPLE].title}")
+
+PAGES = [
+    st.Page("pages/upload.py", title="Data", icon=":material/upload_file:", default=True),
+    st.Page("pages/agreement.py", title="Agreement report", icon=":material/groups:"),
+    st.Page("pages/multilabel.py", title="Multi-label", icon=":material/label:"),
+    st.Page("pages/noise.py", title="Noise calculator", icon=":material/blur_on:"),
+    st.Page("pages/dawid_skene.py", title="Dawid-Skene", icon=":material/psychology:"),
+]
+
+page = st.navigation(PAGES)
+
+with st.sidebar:
+    ann = get_annotations()
+    st.markdown("### Concord")
+    if ann is None:
+        st.caption("No data set loaded.")
+    else:
+        st.markdown(f"**{ann.name}**")
+        st.caption(
+            f"{ann.n_items:,} items · {ann.n_annotators:,} annotators · "
+            f"{ann.n_judgements:,} judgements · {ann.n_categories} categories · {ann.kind.value}"
+        )
+
+page.run()

@@ -1,0 +1,192 @@
+"""Data: load a sample or a file, check how it was read, and see who labelled what."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics import AnnotationDataError
+from analytics.annotations import DUPLICATE_POLICIES, LabelKind
+from analytics.overview import (
+    coverage_figure,
+    judgements_per_item_figure,
+    label_distribution_figure,
+    wide_table,
+)
+from analytics.samples import SAMPLES
+from ui.loaders import load_cached, preview_upload, sample_source
+from ui.state import get_annotations, get_source, set_annotations, set_source
+from ui.widgets import download_table, explain, show_figure, show_table
+
+AUTO = "(detect)"
+UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "json", "jsonl", "ndjson", "xlsx", "parquet", "pq"]
+
+st.title("Your annotations")
+explain(
+    """
+Concord reads **one judgement per row** (*long form*: an item column, an annotator column and a
+label column) or **one row per item** (*wide form*: an item column and one column per annotator).
+Formats: CSV, TSV, JSON, JSON Lines, Excel (.xlsx) and Parquet. Column names such as
+*item/task/unit/id*, *annotator/worker/rater/coder/user* and *label/response/answer/category/value*
+are recognised; otherwise choose them under **Columns and parsing**.
+
+Empty cells (and NA, None, NaN, null) mean *not labelled*: they are counted, never turned into a
+category. Multi-label cells such as `anger;fear` become sets; `{}` is an explicit empty set.
+Everything the loader decided, and every row it skipped, is listed under **What the loader did**.
+"""
+)
+
+current = get_annotations()
+source_now = get_source() or ""
+mode = st.segmented_control(
+    "Load from",
+    ["Sample data set", "Upload a file"],
+    default="Upload a file" if source_now.startswith("file:") else "Sample data set",
+    key="upload_mode",
+)
+
+data = name = None
+defaults: dict = {}
+if mode == "Upload a file":
+    uploaded = st.file_uploader(
+        "Drop an annotation file here",
+        type=UPLOAD_TYPES,
+        key="upload_file",
+        help="CSV, TSV, JSON, JSON Lines, Excel or Parquet; long or wide form. Up to 200 MB.",
+    )
+    if uploaded is not None:
+        data, name = uploaded.getvalue(), uploaded.name
+    elif current is not None and source_now.startswith("file:"):
+        st.caption(f"Showing **{current.name}**, uploaded earlier. Drop a file to replace it.")
+else:
+    keys = list(SAMPLES)
+    loaded_key = next((k for k in keys if source_now == f"sample: {SAMPLES[k].title}"), keys[0])
+    key = st.selectbox(
+        "Sample data set",
+        keys,
+        index=keys.index(loaded_key),
+        format_func=lambda k: SAMPLES[k].title,
+        key="upload_sample",
+    )
+    st.caption(SAMPLES[key].description)
+    data, name, defaults = sample_source(key)
+
+if data is not None:
+    try:
+        preview, columns = preview_upload(data, name)
+        read_error = None
+    except AnnotationDataError as exc:
+        preview, columns, read_error = None, [], exc
+    if read_error is not None:
+        st.error(str(read_error))
+    else:
+        with st.expander("Raw preview (first 20 rows as read)"):
+            st.dataframe(preview, width="stretch", hide_index=True)
+        with st.expander("Columns and parsing", expanded=False):
+            c1, c2, c3 = st.columns(3)
+            choices = [AUTO, *columns]
+            item_col = c1.selectbox("Item column", choices, key=f"map_item_{name}")
+            annotator_col = c2.selectbox("Annotator column", choices, key=f"map_ann_{name}")
+            label_col = c3.selectbox("Label column", choices, key=f"map_label_{name}")
+            c4, c5, c6, c7 = st.columns(4)
+            layout = c4.selectbox("Layout", [AUTO, "long", "wide"], key=f"map_layout_{name}")
+            kind_default = defaults.get("kind", AUTO)
+            kinds = [AUTO, *(k.value for k in LabelKind)]
+            kind = c5.selectbox(
+                "Label kind", kinds, index=kinds.index(kind_default), key=f"map_kind_{name}"
+            )
+            seps = [AUTO, "none", ";", "|", ","]
+            sep_default = defaults.get("multilabel_sep", AUTO)
+            sep = c6.selectbox(
+                "Multi-label separator", seps, index=seps.index(sep_default), key=f"map_sep_{name}"
+            )
+            duplicates = c7.selectbox(
+                "Repeated judgements",
+                list(DUPLICATE_POLICIES),
+                key=f"map_dup_{name}",
+                help="What to do when one annotator labelled one item more than once.",
+            )
+        options = {
+            "item": None if item_col == AUTO else item_col,
+            "annotator": None if annotator_col == AUTO else annotator_col,
+            "label": None if label_col == AUTO else label_col,
+            "layout": None if layout == AUTO else layout,
+            "kind": None if kind == AUTO else kind,
+            "multilabel_sep": None if sep == AUTO else ("" if sep == "none" else sep),
+            "duplicates": duplicates,
+        }
+        if "categories" in defaults:
+            options["categories"] = tuple(defaults["categories"])
+        try:
+            ann = load_cached(data, name, tuple(sorted(options.items())))
+        except AnnotationDataError as exc:
+            st.error(str(exc))
+            st.info("Adjust **Columns and parsing** above, or fix the file and upload it again.")
+        else:
+            if ann is not current:
+                set_annotations(ann)
+                set_source(
+                    f"file: {name}" if mode == "Upload a file" else f"sample: {SAMPLES[key].title}"
+                )
+                current = ann
+
+ann = get_annotations()
+if ann is None:
+    st.info("Load a sample or upload a file to begin.")
+    st.stop()
+
+st.subheader(f"Loaded: {ann.name}")
+m = st.columns(5)
+m[0].metric("Items", f"{ann.n_items:,}")
+m[1].metric("Annotators", f"{ann.n_annotators:,}")
+m[2].metric("Judgements", f"{ann.n_judgements:,}")
+m[3].metric("Categories", f"{ann.n_categories:,}")
+m[4].metric("Label kind", ann.kind.value)
+
+for warning in ann.report.warnings():
+    st.warning(warning)
+with st.expander("What the loader did", expanded=bool(ann.report.warnings())):
+    st.markdown("\n".join(f"- {line}" for line in ann.report.messages()))
+st.caption(
+    "Categories: "
+    + ", ".join(map(str, ann.categories[:30]))
+    + (" ..." if ann.n_categories > 30 else "")
+)
+
+tab_summary, tab_items, tab_coverage, tab_labels, tab_data = st.tabs(
+    ["Summary", "Judgements per item", "Coverage", "Labels per annotator", "Data"]
+)
+with tab_summary:
+    show_table(ann.summary(), f"{ann.name} summary", key="summary", index=False)
+with tab_items:
+    show_figure(judgements_per_item_figure(ann), "judgements per item", key="per_item")
+with tab_coverage:
+    show_figure(coverage_figure(ann), "coverage", key="coverage")
+    download_table(ann.coverage(), "shared items per annotator pair", key="coverage_table")
+with tab_labels:
+    show_figure(label_distribution_figure(ann), "label distribution", key="label_dist")
+    download_table(
+        ann.label_distribution(), "label distribution per annotator", key="label_dist_table"
+    )
+with tab_data:
+    long = ann.to_frame(sep=";") if ann.is_multilabel else ann.to_frame()
+    st.dataframe(long.head(1000), width="stretch", hide_index=True)
+    st.caption(f"First {min(1000, len(long)):,} of {len(long):,} judgements.")
+    c1, c2 = st.columns(2)
+    with c1:
+        st.download_button(
+            "Download long CSV (item, annotator, label)",
+            long.to_csv(index=False).encode("utf-8"),
+            file_name="annotations_long.csv",
+            mime="text/csv",
+            key="dl_long",
+            on_click="ignore",
+        )
+    with c2:
+        st.download_button(
+            "Download wide CSV (items x annotators)",
+            wide_table(ann).to_csv().encode("utf-8"),
+            file_name="annotations_wide.csv",
+            mime="text/csv",
+            key="dl_wide",
+            on_click="ignore",
+        )
