@@ -39,7 +39,7 @@ def crowd_intents(rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]
     prevalence = np.array([0.40, 0.30, 0.15, 0.15])
     truth = rng.choice(k, size=n_items, p=prevalence)
     confusions = []
-    for w in range(n_workers):
+    for _ in range(n_workers):
         acc = rng.uniform(0.70, 0.92)
         m = np.full((k, k), (1 - acc) / (k - 1))
         np.fill_diagonal(m, acc)
