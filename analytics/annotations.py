@@ -414,8 +414,8 @@ class Annotations:
             label_values_codes = None
         else:
             matrix = None
-            numeric_declared = categories is not None and looks_numeric(categories)
-            text_declared = categories is not None and not numeric_declared
+            # categories given as Python strings are text, even if they look like numbers
+            text_declared = categories is not None and any(isinstance(c, str) for c in categories)
             if not text_declared and looks_numeric(labels_raw):
                 values = [_to_number(v) for v in labels_raw]
                 if categories is not None:

@@ -226,7 +226,7 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
 def _read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
     """Parse delimited text strictly: ragged rows are an error naming the rows."""
     notes: list[str] = []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     try:
         rows = list(reader)
     except csv.Error as exc:
@@ -476,16 +476,16 @@ def detect_columns(
             continue
         matches = [c for c in cols if _norm(c) in synonyms and c not in taken]
         if len(matches) > 1:
-            # prefer the most specific synonym (earliest in the list)
-            ranked = sorted(matches, key=lambda c: synonyms.index(_norm(c)))
-            if synonyms.index(_norm(ranked[0])) == synonyms.index(_norm(ranked[1])):
+            # the role's own name wins ('item' beside 'id'); any other tie is ambiguous
+            exact = [c for c in matches if _norm(c) == role]
+            if len(exact) != 1:
                 raise AnnotationDataError(
                     f"several columns could hold the {role}: {matches}.",
                     source=source,
                     column=matches[0],
                     hint=f"Say which one with {role}='...'.",
                 )
-            matches = ranked[:1]
+            matches = exact
         found[role] = matches[0] if matches else None
         if found[role]:
             taken.add(found[role])

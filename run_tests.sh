@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Run Concord's whole test suite: unit, property, oracle, AppTest and real-browser tests.
+set -euo pipefail
+cd "$(dirname "$0")"
+source scripts/ensure_env.sh requirements-dev.txt
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else return 1; fi; }
+# Real-browser tests drive Debian's chromium (never a downloaded browser build).
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "Installing chromium with apt for the browser tests..."
+  as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+    || echo "chromium could not be installed: the browser tests will be skipped." >&2
+fi
+.venv/bin/python -m ruff check .
+exec .venv/bin/python -m pytest "$@"
