@@ -454,6 +454,9 @@ def _init_posteriors(votes: np.ndarray, init: str, seed: int) -> np.ndarray:
         tot = votes.sum(axis=1, keepdims=True)
         k = votes.shape[1]
         return np.where(tot > 0, votes / np.where(tot > 0, tot, 1), 1.0 / max(k, 1))
+    if init == "gold":
+        # parameters from the clamped gold items alone (rows of zeros elsewhere)
+        return np.zeros(votes.shape)
     rng = np.random.default_rng(seed)
     if init == "jittered":
         # vote counts plus up to one random vote per category: near majority vote, so
@@ -514,7 +517,8 @@ def fit(
         ``"soft"``: start from the share of votes per category;
         ``"random"``: random posteriors drawn with ``seed``;
         ``"best"``: run from majority, soft and 3 jittered vote starts (vote counts
-        plus uniform noise) and keep the fit with the highest penalised log-likelihood
+        plus uniform noise), and with ``gold`` also from parameters estimated on the
+        gold items alone; keep the fit with the highest penalised log-likelihood
         (EM finds a local optimum; on the public data sets the majority start is
         sometimes not the best one). ``"random"`` starts may converge to a solution
         with the categories permuted (the likelihood cannot tell them apart).
@@ -565,6 +569,8 @@ def fit(
         if init == "best"
         else [(init, seed)]
     )
+    if init == "best" and (gold_codes >= 0).any():
+        starts.append(("gold", seed))
     runs = [em.run(_init_posteriors(votes, how, s), int(max_iter), float(tol)) for how, s in starts]
     best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
     run = runs[best]
@@ -608,15 +614,16 @@ def _notes(ann: Annotations, gold_codes: np.ndarray) -> tuple[str, ...]:
         )
     if ann.n_annotators < 2:
         notes.append(
-            "There is only one annotator: the model cannot tell their errors from the truth, "
-            "so the 'gold' labels simply follow that annotator."
+            "There is only one annotator: the model cannot tell their errors from the truth "
+            "(many parameter values fit equally well), so its posteriors and confusion "
+            "matrix mean little; collect labels from a second annotator."
         )
     per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
     single = int((per_item == 1).sum())
     if single and single == ann.n_items:
         notes.append(
             "No item was labelled by two or more annotators, so annotator accuracy cannot "
-            "be estimated from agreement; posteriors mostly follow each single label."
+            "be estimated (the model is not identified); treat the results as unreliable."
         )
     elif single > 0.5 * ann.n_items:
         notes.append(
@@ -633,24 +640,7 @@ def _notes(ann: Annotations, gold_codes: np.ndarray) -> tuple[str, ...]:
 
 # The reporting layer (tables that compare the model with majority vote) lives in its
 # own module; re-exported here so that ``analytics.dawid_skene`` is the one entry point.
-from .dawid_skene_reports import (  # noqa: E402
-    annotator_information,
-    annotator_table,
-    confident_share,
-    gold_accuracy,
-    gold_labels_table,
-    item_judgements,
-    majority_agreement,
-    prevalence_comparison,
-)
+from . import dawid_skene_reports as _reports  # noqa: E402
+from .dawid_skene_reports import *  # noqa: E402, F403
 
-__all__ += [
-    "annotator_information",
-    "annotator_table",
-    "confident_share",
-    "gold_accuracy",
-    "gold_labels_table",
-    "item_judgements",
-    "majority_agreement",
-    "prevalence_comparison",
-]
+__all__ += _reports.__all__

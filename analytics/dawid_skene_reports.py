@@ -35,6 +35,7 @@ __all__ = [
     "item_judgements",
     "majority_agreement",
     "prevalence_comparison",
+    "spammer_scores",
 ]
 
 ALL = "all categories"
