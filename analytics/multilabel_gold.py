@@ -65,7 +65,8 @@ class GoldStandard:
 
         out = pd.DataFrame({"item": self.matrix.index, "labels": joined})
         for name, frame in (("tie_broken", self.tie_broken), ("unresolved", self.unresolved)):
-            out[name] = out["item"].map(per_item(frame)).fillna("").astype(object)
+            found = out["item"].map(per_item(frame)).astype(object)
+            out[name] = found.where(found.notna(), "")
         return out
 
 
