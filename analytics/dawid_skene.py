@@ -50,6 +50,7 @@ __all__ = [
     "DawidSkeneResult",
     "category_codes",
     "fit",
+    "log_likelihood",
     "majority_posteriors",
     "mutual_information",
     "posterior",
@@ -603,6 +604,36 @@ def fit(
         },
         notes=notes,
     )
+
+
+def log_likelihood(
+    ann: Annotations | pd.DataFrame,
+    prevalence: ArrayLike,
+    confusion: ArrayLike,
+    *,
+    smoothing: float = 0.0,
+    prior: ArrayLike | pd.DataFrame | None = None,
+) -> float:
+    """The objective :func:`fit` maximises, evaluated at given parameters.
+
+    ``prevalence`` has one entry per category of ``ann``; ``confusion`` is
+    annotators x true x given in the order of ``ann.annotators``. With ``smoothing=0``
+    and no prior this is the plain log-likelihood, so fits made by other software can be
+    compared on the same scale.
+    """
+    ann = as_annotations(ann)
+    k = ann.n_categories
+    theta = np.asarray(confusion, dtype=float)
+    pi = np.asarray(prevalence, dtype=float)
+    if theta.shape != (ann.n_annotators, k, k) or pi.shape != (k,):
+        raise AnnotationDataError(
+            f"expected a prevalence of length {k} and confusion of shape "
+            f"({ann.n_annotators}, {k}, {k})."
+        )
+    c, ct = _design(ann)
+    em = _EM(c, ct, ann.n_annotators, k, _pseudo_counts(float(smoothing), prior, k, ann.categories),
+             np.full(k, float(smoothing)), np.full(ann.n_items, -1, np.int64))
+    return em.e_step(pi, theta)[1]
 
 
 def _notes(ann: Annotations, gold_codes: np.ndarray) -> tuple[str, ...]:

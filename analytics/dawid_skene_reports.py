@@ -58,7 +58,8 @@ def spammer_scores(confusion: np.ndarray) -> np.ndarray:
 
     .. math::
 
-        S_j = 1 - \\binom{K}{2}^{-1} \\sum_{k < m} \\tfrac12 \\lVert \\theta_{jk} - \\theta_{jm} \\rVert_1
+        S_j = 1 - \\binom{K}{2}^{-1} \\sum_{k < m}
+              \\tfrac12 \\lVert \\theta_{jk} - \\theta_{jm} \\rVert_1
 
     one minus the mean total-variation distance between pairs of rows. Identical rows
     (the label does not depend on the true category, Passonneau & Carpenter 2014, "Spam

@@ -50,7 +50,7 @@ def _check(confusion: ArrayLike, prevalence: ArrayLike) -> tuple[np.ndarray, np.
         )
     k = theta.shape[-1]
     if pi.shape != (k,):
-        raise ValueError(f"the prevalence must have {k} entries (one per category), got {pi.shape}.")
+        raise ValueError(f"the prevalence needs {k} entries (one per category), got {pi.shape}.")
     if (theta < -_ROW_TOL).any() or (pi < -_ROW_TOL).any():
         raise ValueError("probabilities cannot be negative.")
     if not np.allclose(theta.sum(axis=-1), 1.0, atol=_ROW_TOL):

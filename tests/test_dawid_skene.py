@@ -35,7 +35,8 @@ def make(rows, **kw) -> Annotations:
 def reference_em(ann: Annotations, iters: int, s: float, gold: dict[int, int] | None = None):
     """Textbook EM with Python loops and math.log: the independent oracle."""
     n_i, n_j, k = ann.n_items, ann.n_annotators, ann.n_categories
-    rows = list(zip(ann.item_codes.tolist(), ann.annotator_codes.tolist(), ann.label_codes.tolist(), strict=True))
+    codes = (ann.item_codes, ann.annotator_codes, ann.label_codes)
+    rows = list(zip(*(c.tolist() for c in codes), strict=True))
     gold = gold or {}
     votes = [[0] * k for _ in range(n_i)]
     for i, _, y in rows:
