@@ -318,8 +318,8 @@ def set_distance_alphas(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
 
 def _alpha_value(result: object) -> tuple[float, str]:
     """The number and the reason out of whatever krippendorff_alpha returns."""
-    if isinstance(result, (int, float, np.floating)):
-        return float(result), ""
+    if isinstance(result, (int, float, np.floating)):  # agreement.Coefficient is a float
+        return float(result), str(getattr(result, "reason", "") or "")
     for attr in ("alpha", "value", "estimate"):
         if hasattr(result, attr):
             value = float(getattr(result, attr))
@@ -350,7 +350,7 @@ def set_distance_sentence(pair_types: pd.DataFrame, alphas: pd.DataFrame | None 
         "The distances differ only in how much a partial match costs: Passonneau's charges "
         "1/3 for one set inside the other and 2/3 for an overlap whatever the sizes, "
         "Jaccard and Dice charge the share of labels not shared (Dice less), and MASI "
-        "multiplies the Jaccard similarity by a subset/overlap weight, so it usually charges most. "
+        "multiplies the Jaccard similarity by a subset/overlap weight, so it always charges most. "
         f"{share_partial:.0%} of the disagreeing pairs of judgements here are partial "
         f"matches, so the choice of distance matters {'a lot' if share_partial > 0.5 else 'little'}."
         + spread

@@ -64,8 +64,9 @@ def _monotonicity(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarr
 
 
 _PASSONNEAU_LEVELS = np.array([np.nan, 0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0])
-# NLTK's masi_distance rounds Passonneau's 2/3 and 1/3 to 0.67 and 0.33; we follow NLTK.
-_MASI_WEIGHTS = np.array([np.nan, 1.0, 0.67, 0.33, 0.0])
+# Passonneau's (2006) weights, as NLTK 3.9+ has them (NLTK before 3.9 rounded them to 0.67
+# and 0.33, which moves MASI in the third decimal).
+_MASI_WEIGHTS = np.array([np.nan, 1.0, 2.0 / 3.0, 1.0 / 3.0, 0.0])
 
 
 def _passonneau(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
@@ -107,8 +108,9 @@ def masi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     r"""MASI (Passonneau 2006): :math:`1 - J(A, B) \cdot M(A, B)`.
 
     :math:`J` is the Jaccard similarity and :math:`M` the monotonicity weight as NLTK's
-    ``masi_distance`` has it: 1 identical, 0.67 subset, 0.33 overlap, 0 disjoint. Two empty
-    sets are at distance 0 (NLTK divides by zero).
+    ``masi_distance`` has it: 1 identical, 2/3 subset, 1/3 overlap, 0 disjoint. Two empty
+    sets are at distance 0 (NLTK divides by zero). Since :math:`J < 1` for unequal sets, MASI
+    is never below the Jaccard or the Passonneau distance.
     """
     return _masi(*_sizes(a, b))
 
