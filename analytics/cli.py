@@ -1,0 +1,310 @@
+"""Concord on the command line: ``python -m analytics COMMAND ...``.
+
+Commands
+--------
+``summary FILE [--json]``
+    Items, annotators, judgements, categories and what the loader decided.
+``agreement FILE [--json] [--bootstrap N]``
+    Every agreement coefficient with its interval.
+``noise FILE [--confidence 0.95] [--json]`` or ``noise --n N --d D --p P``
+    The noise bound of the agreed subset (Beigman Klebanov & Beigman 2009).
+``dawid-skene FILE [--out gold.csv] [--json]``
+    Gold labels with confidence from the Dawid-Skene model.
+``report FILE -o report.html [--zip]``
+    The self-contained HTML report (or a zip with every table as CSV).
+
+Every command that reads a file takes the loader's options (``--item``, ``--annotator``,
+``--label``, ``--format``, ``--sep``, ``--duplicates``, ``--kind``, ``--layout``). Bad input
+exits with code 2 and a one-line message on stderr. JSON output is documented in the README
+and keeps its keys stable; NaN becomes ``null``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .annotations import Annotations
+from .errors import AnnotationDataError
+from .loading import load_annotations
+
+JSON_VERSION = 1
+
+
+class CliError(Exception):
+    """A usage problem reported as one line, exit code 2."""
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe values: NaN and infinities become None, numpy scalars plain numbers."""
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        return None if not math.isfinite(v) else v
+    if isinstance(value, (frozenset, set)):
+        return sorted(map(str, value))
+    return value
+
+
+def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    return [_clean(r) for r in df.to_dict(orient="records")]
+
+
+def _emit(payload: dict[str, Any]) -> None:
+    print(
+        json.dumps(
+            _clean({"concord_json_version": JSON_VERSION, **payload}), indent=2, ensure_ascii=False
+        )
+    )
+
+
+def _add_loader_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="annotation file (CSV, TSV, JSON, JSONL, XLSX, Parquet)")
+    g = p.add_argument_group("reading the file")
+    g.add_argument("--item", help="item column (default: detected)")
+    g.add_argument("--annotator", help="annotator column (default: detected)")
+    g.add_argument("--label", help="label column (default: detected)")
+    g.add_argument("--format", choices=["csv", "tsv", "json", "jsonl", "excel", "parquet"])
+    g.add_argument(
+        "--sep", dest="multilabel_sep", help="multi-label separator, e.g. ';' ('' to never split)"
+    )
+    g.add_argument("--duplicates", choices=["error", "first", "last", "keep"], default="error")
+    g.add_argument("--kind", choices=["nominal", "ordinal", "numeric", "multilabel"])
+    g.add_argument("--layout", choices=["long", "wide"])
+
+
+def _load(args: argparse.Namespace) -> Annotations:
+    return load_annotations(
+        args.file,
+        item=args.item,
+        annotator=args.annotator,
+        label=args.label,
+        format=args.format,
+        multilabel_sep=args.multilabel_sep,
+        duplicates=args.duplicates,
+        kind=args.kind,
+        layout=args.layout,
+    )
+
+
+# ---------------------------------------------------------------------- commands
+def cmd_summary(args: argparse.Namespace) -> None:
+    ann = _load(args)
+    per_item = ann.judgements_per_item()
+    payload = {
+        "dataset": ann.name,
+        "items": ann.n_items,
+        "annotators": ann.n_annotators,
+        "judgements": ann.n_judgements,
+        "categories": [str(c) for c in ann.categories],
+        "kind": ann.kind.value,
+        "judgements_per_item": {
+            "mean": float(per_item.mean()) if len(per_item) else None,
+            "min": int(per_item.min()) if len(per_item) else None,
+            "max": int(per_item.max()) if len(per_item) else None,
+        },
+        "format": ann.report.format,
+        "layout": ann.report.layout,
+        "missing_labels": ann.report.n_missing,
+        "skipped": [{"reason": s.reason, "count": s.count} for s in ann.report.skipped],
+        "messages": ann.report.messages(),
+    }
+    if args.json:
+        _emit(payload)
+        return
+    print(
+        f"{ann.name}: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements"
+    )
+    print(
+        f"{ann.n_categories} categories ({ann.kind.value}): {', '.join(payload['categories'][:20])}"
+    )
+    print(ann.summary().to_string(index=False))
+    for line in ann.report.messages():
+        print(f"- {line}")
+
+
+def cmd_agreement(args: argparse.Namespace) -> None:
+    from .agreement import agreement_report
+
+    ann = _load(args)
+    report = agreement_report(
+        ann, confidence=args.confidence, n_boot=args.bootstrap, seed=args.seed
+    )
+    if args.json:
+        _emit(
+            {"dataset": ann.name, "confidence": args.confidence, "coefficients": _records(report)}
+        )
+        return
+    print(f"{ann.name}: agreement ({ann.n_items:,} items, {ann.n_annotators:,} annotators)")
+    with pd.option_context(
+        "display.width", 160, "display.max_columns", 20, "display.float_format", "{:.3f}".format
+    ):
+        print(report.to_string(index=False))
+
+
+def cmd_noise(args: argparse.Namespace) -> None:
+    from .noise import noise_bound, noise_from_annotations
+
+    by_hand = args.n is not None or args.d is not None or args.p is not None
+    if by_hand:
+        if args.file is not None:
+            raise CliError("give either a FILE or --n/--d/--p, not both")
+        if None in (args.n, args.d, args.p):
+            raise CliError("noise by hand needs all of --n, --d and --p")
+        result = noise_bound(args.n, args.d, args.p, confidence=args.confidence)
+        source = None
+    else:
+        if args.file is None:
+            raise CliError("noise needs a FILE, or --n, --d and --p")
+        ann = _load(args)
+        result = noise_from_annotations(ann, confidence=args.confidence)
+        source = ann.name
+    payload = {
+        "dataset": source,
+        "n_items": result.n_items,
+        "n_disagreed": result.n_disagreed,
+        "n_agreed": result.n_items - result.n_disagreed,
+        "p": result.p,
+        "confidence": result.confidence,
+        "t0": result.t0,
+        "hidden_hard": result.hidden_hard,
+        "gamma": result.gamma,
+        "reason": result.reason or None,
+    }
+    if args.json:
+        _emit(payload)
+        return
+    print(result.explain() if hasattr(result, "explain") else payload)
+
+
+def cmd_dawid_skene(args: argparse.Namespace) -> None:
+    from .dawid_skene import fit
+    from .dawid_skene_reports import annotator_table, gold_labels_table
+
+    ann = _load(args)
+    result = fit(ann, max_iter=args.max_iter, smoothing=args.smoothing)
+    gold = gold_labels_table(result)
+    if args.out:
+        gold.to_csv(args.out, index=False)
+    if args.json:
+        _emit(
+            {
+                "dataset": ann.name,
+                "converged": bool(result.converged),
+                "n_iter": int(result.n_iter),
+                "log_likelihood": float(result.log_likelihood[-1])
+                if len(result.log_likelihood)
+                else None,
+                "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
+                "annotators": _records(annotator_table(result).reset_index()),
+                "gold_file": str(args.out) if args.out else None,
+            }
+        )
+        return
+    print(
+        f"{ann.name}: Dawid-Skene {'converged' if result.converged else 'stopped'} after {result.n_iter} iterations"
+    )
+    print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
+    share = float((result.confidence >= 0.99).mean()) if len(result.confidence) else float("nan")
+    print(f"items with posterior >= 0.99: {share:.1%}")
+    if args.out:
+        print(f"gold labels with confidence written to {args.out}")
+    else:
+        print(gold.head(20).to_string(index=False))
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    from .report import build_report, build_report_zip
+
+    ann = _load(args)
+    out = Path(args.output)
+    if args.zip or out.suffix.lower() == ".zip":
+        out.write_bytes(build_report_zip(ann, title=args.title))
+    else:
+        out.write_text(build_report(ann, title=args.title), encoding="utf-8")
+    print(f"report written to {out}")
+
+
+# ---------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m analytics",
+        description="Concord: agreement, noise and annotator models for annotated data.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("summary", help="what the file holds and how it was read")
+    _add_loader_options(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_summary)
+
+    p = sub.add_parser("agreement", help="every agreement coefficient with intervals")
+    _add_loader_options(p)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="bootstrap resamples (0: analytic intervals only)",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_agreement)
+
+    p = sub.add_parser("noise", help="noise level of the agreed subset (or by hand: --n --d --p)")
+    _add_loader_options(p)
+    p.add_argument("--n", type=int, help="by hand: number of items")
+    p.add_argument("--d", type=int, help="by hand: number of items the annotators disagreed on")
+    p.add_argument("--p", type=float, help="by hand: chance that annotators agree on a hard item")
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_noise)
+    for action in p._actions:  # FILE is optional for the by-hand form
+        if action.dest == "file":
+            action.nargs = "?"
+            action.default = None
+
+    p = sub.add_parser("dawid-skene", help="gold labels with confidence from the Dawid-Skene model")
+    _add_loader_options(p)
+    p.add_argument("--out", help="write gold labels (item, label, confidence, ...) to this CSV")
+    p.add_argument("--max-iter", type=int, default=500)
+    p.add_argument("--smoothing", type=float, default=0.01)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_dawid_skene)
+
+    p = sub.add_parser("report", help="self-contained HTML report (or zip of CSVs with --zip)")
+    _add_loader_options(p)
+    p.add_argument("-o", "--output", required=True, help="report.html (or .zip)")
+    p.add_argument("--title", help="report title")
+    p.add_argument("--zip", action="store_true", help="also every table as CSV, in a zip")
+    p.set_defaults(func=cmd_report)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except AnnotationDataError as exc:
+        print(f"concord: error: {exc}", file=sys.stderr)
+        return 2
+    except CliError as exc:
+        print(f"concord: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+    return 0

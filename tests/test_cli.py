@@ -1,0 +1,107 @@
+"""python -m analytics: commands, JSON output, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from analytics.cli import main
+from conftest import ROOT, SAMPLE_DATA
+
+CROWD = str(SAMPLE_DATA / "crowd_intents.csv")
+
+
+def run_json(capsys, *argv) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_summary_json_is_stable(capsys):
+    out = run_json(capsys, "summary", CROWD, "--json")
+    assert out["concord_json_version"] == 1
+    assert (out["items"], out["annotators"], out["judgements"]) == (300, 20, 1500)
+    assert sorted(out["categories"]) == ["complaint", "praise", "question", "request"]
+    assert set(out) >= {
+        "dataset",
+        "kind",
+        "judgements_per_item",
+        "format",
+        "layout",
+        "missing_labels",
+        "skipped",
+        "messages",
+    }
+
+
+def test_summary_text_and_loader_options(capsys, tmp_path):
+    path = tmp_path / "odd.csv"
+    path.write_text("sent,who,tag,x\ns1,a,p,1\ns1,b,q,1\n")
+    assert (
+        main(["summary", str(path), "--item", "sent", "--annotator", "who", "--label", "tag"]) == 0
+    )
+    assert "2 judgements" in capsys.readouterr().out
+
+
+def test_bad_input_exits_2_with_one_line(capsys, tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("item,annotator,label\n1,a\n")
+    assert main(["summary", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("concord: error:") and "bad.csv" in err and "\n" not in err
+
+
+def test_noise_by_hand_reproduces_the_paper(capsys):
+    out = run_json(capsys, "noise", "--n", "1000", "--d", "100", "--p", "0.5", "--json")
+    assert out["t0"] == 225 and out["hidden_hard"] == 125
+    assert out["gamma"] == pytest.approx(125 / 900)
+
+
+def test_noise_usage_errors(capsys):
+    assert main(["noise", "--n", "10"]) == 2
+    assert main(["noise"]) == 2
+    assert "concord: error" in capsys.readouterr().err
+
+
+def test_noise_from_file(capsys):
+    out = run_json(capsys, "noise", CROWD, "--json")
+    assert out["n_items"] > 0 and 0 <= out["gamma"] <= 1
+
+
+def test_agreement_json(capsys):
+    out = run_json(capsys, "agreement", CROWD, "--json", "--bootstrap", "0")
+    names = [c["coefficient"] for c in out["coefficients"]]
+    assert any("Krippendorff" in n for n in names) and any("Fleiss" in n for n in names)
+    assert all(
+        set(c) >= {"value", "ci_low", "ci_high", "ci_method", "items_used", "note"}
+        for c in out["coefficients"]
+    )
+
+
+def test_dawid_skene_writes_gold(capsys, tmp_path):
+    out_file = tmp_path / "gold.csv"
+    out = run_json(capsys, "dawid-skene", CROWD, "--out", str(out_file), "--json")
+    assert out["converged"] is True and abs(sum(out["prevalence"].values()) - 1) < 1e-9
+    gold = pd.read_csv(out_file)
+    assert len(gold) == 300 and {"item", "label", "confidence"} <= set(gold.columns)
+
+
+def test_report_command_writes_html(tmp_path):
+    target = tmp_path / "report.html"
+    assert main(["report", CROWD, "-o", str(target)]) == 0
+    html = target.read_text(encoding="utf-8")
+    assert "<html" in html.lower() and "crowd_intents.csv" in html
+
+
+def test_module_entry_point_runs():
+    proc = subprocess.run(
+        [sys.executable, "-m", "analytics", "summary", CROWD],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and "300 items" in proc.stdout
