@@ -772,13 +772,33 @@ def _analytic_se(ann: Annotations, p: _Prepared, name: str) -> tuple[float, str]
         which = {"Fleiss' kappa": "fleiss", "Brennan-Prediger": "bp", "Gwet's AC1": "gwet"}[name]
         return _gwet_se(p, np.eye(p.q), which), "analytic SE (Gwet 2014 linearisation), t interval"
     if name == "Cohen's kappa" and ann.n_annotators == 2:
-        table = _joint_table(p, 0, 1)
-        n = table.sum()
-        po = np.trace(table) / n
-        pe = float((table.sum(axis=1) / n) @ (table.sum(axis=0) / n))
-        se = np.sqrt(po * (1 - po) / (n * (1 - pe) ** 2)) if n > 0 and pe < 1 else float("nan")
-        return float(se), "analytic SE (Cohen 1960, equation 9), t interval"
+        se = _cohen_se(_joint_table(p, 0, 1))
+        return se, "analytic SE (Fleiss, Cohen & Everitt 1969), t interval"
     return float("nan"), ""
+
+
+def _cohen_se(table: np.ndarray) -> float:
+    """Large-sample SE of unweighted Cohen's kappa (Fleiss, Cohen & Everitt 1969).
+
+    .. math:: \\mathrm{var} = \\frac{\\sum_k p_{kk}[1 - (p_{k\\cdot} + p_{\\cdot k})(1-\\kappa)]^2
+              + (1-\\kappa)^2 \\sum_{k \\ne l} p_{kl}(p_{\\cdot k} + p_{l\\cdot})^2
+              - [\\kappa - p_e(1-\\kappa)]^2}{n (1 - p_e)^2}
+    """
+    n = table.sum()
+    if n == 0:
+        return float("nan")
+    prob = table / n
+    row, col = prob.sum(axis=1), prob.sum(axis=0)
+    pe = float(row @ col)
+    if np.isclose(pe, 1.0):
+        return float("nan")
+    kappa = (np.trace(prob) - pe) / (1 - pe)
+    term_a = (np.diag(prob) * (1 - (row + col) * (1 - kappa)) ** 2).sum()
+    term_b = prob * (col[:, None] + row[None, :]) ** 2
+    np.fill_diagonal(term_b, 0.0)
+    term_c = (kappa - pe * (1 - kappa)) ** 2
+    var = (term_a + (1 - kappa) ** 2 * term_b.sum() - term_c) / ((1 - pe) ** 2 * n)
+    return float(np.sqrt(max(var, 0.0)))
 
 
 def _gwet_se(p: _Prepared, w: np.ndarray, which: str) -> float:
@@ -847,8 +867,8 @@ def per_category(
     lo_k = hi_k = lo_a = hi_a = np.full(ann.n_categories, np.nan)
     if n_boot > 0 and ann.n_items:
         reps = bootstrap_replicates({"k": stat_k, "a": stat_a}, p.patterns, n_boot, seed)
-        lo_k, hi_k = _columnwise_interval(reps["k"].reshape(-1, ann.n_categories), confidence)
-        lo_a, hi_a = _columnwise_interval(reps["a"].reshape(-1, ann.n_categories), confidence)
+        lo_k, hi_k = _columnwise_interval(reps["k"], confidence)
+        lo_a, hi_a = _columnwise_interval(reps["a"], confidence)
     judged = counts.sum(axis=0)
     pairable = n_i >= 2
     prevalence = np.divide(judged, n_i.sum(), out=np.full(len(judged), np.nan), where=n_i.sum() > 0)
@@ -896,7 +916,7 @@ def _per_category_statistics(counts: np.ndarray, n_i: np.ndarray) -> tuple[ItemS
             pi = t[:, q : 2 * q] / t[:, [2 * q + 1]]
             pe = pi**2 + (1 - pi) ** 2
             value = (p_a - pe) / (1 - pe)
-        return np.where((pi > 0) & (pi < 1) & (t[:, [2 * q]] > 0), value, np.nan).reshape(-1)
+        return np.where((pi > 0) & (pi < 1) & (t[:, [2 * q]] > 0), value, np.nan)
 
     # alpha: disagreeing pairs 2 r_ij (r_i - r_ij) / (r_i - 1) and pairable margins
     dis = two[:, None] * 2.0 * counts * rest / np.maximum(n_i - 1, 1)[:, None]
@@ -907,7 +927,7 @@ def _per_category_statistics(counts: np.ndarray, n_i: np.ndarray) -> tuple[ItemS
         n1 = t[:, q : 2 * q]
         with np.errstate(invalid="ignore", divide="ignore"):
             value = 1.0 - (n - 1.0) * t[:, :q] / (2.0 * n1 * (n - n1))
-        return np.where((n1 > 0) & (n1 < n), value, np.nan).reshape(-1)
+        return np.where((n1 > 0) & (n1 < n), value, np.nan)
 
     return ItemStatistic(stats_k, finish_k), ItemStatistic(stats_a, finish_a)
 

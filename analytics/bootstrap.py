@@ -90,7 +90,8 @@ class ItemStatistic:
     stats : ndarray or scipy.sparse matrix, shape (n_items, k)
         Per-item sufficient statistics.
     finish : callable
-        Maps totals of shape (replicates, k) to the coefficient, shape (replicates,);
+        Maps totals of shape (replicates, k) to the coefficient, shape (replicates,) or
+        (replicates, m) for m coefficients at once;
         NaN where undefined.
     """
 
