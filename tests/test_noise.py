@@ -44,8 +44,11 @@ def exact_tail(w: dict[int, Fraction], t: int) -> Fraction:
 
 def exact_t0(n: int, d: int, p: Fraction, confidence: Fraction, prior=None) -> int:
     w = exact_weights(n, d, p, prior)
+    total = sum(w.values())
+    above = total  # sum of w[h] for h > t, walking t up from d - 1
     for t in range(d, n + 1):
-        if exact_tail(w, t) < 1 - confidence:
+        above -= w[t]
+        if above / total < 1 - confidence:
             return t
     raise AssertionError("unreachable: P(X > n) = 0")
 
