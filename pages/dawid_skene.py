@@ -1,0 +1,254 @@
+"""Dawid-Skene: gold labels with confidence, annotator confusion matrices, information."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import time
+
+import pandas as pd
+import streamlit as st
+
+from analytics import AnnotationDataError
+from analytics.dawid_skene import (
+    DawidSkeneResult,
+    annotator_information,
+    annotator_table,
+    confident_share,
+    fit,
+    gold_accuracy,
+    gold_labels_table,
+    item_judgements,
+    majority_agreement,
+    prevalence_comparison,
+)
+from analytics.dawid_skene_figures import (
+    PICKS,
+    confidence_histogram,
+    confusion_heatmaps,
+    log_likelihood_figure,
+    mutual_information_figure,
+    pick_annotators,
+    prevalence_figure,
+)
+from ui.state import require_annotations
+from ui.widgets import download_table, explain, show_figure, show_table
+
+INITS = {
+    "majority": "Majority vote (ties split)",
+    "soft": "Share of votes",
+    "best": "Best of several starts (slower)",
+}
+SECTIONS = ["Annotators", "Prevalence and confidence", "Item browser", "Fit details"]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _fit(
+    fingerprint: str, _ann, smoothing: float, init: str, max_iter: int, tol: float,
+    gold_key: str, _gold: pd.Series | None,
+) -> tuple[DawidSkeneResult, float]:
+    start = time.perf_counter()
+    result = fit(_ann, smoothing=smoothing, init=init, max_iter=max_iter, tol=tol, gold=_gold)
+    return result, time.perf_counter() - start
+
+
+def _read_gold(upload) -> tuple[pd.Series, str]:
+    raw = upload.getvalue()
+    frame = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False, sep=None,
+                        engine="python")
+    cols = {c.lower().strip(): c for c in frame.columns}
+    item = cols.get("item", frame.columns[0])
+    label = cols.get("label", frame.columns[-1])
+    if item == label:
+        raise AnnotationDataError(
+            "the gold file needs two columns: item and label.", source=upload.name
+        )
+    gold = frame.set_index(item)[label]
+    gold = gold[gold.str.strip() != ""]
+    return gold, hashlib.blake2b(raw, digest_size=10).hexdigest()
+
+
+st.title("Dawid-Skene: gold labels you can trust")
+explain(
+    """
+The **Dawid-Skene model** (Dawid & Skene 1979; Passonneau & Carpenter 2014) does what agreement
+coefficients cannot: it estimates, from the labels alone,
+
+- the **true label of every item with a probability** (how sure the model is),
+- every annotator's **confusion matrix**: how often they give each label to items of each
+  true category, so accuracy *and bias* per category,
+- the **prevalence** of each category, corrected for annotators' biases,
+- how many **bits of information** one label from each annotator carries.
+
+Labels from accurate annotators count for more; a biased annotator still helps when their bias is
+consistent; a *spammer* (same label distribution whatever the item) is ignored automatically.
+Use the model's labels as your gold standard and review the items it is unsure about.
+"""
+)
+
+ann = require_annotations()
+if ann.is_multilabel:
+    st.error(
+        "This data set is multi-label (each judgement is a set of categories). The Dawid-Skene "
+        "model needs one label per judgement. Fit one yes/no data set per category instead "
+        "(for each category: did the annotator include it?)."
+    )
+    st.stop()
+
+with st.expander("Model settings", expanded=False):
+    c1, c2, c3 = st.columns(3)
+    init = c1.selectbox("Start from", list(INITS), format_func=INITS.get, key="ds_init",
+                        help="EM finds a local optimum; 'best' runs several starts and keeps "
+                        "the most likely fit.")
+    smoothing = c2.number_input(
+        "Smoothing (pseudo-count)", min_value=0.0, max_value=10.0, value=0.01, step=0.01,
+        format="%.3f", key="ds_smoothing",
+        help="Added to every confusion-matrix cell and prevalence count (a Dirichlet prior). "
+        "0 gives the plain maximum-likelihood fit.",
+    )
+    max_iter = c3.number_input("Most EM iterations", 1, 10_000, 500, key="ds_max_iter")
+    tol = 10.0 ** st.select_slider(
+        "Stop when the log-likelihood changes by less than (relative)",
+        options=[-4, -5, -6, -7, -8, -9, -10], value=-7, format_func=lambda e: f"1e{e}",
+        key="ds_tol",
+    )
+    gold_file = st.file_uploader(
+        "Expert gold labels (optional): CSV with columns item, label", type=["csv", "tsv", "txt"],
+        key="ds_gold",
+    )
+    clamp = st.checkbox(
+        "Use these gold labels while fitting (semi-supervised)", value=False, key="ds_clamp",
+        help="Clamped items keep their gold label; accuracy is then measured on the others.",
+    )
+
+gold, gold_key = None, ""
+if gold_file is not None:
+    try:
+        gold, gold_key = _read_gold(gold_file)
+    except (AnnotationDataError, ValueError, pd.errors.ParserError) as exc:
+        st.error(f"Could not read the gold file: {exc}")
+
+try:
+    with st.status("Fitting the Dawid-Skene model…", expanded=False) as status:
+        st.write(
+            f"EM over {ann.n_judgements:,} judgements of {ann.n_items:,} items by "
+            f"{ann.n_annotators:,} annotators ({ann.n_categories} categories)."
+        )
+        use_gold = gold if (clamp and gold is not None) else None
+        result, seconds = _fit(
+            ann.fingerprint, ann, float(smoothing), init, int(max_iter), float(tol),
+            gold_key if use_gold is not None else "", use_gold,
+        )
+        state = "converged" if result.converged else "stopped at the iteration limit"
+        status.update(
+            label=f"Fitted: {result.n_iter} EM iterations, {state} ({seconds:.2f} s).",
+            state="complete",
+        )
+except AnnotationDataError as exc:
+    st.error(str(exc))
+    st.stop()
+
+for note in result.notes:
+    st.warning(note)
+
+share = confident_share(result)
+agree = majority_agreement(result)
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Items", f"{len(result.items):,}")
+m2.metric("Labels with posterior ≥ 0.99", f"{share.iloc[-1]['share of all items']:.1%}")
+m3.metric("Model agrees with majority vote", f"{agree.iloc[-1]['share']:.1%}")
+m4.metric("Mean annotator accuracy", f"{annotator_table(result)['accuracy'].mean():.1%}")
+st.caption(
+    f"For {share.iloc[-1]['share of all items']:.0%} of items the model is at least 99% sure of "
+    f"the label. It disagrees with majority vote on {1 - agree.iloc[-1]['share']:.0%} of items: "
+    "those are where annotators' known biases and accuracies overturn a head count."
+)
+
+gold_table = gold_labels_table(result)
+download_table(gold_table, f"{ann.name} gold labels with confidence", key="ds_gold_labels",
+               index=False)
+
+if gold is not None:
+    try:
+        acc = gold_accuracy(result, gold)
+        st.subheader("Against your expert gold labels")
+        show_table(acc, "accuracy against gold", key="ds_gold_acc")
+        mv, ds = acc["accuracy"]
+        st.caption(
+            f"Majority vote gets {mv:.1%} right (ties count as a fair coin flip), the model "
+            f"{ds:.1%}, over {int(acc['items'].iloc[0]):,} items with a gold label."
+        )
+    except AnnotationDataError as exc:
+        st.error(str(exc))
+
+section = st.segmented_control("Show", SECTIONS, default=SECTIONS[0], key="ds_section")
+
+if section == "Annotators":
+    table = annotator_table(result)
+    c1, c2 = st.columns([2, 1])
+    how = c1.segmented_control("Annotators to draw", list(PICKS), default=PICKS[0],
+                               key="ds_pick") or PICKS[0]
+    n = (
+        c2.slider("How many", 1, min(24, len(table)), min(6, len(table)), key="ds_n")
+        if len(table) > 1
+        else len(table)
+    )
+    chosen = None
+    if how == "chosen":
+        chosen = st.multiselect("Annotators", list(table.index),
+                                default=list(table.index[:min(3, len(table))]), key="ds_chosen")
+    picked = pick_annotators(result, how, n, chosen)
+    show_figure(confusion_heatmaps(result, picked), "confusion matrices", key="ds_heat")
+    st.caption(
+        "Rows are the true category, columns the label given; darker is more probable. A dark "
+        "diagonal is an accurate annotator; a dark column is a bias toward that label; rows that "
+        "all look alike are a spammer."
+    )
+    show_table(table.sort_values("accuracy"), "annotator table", key="ds_annotators")
+    show_figure(mutual_information_figure(result), "mutual information", key="ds_mi")
+    st.caption(
+        "Mutual information: the expected reduction in uncertainty about an item's true label "
+        "from one label by this annotator, in bits. The dashed line is the most any label can "
+        "give (the uncertainty before seeing one)."
+    )
+    with st.expander("Mutual information table"):
+        show_table(annotator_information(result), "mutual information", key="ds_mi_table")
+
+elif section == "Prevalence and confidence":
+    show_figure(prevalence_figure(result), "prevalence", key="ds_prev")
+    show_table(prevalence_comparison(result), "prevalence", key="ds_prev_table")
+    st.caption(
+        "Where the model's prevalence differs from majority vote, annotators are biased toward "
+        "or against that category."
+    )
+    show_figure(confidence_histogram(result), "posterior confidence", key="ds_conf")
+    show_table(share, "confident labels per category", key="ds_share")
+    show_table(agree, "model vs majority agreement", key="ds_agree")
+
+elif section == "Item browser":
+    c1, c2 = st.columns([2, 1])
+    below = c1.slider("Show items whose top posterior is below", 0.0, 1.0, 0.99, 0.01,
+                      key="ds_below")
+    order = c2.selectbox("Order", ["least sure first", "item order"], key="ds_order")
+    view = gold_table[gold_table["confidence"] < below]
+    if order == "least sure first":
+        view = view.sort_values("confidence", kind="stable")
+    st.caption(f"{len(view):,} of {len(gold_table):,} items are below {below:.2f}.")
+    if view.empty:
+        st.info("No item is below this confidence: the model is sure of every label.")
+    else:
+        show_table(view, "low-confidence items", key="ds_items", index=False)
+        pick = st.selectbox("Look at one item", list(view["item"][:2000]), key="ds_item")
+        judgements = item_judgements(ann, result, pick)
+        st.markdown(f"**{pick}**: every judgement, and what the model makes of it")
+        show_table(judgements, f"judgements of {pick}", key="ds_item_judgements", index=False)
+        post = result.posteriors.loc[pick].rename("posterior").to_frame()
+        show_table(post, f"posterior of {pick}", key="ds_item_posterior")
+
+else:
+    show_figure(log_likelihood_figure(result), "log-likelihood", key="ds_ll")
+    st.caption(
+        "EM never lowers this curve. The fit stops when an iteration changes it by less than "
+        "the tolerance (relative); a long flat stretch followed by a rise is a plateau."
+    )
+    st.json(result.settings)
