@@ -1,0 +1,266 @@
+"""Multi-label: A_m, where annotators disagree, the gold standard of Algorithm 1, set-distance alpha."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics import AnnotationDataError
+from analytics import multilabel as ml
+from analytics import multilabel_figures as mf
+from analytics.samples import SAMPLES
+from ui.loaders import load_sample_cached
+from ui.state import require_annotations, set_annotations, set_source
+from ui.widgets import download_table, explain, show_figure, show_table
+
+MULTILABEL_SAMPLE = "affect_multilabel"
+LARGE_UNITS = 300_000  # item-pair units above which slow sections wait for a click
+STYLE_ROWS = 3_000  # highlight tie-breaks row by row up to this many items
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _core(fingerprint: str, _ann) -> dict:
+    return {
+        "am": ml.am_agreement(_ann),
+        "am4": ml.am_agreement_unclubbed(_ann),
+        "pairs": ml.pairwise_am(_ann),
+        "bands": ml.items_by_agreement(_ann),
+        "disagreement": ml.category_disagreement(_ann),
+        "confusion": ml.category_pair_confusion(_ann),
+        "per_category": ml.per_category_agreement(_ann),
+        "pair_types": ml.set_pair_types(_ann),
+    }
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _bootstrap(fingerprint: str, _ann, n_boot: int, level: float) -> ml.AmInterval:
+    return ml.am_bootstrap(_ann, n_boot=n_boot, level=level, seed=0)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _gold(fingerprint: str, _ann) -> ml.GoldStandard:
+    return ml.gold_standard(_ann)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _alphas(fingerprint: str, _ann) -> pd.DataFrame:
+    return ml.set_distance_alphas(_ann)
+
+
+def _reading(a_m: float) -> str:
+    if a_m != a_m:  # NaN
+        return "undefined"
+    if a_m >= 0.8:
+        return "strong agreement beyond chance"
+    if a_m >= 0.67:
+        return "good agreement, enough for tentative conclusions"
+    if a_m >= 0.4:
+        return "moderate agreement: check the categories annotators confuse"
+    if a_m > 0:
+        return "weak agreement, little above chance"
+    return "no agreement beyond chance"
+
+
+st.title("Multi-label agreement")
+explain(
+    """
+When an annotator may give an item **several labels** (emotions, topics, antecedents), two
+annotators can agree partly. This page measures that, following two papers:
+
+- **A_m** (Bhowmick, Mitra & Basu 2008): for every *pair of categories* (say anger and disgust)
+  two annotators agree on an item when they give both categories the same yes/no. A_m is the
+  share of such agreements, corrected for chance like Cohen's kappa: 1 is perfect, 0 is chance.
+- Where the disagreement sits: per annotator pair, per category, and between two categories
+  (one annotator said *anger*, the other *disgust*).
+- A **gold standard** by the paper's Algorithm 1: a category goes to an item when most of its
+  annotators gave it; ties go to the side whose annotators have agreed with the majority more
+  often so far (their *expert coder index*).
+- **Krippendorff's alpha with set distances** (Poesio & Artstein 2005): alpha that gives partial
+  credit when two label sets overlap, under four ways of measuring the overlap.
+
+An empty set (*none of these*) is a real judgement; an item an annotator skipped is left out of
+that annotator's comparisons.
+"""
+)
+
+ann = require_annotations()
+if not ann.is_multilabel:
+    st.info(
+        f"**{ann.name}** is single-label: each judgement is one category, so there is no partial "
+        "agreement to measure. The Agreement report covers single-label data. Load the "
+        "multi-label sample to see this page at work."
+    )
+    if st.button(f"Load the sample: {SAMPLES[MULTILABEL_SAMPLE].title}", key="ml_load_sample"):
+        set_annotations(load_sample_cached(MULTILABEL_SAMPLE))
+        set_source(f"sample: {SAMPLES[MULTILABEL_SAMPLE].title}")
+        st.rerun()
+    st.stop()
+
+try:
+    with st.spinner("Comparing every pair of annotators on every item…"):
+        core = _core(ann.fingerprint, ann)
+except AnnotationDataError as exc:
+    st.error(str(exc))
+    st.stop()
+
+am, am4 = core["am"], core["am4"]
+large = am.n_units > LARGE_UNITS
+
+# ------------------------------------------------------------------ A_m headline
+st.subheader("A_m: agreement on multi-label annotation")
+if am.reason:
+    st.warning(f"A_m is undefined: {am.reason}")
+with st.expander("Bootstrap settings", expanded=False):
+    n_boot = st.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000,
+                              key="ml_n_boot")
+    level = st.select_slider("Interval coverage", [0.8, 0.9, 0.95, 0.99], value=0.95,
+                             format_func=lambda v: f"{v:.0%}", key="ml_level")
+run_boot = not am.reason and (
+    not large or st.toggle("Compute the bootstrap interval (slow on this much data)", key="ml_boot")
+)
+interval = None
+if run_boot:
+    with st.spinner(f"Resampling the items {n_boot:,} times…"):
+        interval = _bootstrap(ann.fingerprint, ann, int(n_boot), float(level))
+
+c1, c2, c3, c4 = st.columns(4)
+c1.metric("A_m", f"{am.a_m:.3f}" if am.a_m == am.a_m else "—",
+          help="Bhowmick et al. (2008), equations 1-8: (P_o - P_e) / (1 - P_e).")
+if interval is not None and interval.low == interval.low:
+    c1.caption(f"{interval.level:.0%} interval {interval.low:.3f} to {interval.high:.3f}")
+c2.metric("Observed agreement P_o", f"{am.p_o:.3f}" if am.p_o == am.p_o else "—",
+          help="Share of (item, annotator pair, category pair) on which both gave the same "
+          "yes/no to both categories.")
+c3.metric("Chance agreement P_e", f"{am.p_e:.3f}" if am.p_e == am.p_e else "—",
+          help="Equation 8, with [0 1] and [1 0] counted as one combination, as in the paper.")
+c4.metric("A_m, four combinations", f"{am4.a_m:.3f}" if am4.a_m == am4.a_m else "—",
+          help="The same with [0 1] and [1 0] kept apart in chance agreement.")
+if not am.reason:
+    st.markdown(
+        f"**Reading:** A_m = {am.a_m:.2f}, {_reading(am.a_m)}. Over {am.n_items:,} items judged "
+        f"by two or more annotators ({am.n_annotator_pairs:,} annotator pairs, "
+        f"{am.n_categories} categories). The paper's version counts one annotator's "
+        "*[anger, not disgust]* meeting another's *[disgust, not anger]* as chance *agreement*, "
+        f"which raises P_e; keeping the two apart gives {am4.a_m:.2f}."
+    )
+if interval is not None and len(interval.replicates):
+    show_figure(mf.am_bootstrap_histogram(interval), "am_bootstrap", key="ml_boot_hist")
+
+tabs = st.tabs(["Annotator pairs", "Items", "Categories", "Category pairs", "Gold standard",
+                "Alpha with set distances"])
+
+with tabs[0]:
+    st.markdown("P_o, P_e and A_m for every two annotators over the items both judged "
+                "(the paper's table 2).")
+    pairs = core["pairs"]
+    show_figure(mf.pairwise_am_heatmap(pairs), "pairwise_am", key="ml_pairs_heat")
+    if 0 < len(pairs) <= 30:
+        show_figure(mf.pairwise_am_bars(pairs), "pairwise_am_bars", key="ml_pairs_bars")
+    show_table(pairs, "pairwise_am", key="ml_pairs", index=False)
+    if len(pairs):
+        worst = pairs.loc[pairs["a_m"].idxmin()] if pairs["a_m"].notna().any() else None
+        if worst is not None:
+            st.caption(f"Lowest: {worst.annotator_a} and {worst.annotator_b} "
+                       f"(A_m {worst.a_m:.2f} over {worst.n_items:,} items).")
+
+with tabs[1]:
+    st.markdown("How many items fall in each band of observed agreement P_i (the paper's "
+                "table 3). Items in the lowest bands are the ones to discuss or re-annotate.")
+    bands = core["bands"]
+    show_figure(mf.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
+    show_table(bands, "items_by_agreement", key="ml_bands", index=False)
+    if bands.attrs.get("n_without_agreement"):
+        st.caption(f"{bands.attrs['n_without_agreement']:,} items were judged by only one "
+                   "annotator and have no agreement value.")
+
+with tabs[2]:
+    st.markdown("How often two annotators disagreed about each category (the paper's table 4), "
+                "and chance-corrected agreement on each category taken alone as a yes/no "
+                "question.")
+    dis = core["disagreement"]
+    show_figure(mf.category_disagreement_bars(dis), "category_disagreement_total",
+                key="ml_dis_bars")
+    if len(dis) <= 60:
+        show_figure(mf.category_disagreement_heatmap(dis), "category_disagreement",
+                    key="ml_dis_heat")
+    show_table(dis.reset_index(), "category_disagreement", key="ml_dis", index=False)
+    per_cat = core["per_category"]
+    show_figure(mf.per_category_bars(per_cat), "per_category_agreement", key="ml_percat_fig")
+    show_table(per_cat, "per_category_agreement", key="ml_percat")
+
+with tabs[3]:
+    st.markdown("How often one annotator chose category *a* (not *b*) where another chose *b* "
+                "(not *a*), over all annotator pairs (the paper's table 5 and figure 2). Large "
+                "counts point to categories the guidelines should separate better.")
+    conf = core["confusion"]
+    show_figure(mf.category_pair_confusion_heatmap(conf), "category_pair_confusion",
+                key="ml_conf_heat")
+    show_figure(mf.category_pair_bars(conf), "category_pairs", key="ml_conf_bars")
+    show_table(conf, "category_pair_confusion", key="ml_conf")
+
+with tabs[4]:
+    st.markdown(
+        "Algorithm 1 of Bhowmick et al. (2008): each category goes to an item when more of its "
+        "annotators gave it than did not. **Ties** are broken by the annotators' *expert coder "
+        "index* (how many majority decisions each has sided with so far, walking the items in "
+        "file order); a tie the index cannot break leaves the category out (*unresolved*)."
+    )
+    with st.spinner("Walking the items…"):
+        gold = _gold(ann.fingerprint, ann)
+    frame = gold.to_frame()
+    n_broken, n_unres = len(gold.tie_broken), len(gold.unresolved)
+    g1, g2, g3 = st.columns(3)
+    g1.metric("Items", f"{len(frame):,}")
+    g2.metric("Tie-broken decisions", f"{n_broken:,}")
+    g3.metric("Unresolved ties", f"{n_unres:,}")
+    if n_broken + n_unres == 0:
+        st.caption("No ties: every decision had a clear majority (as always with an odd number "
+                   "of annotators per item).")
+    only_ties = st.toggle("Only items with a tie", value=False, key="ml_gold_ties",
+                          disabled=n_broken + n_unres == 0)
+    shown = frame[(frame["tie_broken"] != "") | (frame["unresolved"] != "")] if only_ties else frame
+    if len(shown) <= STYLE_ROWS:
+        def _highlight(row: pd.Series) -> list[str]:
+            colour = ("background-color: #fff3bf" if row["tie_broken"]
+                      else "background-color: #ffe3e3" if row["unresolved"] else "")
+            return [colour] * len(row)
+
+        st.dataframe(shown.style.apply(_highlight, axis=1), width="stretch", hide_index=True,
+                     key="ml_gold_table")
+        st.caption("Yellow: a tie broken by the expert index. Red: an unresolved tie.")
+    else:
+        st.dataframe(shown, width="stretch", hide_index=True, key="ml_gold_table")
+    download_table(frame, "gold_standard", key="ml_gold", index=False)
+    c_left, c_right = st.columns(2)
+    with c_left:
+        show_figure(mf.gold_distribution_bars(gold), "gold_distribution", key="ml_gold_dist")
+    with c_right:
+        show_figure(mf.expert_index_bars(gold), "expert_index", key="ml_gold_rho")
+    if len(gold.ties):
+        st.markdown("Every tied decision, with the expert indices that settled it:")
+        show_table(gold.ties, "gold_ties", key="ml_gold_ties_table", index=False)
+
+with tabs[5]:
+    st.markdown(
+        "Krippendorff's alpha compares whole label sets and gives partial credit when they "
+        "overlap (Poesio & Artstein 2005). How much credit depends on the distance between "
+        "two sets: **Passonneau** (0, 1/3, 2/3, 1 for equal, subset, overlap, disjoint), "
+        "**MASI** (Passonneau 2006), **Jaccard** and **Dice**."
+    )
+    run_alpha = not large or st.toggle("Compute alpha (slow on this much data)", key="ml_alpha")
+    if run_alpha:
+        try:
+            with st.spinner("Computing alpha with four distances…"):
+                alphas = _alphas(ann.fingerprint, ann)
+        except AnnotationDataError as exc:
+            st.error(str(exc))
+        else:
+            cols = st.columns(len(alphas))
+            for col, row in zip(cols, alphas.itertuples(), strict=True):
+                col.metric(f"alpha, {row.distance}",
+                           f"{row.alpha:.3f}" if row.alpha == row.alpha else "—",
+                           help=row.note or None)
+            st.markdown(ml.set_distance_sentence(core["pair_types"], alphas))
+            show_figure(mf.set_distance_alpha_bars(alphas), "set_distance_alpha",
+                        key="ml_alpha_fig")
+            show_table(core["pair_types"], "set_relations", key="ml_pair_types", index=False)
