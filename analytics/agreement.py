@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -108,6 +109,9 @@ class Coefficient(float):
         return f"Coefficient({float(self)!r}, items_used={self.items_used}{extra})"
 
 
+Built = tuple[Coefficient, "ItemStatistic | Callable[[], ItemStatistic] | None"]
+"""A coefficient and its bootstrap statistic (or a function building it; None if undefined)."""
+
 # ---------------------------------------------------------------------- reasons
 NO_PAIRS = "no item was judged by two or more annotators, so there is nothing to compare"
 ONE_CATEGORY = (
@@ -132,10 +136,10 @@ class _Prepared:
     ann: Annotations
     counts: sparse.csr_matrix  # items x categories (all judgements)
     n_i: np.ndarray  # judgements per item
-    item: np.ndarray  # deduplicated judgements (last per item and annotator)
-    annotator: np.ndarray
+    item: np.ndarray  # deduplicated judgements (last per item and annotator), by item
+    annotator: np.ndarray  # ... then by annotator
     label: np.ndarray
-    patterns: Patterns
+    repeats: bool  # some annotator judged some item more than once
 
     @property
     def n_pairable(self) -> int:
@@ -144,6 +148,21 @@ class _Prepared:
     @property
     def q(self) -> int:
         return self.ann.n_categories
+
+    @cached_property
+    def pair_tables(self) -> _PairTables:
+        """Joint tables of every annotator pair (shared by Cohen's kappa and Scott's pi)."""
+        return _pair_tables(self)
+
+    @cached_property
+    def patterns(self) -> Patterns:
+        """Items grouped by identical judgements (only the bootstrap needs them)."""
+        ann = self.ann
+        if self.repeats or ann.n_annotators > 64:
+            return Patterns.identity(ann.n_items)
+        wide = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
+        wide[self.item, self.annotator] = self.label
+        return Patterns.from_keys(wide)
 
 
 def _prepare(ann: Annotations) -> _Prepared:
@@ -156,18 +175,17 @@ def _prepare(ann: Annotations) -> _Prepared:
     counts.sum_duplicates()
     # one judgement per (item, annotator), the last one, as wide_codes() has it
     key = ann.item_codes * max(ann.n_annotators, 1) + ann.annotator_codes
-    rev_key = key[::-1]
-    _, first_rev = np.unique(rev_key, return_index=True)
-    keep = np.sort(len(key) - 1 - first_rev)
-    order = keep[np.lexsort((ann.annotator_codes[keep], ann.item_codes[keep]))]
-    item, annotator, label = ann.item_codes[order], ann.annotator_codes[order], ann.label_codes[order]
-    if ann.has_repeats:
-        patterns = Patterns.identity(ann.n_items)
+    if len(key) and (np.diff(key) < 0).any():
+        order = np.argsort(key, kind="stable")  # stable: repeats stay in input order
     else:
-        wide = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
-        wide[item, annotator] = label
-        patterns = Patterns.from_keys(wide) if ann.n_annotators <= 64 else Patterns.identity(ann.n_items)
-    return _Prepared(ann, counts, n_i, item, annotator, label, patterns)
+        order = np.arange(len(key))
+    sorted_key = key[order]
+    last_of_run = np.r_[sorted_key[1:] != sorted_key[:-1], True] if len(key) else np.zeros(0, bool)
+    repeats = not last_of_run.all()
+    if repeats:
+        order = order[last_of_run]
+    item, annotator, label = ann.item_codes[order], ann.annotator_codes[order], ann.label_codes[order]
+    return _Prepared(ann, counts, n_i, item, annotator, label, repeats)
 
 
 def _weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
@@ -240,15 +258,18 @@ def percent_agreement(ann: Annotations | pd.DataFrame) -> Coefficient:
     items it shares (with complete data, the plain mean over pairs: NLTK's ``avg_Ao``).
     Not chance-corrected. Multi-label data compare whole label sets.
     """
-    ann = as_annotations(ann)
-    p = _prepare(ann)
+    return _percent(_prepare(as_annotations(ann)))[0]
+
+
+def _percent(p: _Prepared) -> Built:
     if p.n_pairable == 0:
-        return _fail(NO_PAIRS)
+        return _fail(NO_PAIRS), None
     note = "" if np.count_nonzero(np.asarray(p.counts.sum(axis=0)).ravel()) > 1 else (
         "only one category was used: the annotators agree fully, but there was nothing "
         "to disagree about"
     )
-    return Coefficient(_percent_statistic(p).value(), note, p.n_pairable)
+    stat = _percent_statistic(p)
+    return Coefficient(stat.value(), note, p.n_pairable), stat
 
 
 # ---------------------------------------------------------------------- Fleiss family
@@ -300,19 +321,19 @@ def _fleiss_note(p: _Prepared) -> str:
     return ""
 
 
-def _family_coefficient(ann: Annotations, weights: Weights, which: str, name: str) -> Coefficient:
-    bad = _check_single_label(ann, name)
+def _family(p: _Prepared, weights: Weights, which: str, name: str) -> Built:
+    bad = _check_single_label(p.ann, name)
     if bad is not None:
-        return bad
-    p = _prepare(ann)
+        return bad, None
     if p.n_pairable == 0:
-        return _fail(NO_PAIRS)
-    w, wlabel = _weight_matrix(ann, weights)
-    value = _fleiss_family_statistic(p, w, which).value()
+        return _fail(NO_PAIRS), None
+    w, wlabel = _weight_matrix(p.ann, weights)
+    stat = _fleiss_family_statistic(p, w, which)
+    value = stat.value()
     if np.isnan(value):
-        return _fail(ONE_CATEGORY, p.n_pairable)
+        return _fail(ONE_CATEGORY, p.n_pairable), None
     note = "; ".join(x for x in (wlabel, _fleiss_note(p)) if x)
-    return Coefficient(value, note, p.n_pairable)
+    return Coefficient(value, note, p.n_pairable), stat
 
 
 def fleiss_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
@@ -325,8 +346,7 @@ def fleiss_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
     Fleiss (1971) equations 1-9 with complete data; with unequal numbers of judgements per
     item, Gwet's (2014, equation 2.9) generalisation (as in ``irrCAC``).
     """
-    ann = as_annotations(ann)
-    return _family_coefficient(ann, None, "fleiss", "Fleiss' kappa")
+    return _family(_prepare(as_annotations(ann)), None, "fleiss", "Fleiss' kappa")[0]
 
 
 def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coefficient:
@@ -337,8 +357,7 @@ def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coeffi
     Uses every item with two or more judgements for :math:`p_a` and every judgement
     for :math:`\\pi_k` (Gwet 2014, equations 5.x; ``irrCAC`` ``gwet.ac1.raw``).
     """
-    ann = as_annotations(ann)
-    return _family_coefficient(ann, weights, "gwet", "Gwet's AC1")
+    return _family(_prepare(as_annotations(ann)), weights, "gwet", "Gwet's AC1")[0]
 
 
 def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
@@ -347,8 +366,7 @@ def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
     :math:`q` is the number of declared categories (used or not), so declaring more
     categories raises the value.
     """
-    ann = as_annotations(ann)
-    return _family_coefficient(ann, None, "bp", "Brennan-Prediger")
+    return _family(_prepare(as_annotations(ann)), None, "bp", "Brennan-Prediger")[0]
 
 
 # ---------------------------------------------------------------------- Conger
@@ -392,22 +410,28 @@ def conger_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
     their covariance (Gwet 2014, equation 2.14; ``irrCAC`` ``conger.kappa.raw``). Each
     annotator's shares are over the items they judged.
     """
-    ann = as_annotations(ann)
+    return _conger(_prepare(as_annotations(ann)))[0]
+
+
+def _conger(p: _Prepared) -> Built:
+    ann = p.ann
     bad = _check_single_label(ann, "Conger's kappa")
     if bad is not None:
-        return bad
-    p = _prepare(ann)
+        return bad, None
     if ann.n_annotators < 2:
-        return _fail("only one annotator: Conger's kappa compares annotators")
+        return _fail("only one annotator: Conger's kappa compares annotators"), None
     if p.n_pairable == 0:
-        return _fail(NO_PAIRS)
-    value = _conger_statistic(p, np.eye(p.q)).value()
+        return _fail(NO_PAIRS), None
+    stat = _conger_statistic(p, np.eye(p.q))
+    value = stat.value()
     if np.isnan(value):
-        return _fail(ONE_CATEGORY, p.n_pairable)
+        return _fail(ONE_CATEGORY, p.n_pairable), None
     notes = [_fleiss_note(p)]
-    if ann.has_repeats:
-        notes.append("repeated judgements: each annotator's last judgement of an item is used for the marginals")
-    return Coefficient(value, "; ".join(n for n in notes if n), p.n_pairable)
+    if p.repeats:
+        notes.append(
+            "repeated judgements: each annotator's last judgement of an item gives the marginals"
+        )
+    return Coefficient(value, "; ".join(n for n in notes if n), p.n_pairable), stat
 
 
 # ---------------------------------------------------------------------- pairwise (Cohen, Scott)
@@ -487,35 +511,46 @@ def _pair_coefficient(
         return bad
     w, wlabel = _weight_matrix(ann, weights)
     p = _prepare(ann)
-    if a is not None or b is not None:
-        ia, ib = _two_annotators(ann, a, b)
-        if ia == ib:
-            return _fail(f"{a!r} and {b!r} are the same annotator")
-        table = _joint_table(p, ia, ib)
-        value, n = _pair_values(table, w, which)
-        if n == 0:
-            return _fail(f"annotators {a!r} and {b!r} judged no item in common")
-        if np.isnan(value):
-            return _fail(f"{ONE_CATEGORY} (on the {int(n)} items {a!r} and {b!r} share)", int(n))
-        return Coefficient(float(value), wlabel, int(n))
+    if a is None and b is None:
+        return _pair_mean(p, weights, which, name)[0]
+    ia, ib = _two_annotators(ann, a, b)
+    if ia == ib:
+        return _fail(f"{a!r} and {b!r} are the same annotator")
+    table = _joint_table(p, ia, ib)
+    value, n = _pair_values(table, w, which)
+    if n == 0:
+        return _fail(f"annotators {a!r} and {b!r} judged no item in common")
+    if np.isnan(value):
+        return _fail(f"{ONE_CATEGORY} (on the {int(n)} items {a!r} and {b!r} share)", int(n))
+    return Coefficient(float(value), wlabel, int(n))
+
+
+def _pair_mean(p: _Prepared, weights: Weights, which: str, name: str) -> Built:
+    """Mean of a two-annotator coefficient over the annotator pairs (Light 1971)."""
+    ann = p.ann
+    bad = _check_single_label(ann, name)
+    if bad is not None:
+        return bad, None
+    w, wlabel = _weight_matrix(ann, weights)
     if ann.n_annotators < 2:
-        return _fail(f"only one annotator: {name} compares pairs of annotators")
-    pt = _pair_tables(p)
+        return _fail(f"only one annotator: {name} compares pairs of annotators"), None
+    pt = p.pair_tables
     if len(pt.first) == 0:
-        return _fail("no two annotators judged a common item")
+        return _fail("no two annotators judged a common item"), None
     totals = np.asarray(pt.stats.sum(axis=0)).reshape(len(pt.first), p.q, p.q)
     vals, _ = _pair_values(totals, w, which)
     ok = np.isfinite(vals)
     shared = int((np.bincount(p.item, minlength=ann.n_items) >= 2).sum())
     if not ok.any():
-        return _fail(f"{ONE_CATEGORY} (for every annotator pair)", shared)
+        return _fail(f"{ONE_CATEGORY} (for every annotator pair)", shared), None
     all_pairs = ann.n_annotators * (ann.n_annotators - 1) // 2
     parts = [wlabel] if wlabel else []
-    if len(vals) > 1 or all_pairs > 1:
+    if all_pairs > 1:
         parts.append(f"mean over {int(ok.sum())} of {all_pairs} annotator pairs")
         if int(ok.sum()) < all_pairs:
             parts.append(f"{all_pairs - int(ok.sum())} pairs share no items or are undefined")
-    return Coefficient(float(vals[ok].mean()), "; ".join(parts), shared)
+    stat = _mean_pair_statistic(pt, w, which)
+    return Coefficient(float(vals[ok].mean()), "; ".join(parts), shared), stat
 
 
 def _joint_table(p: _Prepared, ia: int, ib: int) -> np.ndarray:
@@ -608,7 +643,10 @@ def krippendorff_alpha(
     Every pairable judgement counts: items with a single judgement are left out,
     items with any number of judgements above one count with weight :math:`1/(m_u - 1)`.
     """
-    ann = as_annotations(ann)
+    return _alpha(as_annotations(ann), distance)[0]
+
+
+def _alpha(ann: Annotations, distance: str | Callable) -> Built:
     name = resolve_distance(distance, ann.kind)
     if name in ("interval", "ratio") and not pd.api.types.is_numeric_dtype(ann.categories):
         raise AnnotationDataError(
@@ -616,21 +654,25 @@ def krippendorff_alpha(
             hint="Use 'nominal' or 'ordinal' (ordinal uses the declared category order).",
         )
     if ann.n_judgements == 0:
-        return _fail("there are no judgements")
+        return _fail("there are no judgements"), None
     table = value_table(ann)
     o, m = coincidence_matrix(table.counts)
     used = int((m >= 2).sum())
     if used == 0:
-        return _fail(NO_PAIRS)
+        return _fail(NO_PAIRS), None
     value = alpha_from_coincidences(o.data, o.row, o.col, table, name, symmetric_upper=False)[0]
     if np.isnan(value):
-        return _fail(
+        reason = (
             "every pairable judgement has the same value (or all values are at distance 0), "
-            "so expected disagreement is 0 and alpha is undefined",
-            used,
+            "so expected disagreement is 0 and alpha is undefined"
         )
-    label = name if isinstance(name, str) else getattr(name, "__name__", "custom")
-    return Coefficient(float(value), f"{label} distance", used)
+        return _fail(reason, used), None
+    label = _distance_label(name)
+    return Coefficient(float(value), f"{label} distance", used), lambda: _alpha_statistic(ann, name)
+
+
+def _distance_label(name: str | Callable) -> str:
+    return name if isinstance(name, str) else getattr(name, "__name__", "custom")
 
 
 # ---------------------------------------------------------------------- the report
@@ -649,44 +691,29 @@ COEFFICIENTS = {
 _CHANCE_CORRECTED = set(COEFFICIENTS) - {"percent_agreement"}
 
 
-def _report_entries(
-    ann: Annotations, p: _Prepared, distance: str | Callable
-) -> list[tuple[str, Callable[[], Coefficient], ItemStatistic | None]]:
-    """(display name, point estimate, bootstrap statistic) for every report row."""
-    single = not ann.is_multilabel
-    eye = np.eye(p.q)
-    pt = _pair_tables(p) if single and ann.n_annotators >= 2 else None
-    n_pairs = len(pt.first) if pt is not None else 0
-    cohen_name = "Cohen's kappa" if ann.n_annotators == 2 else "Cohen's kappa (Light's mean over pairs)"
-    scott_name = "Scott's pi" if ann.n_annotators == 2 else "Scott's pi (mean over pairs)"
-    entries: list[tuple[str, Callable[[], Coefficient], ItemStatistic | None]] = [
-        ("Percent agreement", lambda: percent_agreement(ann), _percent_statistic(p)),
-        (cohen_name, lambda: cohen_kappa(ann), _mean_pair_statistic(pt, eye, "cohen") if n_pairs else None),
-        (scott_name, lambda: scott_pi(ann), _mean_pair_statistic(pt, eye, "scott") if n_pairs else None),
-        ("Fleiss' kappa", lambda: fleiss_kappa(ann), _fleiss_family_statistic(p, eye, "fleiss") if single else None),
-        ("Conger's kappa", lambda: conger_kappa(ann), _conger_statistic(p, eye) if single and ann.n_annotators >= 2 else None),
-        ("Brennan-Prediger", lambda: brennan_prediger(ann), _fleiss_family_statistic(p, eye, "bp") if single else None),
-        ("Gwet's AC1", lambda: gwet_ac1(ann), _fleiss_family_statistic(p, eye, "gwet") if single else None),
+def _report_entries(p: _Prepared, distance: str | Callable) -> list[tuple[str, Built]]:
+    """(display name, (point estimate, bootstrap statistic)) for every report row."""
+    ann = p.ann
+    two = ann.n_annotators == 2
+    entries: list[tuple[str, Built]] = [
+        ("Percent agreement", _percent(p)),
+        ("Cohen's kappa" if two else "Cohen's kappa (Light's mean over pairs)",
+         _pair_mean(p, None, "cohen", "Cohen's kappa")),
+        ("Scott's pi" if two else "Scott's pi (mean over pairs)",
+         _pair_mean(p, None, "scott", "Scott's pi")),
+        ("Fleiss' kappa", _family(p, None, "fleiss", "Fleiss' kappa")),
+        ("Conger's kappa", _conger(p)),
+        ("Brennan-Prediger", _family(p, None, "bp", "Brennan-Prediger")),
+        ("Gwet's AC1", _family(p, None, "gwet", "Gwet's AC1")),
     ]
-    if single and ann.kind in (LabelKind.ORDINAL, LabelKind.NUMERIC):
-        wq, _ = _weight_matrix(ann, "quadratic")
+    if ann.kind in (LabelKind.ORDINAL, LabelKind.NUMERIC):
+        entries.append(("Gwet's AC2 (quadratic weights)", _family(p, "quadratic", "gwet", "AC2")))
         entries.append(
-            ("Gwet's AC2 (quadratic weights)", lambda: gwet_ac1(ann, "quadratic"),
-             _fleiss_family_statistic(p, wq, "gwet"))
+            ("Cohen's kappa (quadratic weights)", _pair_mean(p, "quadratic", "cohen", "Cohen's kappa"))
         )
-        if n_pairs:
-            entries.append(
-                ("Cohen's kappa (quadratic weights)", lambda: cohen_kappa(ann, weights="quadratic"),
-                 _mean_pair_statistic(pt, wq, "cohen"))
-            )
     name = resolve_distance(distance, ann.kind)
-    label = name if isinstance(name, str) else getattr(name, "__name__", "custom")
-    distances = [name] if name == "nominal" else ["nominal", name]
-    for d in distances:
-        dl = d if isinstance(d, str) else label
-        entries.append(
-            (f"Krippendorff's alpha ({dl})", lambda d=d: krippendorff_alpha(ann, d), _alpha_statistic(ann, d))
-        )
+    for d in [name] if name == "nominal" else ["nominal", name]:
+        entries.append((f"Krippendorff's alpha ({_distance_label(d)})", _alpha(ann, d)))
     return entries
 
 
@@ -726,17 +753,17 @@ def agreement_report(
     if not 0 < confidence < 1:
         raise AnnotationDataError(f"confidence must be between 0 and 1, not {confidence}.")
     p = _prepare(ann)
-    entries = _report_entries(ann, p, default_distance(ann) if distance is None else distance)
-    points = [fn() for _, fn, _ in entries]
+    entries = _report_entries(p, default_distance(ann) if distance is None else distance)
     boot: dict[str, np.ndarray] = {}
     if n_boot > 0:
         to_boot = {
-            name: stat for (name, _, stat), value in zip(entries, points, strict=True)
-            if stat is not None and np.isfinite(value)
+            name: stat() if callable(stat) and not isinstance(stat, ItemStatistic) else stat
+            for name, (_, stat) in entries
+            if stat is not None
         }
         boot = bootstrap_replicates(to_boot, p.patterns, n_boot, seed)
     rows = []
-    for (name, _, _), value in zip(entries, points, strict=True):
+    for name, (value, _) in entries:
         lo = hi = float("nan")
         method, note = "", value.note
         if name in boot:
