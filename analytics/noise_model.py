@@ -523,9 +523,11 @@ def max_disagreements(
 ) -> MaxDisagreements:
     """The reverse question of section 3.1: the largest d with noise level at most ``gamma``.
 
-    Binary search over d: ``noise_bound(n, d, p).gamma`` never decreases as d grows
-    (property-tested, and checked exhaustively for small n). ``max_disagreed`` is -1 with a
-    ``reason`` when even d = 0 exceeds ``gamma``.
+    Binary search over d. ``t0`` never decreases as d grows, and gamma does not either
+    except for one-item wobbles when the bound is close to its cap ``n - d`` (gamma above
+    about 0.57); both are property-tested, and the search is checked against a linear scan
+    for every n <= 60. ``max_disagreed`` is -1 with a ``reason`` when even d = 0 exceeds
+    ``gamma``.
 
     Examples
     --------
