@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import load_public
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.annotations import Annotations
 from analytics.noise import hidden_hard_posterior, noise_bound, noise_from_annotations
+from conftest import load_public
 
 
 def frame(rows: list[tuple[str, str, str]]) -> Annotations:
