@@ -85,7 +85,12 @@ def test_equals_plain_loop_on_complete_random_data(seed, combinations):
     for row in table.itertuples():
         n, po, pe = per_pair[(int(row.annotator_a[1:]), int(row.annotator_b[1:]))]
         assert (row.n_items, row.p_o, row.p_e) == (n, pytest.approx(po), pytest.approx(pe))
-    # complete data: overall P_o and P_e are the plain means of the pairwise ones
+    # Complete data: overall P_o and P_e are the plain means of the pairwise ones (eq. 4 and
+    # eq. 6-8 both average over annotator pairs). The paper's printed tables break this:
+    # table 2 gives P_o 0.858, 0.868, 0.884 (mean 0.870) and P_e 0.526, 0.54, 0.531 (mean
+    # 0.532), table 1 gives P_o 0.878 and P_e 0.534. Its A_m 0.738 does follow from its own
+    # table 1 ((0.878 - 0.534) / (1 - 0.534) = 0.738), and the conclusion's 0.72 is the mean
+    # of table 2's A_m values (0.702 + 0.713 + 0.752) / 3 = 0.722.
     assert res.p_o == pytest.approx(table["p_o"].mean())
     assert res.p_e == pytest.approx(table["p_e"].mean())
 
@@ -110,6 +115,20 @@ def test_empty_set_is_a_judgement_not_a_missing_one():
     without = am_agreement(from_array(x, judged))
     assert with_empty.n_units == 3 and without.n_units == 2
     assert with_empty.p_o < without.p_o
+
+
+def test_long_dataframe_input():
+    df = pd.DataFrame(
+        {"item": ["1", "1", "2", "2"], "annotator": ["u0", "u1"] * 2,
+         "label": ["a", "a;b", "c", "c"]}
+    )
+    from analytics.loading import load_annotations
+
+    ann = load_annotations(df, multilabel_sep=";")
+    assert am_agreement(df.assign(label=[{"a"}, {"a", "b"}, {"c"}, {"c"}])).p_o == pytest.approx(
+        am_agreement(ann).p_o
+    )
+    assert am_agreement(ann).p_o == pytest.approx(2 / 3)  # the worked example's P_o
 
 
 def test_repeated_judgements_use_the_last():

@@ -107,6 +107,9 @@ def test_tables_equal_plain_loops_on_random_data(seed):
     dis, conf = _loop_tables(x, judged)
     table = category_disagreement(ann)
     assert {tuple(sorted(k)): v.tolist() for k, v in table.iterrows()} == dis
+    # The paper's "Total" row is the column sum. (Its printed table 4 has Fear 74 + 105 + 58
+    # = 237 per pair but 273 as the total, a transposition; the other five columns add up.)
+    assert table.sum().tolist() == np.sum(list(dis.values()), axis=0).tolist()
     got = category_pair_confusion(ann).to_numpy()
     upper = np.triu_indices(5, 1)
     assert got[upper].tolist() == conf[upper].tolist()
