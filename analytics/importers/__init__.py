@@ -1,34 +1,105 @@
 """Recognise exports of annotation tools and turn them into long (item, annotator, label) data.
 
-Each tool reader is a function ``(table, rows, report) -> (long_table, rows, report) | None``
-that returns None when the table is not that tool's export. The loader asks them in turn
-after reading the file and before choosing long or wide form. Plain item/annotator/label
-tables (and crowd-kit/Toloka ``task, worker, label`` with ``INPUT:``/``OUTPUT:``
-prefixes) need no reader: the column synonyms of :mod:`analytics.loading` cover them.
+Each tool reader (a :class:`~analytics.importers.base.ToolReader`) returns None when the
+table is not that tool's export, else ``(long_table, rows, report)``. The loader asks
+them in turn after reading the file and before choosing long or wide form. Recognition
+is by content (column names and the shape of the cells), never by file name.
+
+Supported: Label Studio JSON, Prodigy JSONL (``db-out``), Amazon Mechanical Turk batch
+results CSV and Toloka result TSV. Plain item/annotator/label tables (and crowd-kit style
+``task, worker, label`` with ``INPUT:``/``OUTPUT:`` prefixes) need no reader: the column
+synonyms of :mod:`analytics.loading` cover them.
+
+Tool-specific choices travel in one ``options`` dict, e.g.
+``{"from_name": "sentiment"}`` for Label Studio or ``{"answer": "Answer.topic"}`` for
+MTurk; :func:`describe_tool_export` lists the choices a file offers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..annotations import LoadReport
+from ..errors import AnnotationDataError
+from . import label_studio, prodigy
+from .base import ToolInfo, ToolReader, ToolResult
 
-ToolReader = Callable[
-    [pd.DataFrame, np.ndarray, LoadReport], "tuple[pd.DataFrame, np.ndarray, LoadReport] | None"
+__all__ = [
+    "TOOL_OPTIONS",
+    "TOOL_READERS",
+    "ToolInfo",
+    "ToolReader",
+    "convert_tool_export",
+    "describe_tool_export",
 ]
 
-TOOL_READERS: list[ToolReader] = []
+TOOL_READERS: list[ToolReader] = [
+    label_studio.READER,
+    prodigy.READER,
+]
+#: Every option any reader understands, with the tools it applies to.
+TOOL_OPTIONS: dict[str, tuple[str, ...]] = {}
+for _reader in TOOL_READERS:
+    for _key in _reader.options:
+        TOOL_OPTIONS[_key] = (*TOOL_OPTIONS.get(_key, ()), _reader.name)
 
 
 def convert_tool_export(
-    table: pd.DataFrame, rows: np.ndarray, report: LoadReport
-) -> tuple[pd.DataFrame, np.ndarray, LoadReport] | None:
-    """The long form of a recognised tool export, or None if no tool recognises it."""
+    table: pd.DataFrame,
+    rows: np.ndarray,
+    report: LoadReport,
+    options: Mapping[str, Any] | None = None,
+) -> ToolResult | None:
+    """The long form of a recognised tool export, or None if no tool recognises it.
+
+    Parameters
+    ----------
+    table, rows, report
+        What :func:`analytics.loading.read_table` returned.
+    options
+        Tool-specific choices (see :data:`TOOL_OPTIONS`); None or ``{}`` for the
+        defaults. Options given for a file that no tool recognises, or that do not
+        apply to the recognised tool, are an error (they would otherwise be ignored
+        silently).
+
+    Raises
+    ------
+    AnnotationDataError
+        When a recognised export is malformed, or an option is wrong.
+    """
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(TOOL_OPTIONS))
+    if unknown:
+        raise AnnotationDataError(
+            f"unknown tool option(s) {unknown}.",
+            source=report.source,
+            hint=f"Known options: {', '.join(sorted(TOOL_OPTIONS))}.",
+        )
     for reader in TOOL_READERS:
-        out = reader(table, rows, report)
+        out = reader(table, rows, report, options)
         if out is not None:
             return out
+    if options:
+        raise AnnotationDataError(
+            f"tool options {sorted(options)} were given, but the file is not an export of "
+            f"a tool Concord recognises ({', '.join(r.name for r in TOOL_READERS)}).",
+            source=report.source,
+            hint="Leave the tool options out for plain item/annotator/label tables.",
+        )
+    return None
+
+
+def describe_tool_export(table: pd.DataFrame) -> ToolInfo | None:
+    """Which tool made this table, and the choices its reader offers (None: no tool).
+
+    For the upload page: read the file with :func:`analytics.loading.read_table`, call
+    this, offer ``info.choices``, then load with the chosen options.
+    """
+    for reader in TOOL_READERS:
+        if reader.recognise(table):
+            return reader.describe(table)
     return None
