@@ -1,0 +1,259 @@
+"""Noise calculator: how many of the agreed items are coin-flips (Beigman Klebanov & Beigman 2009)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics import AnnotationDataError
+from analytics.noise import (
+    AnnotationNoise,
+    NoiseBound,
+    adding_annotators,
+    agreement_probability,
+    chance_difference,
+    kappa_noise_estimate,
+    max_disagreements,
+    noise_bound,
+    noise_from_annotations,
+)
+from analytics.noise_figures import adding_annotators_figure, posterior_figure
+from ui.state import get_annotations
+from ui.widgets import explain, show_figure, show_table
+
+MODES = ["From the loaded data", "By hand"]
+CONFIDENCES = [0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999]
+SECTIONS = [
+    "How many disagreements can we afford?",
+    "Would more annotators help?",
+    "Is system A really better than B?",
+    "What does kappa say?",
+]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _from_data(fingerprint: str, _ann, annotators: tuple, confidence: float) -> AnnotationNoise:
+    return noise_from_annotations(_ann, confidence, annotators=list(annotators))
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x != x else f"{100 * x:.1f}%"
+
+
+def _show_bound(result: NoiseBound, key: str) -> None:
+    """Metrics, the plain-language sentence and the posterior curve of a bound."""
+    if not result.ok:
+        st.warning(result.explain())
+        return
+    c = st.columns(5)
+    c[0].metric("Items (n)", f"{result.n_items:,}")
+    c[1].metric("Disagreed (d)", f"{result.n_disagreed:,}")
+    c[2].metric("Chance agreement on a hard item (p)", f"{result.p:.4g}")
+    c[3].metric("Coin-flips among agreed, at most", f"{int(result.hidden_hard):,}")
+    c[4].metric("Noise of the agreed items, at most (γ)", _pct(result.gamma))
+    st.success(result.explain())
+    st.caption(
+        f"Expected number of coin-flips among the agreed items: {result.expected_hidden:,.1f}. "
+        f"Method: {result.method}."
+    )
+    show_figure(posterior_figure(result), "noise posterior", key=f"noise_post_{key}")
+
+
+st.title("Noise calculator: how clean is the agreed gold standard?")
+explain(
+    """
+Agreement coefficients do not tell you whether the items your annotators **agreed** on are
+safe to use as a gold standard. Beigman Klebanov & Beigman (2009) model every item as **easy**
+(everyone gives the same label) or **hard** (each annotator flips their own coin). Items with a
+disagreement are hard for sure; but some hard items **hide among the agreed ones**, because
+the coins happened to land the same way.
+
+From the number of disagreements *d*, the number of items *n* and *p*, the chance that the
+annotators agree on a hard item, the calculator says: *with 95% confidence, at most so many of
+your agreed items are coin-flips*. That share, **γ**, is the noise level of a gold standard built
+from the agreed items.
+
+- *p* comes from how each annotator labels hard items (estimated from the disagreed items) and
+  falls quickly as annotators are added: two annotators flipping fair coins agree half the time,
+  five only one time in sixteen.
+- Use the bound when comparing systems: a difference smaller than what noise alone can make
+  proves nothing (section "Is system A really better than B?").
+"""
+)
+
+ann = get_annotations()
+if ann is None:
+    st.info(
+        "No data set is loaded yet. Open **Upload** in the sidebar to load one, or use the "
+        "calculator by hand below."
+    )
+    mode = MODES[1]
+else:
+    mode = st.segmented_control("Mode", MODES, default=MODES[0], key="noise_mode") or MODES[0]
+confidence = st.select_slider(
+    "Confidence", options=CONFIDENCES, value=0.95, key="noise_confidence",
+    format_func=lambda c: f"{100 * c:g}%",
+    help="How sure the bound must be. Higher confidence gives a larger (more cautious) bound.",
+)
+
+result: NoiseBound | None = None
+if mode == MODES[0] and ann is not None:
+    st.subheader(f"From the loaded data: {ann.name}")
+    names = [str(a) for a in ann.annotators]
+    chosen = st.multiselect(
+        "Annotators whose agreement makes the gold standard", names, default=names,
+        key="noise_annotators",
+        help="An item is agreed when every chosen annotator who labelled it gave the same label.",
+    )
+    try:
+        with st.spinner("Estimating the noise of the agreed items…"):
+            result = _from_data(ann.fingerprint, ann, tuple(chosen), float(confidence))
+    except AnnotationDataError as exc:
+        st.error(str(exc))
+    if result is not None:
+        for note in result.notes:
+            st.caption(note)
+        _show_bound(result, "data")
+        if not result.rates.empty:
+            st.markdown(
+                "**How each annotator labels hard items** (their label shares on the disagreed "
+                "items they judged, footnote 3 of the paper): the more alike and the more "
+                "lopsided these are, the likelier a chance agreement."
+            )
+            show_table(result.rates, "annotator rates on hard items", key="noise_rates")
+        gold = result.gold_standard()
+        if len(gold):
+            st.markdown(
+                f"**The agreed gold standard**: {len(gold):,} items, with the agreed label, how "
+                "many annotators labelled each, and *p*, that item's chance of a coin-flip "
+                "agreement (lower is safer)."
+            )
+            show_table(gold, "agreed gold standard", key="noise_gold", index=False)
+else:
+    st.subheader("By hand")
+    c1, c2 = st.columns(2)
+    n_items = c1.number_input("Items (n)", min_value=1, value=1000, step=1, key="noise_n")
+    n_dis = c2.number_input(
+        "Disagreed items (d)", min_value=0, value=100, step=1, key="noise_d",
+        help="Items on which the annotators did not all give the same label.",
+    )
+    p_mode = st.radio(
+        "Chance agreement on a hard item",
+        ["Give p", "From each annotator's label shares on hard items"],
+        horizontal=True, key="noise_p_mode",
+    )
+    p_value: float | None = None
+    if p_mode == "Give p":
+        p_value = st.number_input(
+            "p", min_value=0.0, max_value=1.0, value=0.5, step=0.01, format="%.4f", key="noise_p",
+            help="Two annotators, two equally likely labels: 0.5. Five annotators: 0.0625.",
+        )
+    else:
+        c3, c4 = st.columns(2)
+        k = c3.number_input("Annotators", min_value=2, max_value=30, value=2, key="noise_k")
+        m = c4.number_input("Categories", min_value=2, max_value=20, value=2, key="noise_m")
+        start = pd.DataFrame(
+            1.0 / m, index=[f"annotator {i + 1}" for i in range(k)],
+            columns=[f"category {j + 1}" for j in range(m)],
+        )
+        rates = st.data_editor(start, key=f"noise_rates_{k}_{m}", width="stretch")
+        try:
+            p_value = agreement_probability(rates)
+            st.caption(f"p = sum over categories of the product of the annotators' shares = {p_value:.4g}")
+        except AnnotationDataError as exc:
+            st.error(str(exc))
+    if p_value is not None:
+        try:
+            result = noise_bound(int(n_items), int(n_dis), float(p_value), float(confidence))
+        except AnnotationDataError as exc:
+            st.error(str(exc))
+        if result is not None:
+            _show_bound(result, "hand")
+
+# ---------------------------------------------------------------------- further questions
+st.divider()
+st.subheader("More questions")
+ok = result is not None and result.ok
+n0 = int(result.n_items) if ok else 1000
+p0 = float(result.p) if ok else 0.5
+agreed0 = int(result.n_agreed) if ok else 900
+hidden0 = int(result.hidden_hard) if ok else 125
+section = st.segmented_control("Question", SECTIONS, default=SECTIONS[0], key="noise_section")
+
+try:
+    if section == SECTIONS[0]:
+        st.markdown(
+            "The reverse question: for the gold standard to be at most γ noise, how many "
+            "disagreements can a project of this size afford?"
+        )
+        c1, c2, c3 = st.columns(3)
+        n_r = c1.number_input("Items", min_value=1, value=n0, key="noise_rev_n")
+        p_r = c2.number_input("p", 0.0, 1.0, value=p0, format="%.4f", key="noise_rev_p")
+        g_r = c3.number_input("Noise at most (%)", 0.0, 100.0, value=5.0, key="noise_rev_g")
+        rev = max_disagreements(int(n_r), float(p_r), g_r / 100.0, float(confidence))
+        if rev.reason:
+            st.warning(rev.explain())
+        else:
+            st.metric("Disagreements you can afford", f"{rev.max_disagreed:,}")
+            st.info(rev.explain())
+    elif section == SECTIONS[1]:
+        st.markdown(
+            "Requiring more annotators to agree lowers p, so fewer coin-flips slip into the "
+            "agreed items (section 5.3). Give the share of easy items (kappa is an estimate of "
+            "it) and how hard items are labelled."
+        )
+        c1, c2, c3 = st.columns(3)
+        n_a = c1.number_input("Items", min_value=1, value=n0, key="noise_add_n")
+        e_a = c2.number_input("Easy items (%)", 0.0, 100.0, value=80.0, key="noise_add_e")
+        m_a = c3.number_input(
+            "Categories on hard items (equally likely)", 2, 20, value=2, key="noise_add_m"
+        )
+        k_lo, k_hi = st.slider("Annotators", 2, 15, (2, 10), key="noise_add_k")
+        with st.spinner("Computing the bound for each number of annotators…"):
+            table = adding_annotators(
+                int(n_a), e_a / 100.0, [1.0 / m_a] * int(m_a), range(k_lo, k_hi + 1),
+                float(confidence),
+            )
+        show_figure(adding_annotators_figure(table), "adding annotators", key="noise_add")
+        show_table(table, "adding annotators", key="noise_add_table", index=False)
+        st.caption(
+            "expected_agreed: easy items plus the hard ones agreed by chance; gamma: the bound "
+            "with the chosen confidence; true_noise: the expected share of coin-flips."
+        )
+    elif section == SECTIONS[2]:
+        st.markdown(
+            "Two systems equally good on the easy items still differ on the coin-flip items "
+            "by chance (section 4.1). A difference smaller than this proves nothing."
+        )
+        c1, c2, c3 = st.columns(3)
+        l_c = c1.number_input("Gold-standard items (L)", min_value=1, value=agreed0, key="noise_cd_l")
+        r_c = c2.number_input(
+            "Coin-flips among them (R)", min_value=0, value=min(hidden0, int(l_c)), key="noise_cd_r"
+        )
+        bound = c3.selectbox(
+            "Bound", ["chebyshev", "normal", "exact"], key="noise_cd_bound",
+            help="Chebyshev (the paper's, safe for any R), normal (large R) or exact.",
+        )
+        cd = chance_difference(int(l_c), int(r_c), bound, float(confidence))
+        st.metric("Difference in correct answers noise alone can make", f"{cd.difference:.0f}")
+        st.info(cd.explain())
+    elif section == SECTIONS[3]:
+        st.markdown(
+            "Kappa can be read as the share of easy items (section 3.3). Easy items are all "
+            "agreed, so the rest of the agreed items are coin-flips: a quick estimate, without "
+            "the confidence margin of the bound above."
+        )
+        c1, c2, c3 = st.columns(3)
+        kap = c1.number_input("Kappa", -1.0, 1.0, value=0.8, format="%.3f", key="noise_kappa")
+        n_k = c2.number_input("Items", min_value=1, value=n0, key="noise_kappa_n")
+        a_k = c3.number_input(
+            "Agreed items", min_value=0, value=min(agreed0, int(n_k)), key="noise_kappa_a"
+        )
+        kn = kappa_noise_estimate(float(kap), int(n_k), int(a_k))
+        if kn.reason:
+            st.warning(kn.explain())
+        else:
+            st.metric("Noise of the agreed items (kappa's reading)", _pct(kn.noise))
+            st.info(kn.explain())
+except AnnotationDataError as exc:
+    st.error(str(exc))
