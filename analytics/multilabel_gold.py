@@ -73,7 +73,8 @@ class GoldStandard:
 def gold_standard(ann: Annotations | pd.DataFrame) -> GoldStandard:
     r"""Gold standard labels by Algorithm 1 of Bhowmick, Mitra & Basu (2008), section 4.
 
-    For every item in its input order, and every category in the declared order: let Y be
+    For every item in input order (the order in which items first appear in the input, as
+    :attr:`Annotations.items` keeps it), and every category in the declared order: let Y be
     the annotators who assigned the category and N those who judged the item but did not.
 
     - |Y| > |N|: assign; every annotator in Y gains 1 on the expert coder index rho.
@@ -109,7 +110,7 @@ def gold_standard(ann: Annotations | pd.DataFrame) -> GoldStandard:
     yes = jp.assigned_per_item  # |Y| per item and category
     no = jp.judges_per_item[:, None] - yes  # |N|
     majority_yes = yes > no
-    tie = yes == no
+    tie = (yes == no) & (jp.judges_per_item > 0)[:, None]  # an item nobody judged: no decision
     # every (judgement, category): the step (item, category) and whether it said yes
     j_rows = jp.table[jp.code]  # used judgements x categories
     step = (jp.item[:, None] * n_c + np.arange(n_c)[None, :]).ravel()
