@@ -1,0 +1,45 @@
+"""Figures of the noise calculator: titles, axes, the cut-off, degenerate input."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analytics.noise import adding_annotators, noise_bound
+from analytics.noise_figures import adding_annotators_figure, posterior_figure
+
+
+def test_posterior_figure_draws_the_cut_off_and_the_bound():
+    r = noise_bound(1000, 100, 0.5)
+    fig = posterior_figure(r)
+    assert fig.layout.title.text
+    assert "hidden coin-flips" in fig.layout.xaxis.title.text
+    assert fig.layout.yaxis.title.text and fig.layout.yaxis2.title.text
+    exact, more = fig.data
+    assert np.asarray(exact.y).sum() > 0.999  # every count shown
+    # the tail curve crosses 1 - confidence exactly at the bound
+    x, y = np.asarray(more.x), np.asarray(more.y)
+    assert y[x == 124][0] >= 0.05 > y[x == 125][0]
+    shapes = fig.layout.shapes
+    assert any(abs(s.y0 - 0.05) < 1e-12 and s.yref == "y2" for s in shapes)
+    assert any(s.x0 == 125 for s in shapes)
+
+
+def test_posterior_figure_degenerate_says_why():
+    fig = posterior_figure(noise_bound(10, 10, 0.5))
+    assert not fig.data
+    assert "no agreed items" in fig.layout.annotations[0].text
+
+
+def test_posterior_figure_thins_huge_posteriors():
+    fig = posterior_figure(noise_bound(10_000_000, 10, 0.999999))
+    assert len(fig.data[0].x) <= 2_000
+
+
+def test_adding_annotators_figure():
+    table = adding_annotators(1000, 0.8)
+    fig = adding_annotators_figure(table)
+    assert [t.name for t in fig.data] == ["noise bound (with confidence)", "expected noise"]
+    assert np.allclose(np.asarray(fig.data[0].y), 100 * table["gamma"].to_numpy())
+    assert "(%)" in fig.layout.yaxis.title.text and fig.layout.xaxis.title.text
+    empty = adding_annotators_figure(table.iloc[0:0])
+    assert empty.layout.annotations and not empty.data
