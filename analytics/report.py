@@ -1,0 +1,398 @@
+"""The one-click report: every result of Concord in one self-contained HTML file.
+
+:func:`build_report` returns HTML that opens offline (plotly's JavaScript is embedded once,
+in the page head, not fetched). :func:`build_report_zip` adds every table as a CSV. Both
+are built from the same list of :class:`Block` objects made by :func:`report_blocks`, so
+the page, the CLI and a notebook get the same numbers.
+
+Sections: ``"summary"`` (always), ``"agreement"``, ``"multilabel"`` (multi-label data),
+``"noise"`` and ``"dawid_skene"`` (single-label data). A section that cannot be computed
+for the data (for example one annotator) says why instead of failing the report.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pandas as pd
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.offline import get_plotlyjs
+
+from .annotations import Annotations, as_annotations
+from .errors import AnnotationDataError
+
+__all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
+
+MAX_TABLE_ROWS = 200
+
+
+@dataclass(frozen=True)
+class Block:
+    """One piece of a report section: a heading, a paragraph, a table or a figure."""
+
+    section: str
+    kind: str  # "text" | "table" | "figure"
+    title: str = ""
+    text: str = ""
+    table: pd.DataFrame | None = None
+    figure: go.Figure | None = None
+
+
+# ---------------------------------------------------------------------- sections
+def _summary_blocks(ann: Annotations) -> list[Block]:
+    from .overview import coverage_figure, judgements_per_item_figure, label_distribution_figure
+
+    s = "summary"
+    return [
+        Block(
+            s,
+            "text",
+            text=f"{ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements, "
+            f"{ann.n_categories} categories ({ann.kind.value} labels).",
+        ),
+        Block(s, "table", "Data summary", table=ann.summary()),
+        Block(s, "text", "What the loader did", text="\n".join(ann.report.messages())),
+        Block(s, "figure", "Judgements per item", figure=judgements_per_item_figure(ann)),
+        Block(s, "figure", "Coverage", figure=coverage_figure(ann)),
+        Block(s, "figure", "Label distribution", figure=label_distribution_figure(ann)),
+    ]
+
+
+def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
+    from . import agreement as ag
+    from . import agreement_figures as af
+
+    s = "agreement"
+    report = ag.agreement_report(ann, n_boot=n_boot)
+    blocks = [
+        Block(
+            s,
+            "text",
+            text="Chance-corrected agreement (1 = perfect, 0 = what chance alone would give). Agreement is "
+            "neither necessary nor sufficient for a usable gold standard (Beigman Klebanov & Beigman 2009, "
+            "section 3; Passonneau & Carpenter 2014, section 2.1): read it beside the noise bound and the "
+            "annotator model below.",
+        ),
+        Block(s, "table", "Agreement coefficients", table=report),
+        Block(s, "figure", "Coefficients with intervals", figure=af.forest_plot(report)),
+    ]
+    coefficient, label = (
+        ("percent_agreement", "agreement (identical label sets)")
+        if ann.is_multilabel
+        else ("cohen_kappa", "Cohen's kappa")
+    )
+    pw = ag.pairwise(ann, coefficient)
+    blocks.append(Block(s, "figure", f"Pairwise {label}", figure=af.pairwise_heatmap(pw)))
+    blocks.append(Block(s, "table", f"Pairwise {label}", table=pw.values))
+    blocks.append(Block(s, "table", "Shared items per pair", table=pw.shared))
+    if not ann.is_multilabel:
+        pc = ag.per_category(ann)
+        blocks.append(Block(s, "table", "Agreement per category", table=pc))
+        blocks.append(Block(s, "figure", "Agreement per category", figure=af.per_category_bars(pc)))
+    return blocks
+
+
+def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
+    from . import multilabel as ml
+    from . import multilabel_figures as mf
+
+    s = "multilabel"
+    am = ml.am_agreement(ann)
+    pairs = ml.pairwise_am(ann)
+    bands = ml.items_by_agreement(ann)
+    disagreement = ml.category_disagreement(ann)
+    confusion = ml.category_pair_confusion(ann)
+    blocks = [
+        Block(
+            s,
+            "text",
+            text=f"A_m (Bhowmick, Mitra & Basu 2008) = {am.a_m:.3f} "
+            f"(observed {am.p_o:.3f}, expected {am.p_e:.3f}).",
+        ),
+        Block(s, "table", "A_m per annotator pair", table=pairs),
+        Block(s, "figure", "A_m per annotator pair", figure=mf.pairwise_am_heatmap(pairs)),
+        Block(s, "table", "Items by observed agreement", table=bands),
+        Block(s, "figure", "Items by observed agreement", figure=mf.items_by_agreement_bars(bands)),
+        Block(s, "table", "Disagreements per category and annotator pair", table=disagreement),
+        Block(
+            s,
+            "figure",
+            "Disagreements per category",
+            figure=mf.category_disagreement_heatmap(disagreement),
+        ),
+        Block(s, "table", "Category-pair confusion", table=confusion),
+        Block(
+            s,
+            "figure",
+            "Category-pair confusion",
+            figure=mf.category_pair_confusion_heatmap(confusion),
+        ),
+        Block(s, "table", "Alpha with set distances", table=ml.set_distance_alphas(ann)),
+    ]
+    gold = ml.gold_standard(ann)
+    blocks.append(Block(s, "table", "Gold standard (Algorithm 1)", table=gold.to_frame()))
+    return blocks
+
+
+def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
+    from .noise import noise_from_annotations
+    from .noise_figures import posterior_figure
+
+    s = "noise"
+    result = noise_from_annotations(ann, confidence=confidence)
+    blocks = [Block(s, "text", text=result.explain())]
+    if result.ok:
+        blocks.append(
+            Block(
+                s,
+                "figure",
+                "Posterior of the number of hard items",
+                figure=posterior_figure(result),
+            )
+        )
+    blocks.append(
+        Block(s, "table", "Annotator category rates on disagreed items", table=result.rates)
+    )
+    blocks.append(
+        Block(s, "table", "Agreed items (candidate gold standard)", table=result.gold_standard())
+    )
+    return blocks
+
+
+def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
+    from . import dawid_skene as ds
+    from . import dawid_skene_figures as dsf
+    from . import dawid_skene_reports as dsr
+
+    s = "dawid_skene"
+    result = ds.fit(ann)
+    share = float((result.confidence >= 0.99).mean())
+    return [
+        Block(
+            s,
+            "text",
+            text=f"The Dawid-Skene model (fitted by EM, {result.n_iter} iterations, "
+            f"{'converged' if result.converged else 'not converged'}) gives each item a probability for every "
+            f"category; {share:.1%} of items have a top posterior of at least 0.99.",
+        ),
+        Block(
+            s,
+            "table",
+            "Prevalence: model, majority vote, raw frequency",
+            table=dsr.prevalence_comparison(result),
+        ),
+        Block(s, "figure", "Prevalence", figure=dsf.prevalence_figure(result)),
+        Block(s, "table", "Annotators", table=dsr.annotator_table(result)),
+        Block(
+            s,
+            "figure",
+            "Annotator confusion matrices",
+            figure=dsf.confusion_heatmaps(
+                result, dsf.pick_annotators(result, "least accurate", 6) if False else None
+            ),
+        ),
+        Block(s, "figure", "Posterior confidence", figure=dsf.confidence_histogram(result)),
+        Block(s, "table", "Gold labels with confidence", table=dsr.gold_labels_table(result)),
+    ]
+
+
+SECTIONS: dict[str, str] = {
+    "summary": "Data",
+    "agreement": "Agreement",
+    "multilabel": "Multi-label agreement",
+    "noise": "Noise of the agreed subset",
+    "dawid_skene": "Dawid-Skene annotator model",
+}
+
+
+def _default_sections(ann: Annotations) -> list[str]:
+    if ann.is_multilabel:
+        return ["summary", "agreement", "multilabel"]
+    return ["summary", "agreement", "noise", "dawid_skene"]
+
+
+def report_blocks(
+    ann: Annotations | pd.DataFrame,
+    sections: Sequence[str] | None = None,
+    *,
+    n_boot: int = 200,
+    confidence: float = 0.95,
+    progress: Callable[[str], None] | None = None,
+) -> list[Block]:
+    """Compute every block of the report, section by section.
+
+    A section that cannot be computed for this data becomes one text block that says why.
+    ``progress`` (optional) is called with each section's title as it starts.
+    """
+    ann = as_annotations(ann)
+    chosen = list(sections) if sections is not None else _default_sections(ann)
+    unknown = [s for s in chosen if s not in SECTIONS]
+    if unknown:
+        raise ValueError(f"unknown report sections {unknown}; choose from {list(SECTIONS)}")
+    makers: dict[str, Callable[[], list[Block]]] = {
+        "summary": lambda: _summary_blocks(ann),
+        "agreement": lambda: _agreement_blocks(ann, n_boot),
+        "multilabel": lambda: _multilabel_blocks(ann, n_boot),
+        "noise": lambda: _noise_blocks(ann, confidence),
+        "dawid_skene": lambda: _dawid_skene_blocks(ann),
+    }
+    blocks: list[Block] = []
+    for name in chosen:
+        if progress is not None:
+            progress(SECTIONS[name])
+        if name == "multilabel" and not ann.is_multilabel:
+            blocks.append(
+                Block(name, "text", text="Not multi-label data: this section does not apply.")
+            )
+            continue
+        if name in ("noise", "dawid_skene") and ann.is_multilabel:
+            blocks.append(
+                Block(
+                    name,
+                    "text",
+                    text="This section needs single-label data; see the multi-label section.",
+                )
+            )
+            continue
+        try:
+            blocks.extend(makers[name]())
+        except AnnotationDataError as exc:
+            blocks.append(Block(name, "text", text=f"Not computed for this data: {exc}"))
+    return blocks
+
+
+# ---------------------------------------------------------------------- rendering
+CSS = """
+body{font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2430;max-width:1100px;margin:2rem auto;padding:0 1rem;line-height:1.5}
+h1{font-size:1.9rem;margin-bottom:.2rem} h2{margin-top:2.5rem;border-bottom:2px solid #3b5bdb;padding-bottom:.2rem}
+h3{margin-top:1.6rem;font-size:1.1rem} .meta{color:#5c6370;font-size:.9rem}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;display:block;overflow-x:auto}
+th,td{border:1px solid #dee2e6;padding:.25rem .5rem;text-align:right} th{background:#f3f5fa}
+td:first-child,th:first-child{text-align:left} .note{color:#5c6370;font-size:.85rem}
+nav ul{columns:2} pre{white-space:pre-wrap;background:#f8f9fa;padding:.6rem;border-radius:4px}
+"""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float):
+        return "" if pd.isna(v) else f"{v:.4g}"
+    return str(v)
+
+
+def _table_html(df: pd.DataFrame) -> str:
+    shown = df.head(MAX_TABLE_ROWS)
+    out = shown.to_html(border=0, na_rep="", float_format=lambda x: f"{x:.4g}", escape=True)
+    if len(df) > MAX_TABLE_ROWS:
+        out += f'<p class="note">First {MAX_TABLE_ROWS} of {len(df):,} rows; the zip download has the whole table.</p>'
+    return out
+
+
+def _render(blocks: Iterable[Block], ann: Annotations, title: str) -> str:
+    blocks = list(blocks)
+    order = list(dict.fromkeys(b.section for b in blocks))
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>{CSS}</style>",
+        f'<script type="text/javascript">{get_plotlyjs()}</script>',
+        "</head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f'<p class="meta">Data set <b>{html.escape(ann.name)}</b> · generated '
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC by Concord</p>",
+        "<nav><ul>"
+        + "".join(f'<li><a href="#{s}">{html.escape(SECTIONS[s])}</a></li>' for s in order)
+        + "</ul></nav>",
+    ]
+    for section in order:
+        parts.append(f'<h2 id="{section}">{html.escape(SECTIONS[section])}</h2>')
+        for b in (b for b in blocks if b.section == section):
+            if b.title:
+                parts.append(f"<h3>{html.escape(b.title)}</h3>")
+            if b.kind == "text":
+                lines = b.text.split("\n")
+                if len(lines) > 1:
+                    parts.append(
+                        "<ul>" + "".join(f"<li>{html.escape(x)}</li>" for x in lines if x) + "</ul>"
+                    )
+                else:
+                    parts.append(f"<p>{html.escape(b.text)}</p>")
+            elif b.kind == "table" and b.table is not None:
+                parts.append(_table_html(b.table))
+            elif b.kind == "figure" and b.figure is not None:
+                parts.append(
+                    pio.to_html(
+                        b.figure,
+                        full_html=False,
+                        include_plotlyjs=False,
+                        config={"displaylogo": False},
+                    )
+                )
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def build_report(
+    ann: Annotations | pd.DataFrame,
+    sections: Sequence[str] | None = None,
+    title: str | None = None,
+    *,
+    n_boot: int = 200,
+    confidence: float = 0.95,
+    progress: Callable[[str], None] | None = None,
+) -> str:
+    """A self-contained HTML report of the data set (opens offline).
+
+    Parameters
+    ----------
+    ann
+        The annotations (or a long DataFrame).
+    sections
+        Which sections, in order, from :data:`SECTIONS`; default: all that apply.
+    title
+        Report title; default "Concord report: <data set name>".
+    n_boot
+        Bootstrap resamples for the agreement intervals.
+    confidence
+        Confidence level for the noise bound.
+    """
+    ann = as_annotations(ann)
+    blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
+    return _render(blocks, ann, title or f"Concord report: {ann.name}")
+
+
+def build_report_zip(
+    ann: Annotations | pd.DataFrame,
+    sections: Sequence[str] | None = None,
+    title: str | None = None,
+    *,
+    n_boot: int = 200,
+    confidence: float = 0.95,
+    progress: Callable[[str], None] | None = None,
+) -> bytes:
+    """A zip with ``report.html`` and every table of the report as a CSV under ``tables/``."""
+    ann = as_annotations(ann)
+    blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("report.html", _render(blocks, ann, title or f"Concord report: {ann.name}"))
+        seen: dict[str, int] = {}
+        for b in blocks:
+            if b.kind != "table" or b.table is None:
+                continue
+            stem = f"{b.section}_{_slug(b.title) or 'table'}"
+            seen[stem] = seen.get(stem, 0) + 1
+            name = stem if seen[stem] == 1 else f"{stem}_{seen[stem]}"
+            zf.writestr(f"tables/{name}.csv", b.table.to_csv())
+    return buffer.getvalue()
