@@ -55,11 +55,13 @@ from .coincidence import (
 from .errors import AnnotationDataError
 
 __all__ = [
+    "CAVEAT",
     "COEFFICIENTS",
     "Coefficient",
     "Pairwise",
     "agreement_levels",
     "agreement_report",
+    "band",
     "brennan_prediger",
     "cohen_kappa",
     "conger_kappa",
@@ -72,6 +74,7 @@ __all__ = [
     "pairwise",
     "per_category",
     "percent_agreement",
+    "reading",
     "scott_pi",
 ]
 
@@ -1112,3 +1115,72 @@ def agreement_levels(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     table["share"] = table["items"] / total
     table["level"] = [f"{t} of {j} agree" for j, t in zip(table["judgements"], table["top_votes"], strict=True)]
     return table[["level", "judgements", "top_votes", "items", "share"]]
+
+
+# ---------------------------------------------------------------------- plain-language readings
+CAVEAT = (
+    "Agreement is neither necessary nor sufficient for a good gold standard. Annotators who "
+    "make the same mistakes agree (two wrongs make a right), and when one category dominates, "
+    "accurate annotators can still get a low kappa (Passonneau & Carpenter 2014, section 2.1). "
+    "Even a kappa of 0.8 leaves about a fifth of the items to guesswork (Beigman Klebanov & "
+    "Beigman 2009, section 3). Use agreement to find problems with guidelines and annotators; "
+    "judge the labels themselves with a model of the annotators (Dawid-Skene) and expert checks."
+)
+
+_BANDS = [  # Landis & Koch (1977), for kappa-type coefficients
+    (0.0, "less than chance agreement"),
+    (0.20, "slight agreement beyond chance"),
+    (0.40, "fair agreement beyond chance"),
+    (0.60, "moderate agreement beyond chance"),
+    (0.80, "substantial agreement beyond chance"),
+    (1.0 + 1e-9, "almost perfect agreement beyond chance"),
+]
+
+
+def band(coefficient: str, value: float) -> str:
+    """A verbal label for a value: Landis & Koch (1977) bands, Krippendorff's thresholds for alpha."""
+    if not np.isfinite(value):
+        return "undefined"
+    if coefficient.lower().startswith("percent"):
+        return f"{value:.0%} of pairs of judgements agree"
+    if "alpha" in coefficient.lower():
+        if value >= 0.8:
+            return "reliable by Krippendorff's standard (alpha of 0.8 or more)"
+        if value >= 0.667:
+            return "good enough only for tentative conclusions (Krippendorff: 0.667 to 0.8)"
+        return "not reliable by Krippendorff's standard (below 0.667)"
+    for top, label in _BANDS:
+        if value < top:
+            return label
+    return _BANDS[-1][1]
+
+
+def reading(
+    coefficient: str, value: float, ci_low: float = float("nan"), ci_high: float = float("nan"),
+    confidence: float = 0.95, note: str = "",
+) -> str:
+    """One or two plain sentences reading a coefficient and its interval, for annotation teams.
+
+    >>> reading("Cohen's kappa", 0.62, 0.58, 0.66)  # doctest: +ELLIPSIS
+    "0.62: substantial agreement beyond chance; the 95% interval 0.58-0.66 ..."
+    """
+    if not np.isfinite(value):
+        return f"Undefined: {note}." if note else "Undefined for these data."
+    text = f"{value:.2f}: {band(coefficient, value)}"
+    if coefficient.lower().startswith("percent"):
+        text = f"{value:.2f}: {band(coefficient, value)} (not corrected for chance)"
+    if np.isfinite(ci_low) and np.isfinite(ci_high):
+        lo_band, hi_band = band(coefficient, ci_low), band(coefficient, ci_high)
+        text += (
+            f"; the {confidence:.0%} interval {ci_low:.2f}-{ci_high:.2f} says that with other items "
+            f"of the same kind the value could plausibly lie anywhere in that range"
+        )
+        if lo_band != hi_band and not coefficient.lower().startswith("percent"):
+            text += f", from '{lo_band}' to '{hi_band}', so the verbal label is uncertain"
+    text += "."
+    if coefficient.startswith("Fleiss") and 0 < value <= 1:
+        text += (
+            f" Read as a share of easy items (Beigman Klebanov & Beigman 2009, section 3.3): about "
+            f"{value:.0%} of items look like ones everyone gets right; the rest behave like guesses."
+        )
+    return text

@@ -1,0 +1,245 @@
+"""Agreement report: how much do the annotators agree, how sure are we, and where not?"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from analytics import AnnotationDataError
+from analytics.agreement import (
+    CAVEAT,
+    agreement_levels,
+    agreement_report,
+    contingency,
+    default_distance,
+    item_agreement,
+    pairwise,
+    per_category,
+    reading,
+)
+from analytics.agreement_figures import (
+    contingency_heatmap,
+    forest_plot,
+    item_agreement_histogram,
+    kappa_paradox_figure,
+    pairwise_heatmap,
+    per_category_bars,
+)
+from analytics.annotations import Annotations, LabelKind
+from analytics.set_distances import SET_DISTANCES
+from ui.state import require_annotations
+from ui.widgets import explain, show_error, show_figure, show_table
+
+BOOTSTRAP_DEFAULT_LIMIT = 50_000  # items; above this the page starts with analytic intervals
+PAIRWISE_LABELS = {
+    "cohen_kappa": "Cohen's kappa",
+    "scott_pi": "Scott's pi",
+    "gwet_ac1": "Gwet's AC1",
+    "krippendorff_alpha": "Krippendorff's alpha (nominal)",
+    "percent_agreement": "Percent agreement",
+}
+
+
+# ---------------------------------------------------------------------- cached computations
+@st.cache_data(max_entries=16, show_spinner=False)
+def _report(fp: str, _ann: Annotations, confidence: float, n_boot: int, distance: str) -> pd.DataFrame:
+    return agreement_report(_ann, confidence=confidence, n_boot=n_boot, seed=0, distance=distance)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _per_category(fp: str, _ann: Annotations, confidence: float, n_boot: int) -> pd.DataFrame:
+    return per_category(_ann, confidence=confidence, n_boot=n_boot, seed=0)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _pairwise(fp: str, _ann: Annotations, coefficient: str):
+    return pairwise(_ann, coefficient)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _items(fp: str, _ann: Annotations) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return item_agreement(_ann), agreement_levels(_ann)
+
+
+def _distances(ann: Annotations) -> list[str]:
+    if ann.kind is LabelKind.MULTILABEL:
+        return [*SET_DISTANCES, "nominal"]
+    if pd.api.types.is_numeric_dtype(ann.categories):
+        return ["nominal", "ordinal", "interval", "ratio"]
+    return ["nominal", "ordinal"]
+
+
+# ---------------------------------------------------------------------- page
+st.title("Agreement report")
+explain(
+    """
+**How much do the annotators agree, beyond what chance would give?** Each coefficient compares the
+agreement observed with the agreement expected by chance: **1** is perfect agreement, **0** is
+chance level, below 0 is worse than chance.
+
+- *Percent agreement*: the share of pairs of judgements of the same item that agree (no chance correction).
+- *Cohen's kappa* and *Scott's pi* compare two annotators (with more, the mean over all pairs).
+- *Fleiss' kappa*, *Conger's kappa*, *Brennan-Prediger* and *Gwet's AC1* handle many annotators.
+  AC1 stays stable when one category dominates (the *kappa paradox*, see its tab).
+- *Krippendorff's alpha* uses every judgement, handles missing judgements and lets you choose how
+  far apart two labels are (the *distance*: nominal, ordinal, interval, ratio; set distances for
+  multi-label data).
+
+Intervals come from resampling the items (bootstrap): they say how much the value could change
+with other items of the same kind. Items judged by one annotator only count for nothing in most
+coefficients; the table says how many items each coefficient used.
+"""
+)
+
+ann = require_annotations()
+
+with st.container(border=True):
+    left, mid, right = st.columns([2, 2, 1.4])
+    chosen_annotators = left.multiselect(
+        "Annotators (empty: all)", list(ann.annotators), default=[], key="agr_annotators",
+        help="Restrict the report to some annotators.",
+    )
+    chosen_categories = mid.multiselect(
+        "Categories (empty: all)", list(ann.categories), default=[], key="agr_categories",
+        help="Single-label data: judgements in other categories are left out. "
+        "Multi-label data: sets are restricted to these categories.",
+    )
+    options = _distances(ann)
+    default = default_distance(ann)
+    distance = right.selectbox(
+        "Distance for alpha", options, index=options.index(default) if default in options else 0,
+        key="agr_distance", help=f"Default for {ann.kind.value} labels: {default}.",
+    )
+    c1, c2 = st.columns([2, 1])
+    interval_mode = c1.segmented_control(
+        "Confidence intervals",
+        ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
+        default="Bootstrap (1,000 resamples)" if ann.n_items <= BOOTSTRAP_DEFAULT_LIMIT
+        else "Fast (analytic where one exists)",
+        key="agr_interval_mode",
+    )
+    confidence = c2.select_slider("Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf")
+
+n_boot = 1000 if (interval_mode or "").startswith("Bootstrap") else 0
+
+try:
+    sub = ann.subset(
+        annotators=chosen_annotators or None, categories=chosen_categories or None
+    ) if (chosen_annotators or chosen_categories) else ann
+except AnnotationDataError as exc:
+    show_error(exc)
+    st.stop()
+
+if sub.n_judgements == 0:
+    st.warning("No judgement is left with these filters. Choose more annotators or categories.")
+    st.stop()
+
+fp = sub.fingerprint
+try:
+    with st.spinner("Computing the coefficients and their intervals..."):
+        report = _report(fp, sub, confidence, n_boot, distance)
+except AnnotationDataError as exc:
+    show_error(exc)
+    st.stop()
+
+st.caption(
+    f"{sub.n_items:,} items, {sub.n_annotators:,} annotators, {sub.n_judgements:,} judgements, "
+    f"{sub.n_categories} categories ({sub.kind.value})."
+)
+
+tab_summary, tab_cat, tab_pairs, tab_items, tab_paradox = st.tabs(
+    ["Summary", "Per category", "Annotator pairs", "Items", "Kappa paradox"]
+)
+
+with tab_summary:
+    headline = report.set_index("coefficient")
+    alpha_name = next((n for n in headline.index if n.startswith("Krippendorff") and distance in n),
+                      headline.index[-1])
+    picks = [alpha_name, "Gwet's AC1", "Fleiss' kappa", "Percent agreement"]
+    cols = st.columns(len(picks))
+    for col, name in zip(cols, picks, strict=True):
+        row = headline.loc[name]
+        value = row["value"]
+        ci = (f"{confidence:.0%} interval {row['ci_low']:.2f}-{row['ci_high']:.2f}"
+              if np.isfinite(row["ci_low"]) else "no interval")
+        col.metric(name, "n/a" if not np.isfinite(value) else f"{value:.3f}", ci, delta_color="off",
+                   help=row["note"] or None)
+    st.info(CAVEAT, icon=":material/info:")
+    st.markdown("**What the numbers say**")
+    st.markdown(
+        "\n".join(
+            f"- **{r.coefficient}** — {reading(r.coefficient, r.value, r.ci_low, r.ci_high, confidence, r.note)}"
+            for r in report.itertuples()
+        )
+    )
+    show_figure(forest_plot(report), "agreement forest plot", key="agr_forest")
+    nan_rows = report[report["value"].isna()]
+    if len(nan_rows):
+        st.warning(
+            "Some coefficients are undefined for these data:\n"
+            + "\n".join(f"- **{r.coefficient}**: {r.note}" for r in nan_rows.itertuples())
+        )
+    show_table(report, "agreement report", key="agr_report", index=False)
+
+with tab_cat:
+    st.markdown(
+        "Each category against all the others: do the annotators agree on *this* category? "
+        "Low values point at categories whose guidelines need work."
+    )
+    run_cat = st.toggle("Compute per-category agreement", value=sub.n_items <= BOOTSTRAP_DEFAULT_LIMIT,
+                        key="agr_cat_on")
+    if run_cat:
+        with st.spinner("Per-category agreement..."):
+            table = _per_category(fp, sub, confidence, n_boot)
+        measure = st.radio("Measure", ["fleiss_kappa", "alpha"], horizontal=True, key="agr_cat_measure",
+                           format_func=lambda m: {"fleiss_kappa": "Fleiss' kappa", "alpha": "Krippendorff's alpha"}[m])
+        show_figure(per_category_bars(table, measure), "agreement per category", key="agr_cat_fig")
+        show_table(table, "agreement per category", key="agr_cat_table", index=False)
+        undefined = table[table[measure].isna()]
+        if len(undefined):
+            st.caption("Undefined: " + "; ".join(f"{r.category}: {r.note}" for r in undefined.itertuples()))
+
+with tab_pairs:
+    coef_options = ["percent_agreement"] if sub.is_multilabel else list(PAIRWISE_LABELS)
+    coef = st.selectbox("Coefficient", coef_options, format_func=PAIRWISE_LABELS.__getitem__, key="agr_pair_coef")
+    if sub.n_annotators < 2:
+        st.info("Only one annotator is selected: there are no pairs to compare.")
+    else:
+        pw = _pairwise(fp, sub, coef)
+        show_figure(pairwise_heatmap(pw), f"pairwise {coef}", key="agr_pair_fig")
+        show_table(pw.values, f"pairwise {coef}", key="agr_pair_values")
+        st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
+        show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
+        st.markdown("**Two annotators side by side**")
+        shared = pw.shared.to_numpy().copy()
+        np.fill_diagonal(shared, -1)
+        ia, ib = np.unravel_index(int(np.argmax(shared)), shared.shape)
+        names = list(sub.annotators)
+        ca, cb = st.columns(2)
+        a = ca.selectbox("Annotator (rows)", names, index=int(ia), key="agr_ct_a")
+        b = cb.selectbox("Annotator (columns)", names, index=int(ib), key="agr_ct_b")
+        if a == b:
+            st.info("Choose two different annotators.")
+        else:
+            table = contingency(sub, a, b)
+            show_figure(contingency_heatmap(table), f"contingency {a} {b}", key="agr_ct_fig")
+            show_table(table, f"contingency {a} {b}", key="agr_ct_table")
+
+with tab_items:
+    items, levels = _items(fp, sub)
+    show_figure(item_agreement_histogram(items), "agreement per item", key="agr_items_fig")
+    st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
+    show_table(levels, "items by agreement level", key="agr_levels", index=False)
+    st.markdown("**Every item** (sorted: least agreement first)")
+    show_table(items.sort_values("agreement", na_position="last"), "agreement per item", key="agr_items")
+
+with tab_paradox:
+    st.markdown(
+        "When one category dominates, chance agreement is high, so kappa can be low even though "
+        "annotators agree on almost every item (Feinstein & Cicchetti 1990). Passonneau & "
+        "Carpenter (2014) give the example of two annotators agreeing on 90% of the items with "
+        "95% prevalence: kappa is **-0.05**. Gwet's AC1 does not collapse this way. The right "
+        "panel keeps your observed agreement fixed and lets the majority category's share grow."
+    )
+    show_figure(kappa_paradox_figure(sub), "kappa paradox", key="agr_paradox")
