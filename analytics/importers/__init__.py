@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..annotations import LoadReport
 from ..errors import AnnotationDataError
-from . import label_studio, prodigy
+from . import label_studio, mturk, prodigy, toloka
 from .base import ToolInfo, ToolReader, ToolResult
 
 __all__ = [
@@ -40,6 +40,8 @@ __all__ = [
 TOOL_READERS: list[ToolReader] = [
     label_studio.READER,
     prodigy.READER,
+    mturk.READER,
+    toloka.READER,
 ]
 #: Every option any reader understands, with the tools it applies to.
 TOOL_OPTIONS: dict[str, tuple[str, ...]] = {}

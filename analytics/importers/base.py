@@ -137,7 +137,7 @@ def choose(
 
 # ---------------------------------------------------------------------------- label sets
 def settle_sets(
-    sets: Sequence[frozenset | None], multilabel: bool | None
+    sets: Sequence[frozenset | None], multilabel: bool | None, declared_by: str = "as chosen"
 ) -> tuple[list[Any], bool, str]:
     """Decide whether chosen options are label sets or single labels.
 
@@ -147,6 +147,8 @@ def settle_sets(
     option. Single-label judgements become the option itself; a judgement with no
     option becomes None (missing) for single-label controls and the empty set (a real
     "none of these" judgement) for multi-label ones.
+
+    ``declared_by`` says in words who set ``multilabel`` (the user, or the export).
 
     Returns the labels, whether they are sets, and the reason in words.
     """
@@ -160,7 +162,11 @@ def settle_sets(
         )
     else:
         multi = bool(multilabel)
-        reason = "labels are read as sets, as chosen" if multi else "single labels, as chosen"
+        reason = (
+            f"labels are read as sets, {declared_by}"
+            if multi
+            else f"labels are read as single labels, {declared_by}"
+        )
         if not multi and widest > 1:
             raise AnnotationDataError(
                 "some judgements chose several options, so they cannot be read as single labels.",
@@ -177,7 +183,9 @@ def missing_like_note(labels: Sequence[Any]) -> str | None:
     for v in labels:
         values = v if isinstance(v, frozenset) else (v,)
         names.update(
-            x for x in values if isinstance(x, str) and x.strip().lower() in MISSING_TOKENS
+            x
+            for x in values
+            if isinstance(x, str) and x.strip() and x.strip().lower() in MISSING_TOKENS
         )
     if not names:
         return None
@@ -234,3 +242,66 @@ def finish(
         }
     )
     return long, np.asarray(rows, dtype=np.int64), new
+
+
+# ---------------------------------------------------------------------------- crowd platforms
+def item_ids(
+    table: pd.DataFrame, item_columns: Sequence[str], rows: np.ndarray, source: str
+) -> np.ndarray:
+    """Item ids from one column, or several joined by ' | ' (None where all are empty)."""
+    missing = [c for c in item_columns if c not in table.columns]
+    if missing or not item_columns:
+        raise AnnotationDataError(
+            f"there is no column {missing[0]!r} to identify the items."
+            if missing
+            else "no columns were given to identify the items.",
+            source=source,
+            hint=f"Columns present: {', '.join(map(str, table.columns))}.",
+        )
+    parts = [np.array([id_text(v) for v in column(table, c)], dtype=object) for c in item_columns]
+    if len(parts) == 1:
+        return parts[0]
+    stacked = np.stack(parts, axis=1)
+    empty = np.all(stacked == None, axis=1)  # noqa: E711 - elementwise test for None
+    joined = np.array(
+        [" | ".join("" if p is None else p for p in r) for r in stacked], dtype=object
+    )
+    joined[empty] = None
+    return joined
+
+
+def assignments_result(
+    table: pd.DataFrame,
+    rows: np.ndarray,
+    report: LoadReport,
+    *,
+    tool: str,
+    items: np.ndarray,
+    worker_column: str,
+    labels: Sequence[Any],
+    status_column: str,
+    rejected_value: str,
+    notes: list[str],
+) -> ToolResult:
+    """Long data from one row per assignment (MTurk, Toloka): rejected ones skipped."""
+    rows = np.asarray(rows, dtype=np.int64)
+    status = np.array(
+        [str(s).strip().lower() if not is_missing(s) else "" for s in column(table, status_column)],
+        dtype=object,
+    )
+    rejected = status == rejected_value.lower()
+    if status_column not in table.columns:
+        notes.append(f"No '{status_column}' column: every assignment is kept.")
+    keep = ~rejected
+    label_arr = np.empty(len(labels), dtype=object)
+    label_arr[:] = list(labels)
+    return finish(
+        report,
+        tool=tool,
+        items=items[keep],
+        annotators=column(table, worker_column)[keep],
+        labels=label_arr[keep],
+        rows=rows[keep],
+        skipped=[skip(f"rejected assignments ({status_column} {rejected_value})", rows[rejected])],
+        notes=notes,
+    )

@@ -224,13 +224,14 @@ def _choice(
         isinstance(c, dict) and c.get("choice_style") == "multiple" for c in column(table, "config")
     ):
         declared = True
-        notes.append(
-            "Choice tasks: the task config says choice_style 'multiple', so labels are sets."
-        )
     sets = [frozenset(id_text(x) for x in accept_cells[i]) for i in np.flatnonzero(keep)]
-    labels, multi, why = settle_sets(sets, declared)
-    if not notes[-1].startswith("Choice tasks"):
-        notes.append(f"Choice tasks: {why}.")
+    by = (
+        "as chosen"
+        if options.get("multilabel") is not None
+        else "as the task config says (choice_style 'multiple')"
+    )
+    labels, multi, why = settle_sets(sets, declared, by)
+    notes.append(f"Choice tasks: {why}.")
     labels_arr = np.empty(len(labels), dtype=object)
     labels_arr[:] = labels
     answered = np.fromiter((v is not None for v in labels), bool, len(labels))
