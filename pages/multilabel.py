@@ -144,7 +144,12 @@ if not am.reason:
         f"which raises P_e; keeping the two apart gives {am4.a_m:.2f}."
     )
 if interval is not None and len(interval.replicates):
-    show_figure(mf.am_bootstrap_histogram(interval), "am_bootstrap", key="ml_boot_hist")
+    with st.expander("How sure is A_m? The bootstrap distribution", expanded=False):
+        st.markdown(
+            f"The items were resampled {interval.n_boot:,} times with replacement and A_m "
+            f"recomputed each time; the middle {interval.level:.0%} of the results is the interval."
+        )
+        show_figure(mf.am_bootstrap_histogram(interval), "am_bootstrap", key="ml_boot_hist")
 
 tabs = st.tabs(["Annotator pairs", "Items", "Categories", "Category pairs", "Gold standard",
                 "Alpha with set distances"])
