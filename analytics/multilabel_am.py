@@ -280,8 +280,8 @@ def am_agreement(ann: Annotations | pd.DataFrame, combinations: str = "clubbed")
     who marks it [0 1] *disagree* in P_o (eq. 2 needs both values equal) but *agree* in
     P_e, which therefore exceeds the chance probability of agreeing by
     :math:`\sum_{x,y}[\hat P(10|x)\hat P(01|y) + \hat P(01|x)\hat P(10|y)]` averaged over
-    pairs. A_m is pulled down (conservative); when annotators often swap one category for
-    another, P_e can even exceed P_o of perfectly independent annotators. Use
+    pairs. A_m is pulled down (conservative): annotators labelling independently of each
+    other score clearly below 0 (about -0.16 in the tests) instead of 0. Use
     ``combinations="four"`` or :func:`am_agreement_unclubbed` to keep the four
     combinations apart, which makes P_e the exact chance probability of the agreement
     P_o counts.
