@@ -209,8 +209,10 @@ def convert(
     entries, controls, skipped, n_predictions = _collect(table, rows, source, include)
     usable = [name for name, kind in controls.items() if kind in SUPPORTED]
     if not controls:
+        why = "; ".join(str(sk) for sk in skipped if sk.count)
         raise AnnotationDataError(
-            "the Label Studio export has no annotation results.",
+            "the Label Studio export holds no judgements: no annotation has a result"
+            + (f" ({why})." if why else "."),
             source=source,
             hint="Export after annotating, with the annotations included.",
         )
