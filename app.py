@@ -12,6 +12,7 @@ import streamlit as st
 
 from analytics.samples import DEFAULT_SAMPLE, SAMPLES
 from ui.loaders import load_sample_cached
+from ui.report import report_button
 from ui.state import get_annotations, set_annotations, set_source
 
 st.set_page_config(page_title="Concord", page_icon=":material/handshake:", layout="wide")
@@ -27,6 +28,7 @@ PAGES = [
     st.Page("pages/multilabel.py", title="Multi-label", icon=":material/label:"),
     st.Page("pages/noise.py", title="Noise calculator", icon=":material/blur_on:"),
     st.Page("pages/dawid_skene.py", title="Dawid-Skene", icon=":material/psychology:"),
+    st.Page("pages/export.py", title="Export", icon=":material/download:"),
 ]
 
 page = st.navigation(PAGES)
@@ -42,5 +44,6 @@ with st.sidebar:
             f"{ann.n_items:,} items · {ann.n_annotators:,} annotators · "
             f"{ann.n_judgements:,} judgements · {ann.n_categories} categories · {ann.kind.value}"
         )
+        report_button(ann, key="sidebar")
 
 page.run()

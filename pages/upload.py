@@ -18,6 +18,7 @@ from ui.state import get_annotations, get_source, set_annotations, set_source
 from ui.widgets import download_table, explain, show_figure, show_table
 
 AUTO = "(detect)"
+LOAD_TOKEN = "concord_load_choice"
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "json", "jsonl", "ndjson", "xlsx", "parquet", "pq"]
 
 st.title("Your annotations")
@@ -40,7 +41,10 @@ source_now = get_source() or ""
 mode = st.segmented_control(
     "Load from",
     ["Sample data set", "Upload a file"],
-    default="Upload a file" if source_now.startswith("file:") else "Sample data set",
+    # a data set that did not come from a sample (an upload, or set by a script) stays put
+    default="Sample data set"
+    if current is None or source_now.startswith("sample:")
+    else "Upload a file",
     key="upload_mode",
 )
 
@@ -55,8 +59,9 @@ if mode == "Upload a file":
     )
     if uploaded is not None:
         data, name = uploaded.getvalue(), uploaded.name
-    elif current is not None and source_now.startswith("file:"):
-        st.caption(f"Showing **{current.name}**, uploaded earlier. Drop a file to replace it.")
+        origin = ("file", uploaded.file_id)
+    elif current is not None:
+        st.caption(f"Showing **{current.name}**, loaded earlier. Drop a file to replace it.")
 else:
     keys = list(SAMPLES)
     loaded_key = next((k for k in keys if source_now == f"sample: {SAMPLES[k].title}"), keys[0])
@@ -69,6 +74,7 @@ else:
     )
     st.caption(SAMPLES[key].description)
     data, name, defaults = sample_source(key)
+    origin = ("sample", key)
 
 if data is not None:
     try:
@@ -116,17 +122,23 @@ if data is not None:
         }
         if "categories" in defaults:
             options["categories"] = tuple(defaults["categories"])
-        try:
-            ann = load_cached(data, name, tuple(sorted(options.items())))
-        except AnnotationDataError as exc:
-            st.error(str(exc))
-            st.info("Adjust **Columns and parsing** above, or fix the file and upload it again.")
-        else:
-            if ann is not current:
+        choice = (*origin, tuple(sorted(options.items())))
+        # Load only when the choice differs from what this page last loaded, so that a
+        # data set set elsewhere (another page, a script) is never silently replaced.
+        if choice != st.session_state.get(LOAD_TOKEN):
+            try:
+                ann = load_cached(data, name, choice[2])
+            except AnnotationDataError as exc:
+                st.error(str(exc))
+                st.info(
+                    "Adjust **Columns and parsing** above, or fix the file and upload it again."
+                )
+            else:
                 set_annotations(ann)
                 set_source(
-                    f"file: {name}" if mode == "Upload a file" else f"sample: {SAMPLES[key].title}"
+                    f"file: {name}" if origin[0] == "file" else f"sample: {SAMPLES[key].title}"
                 )
+                st.session_state[LOAD_TOKEN] = choice
                 current = ann
 
 ann = get_annotations()

@@ -52,6 +52,7 @@ def test_data_set_survives_page_switches(app):
 
     ratings = load_sample("ratings_ordinal")
     app.session_state["concord_annotations"] = ratings
+    app.session_state["concord_source"] = "set by a script"
     for page in PAGES:
         app.switch_page(page).run()
     assert app.session_state["concord_annotations"] is ratings

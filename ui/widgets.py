@@ -1,4 +1,8 @@
-"""Small building blocks every page uses: figures with downloads, tables with downloads."""
+"""Small building blocks every page uses: figures with downloads, tables with downloads.
+
+Downloads are deferred (a callable as ``data``): the file is made when the button is
+clicked, so showing a page never pays for files nobody asked for.
+"""
 
 from __future__ import annotations
 
@@ -15,19 +19,22 @@ def _slug(text: str) -> str:
 
 def explain(markdown: str, *, title: str = "What am I looking at?", expanded: bool = False) -> None:
     """A collapsible plain-language explanation for first-time visitors."""
-    with st.expander(title, expanded=expanded):
+    with st.expander(title, expanded=expanded, icon=":material/help:"):
         st.markdown(markdown)
 
 
-def download_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True) -> None:
-    """A CSV download button for a table."""
+def download_table(
+    df: pd.DataFrame, name: str, *, key: str, index: bool = True, label: str = "Download CSV"
+) -> None:
+    """A CSV download button for a table (the CSV is made on click)."""
     st.download_button(
-        "Download CSV",
-        df.to_csv(index=index).encode("utf-8"),
+        label,
+        data=lambda: df.to_csv(index=index).encode("utf-8"),
         file_name=f"{_slug(name)}.csv",
         mime="text/csv",
         key=f"dl_csv_{key}",
         on_click="ignore",
+        icon=":material/download:",
     )
 
 
@@ -38,7 +45,7 @@ def show_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True, **k
 
 
 def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
-    """A plotly figure, with PNG from its toolbar and an HTML download under it."""
+    """A plotly figure: PNG from its toolbar (camera icon), self-contained HTML below it."""
     st.plotly_chart(
         fig,
         width="stretch",
@@ -50,11 +57,13 @@ def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
     )
     st.download_button(
         "Download figure (HTML)",
-        fig.to_html(include_plotlyjs="cdn", full_html=True).encode("utf-8"),
+        data=lambda: fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8"),
         file_name=f"{_slug(name)}.html",
         mime="text/html",
         key=f"dl_fig_{key}",
         on_click="ignore",
+        icon=":material/download:",
+        help="A self-contained, interactive copy of the figure. For a PNG use the camera icon above the figure.",
     )
 
 

@@ -1,0 +1,64 @@
+"""Export: everything Concord can hand over, in one place."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics.overview import wide_table
+from ui.report import report_button
+from ui.state import require_annotations
+from ui.widgets import download_table, explain
+
+ann = require_annotations()
+st.title("Export")
+explain(
+    """
+Everything downloadable for the loaded data set. The **report** is one HTML file with every
+section (data summary, agreement, multi-label measures or the noise bound and the Dawid-Skene
+model), with interactive figures, that opens offline; the **zip** adds every table as a CSV.
+Each page also has downloads next to its own tables and figures.
+"""
+)
+
+st.subheader("Report")
+st.caption(
+    f"For **{ann.name}**: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements."
+)
+report_button(ann, key="export", zip_too=True)
+
+st.subheader("The annotations")
+long = ann.to_frame(sep=";") if ann.is_multilabel else ann.to_frame()
+c1, c2, c3 = st.columns(3)
+with c1:
+    download_table(
+        long,
+        f"{ann.name} long",
+        key="export_long",
+        index=False,
+        label="Long CSV (item, annotator, label)",
+    )
+with c2:
+    download_table(
+        wide_table(ann),
+        f"{ann.name} wide",
+        key="export_wide",
+        label="Wide CSV (items x annotators)",
+    )
+with c3:
+    download_table(
+        ann.summary(),
+        f"{ann.name} summary",
+        key="export_summary",
+        index=False,
+        label="Data summary CSV",
+    )
+
+st.subheader("Where the other results are")
+st.markdown(
+    """
+- **Agreement report**: the coefficient table, per-category and pairwise tables (CSV), every figure (HTML/PNG).
+- **Multi-label**: A_m tables, category disagreement, the Algorithm 1 gold standard (CSV).
+- **Noise calculator**: the agreed items that form the gold standard (CSV).
+- **Dawid-Skene**: gold labels with confidence, the annotator table (CSV).
+"""
+)

@@ -1,0 +1,50 @@
+"""The report downloads offered on every page and on the Export page."""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from analytics import Annotations
+from analytics.report import build_report, build_report_zip
+
+
+def _stem(ann: Annotations) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", ann.name.rsplit(".", 1)[0]).strip("_") or "concord"
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def report_html(fingerprint: str, _ann: Annotations) -> bytes:
+    return build_report(_ann).encode("utf-8")
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def report_zip(fingerprint: str, _ann: Annotations) -> bytes:
+    return build_report_zip(_ann)
+
+
+def report_button(ann: Annotations, *, key: str = "report", zip_too: bool = False) -> None:
+    """ "Download report" (self-contained HTML, made on click), and optionally the zip."""
+    st.download_button(
+        "Download report",
+        data=lambda: report_html(ann.fingerprint, ann),
+        file_name=f"concord_report_{_stem(ann)}.html",
+        mime="text/html",
+        key=f"dl_report_{key}",
+        on_click="ignore",
+        icon=":material/summarize:",
+        help="One HTML file with every section for this data set; opens offline.",
+        width="stretch",
+    )
+    if zip_too:
+        st.download_button(
+            "Download report + all tables (zip)",
+            data=lambda: report_zip(ann.fingerprint, ann),
+            file_name=f"concord_report_{_stem(ann)}.zip",
+            mime="application/zip",
+            key=f"dl_report_zip_{key}",
+            on_click="ignore",
+            icon=":material/folder_zip:",
+            width="stretch",
+        )
