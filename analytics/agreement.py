@@ -121,6 +121,11 @@ ONE_CATEGORY = (
     "every judgement is in the same category, so chance agreement is 1 and agreement "
     "beyond chance is undefined (not perfect: there was nothing to disagree about)"
 )
+UNSTABLE = (
+    "no interval: the estimate lies outside the central range of its bootstrap resamples, so "
+    "it is unstable under resampling (a mean over annotator pairs is, when many pairs share "
+    "few items); rely on Fleiss' kappa, AC1 or alpha here"
+)
 MULTILABEL_ONLY_ALPHA = (
     "defined for single-label data only; for multi-label data use Krippendorff's alpha "
     "with a set distance, or the per-category view"
@@ -552,6 +557,10 @@ def _pair_mean(p: _Prepared, weights: Weights, which: str, name: str) -> Built:
         parts.append(f"mean over {int(ok.sum())} of {all_pairs} annotator pairs")
         if int(ok.sum()) < all_pairs:
             parts.append(f"{all_pairs - int(ok.sum())} pairs share no items or are undefined")
+        n_pair = totals.sum(axis=(1, 2))
+        few = int((ok & (n_pair < 10)).sum())
+        if few:
+            parts.append(f"{few} of the pairs averaged share fewer than 10 items (noisy)")
     stat = _mean_pair_statistic(pt, w, which)
     return Coefficient(float(vals[ok].mean()), "; ".join(parts), shared), stat
 
@@ -774,6 +783,10 @@ def agreement_report(
             method = f"bootstrap over items ({n_boot:,} resamples, percentile)"
             if n_ok < n_boot:
                 note = _join(note, f"{n_boot - n_ok} resamples undefined, left out of the interval")
+            if np.isfinite(lo) and not lo - 1e-12 <= value <= hi + 1e-12:
+                lo = hi = float("nan")
+                method = f"bootstrap over items ({n_boot:,} resamples): interval withheld"
+                note = _join(note, UNSTABLE)
         elif n_boot <= 0 and np.isfinite(value):
             se, method = _analytic_se(ann, p, name)
             if np.isfinite(se):

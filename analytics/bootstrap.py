@@ -112,19 +112,24 @@ class ItemStatistic:
 
 
 def _pattern_weights(
-    patterns: Patterns, n_boot: int, rng: np.random.Generator
+    patterns: Patterns, n_boot: int, rng: np.random.Generator, width: int = 1
 ) -> Iterator[np.ndarray]:
-    """Multinomial item counts per replicate, summed by pattern, in chunks of replicates."""
+    """Multinomial item counts per replicate, summed by pattern, in chunks of replicates.
+
+    ``width`` is the widest statistic: chunks stay under ``_CELLS_PER_CHUNK`` cells for
+    both the draws and the totals.
+    """
     n, u = patterns.n_items, patterns.n_patterns
+    cap = max(1, _CELLS_PER_CHUNK // max(width, 1))
     if u * 8 < n:
         # few patterns: draw the pattern counts directly (same distribution)
         p = patterns.multiplicity / n
-        step = max(1, _CELLS_PER_CHUNK // max(u, 1))
+        step = max(1, min(cap, _CELLS_PER_CHUNK // max(u, 1)))
         for start in range(0, n_boot, step):
             b = min(step, n_boot - start)
             yield rng.multinomial(n, p, size=b).astype(float)
         return
-    step = max(1, _CELLS_PER_CHUNK // max(n, 1))
+    step = max(1, min(cap, _CELLS_PER_CHUNK // max(n, 1)))
     for start in range(0, n_boot, step):
         b = min(step, n_boot - start)
         drawn = patterns.of_item[rng.integers(0, n, size=(b, n))]
@@ -147,7 +152,8 @@ def bootstrap_replicates(
     out: dict[str, list[np.ndarray]] = {name: [] for name in statistics}
     if n_boot <= 0 or patterns.n_items == 0:
         return {name: np.zeros(0) for name in statistics}
-    for weights in _pattern_weights(patterns, n_boot, rng):
+    width = max(stat.stats.shape[1] for stat in statistics.values()) if statistics else 1
+    for weights in _pattern_weights(patterns, n_boot, rng, width):
         for name, stat in statistics.items():
             with np.errstate(invalid="ignore", divide="ignore"):
                 out[name].append(stat.finish(stat.totals(weights, patterns.first_item)))

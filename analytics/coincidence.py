@@ -133,7 +133,7 @@ def coincidence_matrix(counts: sparse.csr_matrix) -> tuple[sparse.coo_matrix, np
     scale = np.where(pairable, 1.0 / np.maximum(m - 1, 1), 0.0)
     scaled = sparse.diags(scale) @ counts
     o = (counts.T @ scaled).tocsr()
-    marg = np.asarray(scaled.multiply(counts.sign()).sum(axis=0)).ravel()  # n_uc / (m_u - 1)
+    marg = np.asarray(scaled.sum(axis=0)).ravel()  # sum_u n_uc / (m_u - 1)
     o = o - sparse.diags(marg)
     o = o.tocoo()
     return o, m
