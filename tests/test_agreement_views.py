@@ -161,3 +161,16 @@ def test_public_data_report_runs_and_is_consistent():
     assert report.loc["Fleiss' kappa", "items_used"] == 800
     assert "annotator pairs" in report.loc["Cohen's kappa (Light's mean over pairs)", "note"]
     assert report["ci_low"].notna().all()
+
+
+def test_unstable_pair_means_get_no_interval_but_a_reason():
+    # act_MS: 44 annotators, most pairs share a handful of items; the mean of pairwise kappas
+    # lies outside its own bootstrap distribution, so its interval is withheld
+    labels, _ = load_public("act_MS")
+    ann = Annotations.from_frame(labels, kind="nominal")
+    report = ag.agreement_report(ann, n_boot=200).set_index("coefficient")
+    light = report.loc["Cohen's kappa (Light's mean over pairs)"]
+    assert np.isfinite(light["value"]) and np.isnan(light["ci_low"])
+    assert "no interval" in light["note"] and "fewer than 10 items" in light["note"]
+    fleiss = report.loc["Fleiss' kappa"]
+    assert fleiss["ci_low"] <= fleiss["value"] <= fleiss["ci_high"]
