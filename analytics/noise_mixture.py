@@ -31,14 +31,21 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft, optimize
 
-from .poisson_binomial import cf_window, log_characteristic, refined_normal_cdf
+from .poisson_binomial import (
+    MAX_SERIES_TERMS,
+    cf_window,
+    log_characteristic,
+    log_characteristic_series,
+    refined_normal_cdf,
+    series_terms,
+)
 
 __all__ = ["HiddenHardPosterior", "hidden_hard_posterior"]
 
 DEFAULT_NODES = 48
-# Complex logarithms allowed for the exact transform (nodes x frequencies x distinct p);
-# well under a second on one core (measured: 9e7 took 11 s).
-DEFAULT_BUDGET = 8e6
+# Work allowed for the exact transform (see _node_cost): about a second on one core
+# (measured: 9e7 complex logarithms took 11 s on the shared test machine).
+DEFAULT_BUDGET = 3e7
 LOG_DROP = 50.0  # theta's window: where its log density is within 50 of the maximum
 
 
@@ -125,6 +132,7 @@ def hidden_hard_posterior(
     n_nodes: int = DEFAULT_NODES,
     budget: float = DEFAULT_BUDGET,
     method: str = "auto",
+    power_sums: bool = True,
 ) -> HiddenHardPosterior:
     """Posterior of the number of hard items among the agreed ones, per-item p_i.
 
@@ -142,6 +150,10 @@ def hidden_hard_posterior(
         the refined normal approximation is used (``method="auto"``).
     method
         ``"auto"``, ``"exact"`` or ``"refined normal"``.
+    power_sums
+        Let the exact path use the power-sum series of the characteristic function where
+        it converges fast (False: a complex logarithm per frequency and distinct p; the
+        same numbers, slower; for checking).
 
     Returns
     -------
@@ -166,11 +178,15 @@ def hidden_hard_posterior(
     lo = min(w[0] for w in windows)
     hi = max(w[1] for w in windows)
     size = fft.next_fast_len(hi - lo + 1, real=True)
-    cost = n_nodes * (size // 2 + 1) * len(uniq)
+    terms = [
+        series_terms(float(row.max()), float(n_agreed)) if power_sums else MAX_SERIES_TERMS + 1
+        for row in pi
+    ]
+    cost = sum(_node_cost(k, size, len(uniq)) for k in terms)
     if method == "auto":
         method = "exact" if cost <= budget else "refined normal"
     if method == "exact":
-        pmf = _mixture_exact(pi, c, weights, lo, size)[: hi - lo + 1]
+        pmf = _mixture_exact(pi, c, weights, lo, size, terms)[: hi - lo + 1]
     elif method == "refined normal":
         thirds = var_terms * (1.0 - 2.0 * pi) @ c
         pmf = _mixture_refined(means, variances, thirds, weights, lo, hi)
@@ -180,14 +196,26 @@ def hidden_hard_posterior(
     return HiddenHardPosterior(lo, pmf / pmf.sum(), method, n_nodes)
 
 
+def _node_cost(terms: int, size: int, n_distinct: int) -> float:
+    """Work for one node's characteristic function: power-sum series when it converges fast
+    enough, else a complex logarithm per frequency and distinct p (counted 4 times over)."""
+    if terms <= MAX_SERIES_TERMS:
+        return float(terms * (n_distinct + size // 2 + 1))
+    return 4.0 * (size // 2 + 1) * n_distinct
+
+
 def _mixture_exact(
-    pi: np.ndarray, c: np.ndarray, weights: np.ndarray, lo: int, size: int
+    pi: np.ndarray, c: np.ndarray, weights: np.ndarray, lo: int, size: int, terms: list[int]
 ) -> np.ndarray:
     """Mix the characteristic functions (a mixture's cf is the mixture of cfs), invert once."""
     shift = np.exp(2j * np.pi * np.arange(size // 2 + 1) * lo / size)
     mixed = np.zeros(size // 2 + 1, dtype=complex)
     for g in np.flatnonzero(weights > 0):  # loop over quadrature nodes, not items
-        mixed += weights[g] * np.exp(log_characteristic(pi[g], c, size))
+        if terms[g] <= MAX_SERIES_TERMS:
+            logcf = log_characteristic_series(pi[g], c, size, terms[g])
+        else:
+            logcf = log_characteristic(pi[g], c, size)
+        mixed += weights[g] * np.exp(logcf)
     return fft.irfft(mixed * shift, n=size)
 
 

@@ -23,9 +23,11 @@ from scipy import fft, special
 __all__ = [
     "cf_window",
     "log_characteristic",
+    "log_characteristic_series",
     "pb_moments",
     "poisson_binomial_pmf",
     "refined_normal_cdf",
+    "series_terms",
 ]
 
 # Mass beyond mean +- (TAIL_SDS * sd + TAIL_PAD) is below exp(-45) by Bernstein's
@@ -76,6 +78,50 @@ def log_characteristic(probs: np.ndarray, counts: np.ndarray, size: int) -> np.n
         terms = np.log(1.0 + np.multiply.outer(z - 1.0, probs))
     terms[np.isneginf(terms.real)] = -np.inf
     return terms @ counts
+
+
+# The power-sum series is used only while it needs at most this many terms.
+MAX_SERIES_TERMS = 200
+SERIES_TOL = 1e-15
+
+
+def series_terms(p_max: float, n: float) -> int:
+    """Terms K of :func:`log_characteristic_series` for a truncation error below 1e-15.
+
+    The remainder is at most ``n (2 p_max)^(K+1) / ((K + 1)(1 - 2 p_max))`` (``|z - 1| <= 2``);
+    returns ``MAX_SERIES_TERMS + 1`` when the series does not converge (``p_max >= 1/2``)
+    or would need more terms than that.
+    """
+    ratio = 2.0 * p_max
+    if ratio >= 1.0:
+        return MAX_SERIES_TERMS + 1
+    if ratio <= 0.0 or n <= 0:
+        return 1
+    need = (np.log(SERIES_TOL) - np.log(n) + np.log1p(-ratio)) / np.log(ratio) - 1.0
+    return int(min(MAX_SERIES_TERMS + 1, max(1, np.ceil(need))))
+
+
+def log_characteristic_series(
+    probs: np.ndarray, counts: np.ndarray, size: int, terms: int
+) -> np.ndarray:
+    """:func:`log_characteristic` by power sums, for coins with small probabilities.
+
+    ``sum_u c_u log(1 + p_u w) = sum_k (-1)^(k+1) S_k w^k / k`` with ``w = z - 1`` and
+    ``S_k = sum_u c_u p_u^k``; it converges for ``p_u |w| < 1``, guaranteed by
+    ``max p < 1/2``. Cost: ``terms x (distinct p + frequencies)`` instead of their product,
+    which makes the exact transform affordable for 100,000 distinct probabilities.
+    """
+    power = np.asarray(counts, dtype=float).copy()
+    p = np.asarray(probs, dtype=float)
+    coef = np.empty(terms)
+    for k in range(1, terms + 1):  # loop over series terms, not coins
+        power *= p
+        coef[k - 1] = (1.0 if k % 2 else -1.0) * power.sum() / k
+    w = np.exp(-2j * np.pi * np.arange(size // 2 + 1) / size) - 1.0
+    acc = np.zeros_like(w)
+    for a in coef[::-1]:  # Horner: w (a_1 + w (a_2 + ...))
+        acc = (acc + a) * w
+    return acc
 
 
 def poisson_binomial_pmf(

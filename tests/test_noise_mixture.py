@@ -184,3 +184,39 @@ def test_no_agreed_items_and_bad_method():
     assert hidden_hard_posterior(np.array([]), 5).pmf.tolist() == [1.0]
     with pytest.raises(ValueError, match="unknown method"):
         hidden_hard_posterior(np.full(10, 0.5), 2, method="magic")
+
+
+# ---------------------------------------------------------------------- power sums
+@pytest.mark.parametrize("top", [0.01, 0.2, 0.35])
+def test_power_sum_series_equals_complex_logs(top):
+    from analytics.poisson_binomial import (
+        log_characteristic,
+        log_characteristic_series,
+        series_terms,
+    )
+
+    rng = np.random.default_rng(7)
+    p = rng.uniform(0, top, 3000)
+    c = rng.integers(1, 20, 3000).astype(float)
+    k = series_terms(float(p.max()), float(c.sum()))
+    assert k <= 200
+    a = log_characteristic(p, c, 512)
+    b = log_characteristic_series(p, c, 512, k)
+    assert np.abs(np.exp(a) - np.exp(b)).max() < 1e-12
+
+
+def test_series_terms_refuses_divergent_series():
+    from analytics.poisson_binomial import MAX_SERIES_TERMS, series_terms
+
+    assert series_terms(0.5, 100) == MAX_SERIES_TERMS + 1
+    assert series_terms(0.0, 100) == 1
+    assert series_terms(0.1, 1e5) < series_terms(0.3, 1e5)
+
+
+def test_mixture_with_and_without_power_sums():
+    rng = np.random.default_rng(9)
+    p = rng.choice(rng.uniform(0.001, 0.3, 500), 3000)
+    a = hidden_hard_posterior(p, 300, method="exact")
+    b = hidden_hard_posterior(p, 300, method="exact", power_sums=False)
+    assert a.offset == b.offset
+    assert a.pmf == pytest.approx(b.pmf, abs=1e-13)
