@@ -239,7 +239,8 @@ def noise_from_annotations(
         fields = {**res.__dict__, "p": float(p_agreed[0]), "notes": tuple(notes)}
         return AnnotationNoise(**fields, **extra, uneven=False)
     post = hidden_hard_posterior(p_agreed, d, n_nodes=n_nodes, method=method)
-    panels = len(np.unique(judged, axis=0))
+    packed = np.ascontiguousarray(np.packbits(judged, axis=1))
+    panels = len(np.unique(packed.view(np.dtype((np.void, packed.shape[1])))))
     notes.append(
         f"Coverage is uneven ({panels:,} different annotator panels), so the chance agreement "
         f"differs per item (p from {p_item.min():.3g} to {p_item.max():.3g}, mean {p_mean:.3g}); "
