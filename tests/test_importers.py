@@ -357,3 +357,15 @@ def test_label_studio_export_survives_a_deep_copy_roundtrip():
     before = copy.deepcopy(table["annotations"].tolist())
     convert_tool_export(table, rows, report, options={"from_name": "topics"})
     assert table["annotations"].tolist() == before
+
+
+# ============================================================================ via the loader
+_LOADER_HAS_OPTIONS = "tool_options" in __import__("inspect").signature(load_annotations).parameters
+
+
+@pytest.mark.skipif(not _LOADER_HAS_OPTIONS, reason="load_annotations has no tool_options yet")
+def test_tool_options_reach_the_readers_through_load_annotations():
+    ann = load_annotations(LS, tool_options={"from_name": "topics"})
+    assert ann.kind is LabelKind.MULTILABEL and ann.n_judgements == 10
+    ann = load_annotations(PRODIGY_BINARY, tool_options={"annotator_key": "_session_id"})
+    assert ann.n_judgements == 9
