@@ -196,8 +196,12 @@ def per_category_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
 
     - observed agreement (Fleiss 1971): :math:`\bar P = \text{mean}_i
       [y_i(y_i-1) + (m_i-y_i)(m_i-y_i-1)] / [m_i(m_i-1)]`;
-    - Fleiss' kappa: :math:`(\bar P - P_e) / (1 - P_e)`, :math:`P_e = \bar p^2 + (1-\bar p)^2`
-      (with unequal :math:`m_i` the usual generalisation averaging :math:`P_i` over items);
+    - Fleiss' kappa: :math:`(\bar P - P_e) / (1 - P_e)` with
+      :math:`P_e = \pi^2 + (1-\pi)^2` and :math:`\pi = \text{mean}_i\, y_i / m_i` over every
+      judged item (items judged once included). With the
+      same number of judges on every item this is Fleiss (1971, eq. 13) for one category;
+      with unequal numbers it is Gwet's (2014) form, the one
+      :func:`analytics.agreement.per_category` reports;
     - Krippendorff's nominal alpha: :math:`1 - D_o / D_e` with
       :math:`D_o = \frac{1}{n}\sum_i \frac{2 y_i (m_i - y_i)}{m_i - 1}` and
       :math:`D_e = \frac{2 n_1 n_0}{n(n-1)}`.
@@ -225,7 +229,11 @@ def per_category_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
         p_bar = n1 / n
         p_i = (y * (y - 1) + no * (no - 1)) / (m * (m - 1))
         observed = p_i.mean(axis=0) if len(p_i) else np.full(ann.n_categories, np.nan)
-        p_e = p_bar**2 + (1 - p_bar) ** 2
+        # Gwet (2014): pi over every judged item, agreement over items with 2+ judges
+        seen = jp.judges_per_item > 0
+        share = jp.assigned_per_item[seen] / jp.judges_per_item[seen, None]
+        pi = share.mean(axis=0) if seen.any() else np.full(ann.n_categories, np.nan)
+        p_e = pi**2 + (1 - pi) ** 2
         kappa = (observed - p_e) / (1 - p_e)
         d_o = (2 * y * no / (m - 1)).sum(axis=0) / n
         d_e = 2 * n1 * n0 / (n * (n - 1))

@@ -143,6 +143,27 @@ def test_per_category_alpha_with_missing_against_krippendorff():
         assert frame["krippendorff_alpha"].iloc[c] == pytest.approx(expect, abs=1e-12)
 
 
+def test_per_category_matches_the_agreement_report_with_missing_judgements():
+    agreement = pytest.importorskip("analytics.agreement")
+    x, judged = random_data(5, n_i=40, n_u=5, n_c=3, p=0.4, p_missing=0.3)
+    ann = from_array(x, judged)
+    ours = per_category_agreement(ann)
+    theirs = agreement.per_category(ann, n_boot=0)
+    np.testing.assert_allclose(ours["fleiss_kappa"], theirs["fleiss_kappa"], atol=1e-12)
+    np.testing.assert_allclose(ours["krippendorff_alpha"], theirs["alpha"], atol=1e-12)
+    # by hand for category 0, Gwet's form for unequal numbers of judges m_i:
+    # P = mean over items with m >= 2 of [y(y-1) + (m-y)(m-y-1)] / [m(m-1)],
+    # pi = mean over every judged item of y/m, P_e = pi^2 + (1-pi)^2
+    m_all = judged.sum(axis=1)
+    y_all = (x[:, :, 0] & judged).sum(axis=1)
+    keep = m_all >= 2
+    m, y = m_all[keep], y_all[keep]
+    agree = np.mean((y * (y - 1) + (m - y) * (m - y - 1)) / (m * (m - 1)))
+    pi = np.mean(y_all[m_all > 0] / m_all[m_all > 0])
+    p_e = pi**2 + (1 - pi) ** 2
+    assert ours["fleiss_kappa"].iloc[0] == pytest.approx((agree - p_e) / (1 - p_e))
+
+
 def test_per_category_worked_example_and_degenerate_category():
     # category a: items 1-3 have (y, m) = (1,2), (1,2), (2,2); b: (1,2), (1,2), (1,2); c: (0,2)...
     # a: P_i = 0, 0, 1 -> P = 1/3; p = 4/6; P_e = 4/9 + 1/9 = 5/9; kappa = (1/3-5/9)/(4/9) = -1/2
