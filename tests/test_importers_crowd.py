@@ -265,3 +265,24 @@ def test_detection_never_fires_on_plain_tables(item, annotator, label, extra, va
 
     assert convert_tool_export(table, np.arange(1, len(table) + 1), LoadReport()) is None
     assert describe_tool_export(table) is None
+
+
+def test_toloka_without_input_columns_is_an_error():
+    text = TOLOKA.read_text().splitlines()
+    data = "\n".join(line.split("\t", 1)[1] for line in text).encode()  # drop INPUT:image
+    with pytest.raises(AnnotationDataError, match="no INPUT: columns"):
+        load_annotations(upload(data, "pool.tsv"))
+
+
+def test_crowdkit_malformed_row_names_the_row():
+    data = (FIX / "crowdkit_labels.csv").read_bytes() + b"w9,t9\n"
+    with pytest.raises(AnnotationDataError, match=r"row 12 has 2"):
+        load_annotations(upload(data, "crowd.csv"))
+
+
+def test_options_may_be_pairs_as_the_app_caches_them():
+    table, rows, report = read_table(RADIO)
+    long, _, _ = convert_tool_export(
+        table, rows, report, options=[("answer", "Answer.taskAnswers")]
+    )
+    assert len(long) == 4

@@ -17,7 +17,7 @@ MTurk; :func:`describe_tool_export` lists the choices a file offers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -54,7 +54,7 @@ def convert_tool_export(
     table: pd.DataFrame,
     rows: np.ndarray,
     report: LoadReport,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
 ) -> ToolResult | None:
     """The long form of a recognised tool export, or None if no tool recognises it.
 
@@ -63,8 +63,8 @@ def convert_tool_export(
     table, rows, report
         What :func:`analytics.loading.read_table` returned.
     options
-        Tool-specific choices (see :data:`TOOL_OPTIONS`); None or ``{}`` for the
-        defaults. Options given for a file that no tool recognises, or that do not
+        Tool-specific choices (see :data:`TOOL_OPTIONS`), a dict or (name, value)
+        pairs; None or ``{}`` for the defaults. Options given for a file that no tool recognises, or that do not
         apply to the recognised tool, are an error (they would otherwise be ignored
         silently).
 
