@@ -68,6 +68,16 @@ class AnnotationNoise(NoiseBound):
     p_max: float = float("nan")
     uneven: bool = False
 
+    def explain(self) -> str:
+        """The bound's sentence, plus what was left out."""
+        text = super().explain()
+        if self.n_excluded:
+            text += (
+                f" ({self.n_excluded:,} items judged by fewer than two of the chosen annotators "
+                "were left out.)"
+            )
+        return text
+
     def gold_standard(self) -> pd.DataFrame:
         """The agreed items with their label: the candidate gold standard (for CSV)."""
         if self.items.empty:

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .noise_model import NoiseBound
-from .style import ACCENT, BAD, MUTED, apply_layout
+from .style import ACCENT, BAD, MUTED, QUALITATIVE, apply_layout
 
 __all__ = ["adding_annotators_figure", "empty_figure", "posterior_figure"]
 
@@ -55,7 +55,7 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
     fig.add_trace(
         go.Scatter(
             x=x, y=yt, name="P(more than j coin-flips)", mode="lines",
-            line={"color": MUTED, "width": 2}, line_shape="hv",
+            line={"color": QUALITATIVE[1], "width": 2}, line_shape="hv",
             hovertemplate="j = %{x}<br>P(more than j) = %{y:.3g}<extra></extra>",
         ),
         secondary_y=True,
@@ -74,7 +74,10 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
         x_title=f"j, hidden coin-flips among the {result.n_agreed:,} agreed items (count)",
     )
     fig.update_yaxes(title_text="probability of exactly j", secondary_y=False, rangemode="tozero")
-    fig.update_yaxes(title_text="probability of more than j", secondary_y=True, range=[0, 1.02])
+    fig.update_yaxes(
+        title_text="probability of more than j", secondary_y=True, range=[0, 1.02],
+        tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0], showgrid=False,
+    )
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
     return fig
 

@@ -63,8 +63,20 @@ def _pct(x: float) -> str:
 
 
 # ---------------------------------------------------------------------- results
+class _Explained:
+    """Results that explain themselves in one plain-language sentence."""
+
+    def explain(self) -> str:  # pragma: no cover - every result overrides it
+        raise NotImplementedError
+
+    @property
+    def summary(self) -> str:
+        """The same sentence as :meth:`explain`."""
+        return self.explain()
+
+
 @dataclass(frozen=True, eq=False)
-class NoiseBound:
+class NoiseBound(_Explained):
     """The noise bound of an agreed gold standard (equation 1 of the paper).
 
     Attributes
@@ -138,10 +150,6 @@ class NoiseBound:
             f"{self.n_agreed:,} agreed items are coin-flips (hard items the annotators "
             f"agreed on by chance): the agreed gold standard is at most {_pct(self.gamma)} noise."
         )
-
-    @property
-    def summary(self) -> str:
-        return self.explain()
 
     def as_frame(self) -> pd.DataFrame:
         """The numbers as a two-column table (measure, value)."""
@@ -486,7 +494,7 @@ def noise_bound(
 
 # ---------------------------------------------------------------------- reverse question
 @dataclass(frozen=True)
-class MaxDisagreements:
+class MaxDisagreements(_Explained):
     """The most disagreements that still leave the agreed items within ``gamma`` noise.
 
     ``implied_kappa`` is section 3.3's reading of kappa as the share of easy items,
@@ -512,10 +520,6 @@ class MaxDisagreements:
             f"{_pct(self.gamma_target)} noise with {100 * self.confidence:g}% confidence "
             f"(kappa about {self.implied_kappa:.2f})."
         )
-
-    @property
-    def summary(self) -> str:
-        return self.explain()
 
 
 def max_disagreements(
@@ -672,7 +676,7 @@ CHANCE_BOUNDS = ("chebyshev", "normal", "exact")
 
 
 @dataclass(frozen=True)
-class ChanceDifference:
+class ChanceDifference(_Explained):
     """How many more "correct" answers one system can get than another by noise alone.
 
     ``S = sum_{i=1}^R X_i``, ``X_i`` in {-1, 0, 1} with probabilities 1/4, 1/2, 1/4, so
@@ -700,10 +704,6 @@ class ChanceDifference:
             f"gold items) by chance alone, with {100 * self.confidence:g}% probability "
             f"({self.bound} bound); smaller differences prove nothing."
         )
-
-    @property
-    def summary(self) -> str:
-        return self.explain()
 
 
 def chance_difference(
@@ -759,7 +759,7 @@ def chance_difference(
 
 # ---------------------------------------------------------------------- kappa
 @dataclass(frozen=True)
-class KappaNoiseEstimate:
+class KappaNoiseEstimate(_Explained):
     """Section 3.3: kappa read as the share of easy items.
 
     ``easy = kappa n``; easy items are all agreed, so the agreed items hold about
@@ -784,10 +784,6 @@ class KappaNoiseEstimate:
             f"{self.n_agreed:,} agreed items about {self.hidden_hard:,.0f} are then coin-flips, "
             f"a noise level of about {_pct(self.noise)} (an estimate, with no confidence margin)."
         )
-
-    @property
-    def summary(self) -> str:
-        return self.explain()
 
 
 def kappa_noise_estimate(kappa: float, n_items: int, n_agreed: int) -> KappaNoiseEstimate:

@@ -46,11 +46,20 @@ def _show_bound(result: NoiseBound, key: str) -> None:
         st.warning(result.explain())
         return
     c = st.columns(5)
-    c[0].metric("Items (n)", f"{result.n_items:,}")
-    c[1].metric("Disagreed (d)", f"{result.n_disagreed:,}")
-    c[2].metric("Chance agreement on a hard item (p)", f"{result.p:.4g}")
-    c[3].metric("Coin-flips among agreed, at most", f"{int(result.hidden_hard):,}")
-    c[4].metric("Noise of the agreed items, at most (γ)", _pct(result.gamma))
+    c[0].metric("Items (n)", f"{result.n_items:,}", help="Items judged by two or more annotators.")
+    c[1].metric("Disagreed (d)", f"{result.n_disagreed:,}", help="Hard for sure.")
+    c[2].metric(
+        "Chance agreement p", f"{result.p:.4g}",
+        help="The chance that the annotators agree on a hard item by coin-flip.",
+    )
+    c[3].metric(
+        "Coin-flips, at most", f"{int(result.hidden_hard):,}",
+        help="Hard items hiding among the agreed ones, at most (t0 - d).",
+    )
+    c[4].metric(
+        "Noise, at most (γ)", _pct(result.gamma),
+        help="Share of coin-flips among the agreed items, at most: (t0 - d) / (n - d).",
+    )
     st.success(result.explain())
     st.caption(
         f"Expected number of coin-flips among the agreed items: {result.expected_hidden:,.1f}. "

@@ -66,6 +66,7 @@ def test_uneven_coverage_uses_per_item_p():
     ann = uneven()
     r = noise_from_annotations(ann)
     assert r.n_excluded == 1 and any("fewer than two" in n for n in r.notes)
+    assert "1 items judged by fewer than two" in r.explain() and r.summary == r.explain()
     assert (r.n_items, r.n_disagreed) == (9, 4)
     # footnote 3 by hand, in a loop
     wide = {(i, a): lab for i, a, lab in ann.to_frame().itertuples(index=False)}

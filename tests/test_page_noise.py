@@ -41,8 +41,8 @@ def test_no_data_shows_info_and_the_hand_calculator():
     at = run(None)
     assert at.info and "No data set is loaded" in at.info[0].value
     m = metrics(at)
-    assert m["Coin-flips among agreed, at most"] == "125"
-    assert m["Noise of the agreed items, at most (γ)"] == "13.9%"
+    assert m["Coin-flips, at most"] == "125"
+    assert m["Noise, at most (γ)"] == "13.9%"
     assert any("at most 125 of your 900 agreed items are coin-flips" in s.value for s in at.success)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     names = [t.get("name") for t in spec["data"]]
@@ -62,9 +62,9 @@ def test_hand_mode_with_rates_and_confidence():
     assert not at.exception
     assert any("0.0625" in c.value for c in at.caption)
     at.number_input(key="noise_d").set_value(340).run()
-    assert metrics(at)["Coin-flips among agreed, at most"] == "31"
+    assert metrics(at)["Coin-flips, at most"] == "31"
     at.select_slider(key="noise_confidence").set_value(0.99).run()
-    assert int(metrics(at)["Coin-flips among agreed, at most"]) > 31
+    assert int(metrics(at)["Coin-flips, at most"]) > 31
 
 
 def test_from_data_mode():
@@ -73,7 +73,7 @@ def test_from_data_mode():
     ref = noise_from_annotations(ann)
     m = metrics(at)
     assert m["Disagreed (d)"] == str(ref.n_disagreed) == "8"
-    assert m["Coin-flips among agreed, at most"] == str(ref.hidden_hard)
+    assert m["Coin-flips, at most"] == str(ref.hidden_hard)
     gold = next(d.value for d in at.dataframe if "label" in d.value.columns)
     assert len(gold) == 40
     rates = next(d.value for d in at.dataframe if "disagreed judged" in d.value.columns)
