@@ -72,9 +72,10 @@ class AnnotationNoise(NoiseBound):
         """The bound's sentence, plus what was left out."""
         text = super().explain()
         if self.n_excluded:
+            what = "item" if self.n_excluded == 1 else "items"
             text += (
-                f" ({self.n_excluded:,} items judged by fewer than two of the chosen annotators "
-                "were left out.)"
+                f" ({self.n_excluded:,} {what} judged by fewer than two of the chosen annotators "
+                "left out.)"
             )
         return text
 
@@ -168,6 +169,11 @@ def noise_from_annotations(
         notes.append(
             "Multi-label data: each distinct label set counts as one category, so annotators "
             "agree on an item only when they chose exactly the same set."
+        )
+    if ann.kind.value in ("ordinal", "numeric"):
+        notes.append(
+            f"The labels are {ann.kind.value}; the model compares them as categories, so "
+            "annotators agree on an item only when they gave exactly the same value."
         )
     if ann.has_repeats:
         notes.append("Some annotators judged an item more than once; their last judgement is used.")

@@ -66,7 +66,7 @@ def test_uneven_coverage_uses_per_item_p():
     ann = uneven()
     r = noise_from_annotations(ann)
     assert r.n_excluded == 1 and any("fewer than two" in n for n in r.notes)
-    assert "1 items judged by fewer than two" in r.explain() and r.summary == r.explain()
+    assert "1 item judged by fewer than two" in r.explain() and r.summary == r.explain()
     assert (r.n_items, r.n_disagreed) == (9, 4)
     # footnote 3 by hand, in a loop
     wide = {(i, a): lab for i, a, lab in ann.to_frame().itertuples(index=False)}
@@ -147,6 +147,16 @@ def test_annotator_without_disagreed_items_gets_pooled_rates():
     r = noise_from_annotations(frame(rows))
     assert r.rates.loc["C", "x"] == pytest.approx(0.5) and r.rates.loc["C", "disagreed judged"] == 0
     assert any("pooled" in n for n in r.notes)
+
+
+def test_numeric_labels_are_compared_as_values():
+    df = pd.DataFrame(
+        {"item": ["a", "a", "b", "b", "c", "c"], "annotator": ["A", "B"] * 3,
+         "label": ["1", "1", "2", "3", "3", "2"]}
+    )
+    r = noise_from_annotations(Annotations.from_frame(df, kind="ordinal"))
+    assert (r.n_items, r.n_disagreed) == (3, 2)
+    assert any("exactly the same value" in n for n in r.notes)
 
 
 def test_multilabel_sets_are_categories():
