@@ -158,9 +158,14 @@ class _Prepared:
         return self.ann.n_categories
 
     @cached_property
-    def pair_tables(self) -> _PairTables:
-        """Joint tables of every annotator pair (shared by Cohen's kappa and Scott's pi)."""
-        return _pair_tables(self)
+    def dense_counts(self) -> np.ndarray:
+        """Items x categories as a dense float array (for the analytic standard errors)."""
+        return self.counts.toarray().astype(float)
+
+    @cached_property
+    def pairs(self) -> _Pairs:
+        """Every pair of judgements of an item by two annotators (Cohen, Scott, pairwise)."""
+        return _pairs(self)
 
     @cached_property
     def patterns(self) -> Patterns:
@@ -444,53 +449,116 @@ def _conger(p: _Prepared) -> Built:
 
 # ---------------------------------------------------------------------- pairwise (Cohen, Scott)
 @dataclass(frozen=True)
-class _PairTables:
-    """Joint tables of every annotator pair over the items both judged."""
+class _Pairs:
+    """Every pair of judgements of one item by two annotators (``a < b``).
 
-    stats: sparse.csr_matrix  # items x (pairs * q * q)
-    first: np.ndarray  # annotator a of each pair (a < b)
+    Two-annotator coefficients need, per annotator pair, only the number of shared items,
+    the (weighted) agreements and the two annotators' category counts: ``2 + 2q`` numbers,
+    not a ``q x q`` table, so many categories and many annotator pairs stay cheap.
+    """
+
+    item: np.ndarray  # per judgement pair
+    pair: np.ndarray  # index into first/second
+    la: np.ndarray
+    lb: np.ndarray
+    first: np.ndarray  # per annotator pair
     second: np.ndarray
     q: int
+    n_items: int
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.first)
+
+    def agreement(self, w: np.ndarray | None) -> np.ndarray:
+        """Agreement of each judgement pair: 1/0, or the weight ``w[la, lb]``."""
+        return (self.la == self.lb).astype(float) if w is None else w[self.la, self.lb]
+
+    def totals(self, w: np.ndarray | None) -> np.ndarray:
+        """Pairs x (2 + 2q): ``[shared, agreement, counts_a, counts_b]`` over all items."""
+        n_p, q = self.n_pairs, self.q
+        return np.column_stack([
+            np.bincount(self.pair, minlength=n_p),
+            np.bincount(self.pair, weights=self.agreement(w), minlength=n_p),
+            np.bincount(self.pair * q + self.la, minlength=n_p * q).reshape(n_p, q),
+            np.bincount(self.pair * q + self.lb, minlength=n_p * q).reshape(n_p, q),
+        ]).astype(float)
+
+    def stats(self, w: np.ndarray | None) -> sparse.csr_matrix:
+        """Items x (pairs * (2 + 2q)): per pair ``[shared, agreement, counts_a, counts_b]``."""
+        q, width = self.q, 2 + 2 * self.q
+        base = self.pair * width
+        agree = self.agreement(w)
+        rows = np.tile(self.item, 4)
+        cols = np.concatenate([base, base + 1, base + 2 + self.la, base + 2 + q + self.lb])
+        data = np.concatenate([np.ones(len(base)), agree, np.ones(len(base)), np.ones(len(base))])
+        return sparse.csr_matrix((data, (rows, cols)), shape=(self.n_items, self.n_pairs * width))
 
 
-def _pair_tables(p: _Prepared) -> _PairTables:
-    q, a_n = p.q, p.ann.n_annotators
+def _pairs(p: _Prepared) -> _Pairs:
+    a_n = max(p.ann.n_annotators, 1)
     left, right = pairs_within_groups(p.item)
     a, b = p.annotator[left], p.annotator[right]  # a < b: judgements sorted by annotator
-    la, lb = p.label[left], p.label[right]
-    pair_key = a * a_n + b
-    uniq, pair_idx = np.unique(pair_key, return_inverse=True)
-    col = pair_idx * q * q + la * q + lb
-    stats = sparse.csr_matrix(
-        (np.ones(len(col)), (p.item[left], col)), shape=(p.ann.n_items, len(uniq) * q * q)
+    uniq, pair_idx = np.unique(a * a_n + b, return_inverse=True)
+    return _Pairs(
+        p.item[left], pair_idx.reshape(-1), p.label[left], p.label[right],
+        uniq // a_n, uniq % a_n, p.q, p.ann.n_items,
     )
-    return _PairTables(stats, uniq // max(a_n, 1), uniq % max(a_n, 1), q)
+
+
+def _pair_values_from_margins(
+    t: np.ndarray, w: np.ndarray | None, which: str, q: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two-annotator coefficients from ``[shared, agreement, counts_a, counts_b]`` rows.
+
+    ``which``: ``cohen`` (Cohen 1960: p_e from each annotator's marginals), ``scott``
+    (pooled marginals), ``percent``, ``gwet`` (two-annotator AC1) or ``alpha`` (nominal
+    alpha of two annotators on their shared items). Returns values and shared counts.
+    """
+    n = t[..., 0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        po = t[..., 1] / n
+        row = t[..., 2 : 2 + q] / n[..., None]
+        col = t[..., 2 + q :] / n[..., None]
+        pooled = (row + col) / 2.0
+        used = (pooled > 0).sum(axis=-1) >= 2
+        if which == "percent":
+            return np.where(n > 0, po, np.nan), n
+        if which == "gwet":
+            pe = (pooled * (1 - pooled)).sum(axis=-1) / (q - 1) if q > 1 else np.ones_like(n)
+        elif which == "alpha":  # alpha = 1 - (m - 1) D_o / D_e with m = 2n values
+            m = 2.0 * n
+            de = (m**2 - ((pooled * m[..., None]) ** 2).sum(axis=-1)) / (m * (m - 1))
+            return np.where(used & (n > 0), 1.0 - (1.0 - po) / de, np.nan), n
+        else:
+            left, right = (pooled, pooled) if which == "scott" else (row, col)
+            pe = (left * right).sum(axis=-1) if w is None else np.einsum("...k,kl,...l->...", left, w, right)
+        value = (po - pe) / (1.0 - pe)
+    ok = (n > 0) & ~np.isclose(pe, 1.0) & (used if which == "gwet" else True)
+    return np.where(ok, value, np.nan), n
 
 
 def _pair_values(tables: np.ndarray, w: np.ndarray, which: str) -> tuple[np.ndarray, np.ndarray]:
-    """Kappa (``cohen``) or pi (``scott``) for tables of shape (..., q, q); and n per pair."""
-    n = tables.sum(axis=(-2, -1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        po = (tables * w).sum(axis=(-2, -1)) / n
-        row = tables.sum(axis=-1) / n[..., None]
-        col = tables.sum(axis=-2) / n[..., None]
-        if which == "scott":
-            row = col = (row + col) / 2.0
-        pe = np.einsum("...k,kl,...l->...", row, w, col)
-        value = (po - pe) / (1.0 - pe)
-    return np.where((n > 0) & ~np.isclose(pe, 1.0), value, np.nan), n
+    """Kappa (``cohen``) or pi (``scott``) from a joint table (q x q); and the count."""
+    q = tables.shape[-1]
+    margins = np.concatenate(
+        [[tables.sum(), (tables * w).sum()], tables.sum(axis=1), tables.sum(axis=0)]
+    )
+    value, n = _pair_values_from_margins(margins, w, which, q)
+    return value, n
 
 
-def _mean_pair_statistic(pt: _PairTables, w: np.ndarray, which: str) -> ItemStatistic:
-    n_pairs, q = len(pt.first), pt.q
+def _mean_pair_statistic(pairs: _Pairs, w: np.ndarray | None, which: str) -> ItemStatistic:
+    n_pairs, q = pairs.n_pairs, pairs.q
 
     def finish(t: np.ndarray) -> np.ndarray:
-        vals, _ = _pair_values(t.reshape(len(t), n_pairs, q, q), w, which)
-        with np.errstate(invalid="ignore"):
-            ok = np.isfinite(vals)
-            return np.where(ok.any(axis=1), np.where(ok, vals, 0).sum(axis=1) / ok.sum(axis=1), np.nan)
+        vals, _ = _pair_values_from_margins(t.reshape(len(t), n_pairs, 2 + 2 * q), w, which, q)
+        ok = np.isfinite(vals)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(ok, vals, 0).sum(axis=1) / ok.sum(axis=1)
+        return np.where(ok.any(axis=1), mean, np.nan)
 
-    return ItemStatistic(pt.stats, finish)
+    return ItemStatistic(pairs.stats(w), finish)
 
 
 def _two_annotators(ann: Annotations, a: Any, b: Any) -> tuple[int, int]:
@@ -542,11 +610,11 @@ def _pair_mean(p: _Prepared, weights: Weights, which: str, name: str) -> Built:
     w, wlabel = _weight_matrix(ann, weights)
     if ann.n_annotators < 2:
         return _fail(f"only one annotator: {name} compares pairs of annotators"), None
-    pt = p.pair_tables
-    if len(pt.first) == 0:
+    pairs = p.pairs
+    if pairs.n_pairs == 0:
         return _fail("no two annotators judged a common item"), None
-    totals = np.asarray(pt.stats.sum(axis=0)).reshape(len(pt.first), p.q, p.q)
-    vals, _ = _pair_values(totals, w, which)
+    w_or_none = None if wlabel == "" else w
+    vals, n_pair = _pair_values_from_margins(pairs.totals(w_or_none), w_or_none, which, p.q)
     ok = np.isfinite(vals)
     shared = int((np.bincount(p.item, minlength=ann.n_items) >= 2).sum())
     if not ok.any():
@@ -557,12 +625,13 @@ def _pair_mean(p: _Prepared, weights: Weights, which: str, name: str) -> Built:
         parts.append(f"mean over {int(ok.sum())} of {all_pairs} annotator pairs")
         if int(ok.sum()) < all_pairs:
             parts.append(f"{all_pairs - int(ok.sum())} pairs share no items or are undefined")
-        n_pair = totals.sum(axis=(1, 2))
         few = int((ok & (n_pair < 10)).sum())
         if few:
             parts.append(f"{few} of the pairs averaged share fewer than 10 items (noisy)")
-    stat = _mean_pair_statistic(pt, w, which)
-    return Coefficient(float(vals[ok].mean()), "; ".join(parts), shared), stat
+    return (
+        Coefficient(float(vals[ok].mean()), "; ".join(parts), shared),
+        lambda: _mean_pair_statistic(pairs, w_or_none, which),
+    )
 
 
 def _joint_table(p: _Prepared, ia: int, ib: int) -> np.ndarray:
@@ -852,7 +921,7 @@ def _gwet_se(p: _Prepared, w: np.ndarray, which: str) -> float:
     - 2 (1 - \\kappa) \\frac{p_{e|i} - p_e}{1 - p_e}` (``irrCAC``; no finite-population
     correction).
     """
-    c = p.counts.toarray().astype(float)
+    c = p.dense_counts
     n_i = p.n_i.astype(float)
     n, q = len(n_i), p.q
     two = n_i >= 2
@@ -1014,42 +1083,22 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
             f"{coefficient} is {MULTILABEL_ONLY_ALPHA}.", hint="Choose percent_agreement."
         )
     p = _prepare(ann)
-    n_values = p.counts.shape[1]
     if a_n >= 2 and len(p.item):
-        left, right = pairs_within_groups(p.item)
-        a, b = p.annotator[left], p.annotator[right]
-        la, lb = p.label[left], p.label[right]
-        key = a * a_n + b
-        uniq, idx = np.unique(key, return_inverse=True)
-        tables = np.zeros((len(uniq), n_values, n_values))
-        np.add.at(tables, (idx, la, lb), 1.0)
-        vals = _pair_table_values(tables, coefficient, ann.n_categories)
-        values[uniq // a_n, uniq % a_n] = vals
-        values[uniq % a_n, uniq // a_n] = vals
+        pairs = p.pairs
+        which = {"cohen_kappa": "cohen", "scott_pi": "scott", "percent_agreement": "percent",
+                 "gwet_ac1": "gwet", "krippendorff_alpha": "alpha"}[coefficient]
+        if which == "percent":  # multi-label sets may be many: count agreements directly
+            n = np.bincount(pairs.pair, minlength=pairs.n_pairs).astype(float)
+            agree = np.bincount(pairs.pair, weights=(pairs.la == pairs.lb), minlength=pairs.n_pairs)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                vals = np.where(n > 0, agree / n, np.nan)
+        else:
+            vals, _ = _pair_values_from_margins(pairs.totals(None), None, which, p.q)
+        values[pairs.first, pairs.second] = vals
+        values[pairs.second, pairs.first] = vals
     frame = pd.DataFrame(values, index=names, columns=names)
     frame.index.name, frame.columns.name = "annotator", "annotator"
     return Pairwise(frame, shared, coefficient)
-
-
-def _pair_table_values(tables: np.ndarray, coefficient: str, q: int) -> np.ndarray:
-    """Two-annotator coefficients from joint tables (pairs x q x q)."""
-    eye = np.eye(tables.shape[-1])
-    if coefficient in ("cohen_kappa", "scott_pi"):
-        return _pair_values(tables, eye, "cohen" if coefficient == "cohen_kappa" else "scott")[0]
-    n = tables.sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        po = np.trace(tables, axis1=1, axis2=2) / n
-        if coefficient == "percent_agreement":
-            return np.where(n > 0, po, np.nan)
-        pooled = (tables.sum(axis=1) + tables.sum(axis=2)) / (2.0 * n[:, None])
-        used = (pooled > 0).sum(axis=1) >= 2
-        if coefficient == "gwet_ac1":
-            pe = (pooled * (1 - pooled)).sum(axis=1) / (q - 1) if q > 1 else np.ones(len(n))
-            return np.where(used & (n > 0), (po - pe) / (1 - pe), np.nan)
-        # nominal alpha for two annotators on complete pairs: 1 - (2n - 1) D_o / D_e
-        m = 2.0 * n
-        de = (m**2 - ((pooled * m[:, None]) ** 2).sum(axis=1)) / (m * (m - 1))
-        return np.where(used & (n > 0), 1.0 - (1.0 - po) / de, np.nan)
 
 
 # ---------------------------------------------------------------------- contingency, items
