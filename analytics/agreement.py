@@ -748,8 +748,11 @@ def _alpha(ann: Annotations, distance: str | Callable) -> Built:
             "so expected disagreement is 0 and alpha is undefined"
         )
         return _fail(reason, used), None
-    label = _distance_label(name)
-    return Coefficient(float(value), f"{label} distance", used), lambda: _alpha_statistic(ann, name)
+    note = f"{_distance_label(name)} distance"
+    if name == "ordinal" and not pd.api.types.is_numeric_dtype(ann.categories):
+        order = ", ".join(map(str, ann.categories[:8])) + (" ..." if ann.n_categories > 8 else "")
+        note += f" (categories in their declared order: {order})"
+    return Coefficient(float(value), note, used), lambda: _alpha_statistic(ann, name)
 
 
 def _distance_label(name: str | Callable) -> str:
