@@ -1114,9 +1114,8 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
     ia, ib = _two_annotators(ann, a, b)
     p = _prepare(ann)
     if ann.is_multilabel:
-        labels = value_table(ann).labels
-        names = [", ".join(sorted(map(str, s))) or "{}" for s in labels]
-        q = len(labels)
+        names = _set_names(ann)
+        q = len(names)
     else:
         names, q = list(ann.categories), ann.n_categories
     la = np.full(ann.n_items, -1)
@@ -1130,6 +1129,12 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
     return frame
 
 
+def _set_names(ann: Annotations) -> list[str]:
+    """Display names of the distinct label sets: categories in declared order, "{}" if empty."""
+    cats = [str(c) for c in ann.categories]
+    return [", ".join(c for c, on in zip(cats, row, strict=True) if on) or "{}" for row in ann.label_sets_table]
+
+
 def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     """Observed agreement on every item.
 
@@ -1139,7 +1144,8 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
         Indexed by item: ``judgements``, ``agreement`` (share of agreeing pairs of
         judgements, :math:`\\sum_k r_{ik}(r_{ik}-1) / (r_i(r_i-1))`; NaN with one
         judgement), ``top_votes`` (judgements in the most frequent label), ``top_share``,
-        ``top_label`` (ties: the first in category order).
+        ``top_label`` (ties: the first in category order; multi-label data: the set as text,
+        categories in declared order, ``{}`` for the empty set).
     """
     ann = as_annotations(ann)
     p = _prepare(ann)
@@ -1150,7 +1156,7 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
         share_pairs = np.where(n_i >= 2, agree / (n_i * (n_i - 1)), np.nan)
     top = np.asarray(c.max(axis=1).toarray()).ravel() if c.shape[1] else np.zeros(len(n_i))
     top_code = np.asarray(c.argmax(axis=1)).ravel() if c.shape[1] else np.zeros(len(n_i), int)
-    labels = value_table(ann).labels if ann.is_multilabel else np.asarray(ann.categories, dtype=object)
+    labels = np.asarray(_set_names(ann) if ann.is_multilabel else ann.categories, dtype=object)
     frame = pd.DataFrame(
         {
             "judgements": p.n_i.astype(np.int64),

@@ -94,3 +94,14 @@ def test_public_crowd_data_and_multilabel():
     assert not at.exception
     names = at.dataframe[0].value["coefficient"].tolist()
     assert "Krippendorff's alpha (masi)" in names
+
+
+def test_multilabel_item_table_is_displayable():
+    ml = pd.DataFrame(
+        {"item": ["a", "a", "b", "b"], "annotator": ["x", "y"] * 2, "label": ["p|q", "{}", "q", "q"]}
+    )
+    at = _run(Annotations.from_frame(ml, multilabel_sep="|"))
+    assert not at.exception
+    tables = [df.value for df in at.dataframe]
+    items = next(t for t in tables if "top_label" in t.columns)
+    assert set(items["top_label"]) <= {"p, q", "{}", "q"}
