@@ -107,7 +107,7 @@ class LoadReport:
         """Plain-language lines describing every decision and every skipped row."""
         out = []
         if self.tool:
-            out.append(f"Recognised a {self.tool} export.")
+            out.append(f"Recognised an export of {self.tool}.")
         out.append(f"Read {self.n_rows:,} rows as {self.format.upper()} ({self.layout} form).")
         out.extend(self.notes)
         if self.layout_reason:

@@ -104,7 +104,9 @@ _SEPARATOR_CANDIDATES = (";", "|")
 
 def _norm(col: Any) -> str:
     text = str(col).strip().lower()
-    text = re.sub(r"^(input|output|golden):", "", text)
+    # INPUT:/OUTPUT: prefixes (Toloka, crowd-kit) are dropped; GOLDEN: columns keep their
+    # prefix so an expert answer never competes with the crowd's for the label role
+    text = re.sub(r"^(input|output):", "", text)
     return re.sub(r"[\s\-]+", "_", text)
 
 
@@ -635,6 +637,7 @@ def load_annotations(
     max_bytes: int = DEFAULT_MAX_BYTES,
     sheet: str | int | None = None,
     name: str | None = None,
+    tool_options: dict[str, Any] | None = None,
 ) -> Annotations:
     """Load annotations from a file, an upload or a DataFrame.
 
@@ -670,6 +673,9 @@ def load_annotations(
         Excel sheet name or index (default: the first).
     name
         Display name (default: the file name).
+    tool_options
+        Choices for annotation-tool exports (Label Studio ``from_name``, MTurk ``answer``
+        column, Prodigy ``annotator_key``, ...): see :data:`analytics.importers.TOOL_OPTIONS`.
 
     Returns
     -------
@@ -697,6 +703,7 @@ def load_annotations(
             max_bytes=max_bytes,
             sheet=sheet,
             name=name,
+            tool_options=tool_options,
         )
     except AnnotationDataError:
         raise
@@ -730,6 +737,7 @@ def _load(
     max_bytes,
     sheet,
     name,
+    tool_options,
 ) -> Annotations:
     if isinstance(source, Annotations):
         return source
@@ -745,13 +753,18 @@ def _load(
     display = name or report.source
     from .importers import convert_tool_export
 
-    tool = convert_tool_export(df, rows, report)
+    tool = convert_tool_export(df, rows, report, options=tool_options)
     if tool is not None:
         df, rows, report = tool
-        item, annotator, label, layout = "item", "annotator", "label", "long"
-    long, rows, columns, chosen, why = _to_long(
-        df, rows, report, item=item, annotator=annotator, label=label, layout=layout
-    )
+        long, _, _, chosen, _ = _to_long(
+            df, rows, report, item="item", annotator="annotator", label="label", layout="long"
+        )
+        columns = {**report.columns}
+        why = f"Converted from a {report.tool} export (one judgement per row)."
+    else:
+        long, rows, columns, chosen, why = _to_long(
+            df, rows, report, item=item, annotator=annotator, label=label, layout=layout
+        )
     notes = list(report.notes)
     sep = multilabel_sep or None  # "" means: never split cells
     lk = LabelKind.parse(kind) if kind is not None else None

@@ -13,7 +13,7 @@ from analytics.overview import (
     wide_table,
 )
 from analytics.samples import SAMPLES
-from ui.loaders import load_cached, preview_upload, sample_source
+from ui.loaders import describe_upload, load_cached, preview_upload, sample_source
 from ui.state import get_annotations, get_source, set_annotations, set_source
 from ui.widgets import download_table, explain, show_figure, show_table
 
@@ -87,6 +87,30 @@ if data is not None:
     else:
         with st.expander("Raw preview (first 20 rows as read)"):
             st.dataframe(preview, width="stretch", hide_index=True)
+        tool = describe_upload(data, name)
+        tool_options: dict = {}
+        if tool is not None:
+            st.success(f"Recognised an export of **{tool.tool}**.", icon=":material/check_circle:")
+            must_choose = any(
+                tool.defaults.get(k) is None and len(v) > 1 and None not in v
+                for k, v in tool.choices.items()
+            )
+            with st.expander(f"{tool.tool} choices", expanded=must_choose):
+                for opt, values in tool.choices.items():
+                    if len(values) < 2:
+                        continue
+                    default = tool.defaults.get(opt)
+                    pick = st.selectbox(
+                        opt.replace("_", " ").capitalize(),
+                        values,
+                        index=values.index(default) if default in values else None,
+                        format_func=lambda v: "default" if v is None else str(v),
+                        placeholder="Choose one",
+                        help=tool.help.get(opt),
+                        key=f"tool_{opt}_{name}",
+                    )
+                    if pick is not None and pick != default:
+                        tool_options[opt] = pick
         with st.expander("Columns and parsing", expanded=False):
             c1, c2, c3 = st.columns(3)
             choices = [AUTO, *columns]
@@ -120,6 +144,8 @@ if data is not None:
             "multilabel_sep": None if sep == AUTO else ("" if sep == "none" else sep),
             "duplicates": duplicates,
         }
+        if tool_options:
+            options["tool_options"] = tuple(sorted(tool_options.items()))
         if "categories" in defaults:
             options["categories"] = tuple(defaults["categories"])
         choice = (*origin, tuple(sorted(options.items())))

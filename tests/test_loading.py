@@ -245,3 +245,9 @@ def test_original_tsv_export_loads_with_named_columns():
 def test_samples_load(key):
     ann = load_sample(key)
     assert ann.n_judgements > 0 and ann.n_annotators >= 3
+
+
+def test_golden_columns_do_not_compete_for_the_label():
+    text = "INPUT:task\tASSIGNMENT:worker\tOUTPUT:label\tGOLDEN:label\nt1\tw1\tcat\tcat\nt1\tw2\tdog\tcat\n"
+    ann = load_annotations(io.BytesIO(text.encode()), annotator="ASSIGNMENT:worker")
+    assert ann.report.columns["label"] == "OUTPUT:label" and ann.n_judgements == 2

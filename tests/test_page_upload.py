@@ -87,3 +87,30 @@ def test_duplicate_policy_choice():
     assert any("repeated judgements" in e.value for e in at.error)
     at.selectbox(key="map_dup_dups.csv").set_value("keep").run()
     assert not at.error and metrics(at)["Judgements"] == "3"
+
+
+def test_tool_exports_are_recognised_on_the_page():
+    fixtures = ROOT / "tests" / "fixtures"
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = (fixtures / "label_studio_export.json").read_bytes()
+    at.file_uploader(key="upload_file").set_value(("project.json", data, "application/json")).run()
+    assert not at.exception and not at.error
+    assert any("Label Studio" in s.value for s in at.success)
+    assert "project.json" in at.subheader[0].value
+
+
+def test_mturk_question_must_be_chosen_then_loads():
+    fixtures = ROOT / "tests" / "fixtures"
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = (fixtures / "mturk_crowd_radio.csv").read_bytes()
+    at.file_uploader(key="upload_file").set_value(("batch.csv", data, "text/csv")).run()
+    assert not at.exception
+    assert any("Mechanical Turk" in s.value for s in at.success)
+    choices = [sb for sb in at.selectbox if sb.key and sb.key.startswith("tool_")]
+    if at.error:  # several questions: the page asks which one
+        pick = next(sb for sb in choices if sb.value is None)
+        pick.set_value(pick.options[0]).run()
+        assert not at.error and not at.exception
+    assert "batch.csv" in at.subheader[0].value

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import Annotations, load_annotations
+from analytics.importers import ToolInfo, describe_tool_export
 from analytics.loading import read_table
 from analytics.samples import SAMPLES
 
@@ -31,7 +32,7 @@ def load_cached(data: bytes, name: str, options: tuple[tuple[str, Any], ...]) ->
 
     Errors are raised, not cached, so a corrected choice is tried afresh.
     """
-    opts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options}
+    opts = {k: (list(v) if isinstance(v, tuple) and k != "tool_options" else v) for k, v in options}
     return load_annotations(_named_bytes(data, name), **opts)
 
 
@@ -55,3 +56,10 @@ def preview_upload(data: bytes, name: str, n_rows: int = 20) -> tuple[pd.DataFra
     """The first rows of the raw table and its column names, before interpretation."""
     table, _, _ = read_table(_named_bytes(data, name))
     return table.head(n_rows), [str(c) for c in table.columns]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def describe_upload(data: bytes, name: str) -> ToolInfo | None:
+    """Which annotation tool made the file (None for plain tables), and its choices."""
+    table, _, _ = read_table(_named_bytes(data, name))
+    return describe_tool_export(table)
