@@ -222,3 +222,26 @@ def test_repeated_judgements_count_in_alpha_and_use_the_last_in_pairs():
     assert ag.cohen_kappa(ann, "x", "y") == pytest.approx(ag.cohen_kappa(last, "x", "y"))
     assert ag.krippendorff_alpha(ann) != pytest.approx(ag.krippendorff_alpha(last))
     ag.agreement_report(ann, n_boot=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(coder_data(), st.sampled_from(["nominal", "ordinal", "interval", "ratio"]))
+def test_alpha_matches_krippendorff_package_on_arbitrary_small_data(rows, distance):
+    import krippendorff
+
+    df = _frame(rows)
+    if df.empty:
+        return
+    ann = Annotations.from_frame(df.assign(label=df["label"] + 1), kind="numeric")
+    ours = ag.krippendorff_alpha(ann, distance)
+    matrix = np.array([[np.nan if v is None else v + 1 for v in row] for row in rows], float)
+    try:
+        with np.errstate(all="ignore"):
+            theirs = krippendorff.alpha(matrix, level_of_measurement=distance)
+    except ValueError:  # the package refuses data without a pairable unit or value
+        theirs = float("nan")
+    if math.isnan(ours):
+        assert ours.note
+        assert not np.isfinite(theirs)  # the package also finds alpha undefined
+    else:
+        assert ours == pytest.approx(theirs, abs=1e-9)
