@@ -121,6 +121,10 @@ ONE_CATEGORY = (
     "every judgement is in the same category, so chance agreement is 1 and agreement "
     "beyond chance is undefined (not perfect: there was nothing to disagree about)"
 )
+ONE_CATEGORY_RAW = (
+    "every judgement is in the same category: the annotators never had to choose, so raw "
+    "agreement says nothing (it would be a trivial 100%)"
+)
 UNSTABLE = (
     "no interval: the estimate lies outside the central range of its bootstrap resamples, so "
     "it is unstable under resampling (a mean over annotator pairs is, when many pairs share "
@@ -277,12 +281,12 @@ def percent_agreement(ann: Annotations | pd.DataFrame) -> Coefficient:
 def _percent(p: _Prepared) -> Built:
     if p.n_pairable == 0:
         return _fail(NO_PAIRS), None
-    note = "" if np.count_nonzero(np.asarray(p.counts.sum(axis=0)).ravel()) > 1 else (
-        "only one category was used: the annotators agree fully, but there was nothing "
-        "to disagree about"
-    )
+    if np.count_nonzero(np.asarray(p.counts.sum(axis=0)).ravel()) < 2:
+        # Degenerate data give NaN with a reason, never a 1 (the guide and issue 3): with one
+        # category in use the 100% is an artefact of the data, not evidence of agreement.
+        return _fail(ONE_CATEGORY_RAW, p.n_pairable), None
     stat = _percent_statistic(p)
-    return Coefficient(stat.value(), note, p.n_pairable), stat
+    return Coefficient(stat.value(), "", p.n_pairable), stat
 
 
 # ---------------------------------------------------------------------- Fleiss family
