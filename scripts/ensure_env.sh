@@ -25,5 +25,8 @@ if [ ! -f "$stamp" ]; then
   echo "Installing $REQUIREMENTS into .venv ..."
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -r "$REQUIREMENTS"
+  if [ "$REQUIREMENTS" = "requirements-dev.txt" ]; then
+    .venv/bin/python -m pip install --quiet --no-deps -r requirements-oracles.txt
+  fi
   touch "$stamp"
 fi
