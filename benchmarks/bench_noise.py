@@ -101,10 +101,12 @@ def main() -> None:
     rows.append((f"noise_bound n={n:,} d={d:,} p={p}", "every h (no window)", ours, naive,
                  f"t0 {r.t0:,} = {rn.t0:,}" if r.t0 == rn.t0 else "MISMATCH"))
 
-    ann = simulate(n_data)
-    ours, res = best_of(lambda: noise_from_annotations(ann), repeat=2)
-    rows.append((f"noise_from_annotations {n_data:,} items, uneven", "-", ours, float("nan"),
-                 f"d {res.n_disagreed:,}, t0 {res.t0:,}, {res.method}"))
+    for pool in (150, 20):  # the last one (20 annotators) feeds the mixture rows below
+        ann = simulate(n_data, n_annotators=pool)
+        ours, res = best_of(lambda ann=ann: noise_from_annotations(ann), repeat=2)
+        rows.append((f"noise_from_annotations {n_data:,} items, {pool} annotators, 2-4 per item",
+                     "-", ours, float("nan"),
+                     f"d {res.n_disagreed:,}, t0 {res.t0:,}, {res.method}"))
     p_agreed = res.items.loc[res.items["status"] == "agreed", "p"].to_numpy()
     d = res.n_disagreed
 

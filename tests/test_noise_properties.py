@@ -112,3 +112,19 @@ def test_max_disagreements_is_the_largest(n, p, target):
     assert noise_bound(n, m.max_disagreed, p).gamma <= target
     if m.max_disagreed + 1 < n:
         assert noise_bound(n, m.max_disagreed + 1, p).gamma > target
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 6000), data=st.data(), p=st.floats(0.0, 0.995))
+def test_per_item_generalisation_equals_equation_1(n, data, p):
+    """With every p_i = p the mixture over theta is the paper's equation (1)."""
+    from analytics.noise import equation1_posterior, hidden_hard_posterior
+
+    d = data.draw(st.integers(0, n - 1))
+    eq_off, eq_pmf = equation1_posterior(n, d, p)
+    post = hidden_hard_posterior(np.full(n - d, p), d, method="exact")
+    a = np.zeros(n - d + 1)
+    b = np.zeros(n - d + 1)
+    a[eq_off : eq_off + len(eq_pmf)] = eq_pmf
+    b[post.offset : post.offset + len(post.pmf)] = post.pmf
+    assert np.abs(a - b).max() < 1e-8
