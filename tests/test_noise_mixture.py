@@ -134,11 +134,15 @@ def test_mixture_against_rationals(p, d):
     assert full(post.offset, post.pmf, len(p) + 1) == pytest.approx(exact, abs=1e-12)
 
 
-def test_mixture_against_rationals_with_theta_window():
-    """n > 2 * nodes - 1: quadrature on theta's window instead of the whole (0, 1)."""
-    rng = np.random.default_rng(11)
-    fr = [Fraction(int(k), 20) for k in rng.integers(1, 15, 150)]
-    d = 40
+@pytest.mark.parametrize("d", [0, 3, 40, 140])
+def test_composite_rule_against_rationals(d, monkeypatch):
+    """The composite rule on theta's window (used beyond n = 2047), forced here on a size
+    the rational oracle can afford."""
+    import analytics.noise_mixture as nm
+
+    monkeypatch.setattr(nm, "MAX_FULL_NODES", 24)  # single exact rule only up to n = 47
+    rng = np.random.default_rng(11 + d)
+    fr = [Fraction(int(k), 200) for k in rng.integers(1, 199, 150)]
     exact = np.array([float(x) for x in exact_mixture(fr, d)])
     post = hidden_hard_posterior(np.array([float(x) for x in fr]), d)
     got = full(post.offset, post.pmf, len(fr) + 1)
