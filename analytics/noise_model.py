@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -125,6 +125,7 @@ class NoiseBound(_Explained):
     method: str = "equation (1)"
     reason: str = ""
     notes: tuple[str, ...] = ()
+    tail_series: pd.Series | None = field(default=None, repr=False)
 
     @property
     def n_agreed(self) -> int:
@@ -136,6 +137,8 @@ class NoiseBound(_Explained):
 
     def tail(self) -> pd.Series:
         """``P(X > t | A_d)`` for each t of :attr:`posterior` (the curve cut at 1 - alpha)."""
+        if self.tail_series is not None:  # thinned posterior: computed exactly, not summed
+            return self.tail_series
         pmf = self.posterior.to_numpy()
         rev = np.cumsum(pmf[::-1])[::-1]
         return pd.Series(np.append(rev[1:], 0.0), index=self.posterior.index, name="P(X > t)")
@@ -363,8 +366,10 @@ def _closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBoun
             lo = mid + 1
     stride = max(1, math.ceil((top + 1) / MAX_SERIES))
     shown = js[::stride]
-    probs = np.where(shown > 0, tail(shown - 1), 1.0) - tail(shown)
-    post = pd.Series(probs, index=pd.Index(d + shown, name="hard items"), name="probability")
+    above = tail(shown)
+    probs = np.where(shown > 0, tail(shown - 1), 1.0) - above
+    index = pd.Index(d + shown, name="hard items")
+    post = pd.Series(probs, index=index, name="probability")
     return NoiseBound(
         n_items=n,
         n_disagreed=d,
@@ -380,6 +385,7 @@ def _closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBoun
         notes=(f"The posterior is spread over {top + 1:,} counts; the curve shows every {stride:,}th.",)
         if stride > 1
         else (),
+        tail_series=pd.Series(above, index=index, name="P(X > t)"),
     )
 
 

@@ -279,6 +279,8 @@ def test_ten_million_items():
     wide = noise_bound(10_000_000, 10, 0.999999)
     assert wide.method.startswith("equation (1), closed form")
     assert len(wide.posterior) <= 20_001 and wide.notes
+    thinned = wide.tail()  # computed at the shown counts, not summed from thinned points
+    assert thinned[thinned.index <= wide.t0].iloc[-1] >= 0.05 > thinned[thinned.index > wide.t0].iloc[0]
     nb2 = stats.nbinom(11, 1e-6)  # cut at n - d: P(J > j | J <= top)
     top = 10_000_000 - 10
     tail = (nb2.cdf(top) - nb2.cdf(wide.hidden_hard)) / nb2.cdf(top)
