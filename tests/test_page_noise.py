@@ -109,3 +109,17 @@ def test_further_questions():
     assert metrics(at)["Noise of the agreed items (kappa's reading)"] == "11.1%"
     at.number_input(key="noise_kappa_a").set_value(500).run()
     assert not at.exception and at.warning  # kappa says 800 easy but only 500 agreed
+
+
+def test_multilabel_data_set():
+    from conftest import SAMPLE_DATA
+
+    df = pd.read_csv(SAMPLE_DATA / "affect_multilabel.csv", dtype=str, keep_default_na=False)
+    ann = Annotations.from_frame(
+        df, item="sentence", label="emotions", multilabel_sep=";", name="affect"
+    )
+    at = run(ann)
+    assert not at.error
+    assert any("label set" in c.value for c in at.caption)
+    gold = next(d.value for d in at.dataframe if "label" in d.value.columns)
+    assert len(gold) == noise_from_annotations(ann).n_agreed
