@@ -569,8 +569,8 @@ class Annotations:
     @cached_property
     def has_repeats(self) -> bool:
         """True if some annotator judged some item more than once."""
-        key = self.item_codes * max(self.n_annotators, 1) + self.annotator_codes
-        return bool(len(np.unique(key)) < len(key))
+        key = np.sort(self.item_codes * max(self.n_annotators, 1) + self.annotator_codes)
+        return bool((key[1:] == key[:-1]).any())
 
     # ------------------------------------------------------------------ label views
     @cached_property

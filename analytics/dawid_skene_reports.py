@@ -168,8 +168,8 @@ def prevalence_comparison(result: DawidSkeneResult) -> pd.DataFrame:
 def confident_share(result: DawidSkeneResult, threshold: float = 0.99) -> pd.DataFrame:
     """How many items the model labels with posterior >= ``threshold`` (paper's Fig. 5).
 
-    One row per category (the model's label) and a last row for all categories.
-    Columns: ``items`` (with this model label), ``confident items`` (posterior >=
+    One row per category (the model's label, as text so it can sit beside the last
+    row) and a last row for all categories. Columns: ``items`` (with this model label), ``confident items`` (posterior >=
     threshold), ``share of all items`` and ``share of this label``.
     """
     k = len(result.categories)
@@ -178,7 +178,7 @@ def confident_share(result: DawidSkeneResult, threshold: float = 0.99) -> pd.Dat
     items = np.bincount(codes, minlength=k)
     confident = np.bincount(codes[sure], minlength=k)
     n = len(result.items)
-    idx = pd.Index([*list(result.categories), ALL], dtype=object, name="category")
+    idx = pd.Index([*map(str, result.categories), ALL], dtype=object, name="category")
     items_all = np.append(items, n)
     conf_all = np.append(confident, int(sure.sum()))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -208,7 +208,7 @@ def majority_agreement(result: DawidSkeneResult) -> pd.DataFrame:
     credit = mv[np.arange(len(model)), model] if len(model) else np.zeros(0)
     items = np.append(np.bincount(model, minlength=k), len(model))
     agree = np.append(np.bincount(model, weights=credit, minlength=k), credit.sum())
-    idx = pd.Index([*list(result.categories), ALL], dtype=object, name="model label")
+    idx = pd.Index([*map(str, result.categories), ALL], dtype=object, name="model label")
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(items > 0, agree / items, np.nan)
     return pd.DataFrame({"items": items, "agree": agree, "share": share}, index=idx)

@@ -31,7 +31,10 @@ from analytics.set_distances import SET_DISTANCES
 from ui.state import require_annotations
 from ui.widgets import explain, show_error, show_figure, show_table
 
-BOOTSTRAP_DEFAULT_LIMIT = 50_000  # items; above this the page starts with analytic intervals
+# The page opens with bootstrap intervals only where 1,000 resamples take about a second:
+# the pairwise means (Light's kappa, Scott's pi) cost items x annotator pairs per resample.
+BOOTSTRAP_DEFAULT_BUDGET = 2_000_000  # items x annotator pairs
+PER_CATEGORY_DEFAULT_LIMIT = 50_000  # items; above this the per-category tab waits for a click
 PAIRWISE_LABELS = {
     "cohen_kappa": "Cohen's kappa",
     "scott_pi": "Scott's pi",
@@ -112,13 +115,19 @@ with st.container(border=True):
         key="agr_distance", help=f"Default for {ann.kind.value} labels: {default}.",
     )
     c1, c2 = st.columns([2, 1])
+    n_pairs = ann.n_annotators * (ann.n_annotators - 1) // 2
+    bootstrap_is_quick = ann.n_items * max(n_pairs, 1) <= BOOTSTRAP_DEFAULT_BUDGET
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
-        default="Bootstrap (1,000 resamples)" if ann.n_items <= BOOTSTRAP_DEFAULT_LIMIT
+        default="Bootstrap (1,000 resamples)" if bootstrap_is_quick
         else "Fast (analytic where one exists)",
         key="agr_interval_mode",
+        help="Bootstrap: resample items 1,000 times (every coefficient gets an interval). "
+        "Fast: analytic standard errors where one exists (Fleiss, Brennan-Prediger, AC1).",
     )
+    if not bootstrap_is_quick:
+        c1.caption("Opened with fast intervals: on data this size the bootstrap takes several seconds.")
     confidence = c2.select_slider("Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf")
 
 n_boot = 1000 if (interval_mode or "").startswith("Bootstrap") else 0
@@ -187,7 +196,7 @@ with tab_cat:
         "Each category against all the others: do the annotators agree on *this* category? "
         "Low values point at categories whose guidelines need work."
     )
-    run_cat = st.toggle("Compute per-category agreement", value=sub.n_items <= BOOTSTRAP_DEFAULT_LIMIT,
+    run_cat = st.toggle("Compute per-category agreement", value=sub.n_items <= PER_CATEGORY_DEFAULT_LIMIT,
                         key="agr_cat_on")
     if run_cat:
         with st.spinner("Per-category agreement..."):

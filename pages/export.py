@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics.overview import wide_table
+from analytics.export import to_long_csv, to_wide_csv
 from ui.report import report_button
 from ui.state import require_annotations
 from ui.widgets import download_table, explain
@@ -27,23 +27,24 @@ st.caption(
 report_button(ann, key="export", zip_too=True)
 
 st.subheader("The annotations")
-long = ann.to_frame(sep=";") if ann.is_multilabel else ann.to_frame()
+st.caption(
+    "Both load back into Concord unchanged; label sets are joined with ';' and {} is an empty set."
+)
 c1, c2, c3 = st.columns(3)
-with c1:
-    download_table(
-        long,
-        f"{ann.name} long",
-        key="export_long",
-        index=False,
-        label="Long CSV (item, annotator, label)",
-    )
-with c2:
-    download_table(
-        wide_table(ann),
-        f"{ann.name} wide",
-        key="export_wide",
-        label="Wide CSV (items x annotators)",
-    )
+for column, label, make, file_name in (
+    (c1, "Long CSV (item, annotator, label)", to_long_csv, "annotations_long.csv"),
+    (c2, "Wide CSV (items x annotators)", to_wide_csv, "annotations_wide.csv"),
+):
+    with column:
+        st.download_button(
+            label,
+            data=lambda make=make: make(ann).encode("utf-8"),
+            file_name=file_name,
+            mime="text/csv",
+            key=f"export_{file_name}",
+            on_click="ignore",
+            icon=":material/download:",
+        )
 with c3:
     download_table(
         ann.summary(),

@@ -6,14 +6,9 @@ import streamlit as st
 
 from analytics import AnnotationDataError
 from analytics.annotations import DUPLICATE_POLICIES, LabelKind
-from analytics.overview import (
-    coverage_figure,
-    judgements_per_item_figure,
-    label_distribution_figure,
-    wide_table,
-)
+from analytics.export import to_long_csv, to_wide_csv
 from analytics.samples import SAMPLES
-from ui.loaders import describe_upload, load_cached, preview_upload, sample_source
+from ui.loaders import data_overview, describe_upload, load_cached, preview_upload, sample_source
 from ui.state import get_annotations, get_source, set_annotations, set_source
 from ui.widgets import download_table, explain, show_figure, show_table
 
@@ -190,41 +185,44 @@ st.caption(
     + (" ..." if ann.n_categories > 30 else "")
 )
 
+overview = data_overview(ann.fingerprint, ann)
 tab_summary, tab_items, tab_coverage, tab_labels, tab_data = st.tabs(
     ["Summary", "Judgements per item", "Coverage", "Labels per annotator", "Data"]
 )
 with tab_summary:
-    show_table(ann.summary(), f"{ann.name} summary", key="summary", index=False)
+    show_table(overview["summary"], f"{ann.name} summary", key="summary", index=False)
 with tab_items:
-    show_figure(judgements_per_item_figure(ann), "judgements per item", key="per_item")
+    show_figure(overview["per_item"], "judgements per item", key="per_item")
 with tab_coverage:
-    show_figure(coverage_figure(ann), "coverage", key="coverage")
+    show_figure(overview["coverage"], "coverage", key="coverage")
     download_table(ann.coverage(), "shared items per annotator pair", key="coverage_table")
 with tab_labels:
-    show_figure(label_distribution_figure(ann), "label distribution", key="label_dist")
+    show_figure(overview["labels"], "label distribution", key="label_dist")
     download_table(
         ann.label_distribution(), "label distribution per annotator", key="label_dist_table"
     )
 with tab_data:
-    long = ann.to_frame(sep=";") if ann.is_multilabel else ann.to_frame()
-    st.dataframe(long.head(1000), width="stretch", hide_index=True)
-    st.caption(f"First {min(1000, len(long)):,} of {len(long):,} judgements.")
+    head = overview["head"]
+    st.dataframe(head, width="stretch", hide_index=True)
+    st.caption(f"First {len(head):,} of {ann.n_judgements:,} judgements.")
     c1, c2 = st.columns(2)
     with c1:
         st.download_button(
             "Download long CSV (item, annotator, label)",
-            long.to_csv(index=False).encode("utf-8"),
+            data=lambda: to_long_csv(ann).encode("utf-8"),
             file_name="annotations_long.csv",
             mime="text/csv",
             key="dl_long",
             on_click="ignore",
+            icon=":material/download:",
         )
     with c2:
         st.download_button(
             "Download wide CSV (items x annotators)",
-            wide_table(ann).to_csv().encode("utf-8"),
+            data=lambda: to_wide_csv(ann).encode("utf-8"),
             file_name="annotations_wide.csv",
             mime="text/csv",
             key="dl_wide",
             on_click="ignore",
+            icon=":material/download:",
         )

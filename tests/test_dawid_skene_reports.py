@@ -110,8 +110,8 @@ def test_confident_share(res):
     t = confident_share(res, threshold=0.9)
     for c in res.categories:
         mine = res.labels == c
-        assert t.loc[c, "items"] == mine.sum()
-        assert t.loc[c, "confident items"] == (mine & (res.confidence >= 0.9)).sum()
+        assert t.loc[str(c), "items"] == mine.sum()
+        assert t.loc[str(c), "confident items"] == (mine & (res.confidence >= 0.9)).sum()
     assert t.loc["all categories", "items"] == len(res.items)
     assert t.loc["all categories", "share of all items"] == pytest.approx(
         (res.confidence >= 0.9).mean())

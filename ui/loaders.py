@@ -11,6 +11,11 @@ import streamlit as st
 from analytics import Annotations, load_annotations
 from analytics.importers import ToolInfo, describe_tool_export
 from analytics.loading import read_table
+from analytics.overview import (
+    coverage_figure,
+    judgements_per_item_figure,
+    label_distribution_figure,
+)
 from analytics.samples import SAMPLES
 
 
@@ -63,3 +68,16 @@ def describe_upload(data: bytes, name: str) -> ToolInfo | None:
     """Which annotation tool made the file (None for plain tables), and its choices."""
     table, _, _ = read_table(_named_bytes(data, name))
     return describe_tool_export(table)
+
+
+@st.cache_data(max_entries=8, show_spinner="Summarising the data set...")
+def data_overview(fingerprint: str, _ann: Annotations, n_rows: int = 1000) -> dict[str, Any]:
+    """The Data page's summary table, three figures and first rows, once per data set."""
+    head = (_ann.to_frame(sep=";") if _ann.is_multilabel else _ann.to_frame()).head(n_rows)
+    return {
+        "summary": _ann.summary(),
+        "per_item": judgements_per_item_figure(_ann),
+        "coverage": coverage_figure(_ann),
+        "labels": label_distribution_figure(_ann),
+        "head": head,
+    }
