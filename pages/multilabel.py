@@ -14,7 +14,8 @@ from ui.state import require_annotations, set_annotations, set_source
 from ui.widgets import download_table, explain, show_figure, show_table
 
 MULTILABEL_SAMPLE = "affect_multilabel"
-LARGE_UNITS = 300_000  # item-pair units above which slow sections wait for a click
+LARGE_UNITS = 50_000  # item-pair units above which slow sections wait for a click (1,000
+# resamples of 50,000 units take about half a second here)
 STYLE_ROWS = 3_000  # highlight tie-breaks row by row up to this many items
 
 
