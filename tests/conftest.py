@@ -45,3 +45,14 @@ PUBLIC_SETS = [
     "zheng_s4_Dog_data",
     "act_MS",
 ]
+
+
+def run_page(page: str, ann=None, *, timeout: float = 60):
+    """Run ``pages/<page>.py`` with AppTest, with ``ann`` as the loaded data set (or none)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / f"{page}.py"), default_timeout=timeout)
+    if ann is not None:
+        at.session_state["concord_annotations"] = ann
+    at.run()
+    return at

@@ -8,17 +8,12 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from analytics.annotations import Annotations
-from tests.conftest import ROOT, load_public
+from conftest import load_public, run_page
 from tests.test_agreement_data import KRIPPENDORFF_2011, from_coders
-
-PAGE = str(ROOT / "pages" / "agreement.py")
 
 
 def _run(ann: Annotations | None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    if ann is not None:
-        at.session_state["concord_annotations"] = ann
-    at.run()
+    at = run_page("agreement", ann)
     return at
 
 
@@ -62,14 +57,18 @@ def test_filters_and_distance_change_the_report():
     assert not at.exception
     report = at.dataframe[0].value
     assert "Cohen's kappa" in report["coefficient"].tolist()  # two annotators: plain Cohen
-    at.segmented_control(key="agr_interval_mode").set_value("Fast (analytic where one exists)").run()
+    at.segmented_control(key="agr_interval_mode").set_value(
+        "Fast (analytic where one exists)"
+    ).run()
     assert not at.exception
     methods = at.dataframe[0].value["ci_method"].tolist()
     assert any("analytic" in m for m in methods)
 
 
 def test_degenerate_data_show_reasons_not_tracebacks():
-    df = pd.DataFrame({"item": ["a", "a", "b", "b"], "annotator": ["x", "y", "x", "y"], "label": ["p"] * 4})
+    df = pd.DataFrame(
+        {"item": ["a", "a", "b", "b"], "annotator": ["x", "y", "x", "y"], "label": ["p"] * 4}
+    )
     ann = Annotations.from_frame(df, kind="nominal", categories=["p", "q"])
     at = _run(ann)
     assert not at.exception
@@ -98,7 +97,11 @@ def test_public_crowd_data_and_multilabel():
 
 def test_multilabel_item_table_is_displayable():
     ml = pd.DataFrame(
-        {"item": ["a", "a", "b", "b"], "annotator": ["x", "y"] * 2, "label": ["p|q", "{}", "q", "q"]}
+        {
+            "item": ["a", "a", "b", "b"],
+            "annotator": ["x", "y"] * 2,
+            "label": ["p|q", "{}", "q", "q"],
+        }
     )
     at = _run(Annotations.from_frame(ml, multilabel_sep="|"))
     assert not at.exception

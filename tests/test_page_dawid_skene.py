@@ -8,9 +8,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from analytics.annotations import Annotations
-from conftest import ROOT, load_public
-
-PAGE = str(ROOT / "pages" / "dawid_skene.py")
+from conftest import load_public, run_page
 
 
 def bluebirds() -> Annotations:
@@ -19,10 +17,7 @@ def bluebirds() -> Annotations:
 
 
 def run(ann: Annotations | None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    if ann is not None:
-        at.session_state["concord_annotations"] = ann
-    at.run()
+    at = run_page("dawid_skene", ann)
     assert not at.exception, at.exception
     return at
 
@@ -83,12 +78,14 @@ def test_gold_upload_reports_accuracy():
 
 
 def test_multilabel_and_degenerate_data_explained():
-    ml = Annotations.from_frame(pd.DataFrame(
-        {"item": ["a", "a"], "annotator": ["x", "y"], "label": ["p;q", "p"]}),
-        multilabel_sep=";")
+    ml = Annotations.from_frame(
+        pd.DataFrame({"item": ["a", "a"], "annotator": ["x", "y"], "label": ["p;q", "p"]}),
+        multilabel_sep=";",
+    )
     at = run(ml)
     assert at.error and "multi-label" in at.error[0].value
-    one = Annotations.from_frame(pd.DataFrame(
-        {"item": ["a", "b"], "annotator": ["x", "x"], "label": ["p", "q"]}))
+    one = Annotations.from_frame(
+        pd.DataFrame({"item": ["a", "b"], "annotator": ["x", "x"], "label": ["p", "q"]})
+    )
     at = run(one)
     assert any("only one annotator" in w.value for w in at.warning)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -12,16 +11,12 @@ from streamlit.testing.v1 import AppTest
 from analytics.annotations import Annotations
 from analytics.multilabel import am_agreement, gold_standard
 from analytics.samples import load_sample
-
-ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "multilabel.py")
+from conftest import run_page
 
 
 def _run(ann: Annotations | None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    if ann is not None:
-        at.session_state["concord_annotations"] = ann
-    return at.run()
+    at = run_page("multilabel", ann)
+    return at
 
 
 def _titles(at: AppTest) -> list[str]:
@@ -42,19 +37,35 @@ def test_multilabel_sample_shows_everything_on_first_open():
     assert metrics["A_m"] == f"{am_agreement(ann).a_m:.3f}"
     assert "alpha, masi" in metrics and metrics["alpha, masi"] != "—"
     titles = _titles(at)
-    for expected in ("A_m for every pair", "Items by observed agreement", "Disagreements per category",
-                     "Confusion between category pairs", "Items per category in the gold",
-                     "alpha with each set distance", "bootstrap"):
+    for expected in (
+        "A_m for every pair",
+        "Items by observed agreement",
+        "Disagreements per category",
+        "Confusion between category pairs",
+        "Items per category in the gold",
+        "alpha with each set distance",
+        "bootstrap",
+    ):
         assert any(expected in t for t in titles), (expected, titles)
     assert any("interval" in c.value for c in at.caption)
     assert any("partial match" in m.value for m in at.markdown)
 
 
 def test_gold_table_and_ties_highlighted():
-    rows = [("i1", "A", {"x"}), ("i1", "B", set()), ("i1", "C", {"x"}),
-            ("i2", "A", {"y"}), ("i2", "B", {"x"}), ("i3", "A", {"x"}), ("i3", "C", {"y"})]
-    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]),
-                                 kind="multilabel", categories=["x", "y"])
+    rows = [
+        ("i1", "A", {"x"}),
+        ("i1", "B", set()),
+        ("i1", "C", {"x"}),
+        ("i2", "A", {"y"}),
+        ("i2", "B", {"x"}),
+        ("i3", "A", {"x"}),
+        ("i3", "C", {"y"}),
+    ]
+    ann = Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]),
+        kind="multilabel",
+        categories=["x", "y"],
+    )
     at = _run(ann)
     assert not at.exception, at.exception
     metrics = {m.label: m.value for m in at.metric}
@@ -87,8 +98,11 @@ def test_degenerate_data_explained_not_crashing():
 @pytest.mark.parametrize("key", ["ml_gold_ties"])
 def test_only_ties_toggle(key):
     rows = [("i1", "A", {"x"}), ("i1", "B", {"x"}), ("i2", "A", {"y"}), ("i2", "B", {"x"})]
-    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]),
-                                 kind="multilabel", categories=["x", "y"])
+    ann = Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]),
+        kind="multilabel",
+        categories=["x", "y"],
+    )
     at = _run(ann)
     at.toggle(key=key).set_value(True).run()
     assert not at.exception

@@ -9,16 +9,11 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.annotations import Annotations
 from analytics.noise import noise_from_annotations
-from conftest import ROOT, load_public
-
-PAGE = str(ROOT / "pages" / "noise.py")
+from conftest import load_public, run_page
 
 
 def run(ann: Annotations | None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    if ann is not None:
-        at.session_state["concord_annotations"] = ann
-    at.run()
+    at = run_page("noise", ann)
     assert not at.exception, at.exception
     return at
 
@@ -34,7 +29,9 @@ def small() -> Annotations:
         rows += [(f"i{i}", "A", lab), (f"i{i}", "B", lab)]
     for i, (a, b) in enumerate([("x", "y"), ("y", "x"), ("x", "y"), ("y", "x")] * 2):
         rows += [(f"d{i}", "A", a), (f"d{i}", "B", b)]
-    return Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]), name="small")
+    return Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]), name="small"
+    )
 
 
 def test_no_data_shows_info_and_the_hand_calculator():
