@@ -49,8 +49,9 @@ SAMPLES: dict[str, Sample] = {
         Sample(
             "affect_multilabel",
             "Affect, multi-label (simulated, 6 emotions)",
-            "300 sentences, 3 annotators, each judgement a set of Ekman's six emotions "
-            "(as in Bhowmick et al. 2008); '{}' is an explicit 'no emotion'.",
+            "300 sentences, 3 annotators on each and a fourth on about a third of them (so "
+            "majority ties occur), each judgement a set of Ekman's six emotions (as in "
+            "Bhowmick et al. 2008); '{}' is an explicit 'no emotion'.",
             "affect_multilabel.csv",
             options={
                 "multilabel_sep": ";",

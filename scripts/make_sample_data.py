@@ -10,8 +10,9 @@ Writes to ``sample_data/``:
   customer messages x 20 annotators, 4 intents, 5 judgements per item. Most annotators
   are good (70-92% accurate); ``w17`` over-uses "complaint", ``w18`` confuses
   "question" with "request", and ``w19`` is a spammer who answers at random.
-- ``affect_multilabel.csv`` (+ ``affect_multilabel_truth.csv``): 300 sentences x 3
-  annotators, each judgement a set of the six Ekman emotions in the spirit of Bhowmick,
+- ``affect_multilabel.csv`` (+ ``affect_multilabel_truth.csv``): 300 sentences, 3
+  annotators on every sentence and a fourth on about a third of them (so majority ties
+  occur), each judgement a set of the six Ekman emotions in the spirit of Bhowmick,
   Mitra & Basu (2008); ``{}`` marks an explicit "no emotion" judgement.
 - ``ratings_ordinal_wide.csv``: 200 answers rated 1-5 by 6 raters, wide form (one column
   per rater), with about 15% of ratings missing; rater ``r6`` is harsh.
@@ -84,11 +85,16 @@ def affect_multilabel(rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFr
     none = ~truth.any(axis=1)
     truth[none, rng.integers(0, c, none.sum())] = True  # most sentences evoke something
     truth[rng.choice(n_items, 12, replace=False)] = False  # a few evoke nothing
-    # (miss rate, false-alarm rate) per annotator: A0 careful, A1 liberal, A2 conservative
-    profiles = {"A0": (0.10, 0.03), "A1": (0.12, 0.12), "A2": (0.30, 0.02)}
+    # (miss rate, false-alarm rate) per annotator: A0 careful, A1 liberal, A2 conservative,
+    # A3 a fourth annotator on a third of the sentences (where four annotators can tie, so
+    # Algorithm 1 of Bhowmick et al. needs its expert-coder tie-break)
+    profiles = {"A0": (0.10, 0.03), "A1": (0.12, 0.12), "A2": (0.30, 0.02), "A3": (0.20, 0.08)}
+    fourth = rng.random(n_items) < 1 / 3
     rows = []
     for i in range(n_items):
         for name, (miss, false_alarm) in profiles.items():
+            if name == "A3" and not fourth[i]:
+                continue
             r = rng.random(c)
             given = np.where(truth[i], r > miss, r < false_alarm)
             cell = ";".join(e for e, g in zip(EMOTIONS, given, strict=True) if g) or "{}"
