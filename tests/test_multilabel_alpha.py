@@ -17,11 +17,11 @@ import pytest
 from nltk.metrics.agreement import AnnotationTask
 from nltk.metrics.distance import jaccard_distance, masi_distance
 
+from analytics import agreement
 from analytics.multilabel import set_distance_alphas, set_distance_sentence, set_pair_types
 from analytics.set_distances import SET_DISTANCES
 from tests.test_multilabel_data import from_array, random_data
 
-agreement = pytest.importorskip("analytics.agreement")
 krippendorff_alpha = agreement.krippendorff_alpha
 
 NLTK_DISTANCES = {"masi": masi_distance, "jaccard": jaccard_distance}

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import fleiss_kappa
 
+from analytics import agreement
 from analytics.annotations import Annotations
 from analytics.errors import AnnotationDataError
 from analytics.multilabel import (
@@ -144,7 +145,6 @@ def test_per_category_alpha_with_missing_against_krippendorff():
 
 
 def test_per_category_matches_the_agreement_report_with_missing_judgements():
-    agreement = pytest.importorskip("analytics.agreement")
     x, judged = random_data(5, n_i=40, n_u=5, n_c=3, p=0.4, p_missing=0.3)
     ann = from_array(x, judged)
     ours = per_category_agreement(ann)
