@@ -182,6 +182,17 @@ class _Prepared:
         return Patterns.from_keys(wide)
 
 
+def _coders(ann: Annotations | pd.DataFrame) -> Annotations:
+    """One judgement per annotator and item (the last one, as :meth:`Annotations.wide_codes`).
+
+    Agreement compares coders; an annotator's repeated look at an item is not a second
+    coder, so repeats (loaded with ``duplicates="keep"``) must not pair with each other.
+    :func:`agreement_report` says when this happened.
+    """
+    ann = as_annotations(ann)
+    return ann.without_repeats("last") if ann.has_repeats else ann
+
+
 def _prepare(ann: Annotations) -> _Prepared:
     n_i = np.bincount(ann.item_codes, minlength=ann.n_items)
     n_cols = len(ann.label_sets_table) if ann.is_multilabel else ann.n_categories
@@ -275,7 +286,7 @@ def percent_agreement(ann: Annotations | pd.DataFrame) -> Coefficient:
     items it shares (with complete data, the plain mean over pairs: NLTK's ``avg_Ao``).
     Not chance-corrected. Multi-label data compare whole label sets.
     """
-    return _percent(_prepare(as_annotations(ann)))[0]
+    return _percent(_prepare(_coders(ann)))[0]
 
 
 def _percent(p: _Prepared) -> Built:
@@ -363,7 +374,7 @@ def fleiss_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
     Fleiss (1971) equations 1-9 with complete data; with unequal numbers of judgements per
     item, Gwet's (2014, equation 2.9) generalisation (as in ``irrCAC``).
     """
-    return _family(_prepare(as_annotations(ann)), None, "fleiss", "Fleiss' kappa")[0]
+    return _family(_prepare(_coders(ann)), None, "fleiss", "Fleiss' kappa")[0]
 
 
 def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coefficient:
@@ -374,7 +385,7 @@ def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coeffi
     Uses every item with two or more judgements for :math:`p_a` and every judgement
     for :math:`\\pi_k` (Gwet 2014, equations 5.x; ``irrCAC`` ``gwet.ac1.raw``).
     """
-    return _family(_prepare(as_annotations(ann)), weights, "gwet", "Gwet's AC1")[0]
+    return _family(_prepare(_coders(ann)), weights, "gwet", "Gwet's AC1")[0]
 
 
 def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
@@ -383,7 +394,7 @@ def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
     :math:`q` is the number of declared categories (used or not), so declaring more
     categories raises the value.
     """
-    return _family(_prepare(as_annotations(ann)), None, "bp", "Brennan-Prediger")[0]
+    return _family(_prepare(_coders(ann)), None, "bp", "Brennan-Prediger")[0]
 
 
 # ---------------------------------------------------------------------- Conger
@@ -427,7 +438,7 @@ def conger_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
     their covariance (Gwet 2014, equation 2.14; ``irrCAC`` ``conger.kappa.raw``). Each
     annotator's shares are over the items they judged.
     """
-    return _conger(_prepare(as_annotations(ann)))[0]
+    return _conger(_prepare(_coders(ann)))[0]
 
 
 def _conger(p: _Prepared) -> Built:
@@ -661,7 +672,7 @@ def cohen_kappa(
     of agreement weights) as Cohen (1968). With neither ``a`` nor ``b``, Light's (1971)
     kappa: the mean of the pairwise kappas over the annotator pairs that share items.
     """
-    ann = as_annotations(ann)
+    ann = _coders(ann)
     return _pair_coefficient(ann, a, b, weights, "cohen", "Cohen's kappa")
 
 
@@ -673,7 +684,7 @@ def scott_pi(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> C
     With neither ``a`` nor ``b``, the mean over annotator pairs (for the multi-annotator
     generalisation, see :func:`fleiss_kappa`).
     """
-    ann = as_annotations(ann)
+    ann = _coders(ann)
     return _pair_coefficient(ann, a, b, None, "scott", "Scott's pi")
 
 
@@ -685,7 +696,7 @@ def default_distance(ann: Annotations | pd.DataFrame) -> str:
     multi-label -> ``"masi"`` (MASI, Passonneau 2006: partial credit for overlapping
     sets, more for subsets; the distance NLTK uses for set-valued labels).
     """
-    ann = as_annotations(ann)
+    ann = _coders(ann)
     return {
         LabelKind.NOMINAL: "nominal",
         LabelKind.ORDINAL: "ordinal",
@@ -728,7 +739,7 @@ def krippendorff_alpha(
     Every pairable judgement counts: items with a single judgement are left out,
     items with any number of judgements above one count with weight :math:`1/(m_u - 1)`.
     """
-    return _alpha(as_annotations(ann), distance)[0]
+    return _alpha(_coders(ann), distance)[0]
 
 
 def _alpha(ann: Annotations, distance: str | Callable) -> Built:
@@ -755,7 +766,8 @@ def _alpha(ann: Annotations, distance: str | Callable) -> Built:
     note = f"{_distance_label(name)} distance"
     if name == "ordinal" and not pd.api.types.is_numeric_dtype(ann.categories):
         order = ", ".join(map(str, ann.categories[:8])) + (" ..." if ann.n_categories > 8 else "")
-        note += f" (categories in their declared order: {order})"
+        how = "declared order" if ann.report.categories_declared else "first-seen order, NOT declared"
+        note += f" (categories in {how}: {order})"
     return Coefficient(float(value), note, used), lambda: _alpha_statistic(ann, name)
 
 
@@ -837,7 +849,14 @@ def agreement_report(
         exists (Gwet 2014's linearisation for Fleiss, Brennan-Prediger and AC1; Cohen
         1960 for a single pair), labelled in ``ci_method``.
     """
-    ann = as_annotations(ann)
+    original = as_annotations(ann)
+    ann = _coders(original)
+    repeat_note = (
+        f"{original.n_judgements - ann.n_judgements:,} repeated judgements (same annotator, same "
+        "item): only each annotator's last judgement of an item is compared"
+        if ann is not original
+        else ""
+    )
     if not 0 < confidence < 1:
         raise AnnotationDataError(f"confidence must be between 0 and 1, not {confidence}.")
     p = _prepare(ann)
@@ -869,7 +888,7 @@ def agreement_report(
                 lo, hi = _t_interval(value, se, confidence, ann.n_items)
             else:
                 method = "none (no analytic standard error; use the bootstrap)"
-        rows.append((name, float(value), lo, hi, method, value.items_used, note))
+        rows.append((name, float(value), lo, hi, method, value.items_used, _join(note, repeat_note)))
     return pd.DataFrame(
         rows, columns=["coefficient", "value", "ci_low", "ci_high", "ci_method", "items_used", "note"]
     )
@@ -976,7 +995,7 @@ def per_category(
         One row per category: ``category, judgements, prevalence, fleiss_kappa,
         kappa_low, kappa_high, alpha, alpha_low, alpha_high, note``.
     """
-    ann = as_annotations(ann)
+    ann = _coders(ann)
     counts = np.asarray(ann.count_matrix(), dtype=float)  # items x categories (sets: membership)
     n_i = np.bincount(ann.item_codes, minlength=ann.n_items).astype(float)
     stat_k, stat_a = _per_category_statistics(counts, n_i)
@@ -1076,7 +1095,7 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     annotators). The diagonal is NaN; ``shared`` counts the items both judged (diagonal:
     the annotator's own items). Pairs that share no item are NaN.
     """
-    ann = as_annotations(ann)
+    ann = _coders(ann)
     if coefficient not in _PAIRWISE:
         raise AnnotationDataError(
             f"unknown pairwise coefficient {coefficient!r}.", hint=f"Use one of: {', '.join(_PAIRWISE)}."
@@ -1114,7 +1133,7 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
 
     Multi-label data: rows and columns are the distinct label sets.
     """
-    ann = as_annotations(ann)
+    ann = _coders(ann)
     ia, ib = _two_annotators(ann, a, b)
     p = _prepare(ann)
     if ann.is_multilabel:
@@ -1151,7 +1170,7 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
         ``top_label`` (ties: the first in category order; multi-label data: the set as text,
         categories in declared order, ``{}`` for the empty set).
     """
-    ann = as_annotations(ann)
+    ann = _coders(ann)
     p = _prepare(ann)
     c = p.counts
     n_i = p.n_i.astype(float)

@@ -97,6 +97,8 @@ class LoadReport:
     duplicates: str = "error"
     n_duplicates: int = 0
     tool: str | None = None
+    categories_declared: bool = False
+    cautions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
     @property
@@ -133,11 +135,12 @@ class LoadReport:
                 f"{self.n_duplicates:,} repeated judgements (same annotator, same item): {action}."
             )
         out.extend(str(s) for s in self.skipped)
+        out.extend(self.cautions)
         return out
 
     def warnings(self) -> list[str]:
         """Only the lines that say something was skipped, repaired or guessed."""
-        out = [str(s) for s in self.skipped]
+        out = [str(s) for s in self.skipped] + list(self.cautions)
         if self.n_duplicates and self.duplicates in ("first", "last"):
             out.append(
                 f"{self.n_duplicates:,} repeated judgements were dropped "
@@ -418,6 +421,15 @@ class Annotations:
             text_declared = categories is not None and any(isinstance(c, str) for c in categories)
             if not text_declared and looks_numeric(labels_raw):
                 values = [_to_number(v) for v in labels_raw]
+                bad_rows = [i for i, v in enumerate(values) if not np.isfinite(v)]
+                if bad_rows:
+                    raise AnnotationDataError(
+                        f"labels such as {labels_raw[bad_rows[0]]!r} are not finite numbers.",
+                        source=source,
+                        column=label,
+                        rows=rows[bad_rows].tolist(),
+                        hint="Correct those cells (or leave them empty for 'not labelled').",
+                    )
                 if categories is not None:
                     cats = [_to_number(c) for c in categories]
                 else:
@@ -503,6 +515,24 @@ class Annotations:
             label_codes = _set_codes(matrix)
         else:
             label_codes = label_values_codes
+        if len(item_codes) == 0:
+            why = "; ".join(str(s) for s in skipped) or "every row was skipped"
+            raise AnnotationDataError(
+                f"no judgements: all {len(df):,} rows lack a label"
+                + (f" ({n_missing:,} empty label cells)" if n_missing else "")
+                + (f"; {why}" if skipped else "")
+                + ".",
+                source=source,
+                column=label,
+                hint="Check that the label column is the right one.",
+            )
+        cautions: list[str] = list(report.cautions) if report else []
+        if lk is LabelKind.ORDINAL and categories is None and not pd.api.types.is_numeric_dtype(cat_values):
+            cautions.append(
+                "Ordinal labels without a declared order: the order used is the order of first "
+                f"appearance ({', '.join(map(str, list(cat_values)[:8]))}); declare the categories "
+                "in order for ordinal measures to mean anything."
+            )
 
         rep = LoadReport(
             **{
@@ -516,6 +546,8 @@ class Annotations:
                 "multilabel_sep": multilabel_sep,
                 "duplicates": duplicates,
                 "n_duplicates": n_dup,
+                "categories_declared": categories is not None,
+                "cautions": tuple(cautions),
                 "notes": tuple(notes),
             }
         )
@@ -807,6 +839,40 @@ class Annotations:
             items=i_names,
             annotators=a_names,
             categories=cats,
+            kind=self.kind,
+            label_matrix=matrix,
+            name=self.name,
+            report=self.report,
+        )
+
+    def without_repeats(self, keep: str = "last") -> Annotations:
+        """One judgement per annotator and item: the ``"first"`` or ``"last"`` in input order.
+
+        Agreement compares coders, and an annotator's second look at an item is not a
+        second coder; models such as Dawid-Skene use the repeats, so loading keeps them
+        on request (``duplicates="keep"``) and each analysis decides.
+        """
+        if keep not in ("first", "last"):
+            raise AnnotationDataError(f"keep must be 'first' or 'last', not {keep!r}.")
+        if not self.has_repeats:
+            return self
+        key = self.item_codes * max(self.n_annotators, 1) + self.annotator_codes
+        order = np.argsort(key, kind="stable")
+        sk = key[order]
+        if keep == "last":
+            chosen = order[np.r_[sk[1:] != sk[:-1], True]]
+        else:
+            chosen = order[np.r_[True, sk[1:] != sk[:-1]]]
+        mask = np.zeros(self.n_judgements, bool)
+        mask[np.sort(chosen)] = True
+        matrix = self.label_matrix[mask] if self.is_multilabel else None
+        return Annotations(
+            item_codes=self.item_codes[mask],
+            annotator_codes=self.annotator_codes[mask],
+            label_codes=_set_codes(matrix) if matrix is not None else self.label_codes[mask],
+            items=self.items,
+            annotators=self.annotators,
+            categories=self.categories,
             kind=self.kind,
             label_matrix=matrix,
             name=self.name,

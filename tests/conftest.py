@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+
+# An unexpected exception inside the loader must fail a test, not be dressed up as an
+# AnnotationDataError (the safety net users get): see analytics.loading.load_annotations.
+os.environ.setdefault("CONCORD_STRICT_ERRORS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:

@@ -236,3 +236,33 @@ def test_views_agree_with_each_other(rows):
     assert ann.count_matrix().sum() == ann.n_judgements == len(rows)
     cov = ann.coverage().to_numpy()
     np.testing.assert_array_equal(np.diag(cov), ann.judgements_per_annotator().to_numpy())
+
+
+@pytest.mark.parametrize(("keep", "expected"), [("first", "x"), ("last", "y")])
+def test_without_repeats_keeps_one_judgement_per_annotator_and_item(keep, expected):
+    ann = Annotations.from_frame(
+        frame([("i", "a", "x"), ("i", "b", "z"), ("i", "a", "y")]), duplicates="keep"
+    )
+    one = ann.without_repeats(keep)
+    assert one.n_judgements == 2 and not one.has_repeats
+    long = one.to_frame()
+    assert long.loc[long.annotator == "a", "label"].item() == expected
+    assert ann.without_repeats().n_judgements == 2 and small_unchanged(one)
+
+
+def small_unchanged(ann: Annotations) -> bool:
+    return ann.without_repeats() is ann  # nothing to drop: the same object
+
+
+def test_agreement_compares_coders_not_repeats():
+    from analytics import agreement as ag
+
+    rows = [("1", "a", "y"), ("1", "a", "x"), ("1", "b", "x"), ("2", "a", "x"), ("2", "b", "y")]
+    ann = Annotations.from_frame(frame(rows), duplicates="keep")
+    # a's last look at item 1 is x, as b's; item 2 disagrees: 1 of 2 coder pairs agree.
+    # Pairing a's two looks with each other would give (2 + 0) / (6 + 2) = 0.25.
+    assert ag.percent_agreement(ann) == pytest.approx(0.5)
+    clean = Annotations.from_frame(frame([rows[1], rows[2], rows[3], rows[4]]))
+    assert ag.fleiss_kappa(ann) == pytest.approx(ag.fleiss_kappa(clean))
+    report = ag.agreement_report(ann, n_boot=0)
+    assert report["note"].str.contains("1 repeated judgements").all()

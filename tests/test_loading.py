@@ -251,3 +251,29 @@ def test_golden_columns_do_not_compete_for_the_label():
     text = "INPUT:task\tASSIGNMENT:worker\tOUTPUT:label\tGOLDEN:label\nt1\tw1\tcat\tcat\nt1\tw2\tdog\tcat\n"
     ann = load_annotations(io.BytesIO(text.encode()), annotator="ASSIGNMENT:worker")
     assert ann.report.columns["label"] == "OUTPUT:label" and ann.n_judgements == 2
+
+
+def test_json_lines_saved_as_json_is_read_and_said(tmp_path):
+    path = tmp_path / "export.json"
+    write(LONG, path, "jsonl")
+    ann = load_annotations(path)
+    assert ann.n_judgements == 6 and any("read as JSON Lines" in n for n in ann.report.notes)
+
+
+@pytest.mark.parametrize(("fmt", "wrong"), [("excel", ".csv"), ("parquet", ".json")])
+def test_binary_content_wins_over_a_wrong_extension(tmp_path, fmt, wrong):
+    path = tmp_path / f"export{wrong}"
+    write(LONG, path, fmt)
+    ann = load_annotations(path)
+    assert ann.n_judgements == 6 and ann.report.format == fmt
+    assert any("although the extension" in n for n in ann.report.notes)
+
+
+def test_ordinal_text_without_declared_order_is_cautioned():
+    df = pd.DataFrame(
+        {"item": [1, 1, 2, 2], "annotator": ["a", "b"] * 2, "label": ["mid", "high", "low", "mid"]}
+    )
+    ann = load_annotations(df, kind="ordinal")
+    assert any("without a declared order" in w for w in ann.report.warnings())
+    declared = load_annotations(df, kind="ordinal", categories=["low", "mid", "high"])
+    assert declared.report.warnings() == [] and declared.report.categories_declared

@@ -171,7 +171,33 @@ def test_arbitrary_delimited_text_never_raises_anything_else(text):
         ann = load_annotations(upload(("item,annotator,label\n" + text).encode(), "fuzz.csv"))
     except AnnotationDataError:
         return
-    assert (
-        ann.n_judgements + ann.report.n_missing + ann.report.n_skipped + ann.report.n_duplicates
-        >= ann.n_judgements
-    )
+    # every data row is accounted for: a judgement, a missing label, or a skipped row
+    assert ann.report.n_rows == ann.n_judgements + ann.report.n_missing + ann.report.n_skipped
+
+
+def test_non_finite_numbers_are_refused_with_rows():
+    with pytest.raises(
+        AnnotationDataError, match=r"column 'label', row 3: labels such as '1e400' are not finite"
+    ):
+        load_annotations(upload(b"item,annotator,label\n1,a,2\n1,b,1e400\n"))
+
+
+def test_a_file_with_no_labels_at_all_is_an_error():
+    with pytest.raises(
+        AnnotationDataError, match=r"no judgements: all 2 rows lack a label \(2 empty label cells\)"
+    ):
+        load_annotations(upload(b"item,annotator,label\n1,a,\n1,b,NA\n"))
+
+
+def test_an_internal_bug_is_not_dressed_up_in_strict_mode(monkeypatch):
+    import analytics.loading as loading
+
+    def broken(*args, **kwargs):
+        raise KeyError("bug")
+
+    monkeypatch.setattr(loading, "_to_long", broken)
+    with pytest.raises(KeyError):
+        load_annotations(upload(b"item,annotator,label\n1,a,x\n"))
+    monkeypatch.delenv("CONCORD_STRICT_ERRORS")
+    with pytest.raises(AnnotationDataError, match=r"could not read the annotations \(KeyError"):
+        load_annotations(upload(b"item,annotator,label\n1,a,x\n"))
