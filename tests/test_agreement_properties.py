@@ -206,7 +206,7 @@ def test_default_distance_follows_the_label_kind():
     assert ag.default_distance(Annotations.from_frame(ml, multilabel_sep="|")) == "masi"
 
 
-def test_repeated_judgements_count_in_alpha_and_use_the_last_in_pairs():
+def test_repeated_judgements_use_the_last_look_everywhere():
     df = pd.DataFrame(
         {
             "item": ["a", "a", "a", "b", "b", "c", "c"],
@@ -217,8 +217,11 @@ def test_repeated_judgements_count_in_alpha_and_use_the_last_in_pairs():
     ann = Annotations.from_frame(df, kind="nominal", duplicates="keep")
     last = Annotations.from_frame(df.drop(index=0), kind="nominal")
     assert ag.cohen_kappa(ann, "x", "y") == pytest.approx(ag.cohen_kappa(last, "x", "y"))
-    assert ag.krippendorff_alpha(ann) != pytest.approx(ag.krippendorff_alpha(last))
-    ag.agreement_report(ann, n_boot=20)
+    # a repeat is not a second coder: alpha, like the pairwise kappas, sees the last look
+    assert ag.krippendorff_alpha(ann) == pytest.approx(ag.krippendorff_alpha(last))
+    assert ag.fleiss_kappa(ann) == pytest.approx(ag.fleiss_kappa(last))
+    report = ag.agreement_report(ann, n_boot=20)
+    assert report["note"].str.contains("last judgement").all()
 
 
 @settings(max_examples=60, deadline=None)
