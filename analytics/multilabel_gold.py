@@ -56,7 +56,7 @@ class GoldStandard:
         in their declared order), ``tie_broken`` and ``unresolved`` (categories decided by
         the expert index, or left unassigned for lack of one)."""
         cats = np.asarray(self.matrix.columns, dtype=object)
-        chosen = self.matrix.to_numpy()
+        chosen = self.matrix.to_numpy(dtype=bool)  # a 0-column frame would give object dtype
         joined = [sep.join(map(str, cats[row])) for row in chosen]
 
         def per_item(frame: pd.DataFrame) -> pd.Series:
