@@ -23,6 +23,7 @@ an annotator named ``model:<version>``). The legacy key ``completions`` (Label S
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,16 +54,73 @@ def _annotation_key(table: pd.DataFrame) -> str | None:
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """A list of tasks: a ``data`` column of objects and an ``annotations`` column of lists."""
+    """A list of tasks: an ``annotations`` column with some list (or object) cell, or an
+    ``annotations`` column next to a ``data`` column with some object cell.
+
+    Deliberately broad: a malformed export (tasks without ``data``, ``annotations`` as
+    text) is still recognised, so that :func:`convert` can say what is wrong instead of
+    the plain loader reading it as a wide table of dict reprs. A delimited file cannot
+    hold list or object cells, so plain tables with an ``annotations`` column are left
+    alone.
+    """
     key = _annotation_key(table)
-    if key is None or "data" not in table.columns:
+    if key is None:
         return False
-    data = table["data"].to_numpy(object)
-    anns = table[key].to_numpy(object)
-    return bool(
-        any(isinstance(d, dict) for d in data)
-        and any(isinstance(a, list) for a in anns)
-        and not any(isinstance(a, str) for a in anns)
+    if any(isinstance(a, (list, dict)) for a in table[key].to_numpy(object)):
+        return True
+    return "data" in table.columns and any(
+        isinstance(d, dict) for d in table["data"].to_numpy(object)
+    )
+
+
+def _check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str) -> None:
+    """Every task has a ``data`` object and a list of annotations (or none at all)."""
+    looks = "this looks like a Label Studio export, but "
+    hint = "Export the project again as 'JSON' (not JSON-MIN or CSV) and load that file."
+    if "data" not in table.columns:
+        raise AnnotationDataError(
+            looks + "its tasks have no 'data' object (the task's input).",
+            source=source,
+            hint=hint,
+        )
+    checks = (
+        ("data", "an object", lambda d: isinstance(d, dict)),
+        (  # a task may have no annotations (missing cell), never something else
+            key,
+            "a list of annotation objects",
+            lambda a: isinstance(a, list) or (not isinstance(a, (dict, str)) and is_missing(a)),
+        ),
+    )
+    for name, expected, ok in checks:
+        cells = table[name].to_numpy(object)
+        bad = np.flatnonzero([not ok(c) for c in cells])
+        if len(bad):
+            raise AnnotationDataError(
+                looks + f"{len(bad)} task(s) have a '{name}' that is "
+                f"{type(cells[bad[0]]).__name__}, not {expected}.",
+                source=source,
+                rows=np.asarray(rows)[bad].tolist(),
+                hint=hint,
+            )
+
+
+def _cancelled(flag: Any, row: int, source: str, text_rows: list[int]) -> bool:
+    """``was_cancelled``: JSON true/false (null or absent: not cancelled).
+
+    The text "true"/"false" (any case; a spreadsheet or script may have quoted the
+    booleans) is read strictly as that boolean and reported in a note; anything else
+    (numbers, "yes", objects) is an error rather than a guess.
+    """
+    if flag is None or isinstance(flag, bool):
+        return bool(flag)
+    if isinstance(flag, str) and flag.strip().lower() in ("true", "false"):
+        text_rows.append(row)
+        return flag.strip().lower() == "true"
+    raise AnnotationDataError(
+        f"an annotation's 'was_cancelled' is {json.dumps(flag)[:40]}, not true or false.",
+        source=source,
+        rows=[row],
+        hint="Label Studio writes true or false; correct the value or export again.",
     )
 
 
@@ -79,10 +137,13 @@ def _annotator(completed_by: Any) -> str | None:
 class _Entry:
     """One annotation (or prediction) of one task, with its results by control."""
 
-    __slots__ = ("annotator", "item", "results", "row")
+    __slots__ = ("annotator", "item", "results", "row", "task")
 
-    def __init__(self, item: str, annotator: str | None, row: int, results: dict[str, list]):
+    def __init__(
+        self, item: str, annotator: str | None, row: int, results: dict[str, list], task: str
+    ):
         self.item, self.annotator, self.row, self.results = item, annotator, row, results
+        self.task = task  # "task <id>", for messages
 
 
 def _results_by_control(
@@ -121,10 +182,11 @@ def _results_by_control(
 
 def _collect(
     table: pd.DataFrame, rows: np.ndarray, source: str, include_predictions: bool
-) -> tuple[list[_Entry], dict[str, str], list[SkipNote], int]:
+) -> tuple[list[_Entry], dict[str, str], list[SkipNote], int, list[str]]:
     """Every usable annotation (and prediction, if asked), the controls met, the skips."""
     key = _annotation_key(table)
     assert key is not None
+    _check_tasks(table, rows, source, key)
     ids = table["id"].to_numpy(object) if "id" in table.columns else np.full(len(table), None)
     anns = table[key].to_numpy(object)
     preds = (
@@ -136,21 +198,15 @@ def _collect(
     entries: list[_Entry] = []
     cancelled: list[int] = []
     no_annotator: list[int] = []
+    cancel_as_text: list[int] = []
     n_predictions = 0
     # Parsing nested JSON: one Python pass over the tasks is unavoidable here.
     for task_id, task_anns, task_preds, row in zip(ids, anns, preds, rows, strict=True):
         row = int(row)
         item = id_text(task_id) or f"task@{row}"
-        if not isinstance(task_anns, list):
-            if task_anns is None or (not isinstance(task_anns, dict) and is_missing(task_anns)):
-                task_anns = []
-            else:
-                raise AnnotationDataError(
-                    f"the task's '{key}' is {type(task_anns).__name__}, not a list.",
-                    source=source,
-                    rows=[row],
-                    hint="A Label Studio export holds a list of annotation objects per task.",
-                )
+        task = f"task {item}" if id_text(task_id) else "the task"
+        if not isinstance(task_anns, list):  # missing: _check_tasks refused anything else
+            task_anns = []
         for a in task_anns:
             if not isinstance(a, dict):
                 raise AnnotationDataError(
@@ -158,7 +214,7 @@ def _collect(
                     source=source,
                     rows=[row],
                 )
-            if a.get("was_cancelled"):
+            if _cancelled(a.get("was_cancelled"), row, source, cancel_as_text):
                 cancelled.append(row)
                 continue
             if "result" not in a:
@@ -173,7 +229,9 @@ def _collect(
                 no_annotator.append(row)
                 continue
             entries.append(
-                _Entry(item, who, row, _results_by_control(a["result"], row, source, controls))
+                _Entry(
+                    item, who, row, _results_by_control(a["result"], row, source, controls), task
+                )
             )
         if isinstance(task_preds, list):
             n_predictions += len(task_preds)
@@ -183,22 +241,63 @@ def _collect(
                         continue
                     version = id_text(p.get("model_version")) or "unnamed"
                     results = _results_by_control(p.get("result", []), row, source, controls)
-                    entries.append(_Entry(item, f"model:{version}", row, results))
+                    entries.append(_Entry(item, f"model:{version}", row, results, task))
     skipped = [
         skip("cancelled (skipped) annotations in Label Studio (was_cancelled)", cancelled),
         skip("annotations with no completed_by (annotator unknown)", no_annotator),
     ]
-    return entries, controls, skipped, n_predictions
+    notes = []
+    if cancel_as_text:
+        notes.append(
+            f"{len(cancel_as_text)} annotation(s) give 'was_cancelled' as text ('true' or "
+            "'false') instead of a JSON boolean: read strictly, 'true' as cancelled and "
+            "'false' as kept."
+        )
+    return entries, controls, skipped, n_predictions, notes
 
 
-def _value(result: dict, kind: str) -> Any:
+def _is_name(x: Any) -> bool:
+    """An option name as JSON writes it: text or a number (not a list, object or null)."""
+    return isinstance(x, (str, int, float)) and not isinstance(x, bool)
+
+
+def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) -> Any:
+    """The label of one result, after checking its shape against the documented format:
+    ``choices`` a list of option names, ``taxonomy`` a list of paths (each a list of
+    names), ``rating``/``number`` a number (null: no answer). A wrong shape is an error,
+    never a guess (a string would otherwise be split into one-letter options).
+    """
     value = result["value"]
+    where = f"{entry.task}, the control '{control}'"
+    if kind not in value:
+        raise AnnotationDataError(
+            f"{where}: the result's value has no '{kind}' (keys: {sorted(map(str, value))}).",
+            source=source,
+            rows=[entry.row],
+            hint=f"A {kind} result holds its answer under 'value': {{'{kind}': ...}}.",
+        )
+    v = value[kind]
+    shape = None
     if kind == "choices":
-        return frozenset(str(c) for c in value.get("choices", []))
-    if kind == "taxonomy":
-        paths = value.get("taxonomy", [])
-        return frozenset("/".join(str(p) for p in path) for path in paths)
-    return value.get(kind)
+        if isinstance(v, list) and all(_is_name(c) for c in v):
+            return frozenset(str(c) for c in v)
+        shape = 'a list of option names, e.g. ["Positive"]'
+    elif kind == "taxonomy":
+        if isinstance(v, list) and all(
+            isinstance(p, list) and all(_is_name(x) for x in p) for p in v
+        ):
+            return frozenset("/".join(str(x) for x in path) for path in v)
+        shape = 'a list of paths, each a list of names, e.g. [["Sports", "Football"]]'
+    else:
+        if v is None or (_is_name(v) and not isinstance(v, str)):
+            return v
+        shape = "a number"
+    raise AnnotationDataError(
+        f"{where}: '{kind}' is {json.dumps(v, default=str)[:60]}, not {shape}.",
+        source=source,
+        rows=[entry.row],
+        hint="Export the project again as 'JSON' (not JSON-MIN or CSV); was the file edited?",
+    )
 
 
 def convert(
@@ -206,7 +305,7 @@ def convert(
 ) -> ToolResult:
     source = report.source
     include = bool(options.get("include_predictions", False))
-    entries, controls, skipped, n_predictions = _collect(table, rows, source, include)
+    entries, controls, skipped, n_predictions, read_notes = _collect(table, rows, source, include)
     usable = [name for name, kind in controls.items() if kind in SUPPORTED]
     if not controls:
         why = "; ".join(str(sk) for sk in skipped if sk.count)
@@ -249,7 +348,7 @@ def convert(
         results = e.results.get(chosen, [])
         if len(results) > 1:
             per_region.append(e.row)
-        values.append(_value(results[0], kind) if results else None)
+        values.append(_value(results[0], kind, chosen, e, source) if results else None)
     if per_region:
         raise AnnotationDataError(
             f"the control '{chosen}' has several results in one annotation "
@@ -265,7 +364,8 @@ def convert(
             f" (choose one with from_name=)."
             if len(controls) > 1
             else "."
-        )
+        ),
+        *read_notes,
     ]
     answered = np.fromiter((v is not None for v in values), bool, len(values))
     entry_rows = np.fromiter((e.row for e in entries), np.int64, len(entries))

@@ -1,0 +1,159 @@
+"""Malformed tool exports raise AnnotationDataError naming the field and the row; they never
+load as garbage (strings split into characters, dict reprs as labels, a wrong tool).
+
+Each case is a small hand-written variant of the documented formats.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from test_importers_crowd import convert, upload
+
+from analytics import load_annotations
+from analytics.annotations import Annotations
+from analytics.errors import AnnotationDataError
+
+
+def labels_of(ann: Annotations) -> set:
+    return set(ann.to_frame()["label"])
+
+
+# ============================================================================ Label Studio
+def ls_result(name: str, kind: str, value) -> dict:
+    return {"from_name": name, "to_name": "text", "type": kind, "value": {kind: value}}
+
+
+def ls_tasks(*values, name="sentiment", kind="choices", cancelled=(False, False)) -> list[dict]:
+    """One task per value, two annotators each (the same value)."""
+    return [
+        {
+            "id": 100 + k,
+            "data": {"text": f"t{k}"},
+            "annotations": [
+                {"completed_by": who, "was_cancelled": c, "result": [ls_result(name, kind, v)]}
+                for who, c in zip((1, 2), cancelled, strict=True)
+            ],
+        }
+        for k, v in enumerate(values)
+    ]
+
+
+def ls_bytes(tasks: list[dict]) -> io.BytesIO:
+    return upload(json.dumps(tasks).encode(), "project.json")
+
+
+@pytest.mark.parametrize(
+    ("kind", "good", "bad", "field"),
+    [
+        ("choices", ["pos"], "pos", "choices"),  # a string would split into 'p', 'o', 's'
+        ("choices", ["pos"], [{"id": "pos"}], "choices"),  # objects are not option names
+        ("choices", ["pos"], [["pos"]], "choices"),
+        ("taxonomy", [["Sports"]], "Sports", "taxonomy"),  # one-letter categories
+        ("taxonomy", [["Sports"]], ["Sports"], "taxonomy"),  # a path must be a list
+        ("taxonomy", [["Sports"]], [[{"x": 1}]], "taxonomy"),
+        ("rating", 4, [4], "rating"),
+        ("rating", 4, {"stars": 4}, "rating"),
+        ("number", 2.5, "2.5", "number"),
+    ],
+)
+def test_label_studio_value_of_the_wrong_shape_names_field_and_task(kind, good, bad, field):
+    tasks = ls_tasks(good, bad, name="c", kind=kind)
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(ls_bytes(tasks))
+    msg = str(err.value)
+    assert f"'{field}'" in msg and "'c'" in msg, msg
+    assert "row 2" in msg and "task 101" in msg, msg
+    # the well-formed value alone still loads
+    ann = load_annotations(ls_bytes(ls_tasks(good, name="c", kind=kind)))
+    assert ann.n_judgements == 2
+
+
+def test_label_studio_missing_choices_key_is_an_error_not_an_empty_set():
+    tasks = ls_tasks(["pos"], ["neg"])
+    tasks[1]["annotations"][0]["result"][0]["value"] = {"text": ["neg"]}
+    with pytest.raises(AnnotationDataError, match=r"row 2.*task 101.*no 'choices'"):
+        load_annotations(ls_bytes(tasks))
+
+
+@pytest.mark.parametrize(
+    ("flags", "kept", "cancelled"),
+    [
+        (("false", "False"), 4, 0),
+        ((" TRUE ", "false"), 2, 2),  # the flags apply to annotator 1, 2 of both tasks
+        (("False", True), 2, 2),
+    ],
+)
+def test_label_studio_was_cancelled_as_text_is_read_strictly_with_a_note(flags, kept, cancelled):
+    tasks = ls_tasks(["pos"], ["neg"])
+    for task in tasks:
+        for a, flag in zip(task["annotations"], flags, strict=True):
+            a["was_cancelled"] = flag
+    ann = convert(ls_bytes(tasks))
+    assert ann.n_judgements == kept
+    skips = {s.reason: s.count for s in ann.report.skipped}
+    assert skips.get("cancelled (skipped) annotations in Label Studio (was_cancelled)", 0) == (
+        cancelled
+    )
+    assert any("'was_cancelled'" in n and "text" in n for n in ann.report.notes)
+
+
+@pytest.mark.parametrize("flag", ["no", "0", 1, [], {"x": 1}])
+def test_label_studio_was_cancelled_of_another_kind_is_an_error(flag):
+    tasks = ls_tasks(["pos"], ["neg"])
+    tasks[1]["annotations"][1]["was_cancelled"] = flag
+    with pytest.raises(AnnotationDataError, match=r"row 2.*'was_cancelled'"):
+        load_annotations(ls_bytes(tasks))
+
+
+def test_label_studio_was_cancelled_null_or_absent_means_not_cancelled():
+    tasks = ls_tasks(["pos"], ["neg"])
+    tasks[0]["annotations"][0]["was_cancelled"] = None
+    del tasks[1]["annotations"][0]["was_cancelled"]
+    ann = convert(ls_bytes(tasks))
+    assert ann.n_judgements == 4
+    assert not any("'was_cancelled'" in n for n in ann.report.notes)
+
+
+def test_label_studio_tasks_without_data_are_an_error_not_a_wide_table():
+    tasks = ls_tasks(["pos"], ["neg"])
+    for t in tasks:
+        del t["data"]
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(ls_bytes(tasks))
+    msg = str(err.value)
+    assert "Label Studio" in msg and "'data'" in msg, msg
+
+
+def test_label_studio_task_whose_data_is_not_an_object_names_the_row():
+    tasks = ls_tasks(["pos"], ["neg"], ["neu"])
+    tasks[2]["data"] = "t2"
+    with pytest.raises(AnnotationDataError, match=r"row 3.*'data'"):
+        load_annotations(ls_bytes(tasks))
+
+
+@pytest.mark.parametrize("cell", ["[]", "none yet", 7])
+def test_label_studio_annotations_not_a_list_is_an_error_not_a_wide_table(cell):
+    tasks = ls_tasks(["pos"], ["neg"])
+    tasks[0]["annotations"] = cell
+    tasks[1]["annotations"] = cell
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(ls_bytes(tasks))
+    msg = str(err.value)
+    assert "Label Studio" in msg and "'annotations'" in msg and "not a list" in msg, msg
+
+
+def test_label_studio_one_task_with_annotations_as_text_names_the_row():
+    tasks = ls_tasks(["pos"], ["neg"], ["neu"])
+    tasks[1]["annotations"] = json.dumps(tasks[1]["annotations"])
+    with pytest.raises(AnnotationDataError, match=r"row 2.*'annotations' that is str, not a list"):
+        load_annotations(ls_bytes(tasks))
+
+
+def test_a_plain_csv_with_an_annotations_column_is_not_label_studio():
+    data = b"item,annotator,annotations\nq1,a,pos\nq1,b,neg\nq2,a,pos\n"
+    ann = load_annotations(upload(data, "plain.csv"))
+    assert ann.report.tool is None and ann.n_judgements == 3
+    assert set(ann.categories) == {"pos", "neg"}
