@@ -14,7 +14,8 @@ Commands
     The self-contained HTML report (or a zip with every table as CSV).
 
 Every command that reads a file takes the loader's options (``--item``, ``--annotator``,
-``--label``, ``--format``, ``--sep``, ``--duplicates``, ``--kind``, ``--layout``). Bad input
+``--label``, ``--format``, ``--sep``, ``--duplicates``, ``--kind``, ``--layout``,
+``--categories a,b,c``, ``--tool-option KEY=VALUE``). Bad input
 exits with code 2 and a one-line message on stderr. JSON output is documented in the README
 and keeps its keys stable; NaN becomes ``null``.
 """
@@ -84,11 +85,49 @@ def _add_loader_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--duplicates", choices=["error", "first", "last", "keep"], default="error")
     g.add_argument("--kind", choices=["nominal", "ordinal", "numeric", "multilabel"])
     g.add_argument("--layout", choices=["long", "wide"])
+    g.add_argument(
+        "--categories",
+        help="the categories in order, comma-separated (ordinal scales; unused categories count)",
+    )
+    g.add_argument(
+        "--tool-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a choice for an annotation-tool export, e.g. from_name=sentiment (repeatable)",
+    )
+
+
+def _tool_options(pairs: Sequence[str]) -> dict[str, Any] | None:
+    if not pairs:
+        return None
+    bad = [p for p in pairs if "=" not in p]
+    if bad:
+        raise CliError(f"--tool-option takes KEY=VALUE, not {bad[0]!r}")
+    from .importers import parse_tool_option
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        k, v = parse_tool_option(key.strip(), value.strip())
+        options[k] = v
+    return options or None
+
+
+def _categories(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    cats = [c.strip() for c in text.split(",") if c.strip()]
+    if not cats:
+        raise CliError("--categories needs at least one category")
+    return cats
 
 
 def _load(args: argparse.Namespace) -> Annotations:
     return load_annotations(
         args.file,
+        categories=_categories(args.categories),
+        tool_options=_tool_options(args.tool_option),
         item=args.item,
         annotator=args.annotator,
         label=args.label,
@@ -149,6 +188,10 @@ def cmd_agreement(args: argparse.Namespace) -> None:
         )
         return
     print(f"{ann.name}: agreement ({ann.n_items:,} items, {ann.n_annotators:,} annotators)")
+    if ann.report.kind_reason:
+        print(ann.report.kind_reason)
+    for caution in ann.report.cautions:
+        print(f"caution: {caution}")
     with pd.option_context(
         "display.width", 160, "display.max_columns", 20, "display.float_format", "{:.3f}".format
     ):
@@ -194,6 +237,8 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
     from .dawid_skene import fit
     from .dawid_skene_reports import annotator_table, gold_labels_table
 
+    if args.out:
+        _writable(args.out)
     ann = _load(args)
     result = fit(ann, max_iter=args.max_iter, smoothing=args.smoothing)
     gold = gold_labels_table(result)
@@ -226,11 +271,20 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         print(gold.head(20).to_string(index=False))
 
 
+def _writable(path: str | Path) -> Path:
+    out = Path(path)
+    if not out.parent.exists():
+        raise CliError(f"cannot write {out}: the folder {out.parent} does not exist")
+    if out.is_dir():
+        raise CliError(f"cannot write {out}: it is a folder")
+    return out
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import build_report, build_report_zip
 
+    out = _writable(args.output)
     ann = _load(args)
-    out = Path(args.output)
     if args.zip or out.suffix.lower() == ".zip":
         out.write_bytes(build_report_zip(ann, title=args.title))
     else:
@@ -304,6 +358,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except CliError as exc:
         print(f"concord: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # writing an output file (disk full, permissions, ...)
+        print(
+            f"concord: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
+            file=sys.stderr,
+        )
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0

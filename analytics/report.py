@@ -6,7 +6,8 @@ are built from the same list of :class:`Block` objects made by :func:`report_blo
 the page, the CLI and a notebook get the same numbers.
 
 Sections: ``"summary"`` (always), ``"agreement"``, ``"multilabel"`` (multi-label data),
-``"noise"`` and ``"dawid_skene"`` (single-label data). A section that cannot be computed
+``"noise"`` (each distinct label set a category on multi-label data) and ``"dawid_skene"``
+(single-label data). A section that cannot be computed
 for the data (for example one annotator) says why instead of failing the report.
 """
 
@@ -213,8 +214,8 @@ SECTIONS: dict[str, str] = {
 
 
 def _default_sections(ann: Annotations) -> list[str]:
-    if ann.is_multilabel:
-        return ["summary", "agreement", "multilabel"]
+    if ann.is_multilabel:  # the noise bound reads each distinct label set as a category
+        return ["summary", "agreement", "multilabel", "noise"]
     return ["summary", "agreement", "noise", "dawid_skene"]
 
 
@@ -232,6 +233,8 @@ def report_blocks(
     ``progress`` (optional) is called with each section's title as it starts.
     """
     ann = as_annotations(ann)
+    if isinstance(sections, str):
+        sections = [sections]
     chosen = list(sections) if sections is not None else _default_sections(ann)
     unknown = [s for s in chosen if s not in SECTIONS]
     if unknown:
@@ -252,14 +255,12 @@ def report_blocks(
                 Block(name, "text", text="Not multi-label data: this section does not apply.")
             )
             continue
-        if name in ("noise", "dawid_skene") and ann.is_multilabel:
-            blocks.append(
-                Block(
-                    name,
-                    "text",
-                    text="This section needs single-label data; see the multi-label section.",
-                )
+        if name == "dawid_skene" and ann.is_multilabel:
+            text = (
+                "The Dawid-Skene model needs one label per judgement; see the multi-label "
+                "section (or fit one yes/no data set per category)."
             )
+            blocks.append(Block(name, "text", text=text))
             continue
         try:
             blocks.extend(makers[name]())

@@ -105,3 +105,49 @@ def test_module_entry_point_runs():
         timeout=120,
     )
     assert proc.returncode == 0 and "300 items" in proc.stdout
+
+
+def test_unwritable_output_exits_2(capsys, tmp_path):
+    assert main(["report", CROWD, "-o", str(tmp_path / "missing" / "r.html")]) == 2
+    assert main(["dawid-skene", CROWD, "--out", str(tmp_path / "missing" / "g.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("concord: error: cannot write") == 2
+
+
+def test_categories_option_declares_an_ordinal_order(capsys, tmp_path):
+    path = tmp_path / "ord.csv"
+    rows = ["item,annotator,label"] + [
+        f"{i},{a},{v}"
+        for i, (x, y) in enumerate(
+            [("medium", "high"), ("low", "low"), ("high", "high"), ("low", "medium")] * 5
+        )
+        for a, v in (("a", x), ("b", y))
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    first_seen = run_json(
+        capsys, "agreement", str(path), "--kind", "ordinal", "--bootstrap", "0", "--json"
+    )
+    declared = run_json(
+        capsys,
+        "agreement",
+        str(path),
+        "--kind",
+        "ordinal",
+        "--categories",
+        "low,medium,high",
+        "--bootstrap",
+        "0",
+        "--json",
+    )
+    alpha = lambda out: next(
+        c for c in out["coefficients"] if "alpha (ordinal)" in c["coefficient"]
+    )  # noqa: E731
+    assert (
+        "NOT declared" in alpha(first_seen)["note"] and "declared order" in alpha(declared)["note"]
+    )
+    assert alpha(first_seen)["value"] != pytest.approx(alpha(declared)["value"])
+
+
+def test_bad_tool_option_syntax(capsys):
+    assert main(["summary", CROWD, "--tool-option", "no_equals_sign"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err

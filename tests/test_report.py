@@ -68,3 +68,16 @@ def test_progress_callback_sees_every_section(crowd):
     seen = []
     report_blocks(crowd, sections=list(SECTIONS)[:2], n_boot=10, progress=seen.append)
     assert seen == ["Data", "Agreement"]
+
+
+def test_one_section_may_be_named_as_a_string(crowd):
+    blocks = report_blocks(crowd, "summary")
+    assert {b.section for b in blocks} == {"summary"}
+
+
+def test_multilabel_report_includes_the_noise_bound_and_explains_dawid_skene():
+    ann = load_sample("affect_multilabel")
+    blocks = report_blocks(ann, n_boot=20)
+    assert "noise" in {b.section for b in blocks}
+    ds = report_blocks(ann, ["dawid_skene"])
+    assert len(ds) == 1 and "one label per judgement" in ds[0].text
