@@ -252,13 +252,68 @@ class _AmEngine:
         return p_o, p_e, a_m
 
 
-def _chance_one_reason(p_e: float) -> str:
-    return (
-        "chance agreement P_e is 1: every annotator gave the same label set to every item, "
-        "so agreement cannot be told apart from chance."
-        if not p_e < 1.0
-        else ""
+_SAME_SETS = (
+    "chance agreement P_e is 1: in every pair of annotators, both gave one and the same "
+    "label set to every item they share, so agreement cannot be told apart from chance."
+)
+
+
+def _clubbed_reason(a_m_four: float, one_label_each: bool) -> str:
+    """Why the paper's P_e is 1 when the four-combination P_e is not.
+
+    Clubbed P_e = 1 needs both annotators of every pair to give every category pair one
+    and the same clubbed combination on every shared item. With three or more categories
+    that forces every category to be constant, i.e. the four-combination P_e is 1 too; so
+    the clubbing alone is to blame only with two categories, where [1 0] and [0 1] (one
+    category each, in any mix) are one combination.
+    """
+    which = (
+        "every judgement compared holds exactly one of the two categories"
+        if one_label_each
+        else "in every pair of annotators, both gave exactly one of the two categories on "
+        "every shared item or one and the same label set throughout"
     )
+    return (
+        "chance agreement P_e is 1 because of the paper's clubbing of [1 0] and [0 1]: with "
+        f"two categories, {which}, and [1 0] and [0 1] count as one combination in "
+        "equation 7, so chance agreement is certain whatever the annotators did. Keeping the "
+        "four combinations apart (am_agreement_unclubbed, or combinations='four') gives "
+        f"A_m = {a_m_four:.3f}."
+    )
+
+
+def _chance_one_reason(engine: _AmEngine, ann: Annotations, p_e: float) -> str:
+    """The reason for A_m = NaN when P_e = 1 (empty when P_e < 1)."""
+    if p_e < 1.0:
+        return ""
+    if engine.combinations == "clubbed":
+        four = _AmEngine(ann, "four")
+        _, p_e4, a_m4 = (float(v[0]) for v in four.overall(np.ones((1, engine.jp.n_items))))
+        if p_e4 < 1.0:
+            jp = engine.jp
+            used = np.concatenate([jp.unit_x, jp.unit_y])
+            one_each = bool((jp.table[used].sum(axis=1) == 1).all())
+            return _clubbed_reason(a_m4, one_each)
+    return _SAME_SETS
+
+
+def _pair_notes(engine: _AmEngine, ann: Annotations, pe: np.ndarray) -> np.ndarray:
+    """Per annotator pair: why A_m is NaN (P_e = 1), or ""."""
+    note = np.full(len(pe), "", dtype=object)
+    one = ~(pe < 1.0)
+    note[one] = "P_e = 1: both gave one and the same label set to every shared item"
+    if engine.combinations == "clubbed" and one.any():
+        jp = engine.jp
+        obs4, n4, pe4 = (v[0] for v in _AmEngine(ann, "four").parts(np.ones((1, jp.n_items))))
+        clubbed = one & (pe4 < 1.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            a_m4 = (obs4 / n4 - pe4) / (1.0 - pe4)
+        note[clubbed] = [
+            "P_e = 1 only because [1 0] and [0 1] are clubbed: both gave exactly one of the "
+            f"two categories to every shared item (four combinations: A_m = {v:.3f})"
+            for v in a_m4[clubbed]
+        ]
+    return note
 
 
 def am_agreement(ann: Annotations | pd.DataFrame, combinations: str = "clubbed") -> AmResult:
@@ -329,7 +384,7 @@ def am_agreement(ann: Annotations | pd.DataFrame, combinations: str = "clubbed")
     if engine.reason:
         return AmResult(np.nan, np.nan, np.nan, reason=engine.reason, **counts)
     p_o, p_e, a_m = (float(v[0]) for v in engine.overall(np.ones((1, jp.n_items))))
-    return AmResult(p_o, p_e, a_m, reason=_chance_one_reason(p_e), **counts)
+    return AmResult(p_o, p_e, a_m, reason=_chance_one_reason(engine, ann, p_e), **counts)
 
 
 def am_agreement_unclubbed(ann: Annotations | pd.DataFrame) -> AmResult:
@@ -347,7 +402,9 @@ def pairwise_am(ann: Annotations | pd.DataFrame, combinations: str = "clubbed") 
     """P_o, P_e and A_m for every pair of annotators (Bhowmick et al. 2008, table 2).
 
     Each pair is compared over the items both judged, with equations 1-8 restricted to
-    U = 2. Only pairs sharing at least one item are listed.
+    U = 2. Only pairs sharing at least one item are listed. With fewer than two categories
+    the pairs are listed with NaN and the reason in ``note`` (and in ``attrs["reason"]``,
+    which also says why a table is empty).
 
     Returns
     -------
@@ -357,17 +414,20 @@ def pairwise_am(ann: Annotations | pd.DataFrame, combinations: str = "clubbed") 
     """
     ann = as_annotations(ann)
     engine = _AmEngine(ann, _check_combinations(combinations))
-    cols = ["annotator_a", "annotator_b", "n_items", "p_o", "p_e", "a_m", "note"]
-    if engine.reason:
-        return pd.DataFrame(columns=cols).astype({"n_items": np.int64})
     jp = engine.jp
-    obs, n, pe = (v[0] for v in engine.parts(np.ones((1, jp.n_items))))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_o = obs / n
-        a_m = np.where(pe < 1.0, (p_o - pe) / (1.0 - pe), np.nan)
+    if engine.reason:  # fewer than two categories (pairs still listed) or no shared item
+        n = np.bincount(jp.unit_pair, minlength=jp.n_pairs).astype(float)
+        nan = np.full(jp.n_pairs, np.nan)
+        p_o = pe = a_m = nan
+        note = np.full(jp.n_pairs, engine.reason, dtype=object)
+    else:
+        obs, n, pe = (v[0] for v in engine.parts(np.ones((1, jp.n_items))))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p_o = obs / n
+            a_m = np.where(pe < 1.0, (p_o - pe) / (1.0 - pe), np.nan)
+        note = _pair_notes(engine, ann, pe)
     names = np.asarray(ann.annotators, dtype=object)
-    note = np.where(pe < 1.0, "", "P_e = 1: both gave one label set to every shared item")
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "annotator_a": names[jp.pairs[:, 0]],
             "annotator_b": names[jp.pairs[:, 1]],
@@ -377,8 +437,9 @@ def pairwise_am(ann: Annotations | pd.DataFrame, combinations: str = "clubbed") 
             "a_m": a_m,
             "note": note,
         },
-        columns=cols,
     )
+    frame.attrs["reason"] = engine.reason
+    return frame
 
 
 def am_bootstrap(
@@ -430,9 +491,10 @@ def am_bootstrap(
     reps = np.concatenate(out)
     valid = reps[np.isfinite(reps)]
     if len(valid) == 0:
+        why = "A_m was undefined in every bootstrap replicate (P_e = 1)."
         return AmInterval(
             point.a_m, np.nan, np.nan, level, n_boot, 0, reps, combos,
-            "A_m was undefined in every bootstrap replicate (P_e = 1).",
+            f"{why} On the data as given, {point.reason}" if point.reason else why,
         )
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(valid, [tail, 1.0 - tail])

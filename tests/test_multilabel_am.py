@@ -231,3 +231,53 @@ def test_bootstrap_interval():
     assert a.low < a.a_m < a.high
     assert a.n_boot == 300 and a.n_valid == 300 and len(a.replicates) == 300
     assert a.a_m == pytest.approx(am_agreement(ann).a_m)
+
+
+def _single_label_perfect() -> Annotations:
+    """Two annotators agree perfectly on {x} then {y}: two categories, one label each."""
+    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
+                       "label": [{"x"}, {"x"}, {"y"}, {"y"}]})
+    return Annotations.from_frame(df, kind="multilabel", categories=["x", "y"])
+
+
+def test_pe_one_from_the_clubbing_says_so_and_points_to_four_combinations():
+    ann = _single_label_perfect()
+    res = am_agreement(ann)
+    # category pair <x, y>: [1 0] on item 1 and [0 1] on item 2 for both annotators, one
+    # clubbed combination, so P_e = 1 * 1 = 1; with the four apart P_e = 1/2 * 1/2 * 2 = 1/2
+    assert res.p_o == 1.0 and res.p_e == 1.0 and np.isnan(res.a_m)
+    assert "same label set" not in res.reason  # untrue: they gave {x}, then {y}
+    assert "clubbing" in res.reason and "[1 0] and [0 1]" in res.reason
+    assert "two categories" in res.reason and "am_agreement_unclubbed" in res.reason
+    four = am_agreement_unclubbed(ann)
+    assert four.p_e == pytest.approx(0.5) and four.a_m == pytest.approx(1.0)
+    assert "A_m = 1.000" in res.reason
+    note = pairwise_am(ann)["note"].iloc[0]
+    assert "clubbed" in note and "same label set" not in note
+    interval = am_bootstrap(ann, n_boot=20)
+    assert np.isnan(interval.low) and "clubbing" in interval.reason
+
+
+def test_pe_one_from_constant_sets_keeps_the_same_set_reason():
+    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
+                       "label": [{"x"}] * 4})
+    ann = Annotations.from_frame(df, kind="multilabel", categories=["x", "y"])
+    for res in (am_agreement(ann), am_agreement_unclubbed(ann)):
+        assert np.isnan(res.a_m) and "same label set" in res.reason and "clubbing" not in res.reason
+    assert "same label set" in pairwise_am(ann)["note"].iloc[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), n_c=st.integers(2, 3))
+def test_clubbed_pe_one_blames_the_clubbing_only_when_four_combinations_differ(seed, n_c):
+    """With three or more categories a clubbed P_e of 1 forces the four-combination P_e to 1."""
+    rng = np.random.default_rng(seed)
+    x = rng.random((3, 2, n_c)) < 0.5
+    if rng.random() < 0.5:  # often one label each, where the clubbing bites
+        x = np.eye(n_c, dtype=bool)[rng.integers(0, n_c, size=(3, 2))]
+    ann = from_array(x, np.ones((3, 2), bool))
+    res, four = am_agreement(ann), am_agreement_unclubbed(ann)
+    if not res.p_e < 1:
+        assert ("clubbing" in res.reason) == (four.p_e < 1)
+        if four.p_e < 1:
+            assert n_c == 2
