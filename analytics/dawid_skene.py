@@ -42,6 +42,13 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 
 from .annotations import Annotations, as_annotations
+from .dawid_skene_checks import (
+    check_confusions,
+    check_observed,
+    check_prevalence,
+    check_settings,
+    pseudo_counts,
+)
 from .errors import AnnotationDataError
 from .information import mutual_information
 
@@ -168,16 +175,29 @@ def posterior(
     Parameters
     ----------
     prevalence
-        :math:`\\pi`, length K.
+        :math:`\\pi`, a probability vector of length K (non-negative, finite, summing to
+        1 within 1e-9).
     confusions
-        ``confusions[j]`` is annotator j's K x K matrix (true x given).
+        Shape (J, K, K): ``confusions[j]`` is annotator j's K x K matrix (rows: true
+        category, columns: given label); every row is a probability vector like
+        ``prevalence``.
     observed
-        ``observed[j]`` is the 0-based index of the label annotator j gave; ``None`` or a
-        negative number means annotator j did not label the item.
+        J entries: ``observed[j]`` is the 0-based index (0 .. K - 1) of the label annotator
+        j gave, or **-1 or None when annotator j did not label the item** (that annotator
+        then contributes nothing). Indices must be whole numbers (``1.0`` is accepted as
+        1; ``1.7``, NaN, text and negative numbers other than -1 are refused, never
+        truncated).
 
     Returns
     -------
     ndarray of length K, summing to 1.
+
+    Raises
+    ------
+    AnnotationDataError
+        Parameters of the wrong shape (the message names the expected shape), rows that
+        are not probability vectors, bad label indices, or labels that have probability
+        zero under every category.
 
     Examples
     --------
@@ -187,21 +207,19 @@ def posterior(
     >>> posterior([0.2, 0.8], th, [0, 0, 1]).round(2)
     array([0.11, 0.89])
     """
-    pi = np.asarray(prevalence, dtype=float)
-    theta = np.asarray(confusions, dtype=float)
+    pi = check_prevalence(prevalence)
     k = pi.shape[0]
-    if theta.ndim != 3 or theta.shape[1:] != (k, k):
-        raise ValueError(f"confusions must be J matrices of shape {k} x {k}, got {theta.shape}.")
-    obs = np.array([-1 if o is None else int(o) for o in observed], dtype=np.int64)
-    if obs.shape[0] != theta.shape[0]:
-        raise ValueError("observed needs one entry per annotator (None when not labelled).")
-    if (obs >= k).any():
-        raise ValueError(f"observed label indices must be below {k}.")
+    theta = check_confusions(confusions, k)
+    obs = check_observed(observed, k, theta.shape[0])
     seen = obs >= 0
     with np.errstate(divide="ignore"):
         log_p = np.log(pi) + np.log(theta[seen, :, obs[seen]]).sum(axis=0)
     if not np.isfinite(log_p).any():
-        raise ValueError("every category has probability zero for these labels.")
+        raise AnnotationDataError(
+            "every category has probability zero for these labels: some observed label has "
+            "probability zero under every true category (or where the prevalence is not zero).",
+            hint="Check the confusion matrices, or smooth them so no cell is exactly 0.",
+        )
     log_p -= log_p.max()
     p = np.exp(log_p)
     return p / p.sum()
@@ -287,30 +305,6 @@ def majority_posteriors(votes: np.ndarray) -> np.ndarray:
     top = votes.max(axis=1, keepdims=True)
     winners = (votes == top).astype(float)
     return winners / winners.sum(axis=1, keepdims=True)
-
-
-def _pseudo_counts(smoothing: float, prior: Any, k: int, categories: pd.Index) -> np.ndarray:
-    """Dirichlet pseudo-counts (alpha - 1) added to every annotator's confusion rows."""
-    if smoothing < 0 or not np.isfinite(smoothing):
-        raise AnnotationDataError(
-            f"smoothing must be a finite number >= 0, got {smoothing!r}.",
-            hint="Use 0 for the unsmoothed maximum-likelihood fit, 0.01 for light smoothing.",
-        )
-    a = np.full((k, k), float(smoothing))
-    if prior is None:
-        return a
-    if isinstance(prior, pd.DataFrame):
-        p = prior.reindex(index=categories, columns=categories).to_numpy(dtype=float)
-        if np.isnan(p).any():
-            raise AnnotationDataError(
-                "the prior DataFrame must have one row and one column per category.",
-                hint=f"Categories: {list(categories)[:10]}.",
-            )
-    else:
-        p = np.broadcast_to(np.asarray(prior, dtype=float), (k, k)).copy()
-    if (p < 0).any() or not np.isfinite(p).all():
-        raise AnnotationDataError("prior pseudo-counts must be finite and >= 0.")
-    return a + p
 
 
 def _design(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csc_matrix]:
@@ -504,16 +498,20 @@ def fit(
         unordered categories). Multi-label data are refused: fit one binary model per
         category instead (``ann.subset`` does not do this; see ``docs/dawid_skene.md``).
     max_iter
-        Most EM iterations to run.
+        Most EM iterations to run: a whole number >= 1.
     tol
         Stop when :math:`|\\ell_t - \\ell_{t-1}| / |\\ell_{t-1}| < tol` for the true
-        penalised log-likelihood.
+        penalised log-likelihood: a finite number >= 0; 0 never stops early (runs exactly
+        ``max_iter`` iterations, as the benchmark does to time iterations).
     smoothing
         Additive pseudo-count :math:`a = b` added to every confusion cell and every
-        prevalence count (a MAP estimate); 0 gives the unsmoothed maximum-likelihood fit.
+        prevalence count (a MAP estimate): a finite number >= 0; 0 gives the unsmoothed
+        maximum-likelihood fit.
     prior
         Extra pseudo-counts for every annotator's confusion matrix, on top of
-        ``smoothing``: a number, or a K x K array or DataFrame (true x given). A prior
+        ``smoothing``: one number (the same in every cell), or a K x K array or
+        DataFrame (true x given), finite and >= 0. Nothing else is broadcast: a single
+        row of K numbers is refused. A prior
         heavier on the diagonal, e.g. ``2 * np.eye(K)``, says "annotators are usually
         right" and keeps sparse annotators away from extreme estimates.
     init
@@ -531,8 +529,8 @@ def fit(
         those items are clamped to their label throughout (semi-supervised EM). Items not
         in the data are ignored.
     seed
-        Random seed for the random starts (``init="random"`` or ``"best"``); the fit is
-        otherwise deterministic.
+        Random seed (a whole number >= 0) for the random starts (``init="random"`` or
+        ``"best"``); the fit is otherwise deterministic.
 
     Returns
     -------
@@ -541,7 +539,8 @@ def fit(
     Raises
     ------
     AnnotationDataError
-        No judgements, multi-label data, bad settings, gold labels that do not match.
+        No judgements, multi-label data, gold labels that do not match, or a bad setting
+        (the message names the setting and the expected shape or range).
     """
     ann = as_annotations(ann)
     if ann.is_multilabel:
@@ -553,14 +552,12 @@ def fit(
         )
     if ann.n_judgements == 0:
         raise AnnotationDataError("there are no judgements to fit a model to.")
-    if init not in INIT_METHODS:
-        raise AnnotationDataError(
-            f"unknown init {init!r}.", hint=f"Use one of: {', '.join(INIT_METHODS)}."
-        )
-    if int(max_iter) < 0 or not (tol >= 0):
-        raise AnnotationDataError("max_iter and tol must be >= 0.")
+    max_iter, tol, smoothing, init, seed = check_settings(
+        max_iter=max_iter, tol=tol, smoothing=smoothing, init=init, seed=seed,
+        init_methods=INIT_METHODS,
+    )
     k, n_a = ann.n_categories, ann.n_annotators
-    alpha = _pseudo_counts(float(smoothing), prior, k, ann.categories)
+    alpha = pseudo_counts(smoothing, prior, k, ann.categories)
     beta = np.full(k, float(smoothing))
     gold_codes = _gold_codes(ann, gold)
 
@@ -575,7 +572,7 @@ def fit(
     )
     if init == "best" and (gold_codes >= 0).any():
         starts.append(("gold", seed))
-    runs = [em.run(_init_posteriors(votes, how, s), int(max_iter), float(tol)) for how, s in starts]
+    runs = [em.run(_init_posteriors(votes, how, s), max_iter, tol) for how, s in starts]
     best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
     run = runs[best]
     q, pi, theta, counts = run.q, run.pi, run.theta, run.counts
@@ -601,9 +598,9 @@ def fit(
         judgements=ann.judgements_per_annotator(),
         gold_items=ann.items[gold_codes >= 0],
         settings={
-            "max_iter": int(max_iter), "tol": float(tol), "smoothing": float(smoothing),
+            "max_iter": max_iter, "tol": tol, "smoothing": smoothing,
             "prior": None if prior is None else np.asarray(prior).tolist(), "init": init,
-            "n_gold": int((gold_codes >= 0).sum()), "seed": int(seed),
+            "n_gold": int((gold_codes >= 0).sum()), "seed": seed,
         },
         notes=notes,
     )
@@ -622,20 +619,20 @@ def log_likelihood(
     ``prevalence`` has one entry per category of ``ann``; ``confusion`` is
     annotators x true x given in the order of ``ann.annotators``. With ``smoothing=0``
     and no prior this is the plain log-likelihood, so fits made by other software can be
-    compared on the same scale.
+    compared on the same scale. ``prevalence`` and every confusion row must be probability
+    vectors (finite, non-negative, summing to 1 within 1e-9); ``smoothing`` and ``prior``
+    are checked as in :func:`fit`. Bad input raises :class:`AnnotationDataError`.
     """
     ann = as_annotations(ann)
     k = ann.n_categories
-    theta = np.asarray(confusion, dtype=float)
-    pi = np.asarray(prevalence, dtype=float)
-    if theta.shape != (ann.n_annotators, k, k) or pi.shape != (k,):
-        raise AnnotationDataError(
-            f"expected a prevalence of length {k} and confusion of shape "
-            f"({ann.n_annotators}, {k}, {k})."
-        )
+    pi = check_prevalence(prevalence, k)
+    theta = check_confusions(
+        confusion, k, ann.n_annotators, list(ann.annotators), list(ann.categories)
+    )
+    alpha = pseudo_counts(smoothing, prior, k, ann.categories)  # checks smoothing too
     c, ct = _design(ann)
-    em = _EM(c, ct, ann.n_annotators, k, _pseudo_counts(float(smoothing), prior, k, ann.categories),
-             np.full(k, float(smoothing)), np.full(ann.n_items, -1, np.int64))
+    em = _EM(c, ct, ann.n_annotators, k, alpha, np.full(k, float(smoothing)),
+             np.full(ann.n_items, -1, np.int64))
     return em.e_step(pi, theta)[1]
 
 
