@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
-from test_importers_crowd import convert, upload
+from test_importers_crowd import convert, crowd_csv, upload
 
 from analytics import load_annotations
-from analytics.annotations import Annotations
+from analytics.annotations import Annotations, LabelKind
 from analytics.errors import AnnotationDataError
+
+PRODIGY_CHOICE = Path(__file__).parent / "fixtures" / "prodigy_choice.jsonl"
 
 
 def labels_of(ann: Annotations) -> set:
@@ -157,3 +160,67 @@ def test_a_plain_csv_with_an_annotations_column_is_not_label_studio():
     ann = load_annotations(upload(data, "plain.csv"))
     assert ann.report.tool is None and ann.n_judgements == 3
     assert set(ann.categories) == {"pos", "neg"}
+
+
+# ============================================================================ MTurk
+def test_mturk_null_or_absent_field_is_missing_not_an_empty_set():
+    forms = [
+        {"topics": {"labels": ["a", "b"]}},
+        {"topics": None},  # the worker's form held no answer: missing
+        {"topics": {"labels": []}},  # an explicit empty selection: a real judgement
+        {},
+    ]
+    ann = load_annotations(upload(crowd_csv(forms), "c.csv"))
+    assert ann.kind is LabelKind.MULTILABEL
+    assert ann.n_judgements == 2 and ann.report.n_missing == 2
+    assert labels_of(ann) == {frozenset({"a", "b"}), frozenset()}
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [5, "sports", {"label": "sports"}, True],  # a single value among label sets
+)
+def test_mturk_single_value_among_label_sets_names_column_and_row(odd):
+    forms = [{"topics": {"labels": ["a", "b"]}}, {"topics": odd}, {"topics": {"labels": ["a"]}}]
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(upload(crowd_csv(forms), "c.csv"))
+    msg = str(err.value)
+    assert "column 'Answer.taskAnswers'" in msg and "row 3" in msg and "'topics'" in msg, msg
+
+
+def test_mturk_numbers_alone_are_labels():
+    ann = load_annotations(upload(crowd_csv([{"score": 5}, {"score": 3}]), "c.csv"))
+    assert ann.n_judgements == 2 and ann.kind is not LabelKind.MULTILABEL
+
+
+@pytest.mark.parametrize("labels", [[{"a": 1}], [["a"]], [None], "ab"])
+def test_mturk_labels_list_of_non_names_is_an_error(labels):
+    forms = [{"topics": {"labels": ["a"]}}, {"topics": {"labels": labels}}]
+    with pytest.raises(AnnotationDataError, match=r"column 'Answer.taskAnswers', row 3.*'topics'"):
+        load_annotations(upload(crowd_csv(forms), "c.csv"))
+
+
+# ============================================================================ Prodigy
+def prodigy_choice_lines() -> list[dict]:
+    return [json.loads(x) for x in PRODIGY_CHOICE.read_text().splitlines()]
+
+
+@pytest.mark.parametrize(
+    "accept", [[["SPORTS"]], [{"id": "SPORTS"}], ["SPORTS", None], [True], "SPORTS,BUSINESS"]
+)
+def test_prodigy_accept_of_non_option_ids_names_the_line(accept):
+    records = prodigy_choice_lines()
+    records[1]["accept"] = accept
+    data = "\n".join(json.dumps(r) for r in records).encode()
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(upload(data, "db.jsonl"))
+    msg = str(err.value)
+    assert "'accept'" in msg and "row 2" in msg, msg
+
+
+def test_prodigy_numeric_option_ids_are_kept_as_text():
+    records = prodigy_choice_lines()
+    for r in records:
+        r["accept"] = [7 if x == "SPORTS" else x for x in r["accept"]]
+    ann = load_annotations(upload("\n".join(map(json.dumps, records)).encode(), "db.jsonl"))
+    assert "7" in set(ann.categories)

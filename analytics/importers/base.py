@@ -27,6 +27,8 @@ __all__ = [
     "ToolResult",
     "finish",
     "id_text",
+    "is_name",
+    "name_set",
     "settle_sets",
 ]
 
@@ -107,6 +109,28 @@ def id_text(value: Any) -> str | None:
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value)).lower()
     return str(value).strip()
+
+
+def is_name(value: Any) -> bool:
+    """An option name as JSON writes it: text or a number (not a list, object, bool or null)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, (float, np.floating)):
+        return bool(np.isfinite(value))
+    return isinstance(value, (str, int, np.integer))
+
+
+def name_set(value: Any) -> frozenset[str] | None:
+    """A JSON list of option names as a set of text; None when ``value`` is not such a list.
+
+    Tools write chosen options as a list of names or ids. Anything else (a string, which
+    would split into characters, nested lists, objects, nulls) is not guessed at: the
+    caller raises an error naming the field and the row.
+    """
+    if isinstance(value, list) and all(is_name(x) for x in value):
+        # text stays as written (even "None": finish() warns about such names)
+        return frozenset(x if isinstance(x, str) else str(id_text(x)) for x in value)
+    return None
 
 
 def column(table: pd.DataFrame, name: str) -> np.ndarray:

@@ -32,7 +32,18 @@ import pandas as pd
 
 from ..annotations import LoadReport, SkipNote, is_missing
 from ..errors import AnnotationDataError
-from .base import ToolInfo, ToolReader, ToolResult, choose, finish, id_text, settle_sets, skip
+from .base import (
+    ToolInfo,
+    ToolReader,
+    ToolResult,
+    choose,
+    finish,
+    id_text,
+    is_name,
+    name_set,
+    settle_sets,
+    skip,
+)
 
 NAME = "Label Studio"
 SET_TYPES = ("choices", "taxonomy")
@@ -256,11 +267,6 @@ def _collect(
     return entries, controls, skipped, n_predictions, notes
 
 
-def _is_name(x: Any) -> bool:
-    """An option name as JSON writes it: text or a number (not a list, object or null)."""
-    return isinstance(x, (str, int, float)) and not isinstance(x, bool)
-
-
 def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) -> Any:
     """The label of one result, after checking its shape against the documented format:
     ``choices`` a list of option names, ``taxonomy`` a list of paths (each a list of
@@ -279,17 +285,16 @@ def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) ->
     v = value[kind]
     shape = None
     if kind == "choices":
-        if isinstance(v, list) and all(_is_name(c) for c in v):
-            return frozenset(str(c) for c in v)
+        names = name_set(v)
+        if names is not None:
+            return names
         shape = 'a list of option names, e.g. ["Positive"]'
     elif kind == "taxonomy":
-        if isinstance(v, list) and all(
-            isinstance(p, list) and all(_is_name(x) for x in p) for p in v
-        ):
+        if isinstance(v, list) and all(name_set(p) is not None for p in v):
             return frozenset("/".join(str(x) for x in path) for path in v)
         shape = 'a list of paths, each a list of names, e.g. [["Sports", "Football"]]'
     else:
-        if v is None or (_is_name(v) and not isinstance(v, str)):
+        if v is None or (is_name(v) and not isinstance(v, str)):
             return v
         shape = "a number"
     raise AnnotationDataError(

@@ -43,6 +43,7 @@ from .base import (
     choose,
     column,
     item_ids,
+    name_set,
     settle_sets,
 )
 
@@ -107,8 +108,9 @@ def _field_value(value: Any, field: str, row: int, source: str) -> tuple[Any, bo
     if isinstance(value, dict):
         if "label" in value and not isinstance(value["label"], (dict, list)):
             return str(value["label"]), False
-        if isinstance(value.get("labels"), list):
-            return frozenset(str(x) for x in value["labels"]), True
+        labels = name_set(value.get("labels"))
+        if labels is not None:
+            return labels, True
         if value and all(isinstance(v, bool) for v in value.values()):
             return frozenset(str(k) for k, v in value.items() if v), None
     elif isinstance(value, bool):
@@ -189,12 +191,32 @@ def _labels(
         values = [v for v, _ in parsed]
         flags = {d for _, d in parsed if d is not None}
         declared = True if True in flags else None
+        _check_same_shape(values, rows, field, source)
     if not any(isinstance(v, frozenset) for v in values):
         return values
     by = "as chosen" if multilabel is not None else "as the form's multi-select element says"
     labels, _, why = settle_sets(values, multilabel if multilabel is not None else declared, by)
     notes.append(f"'{question}': {why}.")
-    return labels
+    # a form (or field) with no answer is missing, not the empty set settle_sets makes of it
+    return [None if v is None else lab for v, lab in zip(values, labels, strict=True)]
+
+
+def _check_same_shape(values: Sequence[Any], rows: np.ndarray, field: str, source: str) -> None:
+    """Label sets and single values do not mix within one form field."""
+    is_set = np.fromiter((isinstance(v, frozenset) for v in values), bool, len(values))
+    single = np.fromiter(
+        (v is not None and not isinstance(v, frozenset) for v in values), bool, len(values)
+    )
+    if is_set.any() and single.any():
+        odd = np.flatnonzero(single if single.sum() <= is_set.sum() else is_set)
+        raise AnnotationDataError(
+            f"the form field '{field}' holds label sets in some assignments and single "
+            f"values in others (e.g. {values[odd[0]]!r}), so it is not one kind of answer.",
+            source=source,
+            column=TASK_ANSWERS,
+            rows=np.asarray(rows)[odd].tolist(),
+            hint="Correct those cells, or leave those assignments out of the file.",
+        )
 
 
 def _item_columns(options: Mapping[str, Any]) -> list[str] | None:

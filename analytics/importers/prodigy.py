@@ -22,6 +22,7 @@ Items are grouped by ``_input_hash`` and annotators by ``_annotator_id`` (else
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,6 +39,7 @@ from .base import (
     column,
     finish,
     id_text,
+    name_set,
     settle_sets,
     skip,
 )
@@ -120,6 +122,16 @@ def convert(
     is_binary = ~is_choice & np.fromiter(
         (isinstance(v, str) and bool(v.strip()) for v in labels), bool, len(table)
     )
+    odd = np.flatnonzero([isinstance(v, list) and name_set(v) is None for v in accept_cells])
+    if len(odd):
+        raise AnnotationDataError(
+            f"{len(odd)} task(s) have an 'accept' list holding something other than option "
+            f"ids (e.g. {json.dumps(accept_cells[odd[0]], default=str)[:60]}).",
+            source=source,
+            column="accept",
+            rows=rows[odd].tolist(),
+            hint='A choice task lists the ids of the chosen options, e.g. "accept": ["SPORTS"].',
+        )
     ignored = answers == "ignore"
     neither = ~is_choice & ~is_binary & ~ignored
     if neither.any():
@@ -224,7 +236,7 @@ def _choice(
         isinstance(c, dict) and c.get("choice_style") == "multiple" for c in column(table, "config")
     ):
         declared = True
-    sets = [frozenset(id_text(x) for x in accept_cells[i]) for i in np.flatnonzero(keep)]
+    sets = [name_set(accept_cells[i]) for i in np.flatnonzero(keep)]  # checked in convert
     by = (
         "as chosen"
         if options.get("multilabel") is not None
