@@ -100,6 +100,7 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
 }
 _SEPARATOR_CANDIDATES = (";", "|")
+_NUMERIC_ID = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*$")
 
 
 def _norm(col: Any) -> str:
@@ -175,10 +176,16 @@ def _detect_format(data: bytes, name: str, fmt: str | None) -> tuple[str, str]:
     # binary containers announce themselves: their magic bytes win over a wrong extension
     if head.startswith(b"PK\x03\x04"):
         why = "from the content (a zip container, read as Excel)"
-        return "excel", why if by_ext in (None, "excel") else f"{why}, although the extension is {ext}"
+        return "excel", why if by_ext in (
+            None,
+            "excel",
+        ) else f"{why}, although the extension is {ext}"
     if head.startswith(b"PAR1"):
         why = "from the content (Parquet magic bytes)"
-        return "parquet", why if by_ext in (None, "parquet") else f"{why}, although the extension is {ext}"
+        return "parquet", why if by_ext in (
+            None,
+            "parquet",
+        ) else f"{why}, although the extension is {ext}"
     if by_ext is not None:
         return by_ext, f"from the extension {ext}"
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -340,7 +347,11 @@ def _read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndar
         if exc.msg == "Extra data" and text.lstrip().startswith("{"):
             # one object per line saved as .json: read it as JSON Lines, and say so
             df, numbers, more = _read_json(text, name, lines=True)
-            return df, numbers, [*more, "The file holds one JSON object per line: read as JSON Lines."]
+            return (
+                df,
+                numbers,
+                [*more, "The file holds one JSON object per line: read as JSON Lines."],
+            )
         raise AnnotationDataError(
             f"not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno}).",
             source=name,
@@ -511,9 +522,13 @@ def _to_long(
     annotator: str | None,
     label: str | None,
     layout: str | None,
-) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any], str, str]:
-    """Decide long or wide form and return a long frame (item, annotator, label)."""
+) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any], str, str, list[str]]:
+    """Decide long or wide form and return a long frame (item, annotator, label).
+
+    Also returns the layout's reason and any cautions for the user.
+    """
     name = report.source
+    cautions: list[str] = []
     cols = list(df.columns)
     found = detect_columns(cols, item=item, annotator=annotator, label=label, source=name)
     named = any(v is not None for v in (item, annotator, label))
@@ -560,7 +575,7 @@ def _to_long(
                 "label": df[found["label"]].to_numpy(object),
             }
         )
-        return out, rows, found, "long", why
+        return out, rows, found, "long", why, cautions
     partial = [r for r in ("annotator", "label") if found[r] is not None]
     if layout is None and partial:
         missing = [r for r, c in found.items() if c is None]
@@ -607,6 +622,17 @@ def _to_long(
         f"Wide form: {why_item}, and each of the other {len(ann_cols)} columns is one annotator "
         "(no annotator and label columns were found)."
     )
+    cells = {str(v).strip() for v in df[ann_cols].to_numpy(object).reshape(-1)[:20_000]}
+    header_as_data = [
+        c for c in [item_col, *ann_cols] if str(c).strip() in cells or _NUMERIC_ID.match(str(c))
+    ]
+    if header_as_data:
+        caution = (
+            f"The header names {header_as_data[:3]} look like data values: if the file has no "
+            "header row, add one (item, annotator, label for long form)."
+        )
+        why += " " + caution
+        cautions.append(caution)
     n_i, n_a = len(df), len(ann_cols)
     out = pd.DataFrame(
         {
@@ -615,7 +641,14 @@ def _to_long(
             "label": df[ann_cols].to_numpy(object).reshape(-1),
         }
     )
-    return out, np.repeat(rows, n_a), {"item": item_col, "annotators": ann_cols}, "wide", why
+    return (
+        out,
+        np.repeat(rows, n_a),
+        {"item": item_col, "annotators": ann_cols},
+        "wide",
+        why,
+        cautions,
+    )
 
 
 def _detect_separator(labels: np.ndarray) -> str | None:
@@ -766,13 +799,13 @@ def _load(
     tool = convert_tool_export(df, rows, report, options=tool_options)
     if tool is not None:
         df, rows, report = tool
-        long, _, _, chosen, _ = _to_long(
+        long, _, _, chosen, _, cautions = _to_long(
             df, rows, report, item="item", annotator="annotator", label="label", layout="long"
         )
         columns = {**report.columns}
         why = f"Converted from a {report.tool} export (one judgement per row)."
     else:
-        long, rows, columns, chosen, why = _to_long(
+        long, rows, columns, chosen, why, cautions = _to_long(
             df, rows, report, item=item, annotator=annotator, label=label, layout=layout
         )
     notes = list(report.notes)
@@ -783,6 +816,8 @@ def _load(
         if detected is not None and (lk is LabelKind.MULTILABEL or _mostly_text(long["label"])):
             sep = detected
             notes.append(f"The multi-label separator {detected!r} was detected in the label cells.")
+    if cautions:
+        report = LoadReport(**{**report.__dict__, "cautions": (*report.cautions, *cautions)})
     report = LoadReport(
         **{
             **report.__dict__,

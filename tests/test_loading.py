@@ -277,3 +277,9 @@ def test_ordinal_text_without_declared_order_is_cautioned():
     assert any("without a declared order" in w for w in ann.report.warnings())
     declared = load_annotations(df, kind="ordinal", categories=["low", "mid", "high"])
     assert declared.report.warnings() == [] and declared.report.categories_declared
+
+
+def test_a_missing_header_row_is_cautioned():
+    ann = load_annotations(io.BytesIO(b"1,a,x\n2,b,y\n3,a,x\n4,b,x\n"))
+    assert any("look like data values" in w for w in ann.report.warnings())
+    assert load_annotations(DATASETS / "snow_rte" / "labels.csv").report.warnings() == []
