@@ -360,10 +360,6 @@ def test_label_studio_export_survives_a_deep_copy_roundtrip():
 
 
 # ============================================================================ via the loader
-_LOADER_HAS_OPTIONS = "tool_options" in __import__("inspect").signature(load_annotations).parameters
-
-
-@pytest.mark.skipif(not _LOADER_HAS_OPTIONS, reason="load_annotations has no tool_options yet")
 def test_tool_options_reach_the_readers_through_load_annotations():
     ann = load_annotations(LS, tool_options={"from_name": "topics"})
     assert ann.kind is LabelKind.MULTILABEL and ann.n_judgements == 10
