@@ -224,3 +224,116 @@ def test_prodigy_numeric_option_ids_are_kept_as_text():
         r["accept"] = [7 if x == "SPORTS" else x for x in r["accept"]]
     ann = load_annotations(upload("\n".join(map(json.dumps, records)).encode(), "db.jsonl"))
     assert "7" in set(ann.categories)
+
+
+# ============================================================================ tool options
+def test_every_reader_option_is_documented_with_a_type():
+    from analytics.importers import TOOL_OPTIONS, TOOL_READERS
+
+    for reader in TOOL_READERS:
+        for key in reader.options:
+            opt = TOOL_OPTIONS[key]
+            assert opt.name == key and reader.name in opt.tools
+            assert opt.type in ("bool", "int", "str", "list[str]")
+            assert reader.name in opt.help and opt.help[reader.name] == reader.options[key]
+    assert {k: o.type for k, o in TOOL_OPTIONS.items()} == {
+        "from_name": "str",
+        "include_predictions": "bool",
+        "multilabel": "bool",
+        "annotator_key": "str",
+        "answer": "str",
+        "item_columns": "list[str]",
+    }
+    assert TOOL_OPTIONS["multilabel"].auto and not TOOL_OPTIONS["include_predictions"].auto
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "value"),
+    [
+        ("multilabel", "true", True),
+        ("multilabel", " Yes ", True),
+        ("multilabel", "1", True),
+        ("multilabel", "OFF", False),
+        ("multilabel", "no", False),
+        ("multilabel", "auto", None),  # decide from the data (the default)
+        ("include_predictions", "false", False),
+        ("include_predictions", "on", True),
+        ("from_name", " topics ", "topics"),
+        ("answer", "Answer.taskAnswers.topics", "Answer.taskAnswers.topics"),
+        ("annotator_key", "_session_id", "_session_id"),
+        ("item_columns", "Input.text", ["Input.text"]),
+        ("item_columns", "Input.text, Input.lang,", ["Input.text", "Input.lang"]),
+        (" multilabel ", "false", False),
+    ],
+)
+def test_parse_tool_option_converts_cli_text(key, text, value):
+    from analytics.importers import parse_tool_option
+
+    name, got = parse_tool_option(key, text)
+    assert name == key.strip()
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "match"),
+    [
+        ("colour", "blue", r"unknown tool option 'colour'.*from_name"),
+        ("multilabel", "maybe", r"'multilabel'.*true or false.*'maybe'"),
+        ("include_predictions", "auto", r"'include_predictions'.*true or false"),
+        ("from_name", "  ", r"'from_name' needs a value"),
+        ("item_columns", " , ", r"'item_columns' needs"),
+    ],
+)
+def test_parse_tool_option_refuses_what_it_cannot_convert(key, text, match):
+    from analytics.importers import parse_tool_option
+
+    with pytest.raises(AnnotationDataError, match=match):
+        parse_tool_option(key, text)
+
+
+def test_parse_tool_option_int_type(monkeypatch):
+    """No reader has an int option yet; the conversion is checked on a stand-in."""
+    import analytics.importers as imp
+
+    fake = imp.ToolOption("max_tasks", "int", ("X",), {"X": "at most this many tasks"})
+    monkeypatch.setitem(imp.TOOL_OPTIONS, "max_tasks", fake)
+    assert imp.parse_tool_option("max_tasks", " 12 ") == ("max_tasks", 12)
+    with pytest.raises(AnnotationDataError, match=r"'max_tasks'.*whole number.*'1.5'"):
+        imp.parse_tool_option("max_tasks", "1.5")
+
+
+def test_parsed_options_load_like_python_values():
+    from analytics.importers import parse_tool_option
+
+    options = dict(
+        parse_tool_option(k, v) for k, v in [("from_name", "topics"), ("multilabel", "false")]
+    )
+    tasks = ls_tasks(["a"], ["b"], name="topics")
+    ann = convert(ls_bytes(tasks), **options)
+    assert ann.kind is LabelKind.NOMINAL and ann.n_judgements == 4
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"include_predictions": "false"}, r"'include_predictions'.*true or false.*str"),
+        ({"multilabel": "yes"}, r"'multilabel'.*true or false"),
+        ({"from_name": 3}, r"'from_name'.*text"),
+        ({"from_name": ["sentiment"]}, r"'from_name'.*text"),
+    ],
+)
+def test_option_values_of_the_wrong_type_are_errors_not_truthy(options, match):
+    """A script passing include_predictions="false" must not read predictions."""
+    with pytest.raises(AnnotationDataError, match=match):
+        convert(ls_bytes(ls_tasks(["a"], ["b"])), **options)
+
+
+def test_option_values_of_the_right_type_pass():
+    ann = convert(ls_bytes(ls_tasks(["a"], ["b"])), include_predictions=False, multilabel=None)
+    assert ann.n_judgements == 4
+    mturk = [{"t": {"label": "x"}}, {"t": {"label": "y"}}]
+    for cols in ("HITId", ["HITId"], ("HITId",)):
+        ann = convert(upload(crowd_csv(mturk), "c.csv"), item_columns=cols)
+        assert ann.n_judgements == 2
+    with pytest.raises(AnnotationDataError, match=r"'item_columns'.*list of column names"):
+        convert(upload(crowd_csv(mturk), "c.csv"), item_columns=[1])

@@ -27,14 +27,17 @@ from ..annotations import LoadReport
 from ..errors import AnnotationDataError
 from . import label_studio, mturk, prodigy, toloka
 from .base import ToolInfo, ToolReader, ToolResult
+from .options import ToolOption, build_options, check_option, parse_option
 
 __all__ = [
     "TOOL_OPTIONS",
     "TOOL_READERS",
     "ToolInfo",
+    "ToolOption",
     "ToolReader",
     "convert_tool_export",
     "describe_tool_export",
+    "parse_tool_option",
 ]
 
 TOOL_READERS: list[ToolReader] = [
@@ -43,11 +46,28 @@ TOOL_READERS: list[ToolReader] = [
     mturk.READER,
     toloka.READER,
 ]
-#: Every option any reader understands, with the tools it applies to.
-TOOL_OPTIONS: dict[str, tuple[str, ...]] = {}
-for _reader in TOOL_READERS:
-    for _key in _reader.options:
-        TOOL_OPTIONS[_key] = (*TOOL_OPTIONS.get(_key, ()), _reader.name)
+#: Every option any reader understands: its type, the tools it applies to and what it
+#: does (see :mod:`analytics.importers.options` for the table).
+TOOL_OPTIONS: dict[str, ToolOption] = build_options(TOOL_READERS)
+
+
+def parse_tool_option(key: str, value: str) -> tuple[str, Any]:
+    """Convert one ``--tool-option KEY=VALUE`` from the command line to the option's type.
+
+    ``bool`` options take true/false, yes/no, 1/0 or on/off (any case); ``multilabel``
+    also takes ``auto`` (None: decide from the data). ``str`` options take the text
+    stripped of surrounding spaces (not empty). ``int`` options take a whole number.
+    ``item_columns`` (``list[str]``) takes column names separated by commas (empty
+    parts dropped). Returns ``(key, value)``, ready for ``dict(...)`` and
+    ``load_annotations(..., tool_options=)``.
+
+    Raises
+    ------
+    AnnotationDataError
+        For an unknown key (the message lists the known ones with their types) or a
+        value that does not convert.
+    """
+    return parse_option(key, value, TOOL_OPTIONS)
 
 
 def convert_tool_export(
@@ -81,6 +101,11 @@ def convert_tool_export(
             source=report.source,
             hint=f"Known options: {', '.join(sorted(TOOL_OPTIONS))}.",
         )
+    for key, value in options.items():
+        try:
+            check_option(key, value, TOOL_OPTIONS)
+        except AnnotationDataError as exc:
+            raise AnnotationDataError(exc.problem, source=report.source, hint=exc.hint) from None
     for reader in TOOL_READERS:
         out = reader(table, rows, report, options)
         if out is not None:
