@@ -337,3 +337,71 @@ def test_option_values_of_the_right_type_pass():
         assert ann.n_judgements == 2
     with pytest.raises(AnnotationDataError, match=r"'item_columns'.*list of column names"):
         convert(upload(crowd_csv(mturk), "c.csv"), item_columns=[1])
+
+
+# ============================================================================ plain loader
+# The plain loader (analytics/loading.py, not owned by the importers) should refuse object
+# and nested-list cells it cannot interpret; the change is proposed in the importers
+# report. strict=True: once it lands these pass, xfail turns into a failure, and the
+# marks must be removed.
+NEEDS_LOADER_GUARD = pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason="needs the nested-cell guard in analytics/loading.py"
+)
+
+
+def json_upload(records: list[dict]) -> io.BytesIO:
+    return upload(json.dumps(records).encode(), "records.json")
+
+
+@NEEDS_LOADER_GUARD
+@pytest.mark.parametrize(
+    ("records", "column", "row"),
+    [
+        (
+            [
+                {"item": "q1", "annotator": "a", "label": "x"},
+                {"item": "q1", "annotator": "b", "label": {"value": "x"}},
+            ],
+            "label",
+            2,
+        ),
+        (
+            [
+                {"item": "q1", "annotator": "a", "label": ["x"]},
+                {"item": "q1", "annotator": "b", "label": [["x"]]},
+            ],
+            "label",
+            2,
+        ),
+        (
+            [
+                {"item": {"id": 1}, "annotator": "a", "label": "x"},
+                {"item": "q2", "annotator": "b", "label": "y"},
+            ],
+            "item",
+            1,
+        ),
+        (  # wide form: every column but the id is an annotator
+            [{"id": 1, "ann1": "x", "ann2": "y"}, {"id": 2, "ann1": {"v": "x"}, "ann2": "y"}],
+            "ann1",
+            2,
+        ),
+    ],
+)
+def test_plain_loader_refuses_object_cells_instead_of_dict_reprs(records, column, row):
+    try:
+        ann = load_annotations(json_upload(records))
+    except AnnotationDataError as exc:
+        assert f"column '{column}'" in str(exc) and f"row {row}" in str(exc), str(exc)
+        return
+    raise AssertionError(f"loaded as garbage: {sorted(map(str, ann.categories))}")
+
+
+def test_plain_loader_reads_json_lists_of_names_as_label_sets():
+    records = [
+        {"item": "q1", "annotator": "a", "label": ["x", "y"]},
+        {"item": "q1", "annotator": "b", "label": []},
+    ]
+    ann = load_annotations(json_upload(records))
+    assert ann.kind is LabelKind.MULTILABEL
+    assert labels_of(ann) == {frozenset({"x", "y"}), frozenset()}
