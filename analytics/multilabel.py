@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .agreement import krippendorff_alpha
 from .annotations import Annotations, as_annotations
 from .errors import AnnotationDataError
 from .multilabel_am import (
@@ -37,6 +38,7 @@ from .multilabel_am import (
     am_agreement_unclubbed,
     am_bootstrap,
     pairwise_am,
+    undefined_reason,
     unit_agreement,
 )
 from .multilabel_gold import GoldStandard, gold_standard
@@ -79,12 +81,14 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
 
     :math:`P_i = \frac{1}{\binom{C}{2}\binom{U_i}{2}} \sum_{p} n_{ip}`, the mean over the
     :math:`\binom{U_i}{2}` pairs of annotators who judged item i of the share of category
-    pairs they agree on. NaN for items judged by fewer than two annotators.
+    pairs they agree on. NaN for items judged by fewer than two annotators, and for every
+    item when there are fewer than two categories.
 
     Returns
     -------
     DataFrame
-        Indexed by item: ``n_annotators``, ``p_i``.
+        Indexed by item: ``n_annotators``, ``p_i``. ``attrs["reason"]`` says why no item
+        has a P_i (fewer than two categories, or no item judged twice), else "".
     """
     ann = as_annotations(ann)
     jp = judgement_pairs(ann)
@@ -97,6 +101,7 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
         p_i = np.where(units > 0, agree / np.maximum(units, 1), np.nan)
     frame = pd.DataFrame({"n_annotators": jp.judges_per_item, "p_i": p_i}, index=ann.items)
     frame.index.name = "item"
+    frame.attrs["reason"] = undefined_reason(ann.n_categories, jp.n_units, "P_i")
     return frame
 
 
@@ -113,7 +118,9 @@ def items_by_agreement(
     Returns
     -------
     DataFrame
-        ``band`` (text), ``lower``, ``upper``, ``n_items``, ``share``.
+        ``band`` (text), ``lower``, ``upper``, ``n_items``, ``share``. When no item has a
+        P_i (fewer than two categories, or no item judged by two annotators) every count is
+        0, every share NaN, and ``attrs["reason"]`` says why ("" otherwise).
     """
     ann = as_annotations(ann)
     edges = np.asarray(bins, dtype=float)
@@ -122,7 +129,8 @@ def items_by_agreement(
             f"bins must be at least two increasing numbers, not {list(bins)}.",
             hint=f"For example {list(PAPER_BINS)}.",
         )
-    p_i = item_agreement(ann)["p_i"].to_numpy()
+    per_item = item_agreement(ann)
+    p_i = per_item["p_i"].to_numpy()
     known = p_i[np.isfinite(p_i)]
     # right-closed bands; the first also includes its lower edge
     slot = np.searchsorted(edges, known, side="left") - 1
@@ -140,6 +148,7 @@ def items_by_agreement(
     )
     frame.attrs["n_without_agreement"] = int(len(p_i) - len(known))
     frame.attrs["n_outside_bins"] = int((~inside).sum())
+    frame.attrs["reason"] = per_item.attrs["reason"]
     return frame
 
 
@@ -306,18 +315,11 @@ def set_distance_alphas(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        ``distance``, ``alpha``, ``note`` (why alpha is NaN, or why it is missing).
+        ``distance``, ``alpha``, ``note`` (why alpha is NaN).
     """
     ann = as_annotations(ann)
     rows = []
-    try:
-        from .agreement import krippendorff_alpha
-    except ImportError:  # pragma: no cover - depends on the agreement module being present
-        krippendorff_alpha = None
     for name in SET_DISTANCES:
-        if krippendorff_alpha is None:
-            rows.append((name, np.nan, "the agreement module is not available"))
-            continue
         result = krippendorff_alpha(ann, distance=name)
         value, note = _alpha_value(result)
         rows.append((name, value, note))
@@ -338,6 +340,11 @@ def _alpha_value(result: object) -> tuple[float, str]:
 
 def set_distance_sentence(pair_types: pd.DataFrame, alphas: pd.DataFrame | None = None) -> str:
     """One plain sentence on why alpha differs between the set distances, for this data."""
+    if pair_types["n_pairs"].sum() == 0:
+        return (
+            "No item was judged by two or more annotators, so there are no two label sets "
+            "to compare and no distance to choose."
+        )
     shares = dict(zip(pair_types["relation"], pair_types["share"], strict=True))
     partial = float(shares.get("subset", 0.0) + shares.get("overlap", 0.0))
     disagree = 1.0 - float(shares.get("identical", 0.0))

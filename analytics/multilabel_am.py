@@ -37,6 +37,7 @@ __all__ = [
     "am_agreement_unclubbed",
     "am_bootstrap",
     "pairwise_am",
+    "undefined_reason",
     "unit_agreement",
 ]
 
@@ -207,6 +208,21 @@ def _check_combinations(combinations: str) -> Combinations:
     return combinations  # type: ignore[return-value]
 
 
+def undefined_reason(n_categories: int, n_units: int, what: str) -> str:
+    """Why a category-pair measure (A_m, P_i) is undefined for a whole data set, or "".
+
+    It needs two categories (a category pair) and one item judged by two annotators.
+    """
+    if n_categories < 2:
+        return (
+            f"{what} compares pairs of categories, so it needs at least two categories "
+            f"(this data set has {n_categories})."
+        )
+    if n_units == 0:
+        return "no item was judged by two or more annotators, so nobody can agree."
+    return ""
+
+
 class _AmEngine:
     """Everything A_m needs, computed once; evaluates A_m for any item weights."""
 
@@ -214,14 +230,7 @@ class _AmEngine:
         self.combinations = combinations
         self.jp = judgement_pairs(ann)
         jp = self.jp
-        self.reason = ""
-        if ann.n_categories < 2:
-            self.reason = (
-                "A_m compares pairs of categories, so it needs at least two categories "
-                f"(this data set has {ann.n_categories})."
-            )
-        elif jp.n_units == 0:
-            self.reason = "no item was judged by two or more annotators, so nobody can agree."
+        self.reason = undefined_reason(ann.n_categories, jp.n_units, "A_m")
         if self.reason:
             return
         a = unit_agreement(jp)

@@ -10,6 +10,7 @@ a plain-loop alpha over Poesio & Artstein's table 1 for all four distances, and 
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 import pandas as pd
@@ -109,3 +110,11 @@ def test_identical_sets_everywhere_sentence():
     assert frame.set_index("relation").loc["identical", "share"] == 1.0
     assert "agree" in set_distance_sentence(frame)
     assert isinstance(set_distance_alphas(from_array(x)), pd.DataFrame)
+
+
+def test_side_by_side_table_never_hides_the_agreement_module(monkeypatch):
+    """The agreement module is a hard dependency: no silent "not available" NaN row."""
+    x, judged = random_data(4, n_i=20, n_u=3, n_c=3, p=0.4)
+    monkeypatch.setitem(sys.modules, "analytics.agreement", None)  # a later import would fail
+    table = set_distance_alphas(from_array(x, judged))
+    assert table["alpha"].notna().all(), table

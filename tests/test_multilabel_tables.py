@@ -205,3 +205,28 @@ def test_tables_follow_renamed_categories_and_reordered_annotators(seed):
     cb = (cb + cb.T).loc[names, names]
     pd.testing.assert_frame_equal(ca + ca.T, cb)
     assert PAPER_BINS == (0.0, 0.2, 0.4, 0.7, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("rows", "categories", "why"),
+    [
+        ([("1", "u0", {"a"}), ("1", "u1", set()), ("2", "u0", {"a"}), ("2", "u1", {"a"})],
+         ["a"], "two categories"),
+        ([("1", "u0", {"a"}), ("2", "u0", {"b"}), ("3", "u0", {"a", "b"})],
+         ["a", "b"], "two or more annotators"),
+    ],
+)
+def test_items_by_agreement_says_why_every_count_is_zero(rows, categories, why):
+    """One category, or one annotator: no item has a P_i, and the table says why."""
+    df = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    ann = Annotations.from_frame(df, kind="multilabel", categories=categories)
+    bands = items_by_agreement(ann)
+    assert (bands["n_items"] == 0).all() and bands["share"].isna().all()
+    assert why in bands.attrs["reason"]
+    assert why in item_agreement(ann).attrs["reason"]
+    assert bands.attrs["n_without_agreement"] == ann.n_items
+
+
+def test_items_by_agreement_reason_is_empty_when_defined():
+    bands = items_by_agreement(CROSSED)
+    assert bands.attrs["reason"] == "" and item_agreement(CROSSED).attrs["reason"] == ""
