@@ -45,11 +45,23 @@ def _pair_labels(index: pd.MultiIndex | pd.Index) -> list[str]:
     return [f"{a} – {b}" for a, b in index] if isinstance(index, pd.MultiIndex) else list(map(str, index))
 
 
+def _no_pairs(table: pd.DataFrame) -> str:
+    """Why a table per annotator pair is empty (its ``attrs["reason"]``, if any)."""
+    return str(table.attrs.get("reason") or "No two annotators judged the same item.")
+
+
+def _first_note(table: pd.DataFrame) -> str:
+    notes = [n for n in table.get("note", pd.Series(dtype=object)) if isinstance(n, str) and n]
+    return notes[0] if notes else "undefined"
+
+
 def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
     """Table 2 as an annotator x annotator heatmap of A_m (diverging, 0 = chance)."""
     title = "A_m for every pair of annotators"
     if table.empty:
-        return _empty(title, "No two annotators judged the same item.")
+        return _empty(title, _no_pairs(table))
+    if table["a_m"].isna().all():
+        return _empty(title, f"A_m is undefined for every pair: {_first_note(table)}")
     names = list(dict.fromkeys([*table["annotator_a"], *table["annotator_b"]]))
     pos = {n: k for k, n in enumerate(names)}
     grid = np.full((len(names), len(names)), np.nan)
@@ -76,7 +88,9 @@ def pairwise_am_bars(table: pd.DataFrame) -> go.Figure:
     """Table 2 as bars: P_o, P_e and A_m side by side for each annotator pair."""
     title = "Observed agreement, chance agreement and A_m per annotator pair"
     if table.empty:
-        return _empty(title, "No two annotators judged the same item.")
+        return _empty(title, _no_pairs(table))
+    if table[["p_o", "p_e", "a_m"]].isna().all().all():
+        return _empty(title, f"Undefined for every pair: {_first_note(table)}")
     labels = [f"{a} – {b}" for a, b in zip(table["annotator_a"], table["annotator_b"], strict=True)]
     fig = go.Figure()
     for col, name, color in (("p_o", "P_o (observed)", ACCENT), ("p_e", "P_e (chance)", MUTED),
@@ -84,6 +98,10 @@ def pairwise_am_bars(table: pd.DataFrame) -> go.Figure:
         fig.add_bar(x=labels, y=table[col], name=name, marker_color=color,
                     hovertemplate="%{x}<br>" + name + " %{y:.3f}<extra></extra>")
     fig.update_layout(barmode="group")
+    if table["a_m"].isna().all():
+        fig.add_annotation(text=f"A_m is undefined for every pair: {_first_note(table)}",
+                           showarrow=False, x=0.5, y=1.0, xref="paper", yref="paper",
+                           yanchor="bottom", font={"color": MUTED})
     return apply_layout(fig, title=title, x_title="annotator pair", y_title="proportion (0-1)")
 
 
@@ -91,7 +109,8 @@ def items_by_agreement_bars(bands: pd.DataFrame) -> go.Figure:
     """Table 3 as bars: number of items in each band of observed agreement P_i."""
     title = "Items by observed agreement"
     if bands["n_items"].sum() == 0:
-        return _empty(title, "No item was judged by two or more annotators.")
+        reason = bands.attrs.get("reason") or "No item was judged by two or more annotators."
+        return _empty(title, f"No item has an observed agreement: {reason}")
     fig = go.Figure(
         go.Bar(
             x=bands["band"], y=bands["n_items"], marker_color=ACCENT,
@@ -103,11 +122,18 @@ def items_by_agreement_bars(bands: pd.DataFrame) -> go.Figure:
                         y_title="items")
 
 
+def _no_categories_or_pairs(table: pd.DataFrame) -> str:
+    """Why a pair x category table is empty: no categories, or no annotator pair."""
+    if len(table.columns) == 0:
+        return "There are no categories (every judgement is the empty set): nothing to disagree on."
+    return "No two annotators judged the same item."
+
+
 def category_disagreement_heatmap(table: pd.DataFrame) -> go.Figure:
     """Table 4 as a heatmap: disagreements per category (columns) per annotator pair (rows)."""
     title = "Disagreements per category and annotator pair"
     if table.empty:
-        return _empty(title, "No two annotators judged the same item.")
+        return _empty(title, _no_categories_or_pairs(table))
     rows = _pair_labels(table.index)
     z = table.to_numpy(dtype=float)
     fig = go.Figure(
@@ -127,7 +153,7 @@ def category_disagreement_bars(table: pd.DataFrame) -> go.Figure:
     """Table 4's Total row as bars: disagreements per category over all annotator pairs."""
     title = "Disagreements per category, all annotator pairs"
     if table.empty:
-        return _empty(title, "No two annotators judged the same item.")
+        return _empty(title, _no_categories_or_pairs(table))
     total = table.sum(axis=0)
     fig = go.Figure(go.Bar(x=[str(c) for c in total.index], y=total.to_numpy(), marker_color=BAD,
                            hovertemplate="%{x}: %{y} disagreements<extra></extra>"))
@@ -140,7 +166,7 @@ def category_pair_confusion_heatmap(conf: pd.DataFrame) -> go.Figure:
     title = "Confusion between category pairs ([a -] meets [- b])"
     z = conf.to_numpy(dtype=float)
     if z.shape[0] < 2 or not np.isfinite(z).any():
-        return _empty(title, "Confusion needs at least two categories.")
+        return _empty(title, f"Confusion needs at least two categories (this data set has {z.shape[0]}).")
     cats = [str(c) for c in conf.columns]
     text = np.where(np.isfinite(z), np.nan_to_num(z).astype(int).astype(str), "")
     fig = go.Figure(
@@ -163,7 +189,9 @@ def category_pair_bars(conf: pd.DataFrame, top: int = 15) -> go.Figure:
     z = conf.to_numpy(dtype=float)
     iu = np.triu_indices(z.shape[0], 1)
     counts = z[iu] if z.size else np.zeros(0)
-    if counts.size == 0 or np.nansum(counts) == 0:
+    if counts.size == 0:
+        return _empty(title, f"Confusion needs at least two categories (this data set has {z.shape[0]}).")
+    if np.nansum(counts) == 0:
         return _empty(title, "No annotator chose one category where another chose a different one.")
     cats = [str(c) for c in conf.columns]
     labels = [f"{cats[a]} / {cats[b]}" for a, b in zip(*iu, strict=True)]
@@ -178,8 +206,11 @@ def category_pair_bars(conf: pd.DataFrame, top: int = 15) -> go.Figure:
 def gold_distribution_bars(gold: GoldStandard) -> go.Figure:
     """The paper's figure 3: items per category in the gold standard."""
     title = "Items per category in the gold standard"
-    if gold.matrix.empty:
+    if gold.matrix.shape[0] == 0:
         return _empty(title, "No items.")
+    if gold.matrix.shape[1] == 0:
+        return _empty(title, f"There are no categories: the gold label set of all "
+                             f"{gold.matrix.shape[0]:,} items is empty.")
     counts = gold.matrix.sum(axis=0)
     n_empty = int((~gold.matrix.any(axis=1)).sum())
     fig = go.Figure(go.Bar(x=[*map(str, counts.index), "(none)"], y=[*counts.to_numpy(), n_empty],
@@ -194,6 +225,10 @@ def expert_index_bars(gold: GoldStandard) -> go.Figure:
     rho = gold.expert_index.sort_values(ascending=False)
     if rho.empty:
         return _empty(title, "No annotators.")
+    if not rho.any():  # rho grows at every decision with a majority, so none had one
+        why = ("there are no categories, so there was nothing to decide"
+               if gold.matrix.shape[1] == 0 else "every decision was a tie")
+        return _empty(title, f"Every expert index is 0: {why}.")
     fig = go.Figure(go.Bar(x=[str(a) for a in rho.index], y=rho.to_numpy(), marker_color=ACCENT,
                            hovertemplate="%{x}: %{y}<extra></extra>"))
     return apply_layout(fig, title=title, x_title="annotator", y_title="expert index (decisions)")
@@ -202,6 +237,8 @@ def expert_index_bars(gold: GoldStandard) -> go.Figure:
 def per_category_bars(frame: pd.DataFrame) -> go.Figure:
     """Fleiss' kappa and Krippendorff's alpha per category (0 = chance)."""
     title = "Agreement on each category on its own"
+    if frame.empty:
+        return _empty(title, "There are no categories (every judgement is the empty set).")
     if frame[["fleiss_kappa", "krippendorff_alpha"]].isna().all().all():
         return _empty(title, "Undefined for every category: " + str(frame["note"].iloc[0] if len(frame) else ""))
     cats = [str(c) for c in frame.index]
