@@ -175,7 +175,9 @@ with tabs[1]:
     bands = core["bands"]
     show_figure(mf.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
     show_table(bands, "items_by_agreement", key="ml_bands", index=False)
-    if bands.attrs.get("n_without_agreement"):
+    if bands.attrs.get("reason"):
+        st.caption(f"No item has an observed agreement: {bands.attrs['reason']}")
+    elif bands.attrs.get("n_without_agreement"):
         st.caption(f"{bands.attrs['n_without_agreement']:,} items were judged by only one "
                    "annotator and have no agreement value.")
 
@@ -219,7 +221,10 @@ with tabs[4]:
     g1.metric("Items", f"{len(frame):,}")
     g2.metric("Tie-broken decisions", f"{n_broken:,}")
     g3.metric("Unresolved ties", f"{n_unres:,}")
-    if n_broken + n_unres == 0:
+    if gold.matrix.shape[1] == 0:
+        st.caption("There are no categories (every judgement is the empty set), so every "
+                   "item's gold label set is empty and there was nothing to decide.")
+    elif n_broken + n_unres == 0:
         st.caption("No ties: every decision had a clear majority (as always with an odd number "
                    "of annotators per item).")
     only_ties = st.toggle("Only items with a tie", value=False, key="ml_gold_ties",

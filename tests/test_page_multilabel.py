@@ -109,3 +109,39 @@ def test_only_ties_toggle(key):
     frames = [d.value for d in at.dataframe]
     gold_frame = next(f for f in frames if "tie_broken" in getattr(f, "columns", []))
     assert gold_frame["item"].tolist() == ["i2"]
+
+
+def _texts(at: AppTest) -> str:
+    parts = [*at.warning, *at.info, *at.caption, *at.markdown, *at.error]
+    return " ".join(str(p.value) for p in parts)
+
+
+def test_all_empty_label_sets_without_categories_explained_not_crashing():
+    df = pd.DataFrame({"item": ["s1", "s1", "s2", "s2"], "annotator": ["a", "b"] * 2,
+                       "label": ["{}"] * 4})
+    at = _run(Annotations.from_frame(df, kind="multilabel", multilabel_sep=";"))
+    assert not at.exception, at.exception
+    assert not at.error
+    text = _texts(at)
+    assert "two categories" in text
+    assert "judged by only one annotator" not in text  # untrue: both judged every item
+
+
+def test_one_category_bands_say_why_no_item_has_agreement():
+    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
+                       "label": [{"x"}, set(), {"x"}, {"x"}]})
+    at = _run(Annotations.from_frame(df, kind="multilabel", categories=["x"]))
+    assert not at.exception, at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "No item has an observed agreement" in captions and "two categories" in captions
+    assert "judged by only one annotator" not in captions
+
+
+def test_clubbing_reason_shown_for_perfect_single_label_agreement():
+    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
+                       "label": [{"x"}, {"x"}, {"y"}, {"y"}]})
+    at = _run(Annotations.from_frame(df, kind="multilabel"))
+    assert not at.exception, at.exception
+    warning = " ".join(w.value for w in at.warning)
+    assert "clubbing" in warning and "same label set" not in warning
+    assert {m.label: m.value for m in at.metric}["A_m, four combinations"] == "1.000"
