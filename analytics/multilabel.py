@@ -249,8 +249,10 @@ def per_category_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
         alpha = 1 - d_o / d_e
     note = np.full(ann.n_categories, "", dtype=object)
     flat = (n1 == 0) | (n0 == 0)
-    note[flat & (n1 == 0)] = "nobody used this category: no variation to agree on"
-    note[flat & (n0 == 0)] = "every judgement used this category: no variation to agree on"
+    # the counts cover only items judged twice or more: say so when other items exist
+    where = "" if keep.all() else " on the items judged by two or more annotators"
+    note[flat & (n1 == 0)] = f"nobody used this category{where}: no variation to agree on"
+    note[flat & (n0 == 0)] = f"every judgement used this category{where}: no variation to agree on"
     if not keep.any():
         note[:] = "no item was judged by two or more annotators"
     kappa = np.where(flat | ~keep.any(), np.nan, kappa)

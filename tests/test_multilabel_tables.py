@@ -230,3 +230,12 @@ def test_items_by_agreement_says_why_every_count_is_zero(rows, categories, why):
 def test_items_by_agreement_reason_is_empty_when_defined():
     bands = items_by_agreement(CROSSED)
     assert bands.attrs["reason"] == "" and item_agreement(CROSSED).attrs["reason"] == ""
+
+
+def test_per_category_note_is_true_when_a_category_was_used_only_on_items_judged_once():
+    """'nobody used' would be false: u0 used b on item 3, which nobody else judged."""
+    ann = _frame([("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", {"c"}), ("2", "u1", set()),
+                  ("3", "u0", {"b"})])
+    note = per_category_agreement(ann).loc["b", "note"]
+    assert "judged by two or more annotators" in note
+    assert not note.startswith("nobody used this category:")
