@@ -30,11 +30,21 @@ import pandas as pd
 from scipy import sparse
 
 from .annotations import Annotations, as_annotations
+from .noise_checks import check_confidence, check_method
 from .noise_mixture import DEFAULT_NODES, hidden_hard_posterior
-from .noise_model import NoiseBound, _bound_from_pmf, _check_confidence, _undefined, noise_bound
+from .noise_model import NoiseBound, _bound_from_pmf, _undefined, noise_bound
 
 __all__ = ["AnnotationNoise", "noise_from_annotations"]
 
+MULTILABEL_NOTE = (
+    "Multi-label data: each distinct label set counts as one category, so annotators agree "
+    "on an item only when they chose exactly the same set; sets that overlap but differ "
+    "(say {joy, anger} and {joy}) count as a disagreement, and the empty set is a category too."
+)
+MULTILABEL_SHORT = (
+    "Multi-label data: each distinct label set is one category; annotators agree only on "
+    "exactly the same set."
+)
 LOG_ZERO = -1e4  # log of a zero rate: exp(-1e4) is exactly 0.0, and sums stay finite
 
 
@@ -58,6 +68,9 @@ class AnnotationNoise(NoiseBound):
         Range of the per-item chance agreement (``p`` is the mean over items).
     uneven : bool
         True when p differs between items and the per-item generalisation was used.
+    multilabel : bool
+        True for multi-label data: each distinct label set was one category (said in
+        ``notes`` and in :meth:`explain`).
     """
 
     annotators: tuple = ()
@@ -67,10 +80,14 @@ class AnnotationNoise(NoiseBound):
     p_min: float = float("nan")
     p_max: float = float("nan")
     uneven: bool = False
+    multilabel: bool = False
 
     def explain(self) -> str:
-        """The bound's sentence, plus what was left out."""
+        """The bound's sentence, plus what was left out (and, for multi-label data, how
+        label sets were compared)."""
         text = super().explain()
+        if self.multilabel:
+            text += f" ({MULTILABEL_SHORT})"
         if self.n_excluded:
             what = "item" if self.n_excluded == 1 else "items"
             text += (
@@ -154,6 +171,12 @@ def noise_from_annotations(
         Passed to :func:`analytics.noise_mixture.hidden_hard_posterior` when coverage is
         uneven.
 
+    Raises
+    ------
+    AnnotationDataError
+        ``confidence`` outside (0, 1), an unknown ``method`` or ``n_nodes`` < 1 (checked
+        up front, even when the data would not need them), unknown annotators.
+
     Returns
     -------
     AnnotationNoise
@@ -161,15 +184,13 @@ def noise_from_annotations(
         disagreed item (p cannot be estimated) or no agreed item.
     """
     ann = as_annotations(ann)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
+    method, n_nodes = check_method(method, n_nodes)
     if annotators is not None:
         ann = ann.subset(annotators=list(annotators))
     notes: list[str] = []
     if ann.is_multilabel:
-        notes.append(
-            "Multi-label data: each distinct label set counts as one category, so annotators "
-            "agree on an item only when they chose exactly the same set."
-        )
+        notes.append(MULTILABEL_NOTE)
     if ann.kind.value in ("ordinal", "numeric"):
         notes.append(
             f"The labels are {ann.kind.value}; the model compares them as categories, so "
@@ -188,7 +209,9 @@ def noise_from_annotations(
             f"{n_excluded:,} items were judged by fewer than two of the chosen annotators and are "
             "left out (one judgement can neither agree nor disagree)."
         )
-    base: dict[str, Any] = {"annotators": names, "n_excluded": n_excluded}
+    base: dict[str, Any] = {
+        "annotators": names, "n_excluded": n_excluded, "multilabel": ann.is_multilabel,
+    }
 
     def undefined(n: int, d: int, reason: str, **extra: Any) -> AnnotationNoise:
         u = _undefined(n, d, float("nan"), confidence, reason)

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft, optimize
 
+from .errors import AnnotationDataError
+from .noise_checks import check_method, check_number, check_probabilities, check_whole
 from .poisson_binomial import (
     MAX_SERIES_TERMS,
     cf_window,
@@ -269,17 +271,24 @@ def hidden_hard_posterior(
     Returns
     -------
     HiddenHardPosterior
+
+    Raises
+    ------
+    AnnotationDataError
+        p values outside [0, 1] (or NaN), ``n_disagreed`` not a whole number >= 0, an
+        unknown ``method``, ``n_nodes`` < 1 or a ``budget`` that is not a positive number.
     """
-    p = np.asarray(p_agreed, dtype=float).ravel()
-    d = int(n_disagreed)
+    p = check_probabilities(p_agreed, "the chance agreement p of every agreed item")
+    d = check_whole(n_disagreed, "n_disagreed", 0)
+    method, n_nodes = check_method(method, n_nodes)
+    if not check_number(budget, "budget") > 0:
+        raise AnnotationDataError(f"budget must be a positive number, got {budget!r}.")
     uniq, counts = np.unique(p, return_counts=True)
     c = counts.astype(float)
     q = 1.0 - uniq
     n_agreed = len(p)
     if n_agreed == 0:
         return HiddenHardPosterior(0, np.array([1.0]), "exact", 0)
-    if method not in ("auto", "exact", "refined normal"):
-        raise ValueError(f"unknown method {method!r}; use 'auto', 'exact' or 'refined normal'.")
     theta, weights = _nodes(d, q, c, n_nodes)
     keep = weights > 0
     theta, weights = theta[keep], weights[keep]

@@ -34,6 +34,13 @@ import pandas as pd
 from scipy import special, stats
 
 from .errors import AnnotationDataError
+from .noise_checks import (
+    check_confidence,
+    check_counts,
+    check_number,
+    check_probability,
+    check_whole,
+)
 
 __all__ = [
     "ChanceDifference",
@@ -188,17 +195,37 @@ def agreement_probability(hard_rates: np.ndarray | pd.DataFrame | Sequence[Seque
     Parameters
     ----------
     hard_rates
-        k x m: one row per annotator, one column per category; rows sum to 1.
+        k x m: one row per annotator (k >= 2), one column per category; every row is a
+        probability vector (non-negative, finite, summing to 1 within 1e-6).
+
+    Raises
+    ------
+    AnnotationDataError
+        Fewer than two annotators: with one annotator there is nobody to agree with, so
+        the chance of agreeing is undefined (it is not 1). Like every other impossible
+        input of this module this raises rather than returning NaN: NaN with a reason is
+        kept for legal situations that leave a result undefined, and a bare float cannot
+        carry a reason. Also raised for rows that are not probability vectors.
 
     Examples
     --------
     >>> agreement_probability([[0.5, 0.5], [0.5, 0.5]])
     0.5
     """
-    r = np.asarray(hard_rates, dtype=float)
-    if r.ndim != 2 or r.shape[0] < 1 or r.shape[1] < 1:
+    shape = "a table with one row per annotator and one column per category"
+    try:
+        r = np.asarray(hard_rates, dtype=float)
+    except (TypeError, ValueError):
         raise AnnotationDataError(
-            "hard_rates must be a table with one row per annotator and one column per category."
+            f"hard_rates must be numbers: {shape} (every row the same length)."
+        ) from None
+    if r.ndim != 2 or r.shape[0] < 1 or r.shape[1] < 1:
+        raise AnnotationDataError(f"hard_rates must be {shape}; got shape {r.shape}.")
+    if r.shape[0] < 2:
+        raise AnnotationDataError(
+            "the chance agreement p needs at least two annotators (rows); with one there is "
+            "nobody to agree with, so p is undefined.",
+            hint="Give one row of category rates per annotator.",
         )
     if not np.all(np.isfinite(r)) or np.any(r < 0):
         raise AnnotationDataError("category rates must be non-negative numbers.")
@@ -216,37 +243,6 @@ def agreement_probability(hard_rates: np.ndarray | pd.DataFrame | Sequence[Seque
 
 
 # ---------------------------------------------------------------------- equation (1)
-def _check_counts(n_items: int, n_disagreed: int) -> tuple[int, int]:
-    try:
-        n, d = int(n_items), int(n_disagreed)
-    except (TypeError, ValueError):
-        raise AnnotationDataError("the number of items and of disagreements must be whole numbers.") from None
-    if n != n_items or d != n_disagreed:
-        raise AnnotationDataError("the number of items and of disagreements must be whole numbers.")
-    if n < 1:
-        raise AnnotationDataError("there must be at least one item.")
-    if not 0 <= d <= n:
-        raise AnnotationDataError(
-            f"the disagreements (d = {d}) must lie between 0 and the number of items ({n})."
-        )
-    return n, d
-
-
-def _check_probability(value: float, what: str) -> float:
-    v = float(value)
-    if not 0.0 <= v <= 1.0:
-        raise AnnotationDataError(f"{what} must lie between 0 and 1 (got {value!r}).")
-    return v
-
-
-def _check_confidence(confidence: float) -> float:
-    c = float(confidence)
-    if not 0.0 < c < 1.0:
-        raise AnnotationDataError(
-            f"the confidence must lie strictly between 0 and 1 (got {confidence!r}); "
-            "for 95% give 0.95."
-        )
-    return c
 
 
 def _prior_log(prior: object, n: int, d: int) -> np.ndarray:
@@ -254,7 +250,13 @@ def _prior_log(prior: object, n: int, d: int) -> np.ndarray:
     if isinstance(prior, pd.Series):
         values = prior.reindex(range(n + 1), fill_value=0.0).to_numpy(dtype=float)
     else:
-        values = np.asarray(prior, dtype=float).ravel()
+        try:
+            values = np.asarray(prior, dtype=float).ravel()
+        except (TypeError, ValueError):
+            raise AnnotationDataError(
+                f"the prior must be {n + 1} non-negative numbers, one weight per number of "
+                f"hard items 0..{n}."
+            ) from None
         if len(values) != n + 1:
             raise AnnotationDataError(
                 f"the prior needs one weight for each number of hard items 0..{n} "
@@ -316,8 +318,10 @@ def equation1_posterior(
     ``gammaln(h + 1) - gammaln(d + 1) - gammaln(h - d + 1) + (h - d) log p + log P(B_h)``.
     With the uniform prior only :func:`_uniform_window` is evaluated. Returns
     ``(offset, pmf)`` with ``pmf[r] = P(J = offset + r | A_d)``; all-zero when the prior
-    excludes every h >= d.
+    excludes every h >= d. Raises :class:`AnnotationDataError` for impossible counts or p.
     """
+    n, d = check_counts(n, d)
+    p = check_probability(p, "p")
     lo, hi = _uniform_window(n, d, p) if prior is None else (0, n - d)
     j = np.arange(lo, hi + 1, dtype=float)
     logw = special.gammaln(d + j + 1) - special.gammaln(j + 1) - special.gammaln(d + 1)
@@ -471,9 +475,9 @@ def noise_bound(
     >>> r.t0, r.hidden_hard
     (225, 125)
     """
-    n, d = _check_counts(n_items, n_disagreed)
-    p = _check_probability(p, "p")
-    confidence = _check_confidence(confidence)
+    n, d = check_counts(n_items, n_disagreed)
+    p = check_probability(p, "p")
+    confidence = check_confidence(confidence)
     kind = "uniform" if prior is None else "given"
     if n == d:
         return _undefined(
@@ -544,10 +548,10 @@ def max_disagreements(
     >>> max_disagreements(1000, 0.5, 0.05).max_disagreed
     33
     """
-    n, _ = _check_counts(n_items, 0)
-    p = _check_probability(p, "p")
-    target = _check_probability(gamma, "the noise level gamma")
-    confidence = _check_confidence(confidence)
+    n, _ = check_counts(n_items, 0)
+    p = check_probability(p, "p")
+    target = check_probability(gamma, "the noise level gamma")
+    confidence = check_confidence(confidence)
 
     def g(d: int) -> float:
         return noise_bound(n, d, p, confidence).gamma
@@ -577,20 +581,26 @@ def _p_per_k(
 ) -> tuple[list[float], str]:
     if p is not None:
         if callable(p):
-            values = [float(p(k)) for k in k_values]
+            values = [p(k) for k in k_values]
         elif isinstance(p, Mapping):
             missing = [k for k in k_values if k not in p]
             if missing:
                 raise AnnotationDataError(f"p is not given for {missing} annotators.")
-            values = [float(p[k]) for k in k_values]
+            values = [p[k] for k in k_values]
         else:
-            values = [float(v) for v in np.atleast_1d(np.asarray(p, dtype=float))]
+            values = list(np.atleast_1d(np.asarray(p, dtype=object)).ravel())
             if len(values) != len(k_values):
                 raise AnnotationDataError(
                     f"give one p for each number of annotators ({len(k_values)}), not {len(values)}."
                 )
-        return [_check_probability(v, "p") for v in values], "p given per number of annotators"
-    rates = np.asarray((0.5, 0.5) if hard_rates is None else hard_rates, dtype=float)
+        return [check_probability(v, "p") for v in values], "p given per number of annotators"
+    try:
+        rates = np.asarray((0.5, 0.5) if hard_rates is None else hard_rates, dtype=float)
+    except (TypeError, ValueError):
+        raise AnnotationDataError(
+            "hard_rates must be numbers: one category distribution, or a table with a row per "
+            "annotator."
+        ) from None
     if rates.ndim == 1:
         table = [agreement_probability(np.tile(rates, (k, 1))) for k in k_values]
         return table, "every annotator flips the same coin on hard items"
@@ -647,12 +657,12 @@ def adding_annotators(
         agreed ones, ``n (1 - e) p_k / expected_agreed``, without the confidence margin).
         ``attrs["note"]`` says how p was obtained.
     """
-    n, _ = _check_counts(n_items, 0)
-    e = _check_probability(easy_share, "the share of easy items")
-    confidence = _check_confidence(confidence)
-    ks = [int(k) for k in k_values]
-    if not ks or min(ks) < 2:
-        raise AnnotationDataError("the numbers of annotators must be 2 or more.")
+    n, _ = check_counts(n_items, 0)
+    e = check_probability(easy_share, "the share of easy items")
+    confidence = check_confidence(confidence)
+    ks = [check_whole(k, "every number of annotators in k_values", 2) for k in k_values]
+    if not ks:
+        raise AnnotationDataError("k_values must hold at least one number of annotators (2 or more).")
     ps, note = _p_per_k(hard_rates, p, ks)
     rows = []
     hard = n * (1.0 - e)
@@ -737,12 +747,13 @@ def chance_difference(
     bound = str(bound).lower()
     if bound not in CHANCE_BOUNDS:
         raise AnnotationDataError(f"unknown bound {bound!r}; use one of {', '.join(CHANCE_BOUNDS)}.")
-    confidence = _check_confidence(confidence)
-    L = int(n_gold)
-    R = float(n_noisy)
-    if L < 1 or not 0 <= R <= L:
+    confidence = check_confidence(confidence)
+    L = check_whole(n_gold, "n_gold", 1)
+    R = check_number(n_noisy, "n_noisy")
+    if not 0 <= R <= L:
         raise AnnotationDataError(
-            f"need at least one gold item and 0 <= noisy items <= gold items (got L = {n_gold}, R = {n_noisy})."
+            f"n_noisy (R = {n_noisy}) must lie between 0 and n_gold (L = {L}): the coin-flip "
+            "items are among the gold items."
         )
     sd = math.sqrt(R / 2.0)
     if bound == "chebyshev":
@@ -799,16 +810,30 @@ def kappa_noise_estimate(kappa: float, n_items: int, n_agreed: int) -> KappaNois
     --------
     >>> round(kappa_noise_estimate(0.8, 1000, 900).noise, 3)
     0.111
+
+    Raises
+    ------
+    AnnotationDataError
+        Impossible inputs: ``n_items`` not a whole number >= 1, ``n_agreed`` not a whole
+        number in 0..n_items, ``kappa`` not a number or outside [-1, 1].
+
+    A legal kappa that cannot be read as a share of easy items (negative: agreement below
+    chance; NaN: kappa was undefined) gives NaN with a ``reason``.
     """
-    n, d = _check_counts(n_items, n_items - n_agreed)
-    a = n - d
-    k = float(kappa)
+    n, a = check_counts(n_items, n_agreed, part="n_agreed", symbol="")
+    k = check_number(kappa, "kappa")
+    if np.isfinite(k) and not -1.0 <= k <= 1.0:
+        raise AnnotationDataError(
+            f"kappa must lie between -1 and 1 (got {kappa!r}); is it a percentage?"
+        )
     easy = k * n
     reason = ""
-    if not np.isfinite(k) or not 0.0 <= k <= 1.0:
+    if np.isnan(k):
+        reason = "kappa is undefined (NaN), so it says nothing about the share of easy items."
+    elif k < 0.0:
         reason = (
-            f"kappa = {kappa} is outside 0..1, so it cannot be a share of easy items "
-            "(a negative kappa means agreement below chance)."
+            f"kappa = {k:.3g} is outside 0..1, so it cannot be a share of easy items (a "
+            "negative kappa means agreement below chance)."
         )
     elif a == 0:
         reason = "there are no agreed items."

@@ -20,6 +20,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import fft, special
 
+from .errors import AnnotationDataError
+from .noise_checks import check_probabilities
+
 __all__ = [
     "cf_window",
     "log_characteristic",
@@ -37,14 +40,20 @@ TAIL_PAD = 30.0
 
 
 def _grouped(probs: np.ndarray, counts: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    probs = np.asarray(probs, dtype=float).ravel()
+    probs = check_probabilities(probs, "every coin's success probability")
     if counts is None:
         counts = np.ones(len(probs))
-    counts = np.asarray(counts, dtype=float).ravel()
+    try:
+        counts = np.asarray(counts, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise AnnotationDataError("counts must be numbers of coins (whole numbers >= 0).") from None
     if probs.shape != counts.shape:
-        raise ValueError("probs and counts differ in length.")
-    if np.any((probs < 0) | (probs > 1)) or np.any(counts < 0):
-        raise ValueError("probabilities must lie in [0, 1] and counts be non-negative.")
+        raise AnnotationDataError(
+            f"probs and counts differ in length ({len(probs)} and {len(counts)}): give one "
+            "count per probability."
+        )
+    if not np.all(counts >= 0) or not np.all(np.isfinite(counts)):
+        raise AnnotationDataError("counts must be finite and non-negative (numbers of coins).")
     return probs, counts
 
 
