@@ -765,6 +765,48 @@ def load_annotations(
         ) from exc
 
 
+def _refuse_nested_cells(
+    long: pd.DataFrame, rows: np.ndarray, columns: dict[str, Any], source: str
+) -> None:
+    """Object cells ({...}) and nested lists are not ids or labels: refuse, never repr them.
+
+    A JSON list of names in a label cell is a label set (the data model reads it so);
+    anything else nested would load as its Python text, e.g. "{'value': 'x'}".
+    """
+
+    def name(x: Any) -> bool:
+        return isinstance(x, (str, int, float)) and not isinstance(x, bool)
+
+    wide = "annotators" in columns
+    for role in ("item", "annotator", "label"):
+        cells = long[role].to_numpy(object)
+        if role == "label":
+            bad = np.fromiter(
+                (
+                    isinstance(v, dict)
+                    or (isinstance(v, (list, tuple)) and not all(name(x) for x in v))
+                    for v in cells
+                ),
+                bool,
+                len(cells),
+            )
+        else:
+            bad = np.fromiter((isinstance(v, (dict, list, tuple)) for v in cells), bool, len(cells))
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            col = long["annotator"].iat[first] if wide and role == "label" else columns.get(role)
+            raise AnnotationDataError(
+                f"the {role} cells hold JSON objects or nested lists "
+                f"(e.g. {str(cells[first])[:60]}), which are not {role}s Concord can read.",
+                source=source,
+                column=None if col is None else str(col),
+                rows=rows[bad].tolist(),
+                hint="If this is an annotation tool's export, load the tool's own format "
+                "(Label Studio JSON, Prodigy JSONL, MTurk CSV, Toloka TSV); otherwise flatten "
+                "those cells to text, or to lists of label names.",
+            )
+
+
 def _load(
     source: Any,
     *,
@@ -808,6 +850,7 @@ def _load(
         long, rows, columns, chosen, why, cautions = _to_long(
             df, rows, report, item=item, annotator=annotator, label=label, layout=layout
         )
+        _refuse_nested_cells(long, rows, columns, report.source)
     notes = list(report.notes)
     sep = multilabel_sep or None  # "" means: never split cells
     lk = LabelKind.parse(kind) if kind is not None else None

@@ -139,9 +139,10 @@ def test_categories_option_declares_an_ordinal_order(capsys, tmp_path):
         "0",
         "--json",
     )
-    alpha = lambda out: next(
-        c for c in out["coefficients"] if "alpha (ordinal)" in c["coefficient"]
-    )  # noqa: E731
+
+    def alpha(out):
+        return next(c for c in out["coefficients"] if "alpha (ordinal)" in c["coefficient"])
+
     assert (
         "NOT declared" in alpha(first_seen)["note"] and "declared order" in alpha(declared)["note"]
     )

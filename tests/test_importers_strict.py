@@ -340,20 +340,14 @@ def test_option_values_of_the_right_type_pass():
 
 
 # ============================================================================ plain loader
-# The plain loader (analytics/loading.py, not owned by the importers) should refuse object
-# and nested-list cells it cannot interpret; the change is proposed in the importers
-# report. strict=True: once it lands these pass, xfail turns into a failure, and the
-# marks must be removed.
-NEEDS_LOADER_GUARD = pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="needs the nested-cell guard in analytics/loading.py"
-)
+# The plain loader refuses object and nested-list cells it cannot interpret, rather than
+# loading their Python text as ids or labels.
 
 
 def json_upload(records: list[dict]) -> io.BytesIO:
     return upload(json.dumps(records).encode(), "records.json")
 
 
-@NEEDS_LOADER_GUARD
 @pytest.mark.parametrize(
     ("records", "column", "row"),
     [
