@@ -114,8 +114,12 @@ def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
         Block(
             s,
             "text",
-            text=f"A_m (Bhowmick, Mitra & Basu 2008) = {am.a_m:.3f} "
-            f"(observed {am.p_o:.3f}, expected {am.p_e:.3f}).",
+            text=(
+                f"A_m (Bhowmick, Mitra & Basu 2008) = {am.a_m:.3f} "
+                f"(observed {am.p_o:.3f}, expected {am.p_e:.3f})."
+                if not am.reason
+                else f"A_m (Bhowmick, Mitra & Basu 2008) is undefined: {am.reason}"
+            ),
         ),
         Block(s, "table", "A_m per annotator pair", table=pairs),
         Block(s, "figure", "A_m per annotator pair", figure=mf.pairwise_am_heatmap(pairs)),
