@@ -153,6 +153,8 @@ def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
     s = "noise"
     result = noise_from_annotations(ann, confidence=confidence)
     blocks = [Block(s, "text", text=result.explain())]
+    if result.notes:
+        blocks.append(Block(s, "text", "How it was computed", text="\n".join(result.notes)))
     if result.ok:
         blocks.append(
             Block(
