@@ -212,7 +212,11 @@ def _prepare(ann: Annotations) -> _Prepared:
     repeats = not last_of_run.all()
     if repeats:
         order = order[last_of_run]
-    item, annotator, label = ann.item_codes[order], ann.annotator_codes[order], ann.label_codes[order]
+    item, annotator, label = (
+        ann.item_codes[order],
+        ann.annotator_codes[order],
+        ann.label_codes[order],
+    )
     return _Prepared(ann, counts, n_i, item, annotator, label, repeats)
 
 
@@ -225,7 +229,9 @@ def _weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]
     the declared order (text categories).
     """
     q = ann.n_categories
-    if weights is None or (isinstance(weights, str) and weights in ("identity", "none", "unweighted")):
+    if weights is None or (
+        isinstance(weights, str) and weights in ("identity", "none", "unweighted")
+    ):
         return np.eye(q), ""
     if isinstance(weights, str):
         try:
@@ -329,7 +335,11 @@ def _fleiss_family_statistic(p: _Prepared, w: np.ndarray, which: str) -> ItemSta
             if which == "fleiss":
                 pe = np.einsum("bk,kl,bl->b", pi, w, pi)
             elif which == "gwet":
-                pe = w_sum * (pi * (1.0 - pi)).sum(axis=1) / (q * (q - 1)) if q > 1 else np.ones(len(t))
+                pe = (
+                    w_sum * (pi * (1.0 - pi)).sum(axis=1) / (q * (q - 1))
+                    if q > 1
+                    else np.ones(len(t))
+                )
             else:  # brennan_prediger
                 pe = np.full(len(t), w_sum / q**2)
             value = (pa - pe) / (1.0 - pe)
@@ -492,12 +502,14 @@ class _Pairs:
     def totals(self, w: np.ndarray | None) -> np.ndarray:
         """Pairs x (2 + 2q): ``[shared, agreement, counts_a, counts_b]`` over all items."""
         n_p, q = self.n_pairs, self.q
-        return np.column_stack([
-            np.bincount(self.pair, minlength=n_p),
-            np.bincount(self.pair, weights=self.agreement(w), minlength=n_p),
-            np.bincount(self.pair * q + self.la, minlength=n_p * q).reshape(n_p, q),
-            np.bincount(self.pair * q + self.lb, minlength=n_p * q).reshape(n_p, q),
-        ]).astype(float)
+        return np.column_stack(
+            [
+                np.bincount(self.pair, minlength=n_p),
+                np.bincount(self.pair, weights=self.agreement(w), minlength=n_p),
+                np.bincount(self.pair * q + self.la, minlength=n_p * q).reshape(n_p, q),
+                np.bincount(self.pair * q + self.lb, minlength=n_p * q).reshape(n_p, q),
+            ]
+        ).astype(float)
 
     def stats(self, w: np.ndarray | None) -> sparse.csr_matrix:
         """Items x (pairs * (2 + 2q)): per pair ``[shared, agreement, counts_a, counts_b]``."""
@@ -516,8 +528,14 @@ def _pairs(p: _Prepared) -> _Pairs:
     a, b = p.annotator[left], p.annotator[right]  # a < b: judgements sorted by annotator
     uniq, pair_idx = np.unique(a * a_n + b, return_inverse=True)
     return _Pairs(
-        p.item[left], pair_idx.reshape(-1), p.label[left], p.label[right],
-        uniq // a_n, uniq % a_n, p.q, p.ann.n_items,
+        p.item[left],
+        pair_idx.reshape(-1),
+        p.label[left],
+        p.label[right],
+        uniq // a_n,
+        uniq % a_n,
+        p.q,
+        p.ann.n_items,
     )
 
 
@@ -547,7 +565,11 @@ def _pair_values_from_margins(
             return np.where(used & (n > 0), 1.0 - (1.0 - po) / de, np.nan), n
         else:
             left, right = (pooled, pooled) if which == "scott" else (row, col)
-            pe = (left * right).sum(axis=-1) if w is None else np.einsum("...k,kl,...l->...", left, w, right)
+            pe = (
+                (left * right).sum(axis=-1)
+                if w is None
+                else np.einsum("...k,kl,...l->...", left, w, right)
+            )
         value = (po - pe) / (1.0 - pe)
     ok = (n > 0) & ~np.isclose(pe, 1.0) & (used if which == "gwet" else True)
     return np.where(ok, value, np.nan), n
@@ -766,7 +788,9 @@ def _alpha(ann: Annotations, distance: str | Callable) -> Built:
     note = f"{_distance_label(name)} distance"
     if name == "ordinal" and not pd.api.types.is_numeric_dtype(ann.categories):
         order = ", ".join(map(str, ann.categories[:8])) + (" ..." if ann.n_categories > 8 else "")
-        how = "declared order" if ann.report.categories_declared else "first-seen order, NOT declared"
+        how = (
+            "declared order" if ann.report.categories_declared else "first-seen order, NOT declared"
+        )
         note += f" (categories in {how}: {order})"
     return Coefficient(float(value), note, used), lambda: _alpha_statistic(ann, name)
 
@@ -797,10 +821,14 @@ def _report_entries(p: _Prepared, distance: str | Callable) -> list[tuple[str, B
     two = ann.n_annotators == 2
     entries: list[tuple[str, Built]] = [
         ("Percent agreement", _percent(p)),
-        ("Cohen's kappa" if two else "Cohen's kappa (Light's mean over pairs)",
-         _pair_mean(p, None, "cohen", "Cohen's kappa")),
-        ("Scott's pi" if two else "Scott's pi (mean over pairs)",
-         _pair_mean(p, None, "scott", "Scott's pi")),
+        (
+            "Cohen's kappa" if two else "Cohen's kappa (Light's mean over pairs)",
+            _pair_mean(p, None, "cohen", "Cohen's kappa"),
+        ),
+        (
+            "Scott's pi" if two else "Scott's pi (mean over pairs)",
+            _pair_mean(p, None, "scott", "Scott's pi"),
+        ),
         ("Fleiss' kappa", _family(p, None, "fleiss", "Fleiss' kappa")),
         ("Conger's kappa", _conger(p)),
         ("Brennan-Prediger", _family(p, None, "bp", "Brennan-Prediger")),
@@ -809,7 +837,10 @@ def _report_entries(p: _Prepared, distance: str | Callable) -> list[tuple[str, B
     if ann.kind in (LabelKind.ORDINAL, LabelKind.NUMERIC):
         entries.append(("Gwet's AC2 (quadratic weights)", _family(p, "quadratic", "gwet", "AC2")))
         entries.append(
-            ("Cohen's kappa (quadratic weights)", _pair_mean(p, "quadratic", "cohen", "Cohen's kappa"))
+            (
+                "Cohen's kappa (quadratic weights)",
+                _pair_mean(p, "quadratic", "cohen", "Cohen's kappa"),
+            )
         )
     name = resolve_distance(distance, ann.kind)
     for d in [name] if name == "nominal" else ["nominal", name]:
@@ -888,9 +919,12 @@ def agreement_report(
                 lo, hi = _t_interval(value, se, confidence, ann.n_items)
             else:
                 method = "none (no analytic standard error; use the bootstrap)"
-        rows.append((name, float(value), lo, hi, method, value.items_used, _join(note, repeat_note)))
+        rows.append(
+            (name, float(value), lo, hi, method, value.items_used, _join(note, repeat_note))
+        )
     return pd.DataFrame(
-        rows, columns=["coefficient", "value", "ci_low", "ci_high", "ci_method", "items_used", "note"]
+        rows,
+        columns=["coefficient", "value", "ci_low", "ci_high", "ci_method", "items_used", "note"],
     )
 
 
@@ -1038,7 +1072,9 @@ def per_category(
     )
 
 
-def _per_category_statistics(counts: np.ndarray, n_i: np.ndarray) -> tuple[ItemStatistic, ItemStatistic]:
+def _per_category_statistics(
+    counts: np.ndarray, n_i: np.ndarray
+) -> tuple[ItemStatistic, ItemStatistic]:
     """Per-category one-vs-rest Fleiss kappa and nominal alpha, vectorised over categories."""
     q = counts.shape[1]
     rest = n_i[:, None] - counts
@@ -1098,7 +1134,8 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     ann = _coders(ann)
     if coefficient not in _PAIRWISE:
         raise AnnotationDataError(
-            f"unknown pairwise coefficient {coefficient!r}.", hint=f"Use one of: {', '.join(_PAIRWISE)}."
+            f"unknown pairwise coefficient {coefficient!r}.",
+            hint=f"Use one of: {', '.join(_PAIRWISE)}.",
         )
     names = ann.annotators
     a_n = ann.n_annotators
@@ -1111,8 +1148,13 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     p = _prepare(ann)
     if a_n >= 2 and len(p.item):
         pairs = p.pairs
-        which = {"cohen_kappa": "cohen", "scott_pi": "scott", "percent_agreement": "percent",
-                 "gwet_ac1": "gwet", "krippendorff_alpha": "alpha"}[coefficient]
+        which = {
+            "cohen_kappa": "cohen",
+            "scott_pi": "scott",
+            "percent_agreement": "percent",
+            "gwet_ac1": "gwet",
+            "krippendorff_alpha": "alpha",
+        }[coefficient]
         if which == "percent":  # multi-label sets may be many: count agreements directly
             n = np.bincount(pairs.pair, minlength=pairs.n_pairs).astype(float)
             agree = np.bincount(pairs.pair, weights=(pairs.la == pairs.lb), minlength=pairs.n_pairs)
@@ -1147,15 +1189,21 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
     lb[p.item[p.annotator == ib]] = p.label[p.annotator == ib]
     both = (la >= 0) & (lb >= 0)
     table = np.bincount(la[both] * q + lb[both], minlength=q * q).reshape(q, q)
-    frame = pd.DataFrame(table, index=pd.Index(names, name=str(ann.annotators[ia])),
-                         columns=pd.Index(names, name=str(ann.annotators[ib])))
+    frame = pd.DataFrame(
+        table,
+        index=pd.Index(names, name=str(ann.annotators[ia])),
+        columns=pd.Index(names, name=str(ann.annotators[ib])),
+    )
     return frame
 
 
 def _set_names(ann: Annotations) -> list[str]:
     """Display names of the distinct label sets: categories in declared order, "{}" if empty."""
     cats = [str(c) for c in ann.categories]
-    return [", ".join(c for c, on in zip(cats, row, strict=True) if on) or "{}" for row in ann.label_sets_table]
+    return [
+        ", ".join(c for c, on in zip(cats, row, strict=True) if on) or "{}"
+        for row in ann.label_sets_table
+    ]
 
 
 def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
@@ -1202,12 +1250,17 @@ def agreement_levels(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     """
     items = item_agreement(ann)
     table = (
-        items.groupby(["judgements", "top_votes"]).size().rename("items").reset_index()
+        items.groupby(["judgements", "top_votes"])
+        .size()
+        .rename("items")
+        .reset_index()
         .sort_values(["judgements", "top_votes"], ascending=[True, False], ignore_index=True)
     )
     total = max(int(table["items"].sum()), 1)
     table["share"] = table["items"] / total
-    table["level"] = [f"{t} of {j} agree" for j, t in zip(table["judgements"], table["top_votes"], strict=True)]
+    table["level"] = [
+        f"{t} of {j} agree" for j, t in zip(table["judgements"], table["top_votes"], strict=True)
+    ]
     return table[["level", "judgements", "top_votes", "items", "share"]]
 
 
@@ -1250,8 +1303,12 @@ def band(coefficient: str, value: float) -> str:
 
 
 def reading(
-    coefficient: str, value: float, ci_low: float = float("nan"), ci_high: float = float("nan"),
-    confidence: float = 0.95, note: str = "",
+    coefficient: str,
+    value: float,
+    ci_low: float = float("nan"),
+    ci_high: float = float("nan"),
+    confidence: float = 0.95,
+    note: str = "",
 ) -> str:
     """One or two plain sentences reading a coefficient and its interval, for annotation teams.
 

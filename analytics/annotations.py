@@ -527,7 +527,11 @@ class Annotations:
                 hint="Check that the label column is the right one.",
             )
         cautions: list[str] = list(report.cautions) if report else []
-        if lk is LabelKind.ORDINAL and categories is None and not pd.api.types.is_numeric_dtype(cat_values):
+        if (
+            lk is LabelKind.ORDINAL
+            and categories is None
+            and not pd.api.types.is_numeric_dtype(cat_values)
+        ):
             cautions.append(
                 "Ordinal labels without a declared order: the order used is the order of first "
                 f"appearance ({', '.join(map(str, list(cat_values)[:8]))}); declare the categories "

@@ -64,7 +64,9 @@ class Patterns:
             _, first, inverse, counts = np.unique(
                 keys, axis=0, return_index=True, return_inverse=True, return_counts=True
             )
-        return cls(inverse.reshape(-1).astype(np.int64), first.astype(np.int64), counts.astype(np.int64))
+        return cls(
+            inverse.reshape(-1).astype(np.int64), first.astype(np.int64), counts.astype(np.int64)
+        )
 
     @classmethod
     def identity(cls, n_items: int) -> Patterns:
@@ -160,7 +162,9 @@ def bootstrap_replicates(
     return {name: np.concatenate(parts) for name, parts in out.items()}
 
 
-def percentile_interval(replicates: np.ndarray, confidence: float = 0.95) -> tuple[float, float, int]:
+def percentile_interval(
+    replicates: np.ndarray, confidence: float = 0.95
+) -> tuple[float, float, int]:
     """Percentile interval of the finite replicates: ``(low, high, n_finite)``.
 
     Replicates where the coefficient is undefined (NaN) are left out and counted, so

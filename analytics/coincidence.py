@@ -99,7 +99,9 @@ def _category_numbers(ann: Annotations) -> np.ndarray:
         return np.arange(ann.n_categories, dtype=float)
 
 
-def pairs_within_groups(groups: np.ndarray, *, with_self: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def pairs_within_groups(
+    groups: np.ndarray, *, with_self: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """All pairs of positions that share a group, without a loop over groups.
 
     ``groups`` must be sorted. Returns ``(left, right)`` position arrays with
@@ -139,7 +141,9 @@ def coincidence_matrix(counts: sparse.csr_matrix) -> tuple[sparse.coo_matrix, np
     return o, m
 
 
-def per_item_coincidences(counts: sparse.csr_matrix) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
+def per_item_coincidences(
+    counts: sparse.csr_matrix,
+) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
     """Each item's contribution to the coincidence matrix, one column per value pair.
 
     Returns ``(P, rows, cols)``: ``P`` is items x pairs (sparse) and pair ``q`` is the value
@@ -177,7 +181,9 @@ def resolve_distance(distance: str | Callable, kind: LabelKind) -> str | Callabl
                 return name
         return distance
     if not isinstance(distance, str):
-        raise AnnotationDataError(f"distance must be a name or a callable, not {type(distance).__name__}.")
+        raise AnnotationDataError(
+            f"distance must be a name or a callable, not {type(distance).__name__}."
+        )
     name = distance.lower()
     if kind is LabelKind.MULTILABEL:
         if name not in set_distances.SET_DISTANCES and name != "nominal":
@@ -219,7 +225,9 @@ def _pair_distances(
     return _callable_distances(name, table, rows, cols)
 
 
-def _callable_distances(fn: Callable, table: ValueTable, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+def _callable_distances(
+    fn: Callable, table: ValueTable, rows: np.ndarray, cols: np.ndarray
+) -> np.ndarray:
     """A user callable on two labels, called once per distinct pair of values."""
     out = np.empty(len(rows), dtype=float)
     labels = table.labels

@@ -274,8 +274,7 @@ def _gold_codes(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) ->
     if not known.any():
         raise AnnotationDataError(
             "none of the gold items is in the data set.",
-            hint=f"Gold items look like {keys[:3]}; data items look like "
-            f"{list(ann.items[:3])}.",
+            hint=f"Gold items look like {keys[:3]}; data items look like {list(ann.items[:3])}.",
         )
     codes = category_codes(ann.categories, g.to_numpy()[known])
     if (codes < 0).any():
@@ -314,9 +313,7 @@ def _design(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csc_matrix]:
     """
     n_i, n_a, k = ann.n_items, ann.n_annotators, ann.n_categories
     code = ann.annotator_codes * k + ann.label_codes
-    c = sparse.csr_matrix(
-        (np.ones(ann.n_judgements), (ann.item_codes, code)), shape=(n_i, n_a * k)
-    )
+    c = sparse.csr_matrix((np.ones(ann.n_judgements), (ann.item_codes, code)), shape=(n_i, n_a * k))
     c.sum_duplicates()
     return c, c.T
 
@@ -553,7 +550,11 @@ def fit(
     if ann.n_judgements == 0:
         raise AnnotationDataError("there are no judgements to fit a model to.")
     max_iter, tol, smoothing, init, seed = check_settings(
-        max_iter=max_iter, tol=tol, smoothing=smoothing, init=init, seed=seed,
+        max_iter=max_iter,
+        tol=tol,
+        smoothing=smoothing,
+        init=init,
+        seed=seed,
         init_methods=INIT_METHODS,
     )
     k, n_a = ann.n_categories, ann.n_annotators
@@ -598,9 +599,13 @@ def fit(
         judgements=ann.judgements_per_annotator(),
         gold_items=ann.items[gold_codes >= 0],
         settings={
-            "max_iter": max_iter, "tol": tol, "smoothing": smoothing,
-            "prior": None if prior is None else np.asarray(prior).tolist(), "init": init,
-            "n_gold": int((gold_codes >= 0).sum()), "seed": seed,
+            "max_iter": max_iter,
+            "tol": tol,
+            "smoothing": smoothing,
+            "prior": None if prior is None else np.asarray(prior).tolist(),
+            "init": init,
+            "n_gold": int((gold_codes >= 0).sum()),
+            "seed": seed,
         },
         notes=notes,
     )
@@ -631,8 +636,15 @@ def log_likelihood(
     )
     alpha = pseudo_counts(smoothing, prior, k, ann.categories)  # checks smoothing too
     c, ct = _design(ann)
-    em = _EM(c, ct, ann.n_annotators, k, alpha, np.full(k, float(smoothing)),
-             np.full(ann.n_items, -1, np.int64))
+    em = _EM(
+        c,
+        ct,
+        ann.n_annotators,
+        k,
+        alpha,
+        np.full(k, float(smoothing)),
+        np.full(ann.n_items, -1, np.int64),
+    )
     return em.e_step(pi, theta)[1]
 
 

@@ -40,7 +40,9 @@ def _number(value: Any, name: str, hint: str) -> float:
         raise AnnotationDataError(f"{name} must be a number, got {_shown(value)}.", hint=hint)
     v = float(value)
     if not np.isfinite(v):
-        raise AnnotationDataError(f"{name} must be a finite number, got {_shown(value)}.", hint=hint)
+        raise AnnotationDataError(
+            f"{name} must be a finite number, got {_shown(value)}.", hint=hint
+        )
     return v
 
 
@@ -68,7 +70,9 @@ def check_settings(
             f"unknown init {_shown(init)}.", hint=f"Use one of: {', '.join(init_methods)}."
         )
     iters = _whole(max_iter, "max_iter", 1, "It is the most EM iterations to run, e.g. 500.")
-    stop = _number(tol, "tol", "Use a small relative change such as 1e-7; 0 runs all max_iter iterations.")
+    stop = _number(
+        tol, "tol", "Use a small relative change such as 1e-7; 0 runs all max_iter iterations."
+    )
     if stop < 0:
         raise AnnotationDataError(
             f"tol must be >= 0, got {_shown(tol)}.",
@@ -83,7 +87,9 @@ def check_smoothing(smoothing: Any) -> float:
     hint = "Use 0 for the unsmoothed maximum-likelihood fit, 0.01 for light smoothing."
     s = _number(smoothing, "smoothing", hint)
     if s < 0:
-        raise AnnotationDataError(f"smoothing must be a finite number >= 0, got {_shown(smoothing)}.", hint=hint)
+        raise AnnotationDataError(
+            f"smoothing must be a finite number >= 0, got {_shown(smoothing)}.", hint=hint
+        )
     return s
 
 
@@ -145,8 +151,10 @@ def _finite_non_negative(x: np.ndarray, name: str) -> None:
 
 def check_prevalence(prevalence: Any, k: int | None = None) -> np.ndarray:
     """pi as a probability vector: 1-D, finite, >= 0, summing to 1 within 1e-9."""
-    expected = "a vector of length K, one probability per category" if k is None else (
-        f"a vector of length {k}, one probability per category"
+    expected = (
+        "a vector of length K, one probability per category"
+        if k is None
+        else (f"a vector of length {k}, one probability per category")
     )
     pi = _float_array(prevalence, "prevalence", expected)
     if pi.ndim != 1:
@@ -169,8 +177,11 @@ def check_prevalence(prevalence: Any, k: int | None = None) -> np.ndarray:
 
 
 def check_confusions(
-    confusions: Any, k: int, n_annotators: int | None = None,
-    annotators: Sequence[Any] | None = None, categories: Sequence[Any] | None = None,
+    confusions: Any,
+    k: int,
+    n_annotators: int | None = None,
+    annotators: Sequence[Any] | None = None,
+    categories: Sequence[Any] | None = None,
 ) -> np.ndarray:
     """theta as J x K x K (annotator x true x given), every row a probability vector."""
     j = "J" if n_annotators is None else str(n_annotators)
@@ -179,8 +190,10 @@ def check_confusions(
         "label) per annotator"
     )
     theta = _float_array(confusions, "confusions", expected)
-    if theta.ndim != 3 or theta.shape[1:] != (k, k) or (
-        n_annotators is not None and theta.shape[0] != n_annotators
+    if (
+        theta.ndim != 3
+        or theta.shape[1:] != (k, k)
+        or (n_annotators is not None and theta.shape[0] != n_annotators)
     ):
         raise AnnotationDataError(f"confusions must have {expected}; got shape {theta.shape}.")
     _finite_non_negative(theta, "confusions")

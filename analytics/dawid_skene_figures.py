@@ -94,25 +94,47 @@ def confusion_heatmaps(
         f"{a}<br>accuracy {table.loc[a, 'accuracy']:.2f}, {int(table.loc[a, 'judgements'])} labels"
         for a in annotators
     ]
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=names,
-                        horizontal_spacing=0.08, vertical_spacing=0.18 if rows > 1 else 0.1)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=names,
+        horizontal_spacing=0.08,
+        vertical_spacing=0.18 if rows > 1 else 0.1,
+    )
     cats = [str(c) for c in result.categories]
     for n, a in enumerate(annotators):
         mat = result.confusion[a].to_numpy()
         r, c = divmod(n, cols)
         fig.add_trace(
             go.Heatmap(
-                z=mat, x=cats, y=cats, zmin=0.0, zmax=1.0, colorscale=SEQUENTIAL,
-                showscale=n == 0, colorbar={"title": {"text": "probability"}},
-                text=np.round(mat, 2), texttemplate="%{text}" if len(cats) <= 6 else None,
+                z=mat,
+                x=cats,
+                y=cats,
+                zmin=0.0,
+                zmax=1.0,
+                colorscale=SEQUENTIAL,
+                showscale=n == 0,
+                colorbar={"title": {"text": "probability"}},
+                text=np.round(mat, 2),
+                texttemplate="%{text}" if len(cats) <= 6 else None,
                 hovertemplate="true %{y}, given %{x}: %{z:.3f}<extra>" + str(a) + "</extra>",
             ),
-            row=r + 1, col=c + 1,
+            row=r + 1,
+            col=c + 1,
         )
-        fig.update_yaxes(autorange="reversed", type="category", row=r + 1, col=c + 1,
-                         title_text="true category" if c == 0 else None)
-        fig.update_xaxes(type="category", row=r + 1, col=c + 1,
-                         title_text="given label" if r == rows - 1 else None)
+        fig.update_yaxes(
+            autorange="reversed",
+            type="category",
+            row=r + 1,
+            col=c + 1,
+            title_text="true category" if c == 0 else None,
+        )
+        fig.update_xaxes(
+            type="category",
+            row=r + 1,
+            col=c + 1,
+            title_text="given label" if r == rows - 1 else None,
+        )
     fig.update_annotations(font_size=11)
     return apply_layout(fig, title=title, height=max(320, 290 * rows))
 
@@ -126,10 +148,15 @@ def prevalence_figure(result: DawidSkeneResult) -> go.Figure:
     fig = go.Figure()
     colours = {"model": ACCENT, "majority vote": QUALITATIVE[1], "raw frequency": MUTED}
     for col in t.columns:
-        fig.add_trace(go.Bar(
-            x=[str(c) for c in t.index], y=t[col], name=col, marker_color=colours[col],
-            hovertemplate="%{x}: %{y:.1%}<extra>" + col + "</extra>",
-        ))
+        fig.add_trace(
+            go.Bar(
+                x=[str(c) for c in t.index],
+                y=t[col],
+                name=col,
+                marker_color=colours[col],
+                hovertemplate="%{x}: %{y:.1%}<extra>" + col + "</extra>",
+            )
+        )
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.2})
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     fig.update_xaxes(type="category")
@@ -144,17 +171,29 @@ def confidence_histogram(result: DawidSkeneResult, threshold: float = 0.99) -> g
         return _empty(title, "No items.")
     k = max(len(result.categories), 1)
     lo = 1.0 / k
-    fig = go.Figure(go.Histogram(
-        x=conf, xbins={"start": lo, "end": 1.0 + 1e-9, "size": (1.0 - lo) / 40 or 0.025},
-        marker_color=ACCENT, hovertemplate="%{x}: %{y} items<extra></extra>",
-    ))
+    fig = go.Figure(
+        go.Histogram(
+            x=conf,
+            xbins={"start": lo, "end": 1.0 + 1e-9, "size": (1.0 - lo) / 40 or 0.025},
+            marker_color=ACCENT,
+            hovertemplate="%{x}: %{y} items<extra></extra>",
+        )
+    )
     share = float((conf >= threshold).mean())
-    fig.add_vline(x=threshold, line_dash="dash", line_color=MUTED,
-                  annotation_text=f"{share:.0%} of items at or above {threshold:g}",
-                  annotation_position="top left")
+    fig.add_vline(
+        x=threshold,
+        line_dash="dash",
+        line_color=MUTED,
+        annotation_text=f"{share:.0%} of items at or above {threshold:g}",
+        annotation_position="top left",
+    )
     fig.update_xaxes(range=[lo - 0.01, 1.01])
-    return apply_layout(fig, title=title, x_title="posterior probability of the chosen label",
-                        y_title="items (count)")
+    return apply_layout(
+        fig,
+        title=title,
+        x_title="posterior probability of the chosen label",
+        y_title="items (count)",
+    )
 
 
 def mutual_information_figure(result: DawidSkeneResult, top: int = 40) -> go.Figure:
@@ -170,18 +209,35 @@ def mutual_information_figure(result: DawidSkeneResult, top: int = 40) -> go.Fig
     if len(info) > top:
         half = top // 2
         info = pd.concat([info.head(half), info.tail(top - half)])
-    h = float(-(result.prevalence[result.prevalence > 0]
-                * np.log2(result.prevalence[result.prevalence > 0])).sum())
-    fig = go.Figure(go.Bar(
-        x=[str(a) for a in info.index], y=info["mutual information (bits)"], marker_color=ACCENT,
-        customdata=info["judgements"],
-        hovertemplate="%{x}: %{y:.3f} bits (%{customdata} labels)<extra></extra>",
-    ))
-    fig.add_hline(y=h, line_dash="dash", line_color=MUTED,
-                  annotation_text=f"maximum: H[Z] = {h:.2f} bits", annotation_position="top right")
+    h = float(
+        -(
+            result.prevalence[result.prevalence > 0]
+            * np.log2(result.prevalence[result.prevalence > 0])
+        ).sum()
+    )
+    fig = go.Figure(
+        go.Bar(
+            x=[str(a) for a in info.index],
+            y=info["mutual information (bits)"],
+            marker_color=ACCENT,
+            customdata=info["judgements"],
+            hovertemplate="%{x}: %{y:.3f} bits (%{customdata} labels)<extra></extra>",
+        )
+    )
+    fig.add_hline(
+        y=h,
+        line_dash="dash",
+        line_color=MUTED,
+        annotation_text=f"maximum: H[Z] = {h:.2f} bits",
+        annotation_position="top right",
+    )
     fig.update_xaxes(type="category")
-    return apply_layout(fig, title=title, x_title="annotator (most informative first)",
-                        y_title="mutual information (bits)")
+    return apply_layout(
+        fig,
+        title=title,
+        x_title="annotator (most informative first)",
+        y_title="mutual information (bits)",
+    )
 
 
 def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
@@ -190,12 +246,26 @@ def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
     ll = np.asarray(result.log_likelihood, dtype=float)
     if len(ll) == 0:
         return _empty(title, "No iterations were run.")
-    fig = go.Figure(go.Scatter(
-        x=np.arange(len(ll)), y=ll, mode="lines+markers" if len(ll) < 60 else "lines",
-        line={"color": ACCENT}, hovertemplate="iteration %{x}: %{y:.4f}<extra></extra>",
-    ))
+    fig = go.Figure(
+        go.Scatter(
+            x=np.arange(len(ll)),
+            y=ll,
+            mode="lines+markers" if len(ll) < 60 else "lines",
+            line={"color": ACCENT},
+            hovertemplate="iteration %{x}: %{y:.4f}<extra></extra>",
+        )
+    )
     state = "converged" if result.converged else "stopped at max_iter (not converged)"
-    fig.add_annotation(text=f"{result.n_iter} iterations, {state}", showarrow=False,
-                       x=1, y=0, xref="paper", yref="paper", xanchor="right", yanchor="bottom")
-    return apply_layout(fig, title=title, x_title="EM iteration",
-                        y_title="penalised log-likelihood (nats)")
+    fig.add_annotation(
+        text=f"{result.n_iter} iterations, {state}",
+        showarrow=False,
+        x=1,
+        y=0,
+        xref="paper",
+        yref="paper",
+        xanchor="right",
+        yanchor="bottom",
+    )
+    return apply_layout(
+        fig, title=title, x_title="EM iteration", y_title="penalised log-likelihood (nats)"
+    )

@@ -151,9 +151,7 @@ def _pair_grams(jp: JudgementPairs) -> tuple[sparse.csr_matrix, sparse.csr_matri
     items = np.concatenate([jp.unit_item, jp.unit_item])
     combo_key, combo = np.unique(side_pair * n_sets + codes, return_inverse=True)
     combo = combo.reshape(-1)
-    m = sparse.csr_matrix(
-        (np.ones(len(combo)), (items, combo)), shape=(jp.n_items, len(combo_key))
-    )
+    m = sparse.csr_matrix((np.ones(len(combo)), (items, combo)), shape=(jp.n_items, len(combo_key)))
     combo_block, combo_set = combo_key // n_sets, combo_key % n_sets
     # (set, c1, c2) for every two categories that a distinct set contains (sorted by set).
     s_idx, c1, c2 = np.nonzero(jp.table[:, :, None] & jp.table[:, None, :])
@@ -236,7 +234,9 @@ class _AmEngine:
         a = unit_agreement(jp)
         shape = (jp.n_items, jp.n_pairs)
         self.obs = sparse.csr_matrix((a, (jp.unit_item, jp.unit_pair)), shape=shape)
-        self.cnt = sparse.csr_matrix((np.ones(jp.n_units), (jp.unit_item, jp.unit_pair)), shape=shape)
+        self.cnt = sparse.csr_matrix(
+            (np.ones(jp.n_units), (jp.unit_item, jp.unit_pair)), shape=shape
+        )
         self.m, self.z = _pair_grams(jp)
 
     def parts(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -502,7 +502,14 @@ def am_bootstrap(
     if len(valid) == 0:
         why = "A_m was undefined in every bootstrap replicate (P_e = 1)."
         return AmInterval(
-            point.a_m, np.nan, np.nan, level, n_boot, 0, reps, combos,
+            point.a_m,
+            np.nan,
+            np.nan,
+            level,
+            n_boot,
+            0,
+            reps,
+            combos,
             f"{why} On the data as given, {point.reason}" if point.reason else why,
         )
     tail = (1.0 - level) / 2.0

@@ -33,7 +33,12 @@ __all__ = [
 def _empty(title: str, message: str) -> go.Figure:
     fig = go.Figure()
     fig.add_annotation(
-        text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
+        text=message,
+        showarrow=False,
+        x=0.5,
+        y=0.5,
+        xref="paper",
+        yref="paper",
         font={"size": 14, "color": MUTED},
     )
     fig.update_xaxes(visible=False)
@@ -42,7 +47,11 @@ def _empty(title: str, message: str) -> go.Figure:
 
 
 def _pair_labels(index: pd.MultiIndex | pd.Index) -> list[str]:
-    return [f"{a} – {b}" for a, b in index] if isinstance(index, pd.MultiIndex) else list(map(str, index))
+    return (
+        [f"{a} – {b}" for a, b in index]
+        if isinstance(index, pd.MultiIndex)
+        else list(map(str, index))
+    )
 
 
 def _no_pairs(table: pd.DataFrame) -> str:
@@ -74,9 +83,17 @@ def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
     text = np.where(np.isfinite(grid), np.vectorize(lambda v: f"{v:.2f}")(np.nan_to_num(grid)), "")
     fig = go.Figure(
         go.Heatmap(
-            z=grid, x=[str(n) for n in names], y=[str(n) for n in names], colorscale=DIVERGING,
-            zmid=0, zmin=-1, zmax=1, text=text, texttemplate="%{text}" if len(names) <= 12 else None,
-            customdata=shared, colorbar={"title": "A_m"},
+            z=grid,
+            x=[str(n) for n in names],
+            y=[str(n) for n in names],
+            colorscale=DIVERGING,
+            zmid=0,
+            zmin=-1,
+            zmax=1,
+            text=text,
+            texttemplate="%{text}" if len(names) <= 12 else None,
+            customdata=shared,
+            colorbar={"title": "A_m"},
             hovertemplate="%{y} and %{x}<br>A_m %{z:.3f}<br>%{customdata:.0f} shared items<extra></extra>",
         )
     )
@@ -93,15 +110,30 @@ def pairwise_am_bars(table: pd.DataFrame) -> go.Figure:
         return _empty(title, f"Undefined for every pair: {_first_note(table)}")
     labels = [f"{a} – {b}" for a, b in zip(table["annotator_a"], table["annotator_b"], strict=True)]
     fig = go.Figure()
-    for col, name, color in (("p_o", "P_o (observed)", ACCENT), ("p_e", "P_e (chance)", MUTED),
-                             ("a_m", "A_m", GOOD)):
-        fig.add_bar(x=labels, y=table[col], name=name, marker_color=color,
-                    hovertemplate="%{x}<br>" + name + " %{y:.3f}<extra></extra>")
+    for col, name, color in (
+        ("p_o", "P_o (observed)", ACCENT),
+        ("p_e", "P_e (chance)", MUTED),
+        ("a_m", "A_m", GOOD),
+    ):
+        fig.add_bar(
+            x=labels,
+            y=table[col],
+            name=name,
+            marker_color=color,
+            hovertemplate="%{x}<br>" + name + " %{y:.3f}<extra></extra>",
+        )
     fig.update_layout(barmode="group")
     if table["a_m"].isna().all():
-        fig.add_annotation(text=f"A_m is undefined for every pair: {_first_note(table)}",
-                           showarrow=False, x=0.5, y=1.0, xref="paper", yref="paper",
-                           yanchor="bottom", font={"color": MUTED})
+        fig.add_annotation(
+            text=f"A_m is undefined for every pair: {_first_note(table)}",
+            showarrow=False,
+            x=0.5,
+            y=1.0,
+            xref="paper",
+            yref="paper",
+            yanchor="bottom",
+            font={"color": MUTED},
+        )
     return apply_layout(fig, title=title, x_title="annotator pair", y_title="proportion (0-1)")
 
 
@@ -113,13 +145,17 @@ def items_by_agreement_bars(bands: pd.DataFrame) -> go.Figure:
         return _empty(title, f"No item has an observed agreement: {reason}")
     fig = go.Figure(
         go.Bar(
-            x=bands["band"], y=bands["n_items"], marker_color=ACCENT,
-            text=[f"{s:.0%}" for s in bands["share"]], textposition="outside",
+            x=bands["band"],
+            y=bands["n_items"],
+            marker_color=ACCENT,
+            text=[f"{s:.0%}" for s in bands["share"]],
+            textposition="outside",
             hovertemplate="%{x}<br>%{y} items<extra></extra>",
         )
     )
-    return apply_layout(fig, title=title, x_title="observed agreement of the item (P_i)",
-                        y_title="items")
+    return apply_layout(
+        fig, title=title, x_title="observed agreement of the item (P_i)", y_title="items"
+    )
 
 
 def _no_categories_or_pairs(table: pd.DataFrame) -> str:
@@ -138,7 +174,11 @@ def category_disagreement_heatmap(table: pd.DataFrame) -> go.Figure:
     z = table.to_numpy(dtype=float)
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=[str(c) for c in table.columns], y=rows, colorscale=SEQUENTIAL, zmin=0,
+            z=z,
+            x=[str(c) for c in table.columns],
+            y=rows,
+            colorscale=SEQUENTIAL,
+            zmin=0,
             text=z.astype(int).astype(str) if z.size <= 400 else None,
             texttemplate="%{text}" if z.size <= 400 else None,
             colorbar={"title": "items"},
@@ -155,10 +195,17 @@ def category_disagreement_bars(table: pd.DataFrame) -> go.Figure:
     if table.empty:
         return _empty(title, _no_categories_or_pairs(table))
     total = table.sum(axis=0)
-    fig = go.Figure(go.Bar(x=[str(c) for c in total.index], y=total.to_numpy(), marker_color=BAD,
-                           hovertemplate="%{x}: %{y} disagreements<extra></extra>"))
-    return apply_layout(fig, title=title, x_title="category",
-                        y_title="disagreements (item x annotator pair)")
+    fig = go.Figure(
+        go.Bar(
+            x=[str(c) for c in total.index],
+            y=total.to_numpy(),
+            marker_color=BAD,
+            hovertemplate="%{x}: %{y} disagreements<extra></extra>",
+        )
+    )
+    return apply_layout(
+        fig, title=title, x_title="category", y_title="disagreements (item x annotator pair)"
+    )
 
 
 def category_pair_confusion_heatmap(conf: pd.DataFrame) -> go.Figure:
@@ -166,13 +213,22 @@ def category_pair_confusion_heatmap(conf: pd.DataFrame) -> go.Figure:
     title = "Confusion between category pairs ([a -] meets [- b])"
     z = conf.to_numpy(dtype=float)
     if z.shape[0] < 2 or not np.isfinite(z).any():
-        return _empty(title, f"Confusion needs at least two categories (this data set has {z.shape[0]}).")
+        return _empty(
+            title, f"Confusion needs at least two categories (this data set has {z.shape[0]})."
+        )
     cats = [str(c) for c in conf.columns]
     text = np.where(np.isfinite(z), np.nan_to_num(z).astype(int).astype(str), "")
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=cats, y=cats, colorscale=SEQUENTIAL, zmin=0, text=text,
-            texttemplate="%{text}", colorbar={"title": "cases"}, hoverongaps=False,
+            z=z,
+            x=cats,
+            y=cats,
+            colorscale=SEQUENTIAL,
+            zmin=0,
+            text=text,
+            texttemplate="%{text}",
+            colorbar={"title": "cases"},
+            hoverongaps=False,
             hovertemplate="one annotator %{y}, the other %{x}: %{z:.0f} cases<extra></extra>",
         )
     )
@@ -190,17 +246,26 @@ def category_pair_bars(conf: pd.DataFrame, top: int = 15) -> go.Figure:
     iu = np.triu_indices(z.shape[0], 1)
     counts = z[iu] if z.size else np.zeros(0)
     if counts.size == 0:
-        return _empty(title, f"Confusion needs at least two categories (this data set has {z.shape[0]}).")
+        return _empty(
+            title, f"Confusion needs at least two categories (this data set has {z.shape[0]})."
+        )
     if np.nansum(counts) == 0:
         return _empty(title, "No annotator chose one category where another chose a different one.")
     cats = [str(c) for c in conf.columns]
     labels = [f"{cats[a]} / {cats[b]}" for a, b in zip(*iu, strict=True)]
     order = np.argsort(-counts, kind="stable")[:top]
-    fig = go.Figure(go.Bar(y=[labels[k] for k in order][::-1], x=counts[order][::-1],
-                           orientation="h", marker_color=BAD,
-                           hovertemplate="%{y}: %{x:.0f} cases<extra></extra>"))
-    return apply_layout(fig, title=title, x_title="cases (item x annotator pair)",
-                        y_title="category pair")
+    fig = go.Figure(
+        go.Bar(
+            y=[labels[k] for k in order][::-1],
+            x=counts[order][::-1],
+            orientation="h",
+            marker_color=BAD,
+            hovertemplate="%{y}: %{x:.0f} cases<extra></extra>",
+        )
+    )
+    return apply_layout(
+        fig, title=title, x_title="cases (item x annotator pair)", y_title="category pair"
+    )
 
 
 def gold_distribution_bars(gold: GoldStandard) -> go.Figure:
@@ -209,13 +274,21 @@ def gold_distribution_bars(gold: GoldStandard) -> go.Figure:
     if gold.matrix.shape[0] == 0:
         return _empty(title, "No items.")
     if gold.matrix.shape[1] == 0:
-        return _empty(title, f"There are no categories: the gold label set of all "
-                             f"{gold.matrix.shape[0]:,} items is empty.")
+        return _empty(
+            title,
+            f"There are no categories: the gold label set of all "
+            f"{gold.matrix.shape[0]:,} items is empty.",
+        )
     counts = gold.matrix.sum(axis=0)
     n_empty = int((~gold.matrix.any(axis=1)).sum())
-    fig = go.Figure(go.Bar(x=[*map(str, counts.index), "(none)"], y=[*counts.to_numpy(), n_empty],
-                           marker_color=[ACCENT] * len(counts) + [MUTED],
-                           hovertemplate="%{x}: %{y} items<extra></extra>"))
+    fig = go.Figure(
+        go.Bar(
+            x=[*map(str, counts.index), "(none)"],
+            y=[*counts.to_numpy(), n_empty],
+            marker_color=[ACCENT] * len(counts) + [MUTED],
+            hovertemplate="%{x}: %{y} items<extra></extra>",
+        )
+    )
     return apply_layout(fig, title=title, x_title="category", y_title="items")
 
 
@@ -226,11 +299,20 @@ def expert_index_bars(gold: GoldStandard) -> go.Figure:
     if rho.empty:
         return _empty(title, "No annotators.")
     if not rho.any():  # rho grows at every decision with a majority, so none had one
-        why = ("there are no categories, so there was nothing to decide"
-               if gold.matrix.shape[1] == 0 else "every decision was a tie")
+        why = (
+            "there are no categories, so there was nothing to decide"
+            if gold.matrix.shape[1] == 0
+            else "every decision was a tie"
+        )
         return _empty(title, f"Every expert index is 0: {why}.")
-    fig = go.Figure(go.Bar(x=[str(a) for a in rho.index], y=rho.to_numpy(), marker_color=ACCENT,
-                           hovertemplate="%{x}: %{y}<extra></extra>"))
+    fig = go.Figure(
+        go.Bar(
+            x=[str(a) for a in rho.index],
+            y=rho.to_numpy(),
+            marker_color=ACCENT,
+            hovertemplate="%{x}: %{y}<extra></extra>",
+        )
+    )
     return apply_layout(fig, title=title, x_title="annotator", y_title="expert index (decisions)")
 
 
@@ -240,17 +322,39 @@ def per_category_bars(frame: pd.DataFrame) -> go.Figure:
     if frame.empty:
         return _empty(title, "There are no categories (every judgement is the empty set).")
     if frame[["fleiss_kappa", "krippendorff_alpha"]].isna().all().all():
-        return _empty(title, "Undefined for every category: " + str(frame["note"].iloc[0] if len(frame) else ""))
+        return _empty(
+            title,
+            "Undefined for every category: " + str(frame["note"].iloc[0] if len(frame) else ""),
+        )
     cats = [str(c) for c in frame.index]
     fig = go.Figure()
-    fig.add_bar(x=cats, y=frame["fleiss_kappa"], name="Fleiss' kappa", marker_color=ACCENT,
-                hovertemplate="%{x}: kappa %{y:.3f}<extra></extra>")
-    fig.add_bar(x=cats, y=frame["krippendorff_alpha"], name="Krippendorff's alpha",
-                marker_color=GOOD, hovertemplate="%{x}: alpha %{y:.3f}<extra></extra>")
+    fig.add_bar(
+        x=cats,
+        y=frame["fleiss_kappa"],
+        name="Fleiss' kappa",
+        marker_color=ACCENT,
+        hovertemplate="%{x}: kappa %{y:.3f}<extra></extra>",
+    )
+    fig.add_bar(
+        x=cats,
+        y=frame["krippendorff_alpha"],
+        name="Krippendorff's alpha",
+        marker_color=GOOD,
+        hovertemplate="%{x}: alpha %{y:.3f}<extra></extra>",
+    )
     fig.update_layout(barmode="group")
-    fig.update_yaxes(range=[min(-0.1, float(np.nanmin(frame[["fleiss_kappa", "krippendorff_alpha"]].to_numpy())) - 0.05), 1])
-    return apply_layout(fig, title=title, x_title="category",
-                        y_title="coefficient (0 = chance, 1 = perfect)")
+    fig.update_yaxes(
+        range=[
+            min(
+                -0.1,
+                float(np.nanmin(frame[["fleiss_kappa", "krippendorff_alpha"]].to_numpy())) - 0.05,
+            ),
+            1,
+        ]
+    )
+    return apply_layout(
+        fig, title=title, x_title="category", y_title="coefficient (0 = chance, 1 = perfect)"
+    )
 
 
 def am_bootstrap_histogram(interval: AmInterval) -> go.Figure:
@@ -259,10 +363,20 @@ def am_bootstrap_histogram(interval: AmInterval) -> go.Figure:
     reps = interval.replicates[np.isfinite(interval.replicates)] if len(interval.replicates) else []
     if len(reps) == 0:
         return _empty(title, interval.reason or "No bootstrap replicates.")
-    fig = go.Figure(go.Histogram(x=reps, marker_color=MUTED, nbinsx=40, name="replicates",
-                                 hovertemplate="A_m %{x}<br>%{y} replicates<extra></extra>"))
-    for x, dash, name in ((interval.low, "dot", "low"), (interval.high, "dot", "high"),
-                          (interval.a_m, "solid", "A_m")):
+    fig = go.Figure(
+        go.Histogram(
+            x=reps,
+            marker_color=MUTED,
+            nbinsx=40,
+            name="replicates",
+            hovertemplate="A_m %{x}<br>%{y} replicates<extra></extra>",
+        )
+    )
+    for x, dash, name in (
+        (interval.low, "dot", "low"),
+        (interval.high, "dot", "high"),
+        (interval.a_m, "solid", "A_m"),
+    ):
         fig.add_vline(x=x, line_dash=dash, line_color=ACCENT, annotation_text=name)
     return apply_layout(fig, title=title, x_title="A_m", y_title="replicates")
 
@@ -273,8 +387,16 @@ def set_distance_alpha_bars(table: pd.DataFrame) -> go.Figure:
     if table.empty or table["alpha"].isna().all():
         note = table["note"].dropna().iloc[0] if len(table) and table["note"].any() else "undefined"
         return _empty(title, f"Alpha is undefined: {note}")
-    fig = go.Figure(go.Bar(x=table["distance"], y=table["alpha"], marker_color=ACCENT,
-                           text=[f"{v:.3f}" for v in table["alpha"]], textposition="outside",
-                           hovertemplate="%{x}: alpha %{y:.3f}<extra></extra>"))
-    return apply_layout(fig, title=title, x_title="set distance",
-                        y_title="alpha (0 = chance, 1 = perfect)")
+    fig = go.Figure(
+        go.Bar(
+            x=table["distance"],
+            y=table["alpha"],
+            marker_color=ACCENT,
+            text=[f"{v:.3f}" for v in table["alpha"]],
+            textposition="outside",
+            hovertemplate="%{x}: alpha %{y:.3f}<extra></extra>",
+        )
+    )
+    return apply_layout(
+        fig, title=title, x_title="set distance", y_title="alpha (0 = chance, 1 = perfect)"
+    )

@@ -210,7 +210,9 @@ def noise_from_annotations(
             "left out (one judgement can neither agree nor disagree)."
         )
     base: dict[str, Any] = {
-        "annotators": names, "n_excluded": n_excluded, "multilabel": ann.is_multilabel,
+        "annotators": names,
+        "n_excluded": n_excluded,
+        "multilabel": ann.is_multilabel,
     }
 
     def undefined(n: int, d: int, reason: str, **extra: Any) -> AnnotationNoise:
@@ -234,13 +236,16 @@ def noise_from_annotations(
         {
             "item": item_names,
             "status": np.where(agreed, "agreed", "disagreed"),
-            "label": np.where(agreed, np.asarray(cats, dtype=object)[np.where(agreed, lowest, 0)], ""),
+            "label": np.where(
+                agreed, np.asarray(cats, dtype=object)[np.where(agreed, lowest, 0)], ""
+            ),
             "annotators": per_item[eligible],
         }
     )
     if d == 0:
         return undefined(
-            n, 0,
+            n,
+            0,
             "the annotators never disagreed, so their coin on hard items cannot be estimated "
             "(footnote 3 needs disagreed items). The agreed items may well be clean, but this "
             "model cannot say how clean.",
@@ -248,7 +253,9 @@ def noise_from_annotations(
         )
     if d == n:
         return undefined(
-            n, d, "the annotators disagreed on every item, so there is no agreed gold standard.",
+            n,
+            d,
+            "the annotators disagreed on every item, so there is no agreed gold standard.",
             items=items.assign(p=np.nan),
         )
 
@@ -287,7 +294,12 @@ def noise_from_annotations(
         f"Poisson-binomials, {post.method})."
     )
     res = _bound_from_pmf(
-        n, d, p_mean, confidence, post.offset, post.pmf,
+        n,
+        d,
+        p_mean,
+        confidence,
+        post.offset,
+        post.pmf,
         method=f"per-item p: mixture of Poisson-binomials ({post.method})",
         notes=tuple(notes),
     )

@@ -19,8 +19,14 @@ def empty_figure(title: str, message: str) -> go.Figure:
     """A figure that says why there is nothing to draw."""
     fig = go.Figure()
     fig.add_annotation(
-        text=message, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
-        font={"size": 14}, align="center",
+        text=message,
+        x=0.5,
+        y=0.5,
+        xref="paper",
+        yref="paper",
+        showarrow=False,
+        font={"size": 14},
+        align="center",
     )
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
@@ -46,37 +52,54 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_trace(
         go.Scatter(
-            x=x, y=y, name="P(exactly j coin-flips)", mode="lines", line={"color": ACCENT},
-            fill="tozeroy", line_shape="hvh",
+            x=x,
+            y=y,
+            name="P(exactly j coin-flips)",
+            mode="lines",
+            line={"color": ACCENT},
+            fill="tozeroy",
+            line_shape="hvh",
             hovertemplate="j = %{x}<br>P(exactly j) = %{y:.3g}<extra></extra>",
         ),
         secondary_y=False,
     )
     fig.add_trace(
         go.Scatter(
-            x=x, y=yt, name="P(more than j coin-flips)", mode="lines",
-            line={"color": QUALITATIVE[1], "width": 2}, line_shape="hv",
+            x=x,
+            y=yt,
+            name="P(more than j coin-flips)",
+            mode="lines",
+            line={"color": QUALITATIVE[1], "width": 2},
+            line_shape="hv",
             hovertemplate="j = %{x}<br>P(more than j) = %{y:.3g}<extra></extra>",
         ),
         secondary_y=True,
     )
     fig.add_hline(
-        y=cut, line={"color": BAD, "dash": "dash"}, secondary_y=True,
-        annotation_text=f"1 - confidence = {cut:.3g}", annotation_position="top right",
+        y=cut,
+        line={"color": BAD, "dash": "dash"},
+        secondary_y=True,
+        annotation_text=f"1 - confidence = {cut:.3g}",
+        annotation_position="top right",
     )
     fig.add_vline(
-        x=result.hidden_hard, line={"color": BAD},
+        x=result.hidden_hard,
+        line={"color": BAD},
         annotation_text=f"bound: {int(result.hidden_hard):,} ({100 * result.gamma:.1f}%)",
         annotation_position="top left",
     )
     apply_layout(
-        fig, title=title,
+        fig,
+        title=title,
         x_title=f"j, hidden coin-flips among the {result.n_agreed:,} agreed items (count)",
     )
     fig.update_yaxes(title_text="probability of exactly j", secondary_y=False, rangemode="tozero")
     fig.update_yaxes(
-        title_text="probability of more than j", secondary_y=True, range=[0, 1.02],
-        tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0], showgrid=False,
+        title_text="probability of more than j",
+        secondary_y=True,
+        range=[0, 1.02],
+        tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0],
+        showgrid=False,
     )
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
     return fig
@@ -93,20 +116,28 @@ def adding_annotators_figure(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
-            x=table["annotators"], y=100 * table["gamma"], mode="lines+markers",
-            name="noise bound (with confidence)", line={"color": ACCENT},
+            x=table["annotators"],
+            y=100 * table["gamma"],
+            mode="lines+markers",
+            name="noise bound (with confidence)",
+            line={"color": ACCENT},
             hovertemplate="%{x} annotators<br>at most %{y:.2f}% noise<extra></extra>",
         )
     )
     fig.add_trace(
         go.Scatter(
-            x=table["annotators"], y=100 * table["true_noise"], mode="lines+markers",
-            name="expected noise", line={"color": MUTED, "dash": "dot"},
+            x=table["annotators"],
+            y=100 * table["true_noise"],
+            mode="lines+markers",
+            name="expected noise",
+            line={"color": MUTED, "dash": "dot"},
             hovertemplate="%{x} annotators<br>about %{y:.2f}% noise<extra></extra>",
         )
     )
     apply_layout(
-        fig, title=title, x_title="annotators who must all agree (count)",
+        fig,
+        title=title,
+        x_title="annotators who must all agree (count)",
         y_title="coin-flips among agreed items (%)",
     )
     fig.update_xaxes(dtick=1)

@@ -92,6 +92,7 @@ def _theta_log_density(theta: np.ndarray, d: int, q: np.ndarray, c: np.ndarray) 
 
 def _theta_window(d: int, q: np.ndarray, c: np.ndarray) -> tuple[float, float]:
     """Where theta's log density is within LOG_DROP of its maximum (it is log-concave)."""
+
     def slope(t: float) -> float:
         return d / t - float(c @ (q / (1.0 - t * q)))
 
@@ -187,11 +188,17 @@ def _panels(
         c = c[keep]
     # a grid fine both in the middle and towards either end (theta^d near 0, the pole near 1)
     tiny = max(lo, 1e-300)
-    grid = np.unique(np.concatenate([
-        np.linspace(lo, hi, GRID),
-        np.geomspace(tiny, hi, GRID) if hi > tiny else [],
-        hi + lo - np.geomspace(max(lo, hi * 1e-12, 1e-300), hi, GRID)[::-1] if hi > lo else [],
-    ]))
+    grid = np.unique(
+        np.concatenate(
+            [
+                np.linspace(lo, hi, GRID),
+                np.geomspace(tiny, hi, GRID) if hi > tiny else [],
+                hi + lo - np.geomspace(max(lo, hi * 1e-12, 1e-300), hi, GRID)[::-1]
+                if hi > lo
+                else [],
+            ]
+        )
+    )
     grid = grid[(grid >= lo) & (grid <= hi)]
     mean, sd = _pb_mean_sd(grid, p, c)
     step = np.abs(np.diff(mean)) / np.maximum(0.5 * (sd[1:] + sd[:-1]), 1.0)
@@ -314,9 +321,10 @@ def hidden_hard_posterior(
 
 def _use_series(terms: int, size: int, n_distinct: int) -> bool:
     """Power sums when they converge within MAX_SERIES_TERMS and cost less than logs."""
-    return terms <= MAX_SERIES_TERMS and terms * (n_distinct + size // 2 + 1) <= LOG_COST * (
-        size // 2 + 1
-    ) * n_distinct
+    return (
+        terms <= MAX_SERIES_TERMS
+        and terms * (n_distinct + size // 2 + 1) <= LOG_COST * (size // 2 + 1) * n_distinct
+    )
 
 
 def _node_cost(terms: int, size: int, n_distinct: int) -> float:

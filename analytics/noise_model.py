@@ -177,16 +177,16 @@ class NoiseBound(_Explained):
         return pd.DataFrame(rows, columns=["measure", "value"]).astype({"value": object})
 
 
-def _undefined(
-    n: int, d: int, p: float, confidence: float, reason: str, **kw
-) -> NoiseBound:
+def _undefined(n: int, d: int, p: float, confidence: float, reason: str, **kw) -> NoiseBound:
     empty = pd.Series([], dtype=float, name="probability")
     empty.index.name = "hard items"
     return NoiseBound(n, d, p, confidence, NAN, NAN, NAN, empty, NAN, NAN, reason=reason, **kw)
 
 
 # ---------------------------------------------------------------------- p
-def agreement_probability(hard_rates: np.ndarray | pd.DataFrame | Sequence[Sequence[float]]) -> float:
+def agreement_probability(
+    hard_rates: np.ndarray | pd.DataFrame | Sequence[Sequence[float]],
+) -> float:
     """p, the chance that k annotators agree on a hard item.
 
     ``p = sum_c prod_j r_jc`` where ``r_jc`` is annotator j's probability of category c on
@@ -271,7 +271,9 @@ def _prior_log(prior: object, n: int, d: int) -> np.ndarray:
 def _log_nb_weight(j: float, d: int, p: float) -> float:
     """log of ``C(d + j, d) p^j``, the uniform-prior weight of j hidden hard items."""
     return float(
-        special.gammaln(d + j + 1) - special.gammaln(j + 1) - special.gammaln(d + 1)
+        special.gammaln(d + j + 1)
+        - special.gammaln(j + 1)
+        - special.gammaln(d + 1)
         + special.xlogy(j, p)
     )
 
@@ -348,6 +350,7 @@ def _closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBoun
     top = n - d
     js = np.arange(top + 1)
     if p >= 1.0:  # flat weights on 0..top (only reachable with d = 0)
+
         def tail(j: np.ndarray) -> np.ndarray:
             return (top - np.asarray(j, dtype=float)) / (top + 1.0)
 
@@ -386,7 +389,9 @@ def _closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBoun
         tail_at_t0=float(tail(np.array([lo]))[0]),
         expected_hidden=float(expected),
         method="equation (1), closed form (incomplete beta)",
-        notes=(f"The posterior is spread over {top + 1:,} counts; the curve shows every {stride:,}th.",)
+        notes=(
+            f"The posterior is spread over {top + 1:,} counts; the curve shows every {stride:,}th.",
+        )
         if stride > 1
         else (),
         tail_series=pd.Series(above, index=index, name="P(X > t)"),
@@ -411,7 +416,9 @@ def _bound_from_pmf(
     h = d + offset + np.arange(len(pmf))
     keep = pmf >= pmf.max() * SERIES_FLOOR
     lo_k, hi_k = int(np.argmax(keep)), len(keep) - int(np.argmax(keep[::-1]))
-    post = pd.Series(pmf[lo_k:hi_k], index=pd.Index(h[lo_k:hi_k], name="hard items"), name="probability")
+    post = pd.Series(
+        pmf[lo_k:hi_k], index=pd.Index(h[lo_k:hi_k], name="hard items"), name="probability"
+    )
     expected = float(pmf @ (offset + np.arange(len(pmf))))
     return NoiseBound(
         n_items=n,
@@ -481,12 +488,19 @@ def noise_bound(
     kind = "uniform" if prior is None else "given"
     if n == d:
         return _undefined(
-            n, d, p, confidence, "there are no agreed items, so there is no gold standard to bound.",
+            n,
+            d,
+            p,
+            confidence,
+            "there are no agreed items, so there is no gold standard to bound.",
             prior=kind,
         )
     if p == 1.0 and d > 0:
         return _undefined(
-            n, d, p, confidence,
+            n,
+            d,
+            p,
+            confidence,
             "p = 1 says hard items always agree, yet disagreements were seen; check p.",
             prior=kind,
         )
@@ -558,7 +572,13 @@ def max_disagreements(
 
     if not g(0) <= target:
         return MaxDisagreements(
-            n, p, target, confidence, -1, g(0), NAN,
+            n,
+            p,
+            target,
+            confidence,
+            -1,
+            g(0),
+            NAN,
             reason=(
                 f"even with no disagreements the {n:,} agreed items could hold more than "
                 f"{_pct(target)} coin-flips at this confidence; more items or a lower p are needed."
@@ -576,9 +596,7 @@ def max_disagreements(
 
 
 # ---------------------------------------------------------------------- adding annotators
-def _p_per_k(
-    hard_rates: object, p: object, k_values: Sequence[int]
-) -> tuple[list[float], str]:
+def _p_per_k(hard_rates: object, p: object, k_values: Sequence[int]) -> tuple[list[float], str]:
     if p is not None:
         if callable(p):
             values = [p(k) for k in k_values]
@@ -662,7 +680,9 @@ def adding_annotators(
     confidence = check_confidence(confidence)
     ks = [check_whole(k, "every number of annotators in k_values", 2) for k in k_values]
     if not ks:
-        raise AnnotationDataError("k_values must hold at least one number of annotators (2 or more).")
+        raise AnnotationDataError(
+            "k_values must hold at least one number of annotators (2 or more)."
+        )
     ps, note = _p_per_k(hard_rates, p, ks)
     rows = []
     hard = n * (1.0 - e)
@@ -746,7 +766,9 @@ def chance_difference(
     """
     bound = str(bound).lower()
     if bound not in CHANCE_BOUNDS:
-        raise AnnotationDataError(f"unknown bound {bound!r}; use one of {', '.join(CHANCE_BOUNDS)}.")
+        raise AnnotationDataError(
+            f"unknown bound {bound!r}; use one of {', '.join(CHANCE_BOUNDS)}."
+        )
     confidence = check_confidence(confidence)
     L = check_whole(n_gold, "n_gold", 1)
     R = check_number(n_noisy, "n_noisy")
@@ -846,4 +868,3 @@ def kappa_noise_estimate(kappa: float, n_items: int, n_agreed: int) -> KappaNois
         return KappaNoiseEstimate(k, n, a, NAN, NAN, NAN, reason)
     hidden = a - easy
     return KappaNoiseEstimate(k, n, a, easy, hidden, hidden / a)
-

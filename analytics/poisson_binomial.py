@@ -170,9 +170,7 @@ def poisson_binomial_pmf(
     return lo, pmf / pmf.sum()
 
 
-def refined_normal_cdf(
-    k: np.ndarray, mean: float, var: float, third: float
-) -> np.ndarray:
+def refined_normal_cdf(k: np.ndarray, mean: float, var: float, third: float) -> np.ndarray:
     """Refined normal approximation of P(X <= k) (Volkova 1996; Hong 2013, eq. 13).
 
     ``G(x) = Phi(x) + gamma (1 - x^2) phi(x) / 6`` with ``x = (k + 0.5 - mean) / sd`` and

@@ -30,15 +30,21 @@ def make_data(n_items: int, n_annotators: int, n_values: int, missing: float, se
     """Annotations plus the annotators x items float matrix (NaN missing) for the anchors."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, n_values, n_items)
-    labels = np.where(rng.random((n_items, n_annotators)) < 0.7, truth[:, None],
-                      rng.integers(0, n_values, (n_items, n_annotators)))
+    labels = np.where(
+        rng.random((n_items, n_annotators)) < 0.7,
+        truth[:, None],
+        rng.integers(0, n_values, (n_items, n_annotators)),
+    )
     mask = rng.random((n_items, n_annotators)) < missing
     item, annotator = np.nonzero(~mask)
     ann = Annotations(
-        item_codes=item, annotator_codes=annotator, label_codes=labels[item, annotator],
+        item_codes=item,
+        annotator_codes=annotator,
+        label_codes=labels[item, annotator],
         items=pd.Index([f"i{i}" for i in range(n_items)]),
         annotators=pd.Index([f"a{a}" for a in range(n_annotators)]),
-        categories=pd.Index(np.arange(n_values)), kind="numeric",
+        categories=pd.Index(np.arange(n_values)),
+        kind="numeric",
     )
     matrix = np.where(mask, np.nan, labels).T.astype(float)
     return ann, matrix
@@ -65,7 +71,14 @@ def nltk_alpha_seconds(ann: Annotations, full: bool) -> tuple[float, str]:
     from nltk.metrics.agreement import AnnotationTask
 
     sub = ann if full else ann.subset(items=ann.items[: max(ann.n_items // 10, 1)])
-    data = list(zip(sub.annotator_codes.tolist(), sub.item_codes.tolist(), sub.label_codes.tolist(), strict=True))
+    data = list(
+        zip(
+            sub.annotator_codes.tolist(),
+            sub.item_codes.tolist(),
+            sub.label_codes.tolist(),
+            strict=True,
+        )
+    )
     task = AnnotationTask(data=data)
     seconds = timed(task.alpha)
     scale = ann.n_items / sub.n_items
@@ -73,7 +86,9 @@ def nltk_alpha_seconds(ann: Annotations, full: bool) -> tuple[float, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--heavy", action="store_true")
     parser.add_argument("--full-nltk", action="store_true")
@@ -89,11 +104,29 @@ def main() -> None:
     ours = timed(lambda: ag.krippendorff_alpha(ann, "nominal"), repeat=3)
     kpkg = timed(lambda: krippendorff.alpha(matrix, level_of_measurement="nominal"), repeat=3)
     nltk_s, nltk_note = nltk_alpha_seconds(ann, args.full_nltk)
-    rows.append((f"nominal alpha, {n:,} items x 5, 5% missing", ours, "krippendorff", kpkg, "no slower"))
-    rows.append((f"nominal alpha, {n:,} items x 5, 5% missing", ours, f"NLTK{nltk_note}", nltk_s, ">= 20x faster"))
+    rows.append(
+        (f"nominal alpha, {n:,} items x 5, 5% missing", ours, "krippendorff", kpkg, "no slower")
+    )
+    rows.append(
+        (
+            f"nominal alpha, {n:,} items x 5, 5% missing",
+            ours,
+            f"NLTK{nltk_note}",
+            nltk_s,
+            ">= 20x faster",
+        )
+    )
     ag.agreement_report(ann, n_boot=0)  # warm-up (imports, caches)
     report = timed(lambda: ag.agreement_report(ann, n_boot=0), repeat=3)
-    rows.append((f"all report coefficients, {n:,} items x 5, no bootstrap", report, "-", float("nan"), "< 1 s"))
+    rows.append(
+        (
+            f"all report coefficients, {n:,} items x 5, no bootstrap",
+            report,
+            "-",
+            float("nan"),
+            "< 1 s",
+        )
+    )
 
     # 2. interval alpha, 10,000 items, 200 distinct values
     n = 10_000 // k
@@ -105,14 +138,29 @@ def main() -> None:
         anchor = "krippendorff"
     else:
         kpkg, anchor = float("nan"), "krippendorff (skipped: ~9 GB; --heavy)"
-    rows.append((f"interval alpha, {n:,} items, 200 values (peak {mem:.1f} MB)", ours, anchor, kpkg,
-                 "< 0.2 s, < 500 MB"))
+    rows.append(
+        (
+            f"interval alpha, {n:,} items, 200 values (peak {mem:.1f} MB)",
+            ours,
+            anchor,
+            kpkg,
+            "< 0.2 s, < 500 MB",
+        )
+    )
 
     # 3. 1,000 bootstrap resamples on 100,000 items
     n = 100_000 // k
     ann, _ = make_data(n, 5, 5, 0.05, seed=2)
     boot_alpha = timed(lambda: ag.agreement_report(ann, n_boot=1000, distance="nominal"))
-    rows.append((f"report with 1,000 bootstrap resamples, {n:,} items x 5", boot_alpha, "-", float("nan"), "< 10 s"))
+    rows.append(
+        (
+            f"report with 1,000 bootstrap resamples, {n:,} items x 5",
+            boot_alpha,
+            "-",
+            float("nan"),
+            "< 10 s",
+        )
+    )
 
     print("| task | Concord (s) | anchor | anchor (s) | anchor / Concord | target |")
     print("| --- | ---: | --- | ---: | ---: | --- |")

@@ -58,7 +58,9 @@ def simulate(n_items: int, per_item: int, n_annotators: int, k: int, seed: int =
     cum = theta[a, z[items]].cumsum(axis=1)
     y = np.minimum((rng.random(len(a))[:, None] > cum).sum(axis=1), k - 1)
     ann = Annotations(
-        items, a, y,
+        items,
+        a,
+        y,
         pd.Index([f"item{i}" for i in range(n_items)]),
         pd.Index([f"worker{j}" for j in range(n_annotators)]),
         pd.Index(list(range(k))),
@@ -94,9 +96,13 @@ def time_crowdkit(ann: Annotations, n_iter: int):
         from crowdkit.aggregation import DawidSkene
     except ImportError as exc:
         return None, f"crowd-kit not installed ({exc}); see this script's docstring"
-    df = pd.DataFrame({
-        "task": ann.item_codes, "worker": ann.annotator_codes, "label": ann.label_codes,
-    })
+    df = pd.DataFrame(
+        {
+            "task": ann.item_codes,
+            "worker": ann.annotator_codes,
+            "label": ann.label_codes,
+        }
+    )
     times = {}
     model = None
     with warnings.catch_warnings():
@@ -119,30 +125,51 @@ def main() -> None:
     per_item, n_ann, k = 5, 1_000 if not args.quick else 200, 5
 
     ann, z = simulate(n_items, per_item, n_ann, k)
-    print(f"data: {ann.n_items:,} items x {per_item} judgements = {ann.n_judgements:,} "
-          f"judgements, {ann.n_annotators:,} annotators, {k} categories\n")
+    print(
+        f"data: {ann.n_items:,} items x {per_item} judgements = {ann.n_judgements:,} "
+        f"judgements, {ann.n_annotators:,} annotators, {k} categories\n"
+    )
 
     total, res = time_ours(ann, repeat=3)
     fixed = time_ours_fixed(ann, args.ck_iter)
     ours_iter = (fixed[1 + args.ck_iter] - fixed[1]) / args.ck_iter
     acc = float((res.posteriors.to_numpy().argmax(axis=1) == z).mean())
     rows = [
-        ("Concord `fit` (to convergence, tol 1e-7)", f"{res.n_iter}", f"{total:.3f}",
-         f"{total / max(res.n_iter, 1) * 1e3:.1f} (incl. setup)", "", f"{acc:.4f}"),
-        (f"Concord `fit` ({1 + args.ck_iter} iterations)", f"{1 + args.ck_iter}",
-         f"{fixed[1 + args.ck_iter]:.3f}", f"{ours_iter * 1e3:.1f}", "1", ""),
+        (
+            "Concord `fit` (to convergence, tol 1e-7)",
+            f"{res.n_iter}",
+            f"{total:.3f}",
+            f"{total / max(res.n_iter, 1) * 1e3:.1f} (incl. setup)",
+            "",
+            f"{acc:.4f}",
+        ),
+        (
+            f"Concord `fit` ({1 + args.ck_iter} iterations)",
+            f"{1 + args.ck_iter}",
+            f"{fixed[1 + args.ck_iter]:.3f}",
+            f"{ours_iter * 1e3:.1f}",
+            "1",
+            "",
+        ),
     ]
     ck, why = time_crowdkit(ann, args.ck_iter)
     if ck is not None:
         times, ck_iter, model = ck
         ck_acc = float((model.labels_.sort_index().to_numpy() == z).mean())
-        rows.append((
-            f"crowd-kit `DawidSkene` ({1 + args.ck_iter} iterations)", f"{1 + args.ck_iter}",
-            f"{times[1 + args.ck_iter]:.3f}", f"{ck_iter * 1e3:.1f}",
-            f"{ck_iter / ours_iter:.0f}x slower", f"{ck_acc:.4f}",
-        ))
-    print("| implementation | EM iterations | total (s) | per iteration (ms) "
-          "| per-iteration ratio | accuracy vs truth |")
+        rows.append(
+            (
+                f"crowd-kit `DawidSkene` ({1 + args.ck_iter} iterations)",
+                f"{1 + args.ck_iter}",
+                f"{times[1 + args.ck_iter]:.3f}",
+                f"{ck_iter * 1e3:.1f}",
+                f"{ck_iter / ours_iter:.0f}x slower",
+                f"{ck_acc:.4f}",
+            )
+        )
+    print(
+        "| implementation | EM iterations | total (s) | per iteration (ms) "
+        "| per-iteration ratio | accuracy vs truth |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         print("| " + " | ".join(r) + " |")
@@ -151,9 +178,11 @@ def main() -> None:
     print(f"- fit to convergence: {total:.3f} s (target < 2 s on the full size): {verdict}")
     if ck is not None:
         ratio = ck_iter / ours_iter
-        print(f"- per iteration: crowd-kit {ck_iter * 1e3:.0f} ms vs Concord "
-              f"{ours_iter * 1e3:.1f} ms = {ratio:.0f}x (target >= 10x): "
-              f"{'PASS' if ratio >= 10 else 'FAIL'}")
+        print(
+            f"- per iteration: crowd-kit {ck_iter * 1e3:.0f} ms vs Concord "
+            f"{ours_iter * 1e3:.1f} ms = {ratio:.0f}x (target >= 10x): "
+            f"{'PASS' if ratio >= 10 else 'FAIL'}"
+        )
     else:
         print(f"- crowd-kit skipped: {why}")
 

@@ -48,9 +48,14 @@ def make_data(n_items: int, n_annotators: int, n_categories: int, seed: int = 0)
     matrix = x.reshape(-1, n_categories)
     _, codes = np.unique(matrix, axis=0, return_inverse=True)
     ann = Annotations(
-        item_codes=item, annotator_codes=annot, label_codes=codes.reshape(-1),
-        items=[f"s{k}" for k in range(n_items)], annotators=[f"a{k}" for k in range(n_annotators)],
-        categories=[f"c{k}" for k in range(n_categories)], kind="multilabel", label_matrix=matrix,
+        item_codes=item,
+        annotator_codes=annot,
+        label_codes=codes.reshape(-1),
+        items=[f"s{k}" for k in range(n_items)],
+        annotators=[f"a{k}" for k in range(n_annotators)],
+        categories=[f"c{k}" for k in range(n_categories)],
+        kind="multilabel",
+        label_matrix=matrix,
         name="bench",
     )
     return ann, x
@@ -90,8 +95,7 @@ def main() -> None:
     t_am, res = timed(lambda: am_agreement(ann))
     frac = 200 / n_items
     t_loop, _ = timed(lambda: loop_am(x[:200], judged[:200]), repeat=1)
-    rows.append(("A_m (eq. 1-8)", t_am, "plain loop, equations 1-8 (est.)", t_loop / frac,
-                 "< 2 s"))
+    rows.append(("A_m (eq. 1-8)", t_am, "plain loop, equations 1-8 (est.)", t_loop / frac, "< 2 s"))
     check = loop_am(x[:2000], judged[:2000])
     assert abs(am_agreement(ann.subset(items=[f"s{k}" for k in range(2000)])).a_m - check[2]) < 1e-9
 
@@ -121,15 +125,24 @@ def main() -> None:
             sub = x[:n_nltk].copy()
             sub[~sub.any(axis=2), 0] = True  # NLTK divides by zero on two empty sets
             t_nltk, _ = timed(lambda sub=sub, dist=dist: nltk_alpha(sub, dist), repeat=1)
-            rows.append((f"alpha, {name} distance", t_ours, "NLTK AnnotationTask.alpha (est.)",
-                         t_nltk * n_items / n_nltk, "< 5 s"))
+            rows.append(
+                (
+                    f"alpha, {name} distance",
+                    t_ours,
+                    "NLTK AnnotationTask.alpha (est.)",
+                    t_nltk * n_items / n_nltk,
+                    "< 5 s",
+                )
+            )
         for name in ("passonneau", "dice"):
             t_ours, _ = timed(lambda name=name: krippendorff_alpha(ann, distance=name))
             rows.append((f"alpha, {name} distance", t_ours, "", None, "< 5 s"))
 
-    print(f"\n{n_items:,} items x {n_ann} annotators x {n_cat} categories "
-          f"({ann.n_judgements:,} judgements, {len(ann.label_sets_table)} distinct sets); "
-          f"A_m = {res.a_m:.4f}\n")
+    print(
+        f"\n{n_items:,} items x {n_ann} annotators x {n_cat} categories "
+        f"({ann.n_judgements:,} judgements, {len(ann.label_sets_table)} distinct sets); "
+        f"A_m = {res.a_m:.4f}\n"
+    )
     print("| measure | Concord (s) | anchor | anchor (s) | ratio | target |")
     print("| --- | ---: | --- | ---: | ---: | --- |")
     for name, t, anchor, t_anchor, target in rows:

@@ -75,7 +75,9 @@ def simulate(n_items: int, n_annotators: int = 20, seed: int = 0) -> Annotations
     flip = (rng.random(len(item)) < r[ann]).astype(np.int64)
     label = np.where(easy[item], truth[item], flip)
     return Annotations(
-        item_codes=item, annotator_codes=ann, label_codes=label,
+        item_codes=item,
+        annotator_codes=ann,
+        label_codes=label,
         items=pd.Index([f"i{i}" for i in range(n_items)]),
         annotators=pd.Index([f"a{j}" for j in range(n_annotators)]),
         categories=pd.Index(["no", "yes"]),
@@ -93,20 +95,40 @@ def main() -> None:
     for n, d, p in [(n_big, n_big // 10, 0.5), (n_big, 10, 0.999999)]:
         ours, r = best_of(lambda n=n, d=d, p=p: noise_bound(n, d, p))
         anchor, t0 = best_of(lambda n=n, d=d, p=p: scipy_t0(n, d, p))
-        rows.append((f"noise_bound n={n:,} d={d:,} p={p}", "scipy nbinom", ours, anchor,
-                     f"t0 {r.t0:,} = {t0:,}" if r.t0 == t0 else f"MISMATCH {r.t0} vs {t0}"))
+        rows.append(
+            (
+                f"noise_bound n={n:,} d={d:,} p={p}",
+                "scipy nbinom",
+                ours,
+                anchor,
+                f"t0 {r.t0:,} = {t0:,}" if r.t0 == t0 else f"MISMATCH {r.t0} vs {t0}",
+            )
+        )
     n, d, p = n_big, n_big // 10, 0.5
     ours, r = best_of(lambda: noise_bound(n, d, p))
     naive, rn = best_of(lambda: noise_bound(n, d, p, prior=np.ones(n + 1)), repeat=1)
-    rows.append((f"noise_bound n={n:,} d={d:,} p={p}", "every h (no window)", ours, naive,
-                 f"t0 {r.t0:,} = {rn.t0:,}" if r.t0 == rn.t0 else "MISMATCH"))
+    rows.append(
+        (
+            f"noise_bound n={n:,} d={d:,} p={p}",
+            "every h (no window)",
+            ours,
+            naive,
+            f"t0 {r.t0:,} = {rn.t0:,}" if r.t0 == rn.t0 else "MISMATCH",
+        )
+    )
 
     for pool in (150, 20):  # the last one (20 annotators) feeds the mixture rows below
         ann = simulate(n_data, n_annotators=pool)
         ours, res = best_of(lambda ann=ann: noise_from_annotations(ann), repeat=2)
-        rows.append((f"noise_from_annotations {n_data:,} items, {pool} annotators, 2-4 per item",
-                     "-", ours, float("nan"),
-                     f"d {res.n_disagreed:,}, t0 {res.t0:,}, {res.method}"))
+        rows.append(
+            (
+                f"noise_from_annotations {n_data:,} items, {pool} annotators, 2-4 per item",
+                "-",
+                ours,
+                float("nan"),
+                f"d {res.n_disagreed:,}, t0 {res.t0:,}, {res.method}",
+            )
+        )
     p_agreed = res.items.loc[res.items["status"] == "agreed", "p"].to_numpy()
     d = res.n_disagreed
 
@@ -115,12 +137,18 @@ def main() -> None:
 
     exact, pe = best_of(lambda: hidden_hard_posterior(p_agreed, d, method="exact"))
     approx, pa = best_of(lambda: hidden_hard_posterior(p_agreed, d, method="refined normal"))
-    rows.append((f"mixture {len(p_agreed):,} agreed, {len(np.unique(p_agreed)):,} distinct p",
-                 "refined normal (approximate)", exact, approx,
-                 f"bound {bound(pe):,} vs {bound(pa):,}, max cdf diff "
-                 f"{np.abs(np.cumsum(pe.pmf) - np.cumsum(pa.pmf)).max():.1e}"
-                 if pe.offset == pa.offset and len(pe.pmf) == len(pa.pmf) else
-                 f"bound {bound(pe):,} vs {bound(pa):,}"))
+    rows.append(
+        (
+            f"mixture {len(p_agreed):,} agreed, {len(np.unique(p_agreed)):,} distinct p",
+            "refined normal (approximate)",
+            exact,
+            approx,
+            f"bound {bound(pe):,} vs {bound(pa):,}, max cdf diff "
+            f"{np.abs(np.cumsum(pe.pmf) - np.cumsum(pa.pmf)).max():.1e}"
+            if pe.offset == pa.offset and len(pe.pmf) == len(pa.pmf)
+            else f"bound {bound(pe):,} vs {bound(pa):,}",
+        )
+    )
     # complex logs per frequency and distinct p (no power sums): affordable on a subset only
     sub = p_agreed[: len(p_agreed) // 10]
     d_sub = d // 10
@@ -129,8 +157,15 @@ def main() -> None:
         lambda: hidden_hard_posterior(sub, d_sub, method="exact", power_sums=False), repeat=1
     )
     diff = np.abs(pf.pmf - ps.pmf).max() if pf.offset == ps.offset else float("nan")
-    rows.append((f"mixture {len(sub):,} agreed, {len(np.unique(sub)):,} distinct p",
-                 "exact, complex log per p", fast, slow, f"max pmf diff {diff:.1e}"))
+    rows.append(
+        (
+            f"mixture {len(sub):,} agreed, {len(np.unique(sub)):,} distinct p",
+            "exact, complex log per p",
+            fast,
+            slow,
+            f"max pmf diff {diff:.1e}",
+        )
+    )
 
     print("| computation | anchor | ours (s) | anchor (s) | anchor / ours | check |")
     print("| --- | --- | --- | --- | --- | --- |")

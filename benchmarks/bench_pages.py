@@ -30,16 +30,22 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from analytics import Annotations  # noqa: E402
 
 
-def single_label(n_items: int, per_item: int = 5, n_annotators: int = 200, seed: int = 0) -> Annotations:
+def single_label(
+    n_items: int, per_item: int = 5, n_annotators: int = 200, seed: int = 0
+) -> Annotations:
     rng = np.random.default_rng(seed)
     k = 4
     truth = rng.choice(k, n_items, p=[0.4, 0.3, 0.2, 0.1])
     acc = rng.uniform(0.6, 0.95, n_annotators)
     item = np.repeat(np.arange(n_items), per_item)
-    annotator = np.concatenate([rng.choice(n_annotators, per_item, replace=False) for _ in range(n_items)])
+    annotator = np.concatenate(
+        [rng.choice(n_annotators, per_item, replace=False) for _ in range(n_items)]
+    )
     correct = rng.random(len(item)) < acc[annotator]
     label = np.where(correct, truth[item], rng.integers(0, k, len(item)))
-    df = pd.DataFrame({"item": item.astype(str), "annotator": annotator.astype(str), "label": label.astype(str)})
+    df = pd.DataFrame(
+        {"item": item.astype(str), "annotator": annotator.astype(str), "label": label.astype(str)}
+    )
     return Annotations.from_frame(df, name="bench_single.csv")
 
 
@@ -52,8 +58,12 @@ def multi_label(n_items: int, n_annotators: int = 5, seed: int = 1) -> Annotatio
         flip = rng.random(truth.shape) < 0.1
         given = truth ^ flip
         for i in range(n_items):
-            rows.append((f"i{i}", f"a{a}", frozenset(c for c, g in zip(cats, given[i], strict=True) if g)))
-    return Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]), name="bench_multi.csv")
+            rows.append(
+                (f"i{i}", f"a{a}", frozenset(c for c, g in zip(cats, given[i], strict=True) if g))
+            )
+    return Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]), name="bench_multi.csv"
+    )
 
 
 def _time(at: AppTest, action: Callable[[AppTest], object] | None = None) -> tuple[float, AppTest]:
@@ -89,7 +99,9 @@ def _rerun_action(name: str, at: AppTest) -> Callable[[AppTest], object] | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     n_items = 4_000 if args.quick else 20_000

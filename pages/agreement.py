@@ -46,7 +46,9 @@ PAIRWISE_LABELS = {
 
 # ---------------------------------------------------------------------- cached computations
 @st.cache_data(max_entries=16, show_spinner=False)
-def _report(fp: str, _ann: Annotations, confidence: float, n_boot: int, distance: str) -> pd.DataFrame:
+def _report(
+    fp: str, _ann: Annotations, confidence: float, n_boot: int, distance: str
+) -> pd.DataFrame:
     return agreement_report(_ann, confidence=confidence, n_boot=n_boot, seed=0, distance=distance)
 
 
@@ -100,19 +102,28 @@ ann = require_annotations()
 with st.container(border=True):
     left, mid, right = st.columns([2, 2, 1.4])
     chosen_annotators = left.multiselect(
-        "Annotators (empty: all)", list(ann.annotators), default=[], key="agr_annotators",
+        "Annotators (empty: all)",
+        list(ann.annotators),
+        default=[],
+        key="agr_annotators",
         help="Restrict the report to some annotators.",
     )
     chosen_categories = mid.multiselect(
-        "Categories (empty: all)", list(ann.categories), default=[], key="agr_categories",
+        "Categories (empty: all)",
+        list(ann.categories),
+        default=[],
+        key="agr_categories",
         help="Single-label data: judgements in other categories are left out. "
         "Multi-label data: sets are restricted to these categories.",
     )
     options = _distances(ann)
     default = default_distance(ann)
     distance = right.selectbox(
-        "Distance for alpha", options, index=options.index(default) if default in options else 0,
-        key="agr_distance", help=f"Default for {ann.kind.value} labels: {default}.",
+        "Distance for alpha",
+        options,
+        index=options.index(default) if default in options else 0,
+        key="agr_distance",
+        help=f"Default for {ann.kind.value} labels: {default}.",
     )
     c1, c2 = st.columns([2, 1])
     n_pairs = ann.n_annotators * (ann.n_annotators - 1) // 2
@@ -120,22 +131,29 @@ with st.container(border=True):
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
-        default="Bootstrap (1,000 resamples)" if bootstrap_is_quick
+        default="Bootstrap (1,000 resamples)"
+        if bootstrap_is_quick
         else "Fast (analytic where one exists)",
         key="agr_interval_mode",
         help="Bootstrap: resample items 1,000 times (every coefficient gets an interval). "
         "Fast: analytic standard errors where one exists (Fleiss, Brennan-Prediger, AC1).",
     )
     if not bootstrap_is_quick:
-        c1.caption("Opened with fast intervals: on data this size the bootstrap takes several seconds.")
-    confidence = c2.select_slider("Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf")
+        c1.caption(
+            "Opened with fast intervals: on data this size the bootstrap takes several seconds."
+        )
+    confidence = c2.select_slider(
+        "Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf"
+    )
 
 n_boot = 1000 if (interval_mode or "").startswith("Bootstrap") else 0
 
 try:
-    sub = ann.subset(
-        annotators=chosen_annotators or None, categories=chosen_categories or None
-    ) if (chosen_annotators or chosen_categories) else ann
+    sub = (
+        ann.subset(annotators=chosen_annotators or None, categories=chosen_categories or None)
+        if (chosen_annotators or chosen_categories)
+        else ann
+    )
 except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
@@ -163,17 +181,27 @@ tab_summary, tab_cat, tab_pairs, tab_items, tab_paradox = st.tabs(
 
 with tab_summary:
     headline = report.set_index("coefficient")
-    alpha_name = next((n for n in headline.index if n.startswith("Krippendorff") and distance in n),
-                      headline.index[-1])
+    alpha_name = next(
+        (n for n in headline.index if n.startswith("Krippendorff") and distance in n),
+        headline.index[-1],
+    )
     picks = [alpha_name, "Gwet's AC1", "Fleiss' kappa", "Percent agreement"]
     cols = st.columns(len(picks))
     for col, name in zip(cols, picks, strict=True):
         row = headline.loc[name]
         value = row["value"]
-        ci = (f"{confidence:.0%} interval {row['ci_low']:.2f}-{row['ci_high']:.2f}"
-              if np.isfinite(row["ci_low"]) else "no interval")
-        col.metric(name, "n/a" if not np.isfinite(value) else f"{value:.3f}", ci, delta_color="off",
-                   help=row["note"] or None)
+        ci = (
+            f"{confidence:.0%} interval {row['ci_low']:.2f}-{row['ci_high']:.2f}"
+            if np.isfinite(row["ci_low"])
+            else "no interval"
+        )
+        col.metric(
+            name,
+            "n/a" if not np.isfinite(value) else f"{value:.3f}",
+            ci,
+            delta_color="off",
+            help=row["note"] or None,
+        )
     st.info(CAVEAT, icon=":material/info:")
     st.markdown("**What the numbers say**")
     st.markdown(
@@ -196,22 +224,37 @@ with tab_cat:
         "Each category against all the others: do the annotators agree on *this* category? "
         "Low values point at categories whose guidelines need work."
     )
-    run_cat = st.toggle("Compute per-category agreement", value=sub.n_items <= PER_CATEGORY_DEFAULT_LIMIT,
-                        key="agr_cat_on")
+    run_cat = st.toggle(
+        "Compute per-category agreement",
+        value=sub.n_items <= PER_CATEGORY_DEFAULT_LIMIT,
+        key="agr_cat_on",
+    )
     if run_cat:
         with st.spinner("Per-category agreement..."):
             table = _per_category(fp, sub, confidence, n_boot)
-        measure = st.radio("Measure", ["fleiss_kappa", "alpha"], horizontal=True, key="agr_cat_measure",
-                           format_func=lambda m: {"fleiss_kappa": "Fleiss' kappa", "alpha": "Krippendorff's alpha"}[m])
+        measure = st.radio(
+            "Measure",
+            ["fleiss_kappa", "alpha"],
+            horizontal=True,
+            key="agr_cat_measure",
+            format_func=lambda m: {
+                "fleiss_kappa": "Fleiss' kappa",
+                "alpha": "Krippendorff's alpha",
+            }[m],
+        )
         show_figure(per_category_bars(table, measure), "agreement per category", key="agr_cat_fig")
         show_table(table, "agreement per category", key="agr_cat_table", index=False)
         undefined = table[table[measure].isna()]
         if len(undefined):
-            st.caption("Undefined: " + "; ".join(f"{r.category}: {r.note}" for r in undefined.itertuples()))
+            st.caption(
+                "Undefined: " + "; ".join(f"{r.category}: {r.note}" for r in undefined.itertuples())
+            )
 
 with tab_pairs:
     coef_options = ["percent_agreement"] if sub.is_multilabel else list(PAIRWISE_LABELS)
-    coef = st.selectbox("Coefficient", coef_options, format_func=PAIRWISE_LABELS.__getitem__, key="agr_pair_coef")
+    coef = st.selectbox(
+        "Coefficient", coef_options, format_func=PAIRWISE_LABELS.__getitem__, key="agr_pair_coef"
+    )
     if sub.n_annotators < 2:
         st.info("Only one annotator is selected: there are no pairs to compare.")
     else:
@@ -241,7 +284,9 @@ with tab_items:
     st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
     show_table(levels, "items by agreement level", key="agr_levels", index=False)
     st.markdown("**Every item** (sorted: least agreement first)")
-    show_table(items.sort_values("agreement", na_position="last"), "agreement per item", key="agr_items")
+    show_table(
+        items.sort_values("agreement", na_position="last"), "agreement per item", key="agr_items"
+    )
 
 with tab_paradox:
     st.markdown(

@@ -44,8 +44,14 @@ SECTIONS = ["Annotators", "Prevalence and confidence", "Item browser", "Fit deta
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _fit(
-    fingerprint: str, _ann, smoothing: float, init: str, max_iter: int, tol: float,
-    gold_key: str, _gold: pd.Series | None,
+    fingerprint: str,
+    _ann,
+    smoothing: float,
+    init: str,
+    max_iter: int,
+    tol: float,
+    gold_key: str,
+    _gold: pd.Series | None,
 ) -> tuple[DawidSkeneResult, float]:
     start = time.perf_counter()
     result = fit(_ann, smoothing=smoothing, init=init, max_iter=max_iter, tol=tol, gold=_gold)
@@ -54,8 +60,9 @@ def _fit(
 
 def _read_gold(upload) -> tuple[pd.Series, str]:
     raw = upload.getvalue()
-    frame = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False, sep=None,
-                        engine="python")
+    frame = pd.read_csv(
+        io.BytesIO(raw), dtype=str, keep_default_na=False, sep=None, engine="python"
+    )
     cols = {c.lower().strip(): c for c in frame.columns}
     item = cols.get("item", frame.columns[0])
     label = cols.get("label", frame.columns[-1])
@@ -97,27 +104,41 @@ if ann.is_multilabel:
 
 with st.expander("Model settings", expanded=False):
     c1, c2, c3 = st.columns(3)
-    init = c1.selectbox("Start from", list(INITS), format_func=INITS.get, key="ds_init",
-                        help="EM finds a local optimum; 'best' runs several starts and keeps "
-                        "the most likely fit.")
+    init = c1.selectbox(
+        "Start from",
+        list(INITS),
+        format_func=INITS.get,
+        key="ds_init",
+        help="EM finds a local optimum; 'best' runs several starts and keeps the most likely fit.",
+    )
     smoothing = c2.number_input(
-        "Smoothing (pseudo-count)", min_value=0.0, max_value=10.0, value=0.01, step=0.01,
-        format="%.3f", key="ds_smoothing",
+        "Smoothing (pseudo-count)",
+        min_value=0.0,
+        max_value=10.0,
+        value=0.01,
+        step=0.01,
+        format="%.3f",
+        key="ds_smoothing",
         help="Added to every confusion-matrix cell and prevalence count (a Dirichlet prior). "
         "0 gives the plain maximum-likelihood fit.",
     )
     max_iter = c3.number_input("Most EM iterations", 1, 10_000, 500, key="ds_max_iter")
     tol = 10.0 ** st.select_slider(
         "Stop when the log-likelihood changes by less than (relative)",
-        options=[-4, -5, -6, -7, -8, -9, -10], value=-7, format_func=lambda e: f"1e{e}",
+        options=[-4, -5, -6, -7, -8, -9, -10],
+        value=-7,
+        format_func=lambda e: f"1e{e}",
         key="ds_tol",
     )
     gold_file = st.file_uploader(
-        "Expert gold labels (optional): CSV with columns item, label", type=["csv", "tsv", "txt"],
+        "Expert gold labels (optional): CSV with columns item, label",
+        type=["csv", "tsv", "txt"],
         key="ds_gold",
     )
     clamp = st.checkbox(
-        "Use these gold labels while fitting (semi-supervised)", value=False, key="ds_clamp",
+        "Use these gold labels while fitting (semi-supervised)",
+        value=False,
+        key="ds_clamp",
         help="Clamped items keep their gold label; accuracy is then measured on the others.",
     )
 
@@ -136,8 +157,14 @@ try:
         )
         use_gold = gold if (clamp and gold is not None) else None
         result, seconds = _fit(
-            ann.fingerprint, ann, float(smoothing), init, int(max_iter), float(tol),
-            gold_key if use_gold is not None else "", use_gold,
+            ann.fingerprint,
+            ann,
+            float(smoothing),
+            init,
+            int(max_iter),
+            float(tol),
+            gold_key if use_gold is not None else "",
+            use_gold,
         )
         state = "converged" if result.converged else "stopped at the iteration limit"
         status.update(
@@ -165,8 +192,9 @@ st.caption(
 )
 
 gold_table = gold_labels_table(result)
-download_table(gold_table, f"{ann.name} gold labels with confidence", key="ds_gold_labels",
-               index=False)
+download_table(
+    gold_table, f"{ann.name} gold labels with confidence", key="ds_gold_labels", index=False
+)
 
 if gold is not None:
     try:
@@ -186,8 +214,10 @@ section = st.segmented_control("Show", SECTIONS, default=SECTIONS[0], key="ds_se
 if section == "Annotators":
     table = annotator_table(result)
     c1, c2 = st.columns([2, 1])
-    how = c1.segmented_control("Annotators to draw", list(PICKS), default=PICKS[0],
-                               key="ds_pick") or PICKS[0]
+    how = (
+        c1.segmented_control("Annotators to draw", list(PICKS), default=PICKS[0], key="ds_pick")
+        or PICKS[0]
+    )
     n = (
         c2.slider("How many", 1, min(24, len(table)), min(6, len(table)), key="ds_n")
         if len(table) > 1
@@ -195,8 +225,12 @@ if section == "Annotators":
     )
     chosen = None
     if how == "chosen":
-        chosen = st.multiselect("Annotators", list(table.index),
-                                default=list(table.index[:min(3, len(table))]), key="ds_chosen")
+        chosen = st.multiselect(
+            "Annotators",
+            list(table.index),
+            default=list(table.index[: min(3, len(table))]),
+            key="ds_chosen",
+        )
     picked = pick_annotators(result, how, n, chosen)
     show_figure(confusion_heatmaps(result, picked), "confusion matrices", key="ds_heat")
     st.caption(
@@ -227,8 +261,9 @@ elif section == "Prevalence and confidence":
 
 elif section == "Item browser":
     c1, c2 = st.columns([2, 1])
-    below = c1.slider("Show items whose top posterior is below", 0.0, 1.0, 0.99, 0.01,
-                      key="ds_below")
+    below = c1.slider(
+        "Show items whose top posterior is below", 0.0, 1.0, 0.99, 0.01, key="ds_below"
+    )
     order = c2.selectbox("Order", ["least sure first", "item order"], key="ds_order")
     view = gold_table[gold_table["confidence"] < below]
     if order == "least sure first":

@@ -112,10 +112,16 @@ st.subheader("A_m: agreement on multi-label annotation")
 if am.reason:
     st.warning(f"A_m is undefined: {am.reason}")
 with st.expander("Bootstrap settings", expanded=False):
-    n_boot = st.select_slider("Bootstrap resamples", [200, 500, 1000, 2000], value=1000,
-                              key="ml_n_boot")
-    level = st.select_slider("Interval coverage", [0.8, 0.9, 0.95, 0.99], value=0.95,
-                             format_func=lambda v: f"{v:.0%}", key="ml_level")
+    n_boot = st.select_slider(
+        "Bootstrap resamples", [200, 500, 1000, 2000], value=1000, key="ml_n_boot"
+    )
+    level = st.select_slider(
+        "Interval coverage",
+        [0.8, 0.9, 0.95, 0.99],
+        value=0.95,
+        format_func=lambda v: f"{v:.0%}",
+        key="ml_level",
+    )
 run_boot = not am.reason and (
     not large or st.toggle("Compute the bootstrap interval (slow on this much data)", key="ml_boot")
 )
@@ -125,17 +131,29 @@ if run_boot:
         interval = _bootstrap(ann.fingerprint, ann, int(n_boot), float(level))
 
 c1, c2, c3, c4 = st.columns(4)
-c1.metric("A_m", f"{am.a_m:.3f}" if am.a_m == am.a_m else "—",
-          help="Bhowmick et al. (2008), equations 1-8: (P_o - P_e) / (1 - P_e).")
+c1.metric(
+    "A_m",
+    f"{am.a_m:.3f}" if am.a_m == am.a_m else "—",
+    help="Bhowmick et al. (2008), equations 1-8: (P_o - P_e) / (1 - P_e).",
+)
 if interval is not None and interval.low == interval.low:
     c1.caption(f"{interval.level:.0%} interval {interval.low:.3f} to {interval.high:.3f}")
-c2.metric("Observed agreement P_o", f"{am.p_o:.3f}" if am.p_o == am.p_o else "—",
-          help="Share of (item, annotator pair, category pair) on which both gave the same "
-          "yes/no to both categories.")
-c3.metric("Chance agreement P_e", f"{am.p_e:.3f}" if am.p_e == am.p_e else "—",
-          help="Equation 8, with [0 1] and [1 0] counted as one combination, as in the paper.")
-c4.metric("A_m, four combinations", f"{am4.a_m:.3f}" if am4.a_m == am4.a_m else "—",
-          help="The same with [0 1] and [1 0] kept apart in chance agreement.")
+c2.metric(
+    "Observed agreement P_o",
+    f"{am.p_o:.3f}" if am.p_o == am.p_o else "—",
+    help="Share of (item, annotator pair, category pair) on which both gave the same "
+    "yes/no to both categories.",
+)
+c3.metric(
+    "Chance agreement P_e",
+    f"{am.p_e:.3f}" if am.p_e == am.p_e else "—",
+    help="Equation 8, with [0 1] and [1 0] counted as one combination, as in the paper.",
+)
+c4.metric(
+    "A_m, four combinations",
+    f"{am4.a_m:.3f}" if am4.a_m == am4.a_m else "—",
+    help="The same with [0 1] and [1 0] kept apart in chance agreement.",
+)
 if not am.reason:
     st.markdown(
         f"**Reading:** A_m = {am.a_m:.2f}, {_reading(am.a_m)}. Over {am.n_items:,} items judged "
@@ -152,12 +170,22 @@ if interval is not None and len(interval.replicates):
         )
         show_figure(mf.am_bootstrap_histogram(interval), "am_bootstrap", key="ml_boot_hist")
 
-tabs = st.tabs(["Annotator pairs", "Items", "Categories", "Category pairs", "Gold standard",
-                "Alpha with set distances"])
+tabs = st.tabs(
+    [
+        "Annotator pairs",
+        "Items",
+        "Categories",
+        "Category pairs",
+        "Gold standard",
+        "Alpha with set distances",
+    ]
+)
 
 with tabs[0]:
-    st.markdown("P_o, P_e and A_m for every two annotators over the items both judged "
-                "(the paper's table 2).")
+    st.markdown(
+        "P_o, P_e and A_m for every two annotators over the items both judged "
+        "(the paper's table 2)."
+    )
     pairs = core["pairs"]
     show_figure(mf.pairwise_am_heatmap(pairs), "pairwise_am", key="ml_pairs_heat")
     if 0 < len(pairs) <= 30:
@@ -166,43 +194,56 @@ with tabs[0]:
     if len(pairs):
         worst = pairs.loc[pairs["a_m"].idxmin()] if pairs["a_m"].notna().any() else None
         if worst is not None:
-            st.caption(f"Lowest: {worst.annotator_a} and {worst.annotator_b} "
-                       f"(A_m {worst.a_m:.2f} over {worst.n_items:,} items).")
+            st.caption(
+                f"Lowest: {worst.annotator_a} and {worst.annotator_b} "
+                f"(A_m {worst.a_m:.2f} over {worst.n_items:,} items)."
+            )
 
 with tabs[1]:
-    st.markdown("How many items fall in each band of observed agreement P_i (the paper's "
-                "table 3). Items in the lowest bands are the ones to discuss or re-annotate.")
+    st.markdown(
+        "How many items fall in each band of observed agreement P_i (the paper's "
+        "table 3). Items in the lowest bands are the ones to discuss or re-annotate."
+    )
     bands = core["bands"]
     show_figure(mf.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
     show_table(bands, "items_by_agreement", key="ml_bands", index=False)
     if bands.attrs.get("reason"):
         st.caption(f"No item has an observed agreement: {bands.attrs['reason']}")
     elif bands.attrs.get("n_without_agreement"):
-        st.caption(f"{bands.attrs['n_without_agreement']:,} items were judged by only one "
-                   "annotator and have no agreement value.")
+        st.caption(
+            f"{bands.attrs['n_without_agreement']:,} items were judged by only one "
+            "annotator and have no agreement value."
+        )
 
 with tabs[2]:
-    st.markdown("How often two annotators disagreed about each category (the paper's table 4), "
-                "and chance-corrected agreement on each category taken alone as a yes/no "
-                "question.")
+    st.markdown(
+        "How often two annotators disagreed about each category (the paper's table 4), "
+        "and chance-corrected agreement on each category taken alone as a yes/no "
+        "question."
+    )
     dis = core["disagreement"]
-    show_figure(mf.category_disagreement_bars(dis), "category_disagreement_total",
-                key="ml_dis_bars")
+    show_figure(
+        mf.category_disagreement_bars(dis), "category_disagreement_total", key="ml_dis_bars"
+    )
     if len(dis) <= 60:
-        show_figure(mf.category_disagreement_heatmap(dis), "category_disagreement",
-                    key="ml_dis_heat")
+        show_figure(
+            mf.category_disagreement_heatmap(dis), "category_disagreement", key="ml_dis_heat"
+        )
     show_table(dis.reset_index(), "category_disagreement", key="ml_dis", index=False)
     per_cat = core["per_category"]
     show_figure(mf.per_category_bars(per_cat), "per_category_agreement", key="ml_percat_fig")
     show_table(per_cat, "per_category_agreement", key="ml_percat")
 
 with tabs[3]:
-    st.markdown("How often one annotator chose category *a* (not *b*) where another chose *b* "
-                "(not *a*), over all annotator pairs (the paper's table 5 and figure 2). Large "
-                "counts point to categories the guidelines should separate better.")
+    st.markdown(
+        "How often one annotator chose category *a* (not *b*) where another chose *b* "
+        "(not *a*), over all annotator pairs (the paper's table 5 and figure 2). Large "
+        "counts point to categories the guidelines should separate better."
+    )
     conf = core["confusion"]
-    show_figure(mf.category_pair_confusion_heatmap(conf), "category_pair_confusion",
-                key="ml_conf_heat")
+    show_figure(
+        mf.category_pair_confusion_heatmap(conf), "category_pair_confusion", key="ml_conf_heat"
+    )
     show_figure(mf.category_pair_bars(conf), "category_pairs", key="ml_conf_bars")
     show_table(conf, "category_pair_confusion", key="ml_conf")
 
@@ -222,22 +263,37 @@ with tabs[4]:
     g2.metric("Tie-broken decisions", f"{n_broken:,}")
     g3.metric("Unresolved ties", f"{n_unres:,}")
     if gold.matrix.shape[1] == 0:
-        st.caption("There are no categories (every judgement is the empty set), so every "
-                   "item's gold label set is empty and there was nothing to decide.")
+        st.caption(
+            "There are no categories (every judgement is the empty set), so every "
+            "item's gold label set is empty and there was nothing to decide."
+        )
     elif n_broken + n_unres == 0:
-        st.caption("No ties: every decision had a clear majority (as always with an odd number "
-                   "of annotators per item).")
-    only_ties = st.toggle("Only items with a tie", value=False, key="ml_gold_ties",
-                          disabled=n_broken + n_unres == 0)
+        st.caption(
+            "No ties: every decision had a clear majority (as always with an odd number "
+            "of annotators per item)."
+        )
+    only_ties = st.toggle(
+        "Only items with a tie", value=False, key="ml_gold_ties", disabled=n_broken + n_unres == 0
+    )
     shown = frame[(frame["tie_broken"] != "") | (frame["unresolved"] != "")] if only_ties else frame
     if len(shown) <= STYLE_ROWS:
+
         def _highlight(row: pd.Series) -> list[str]:
-            colour = ("background-color: #fff3bf" if row["tie_broken"]
-                      else "background-color: #ffe3e3" if row["unresolved"] else "")
+            colour = (
+                "background-color: #fff3bf"
+                if row["tie_broken"]
+                else "background-color: #ffe3e3"
+                if row["unresolved"]
+                else ""
+            )
             return [colour] * len(row)
 
-        st.dataframe(shown.style.apply(_highlight, axis=1), width="stretch", hide_index=True,
-                     key="ml_gold_table")
+        st.dataframe(
+            shown.style.apply(_highlight, axis=1),
+            width="stretch",
+            hide_index=True,
+            key="ml_gold_table",
+        )
         st.caption("Yellow: a tie broken by the expert index. Red: an unresolved tie.")
     else:
         st.dataframe(shown, width="stretch", hide_index=True, key="ml_gold_table")
@@ -268,10 +324,13 @@ with tabs[5]:
         else:
             cols = st.columns(len(alphas))
             for col, row in zip(cols, alphas.itertuples(), strict=True):
-                col.metric(f"alpha, {row.distance}",
-                           f"{row.alpha:.3f}" if row.alpha == row.alpha else "—",
-                           help=row.note or None)
+                col.metric(
+                    f"alpha, {row.distance}",
+                    f"{row.alpha:.3f}" if row.alpha == row.alpha else "—",
+                    help=row.note or None,
+                )
             st.markdown(ml.set_distance_sentence(core["pair_types"], alphas))
-            show_figure(mf.set_distance_alpha_bars(alphas), "set_distance_alpha",
-                        key="ml_alpha_fig")
+            show_figure(
+                mf.set_distance_alpha_bars(alphas), "set_distance_alpha", key="ml_alpha_fig"
+            )
             show_table(core["pair_types"], "set_relations", key="ml_pair_types", index=False)

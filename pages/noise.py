@@ -49,15 +49,18 @@ def _show_bound(result: NoiseBound, key: str) -> None:
     c[0].metric("Items (n)", f"{result.n_items:,}", help="Items judged by two or more annotators.")
     c[1].metric("Disagreed (d)", f"{result.n_disagreed:,}", help="Hard for sure.")
     c[2].metric(
-        "Chance agreement p", f"{result.p:.4g}",
+        "Chance agreement p",
+        f"{result.p:.4g}",
         help="The chance that the annotators agree on a hard item by coin-flip.",
     )
     c[3].metric(
-        "Coin-flips, at most", f"{int(result.hidden_hard):,}",
+        "Coin-flips, at most",
+        f"{int(result.hidden_hard):,}",
         help="Hard items hiding among the agreed ones, at most (t0 - d).",
     )
     c[4].metric(
-        "Noise, at most (γ)", _pct(result.gamma),
+        "Noise, at most (γ)",
+        _pct(result.gamma),
         help="Share of coin-flips among the agreed items, at most: (t0 - d) / (n - d).",
     )
     st.success(result.explain())
@@ -100,7 +103,10 @@ if ann is None:
 else:
     mode = st.segmented_control("Mode", MODES, default=MODES[0], key="noise_mode") or MODES[0]
 confidence = st.select_slider(
-    "Confidence", options=CONFIDENCES, value=0.95, key="noise_confidence",
+    "Confidence",
+    options=CONFIDENCES,
+    value=0.95,
+    key="noise_confidence",
     format_func=lambda c: f"{100 * c:g}%",
     help="How sure the bound must be. Higher confidence gives a larger (more cautious) bound.",
 )
@@ -110,7 +116,9 @@ if mode == MODES[0] and ann is not None:
     st.subheader(f"From the loaded data: {ann.name}")
     names = [str(a) for a in ann.annotators]
     chosen = st.multiselect(
-        "Annotators whose agreement makes the gold standard", names, default=names,
+        "Annotators whose agreement makes the gold standard",
+        names,
+        default=names,
         key="noise_annotators",
         help="An item is agreed when every chosen annotator who labelled it gave the same label.",
     )
@@ -143,18 +151,29 @@ else:
     c1, c2 = st.columns(2)
     n_items = c1.number_input("Items (n)", min_value=1, value=1000, step=1, key="noise_n")
     n_dis = c2.number_input(
-        "Disagreed items (d)", min_value=0, value=100, step=1, key="noise_d",
+        "Disagreed items (d)",
+        min_value=0,
+        value=100,
+        step=1,
+        key="noise_d",
         help="Items on which the annotators did not all give the same label.",
     )
     p_mode = st.radio(
         "Chance agreement on a hard item",
         ["Give p", "From each annotator's label shares on hard items"],
-        horizontal=True, key="noise_p_mode",
+        horizontal=True,
+        key="noise_p_mode",
     )
     p_value: float | None = None
     if p_mode == "Give p":
         p_value = st.number_input(
-            "p", min_value=0.0, max_value=1.0, value=0.5, step=0.01, format="%.4f", key="noise_p",
+            "p",
+            min_value=0.0,
+            max_value=1.0,
+            value=0.5,
+            step=0.01,
+            format="%.4f",
+            key="noise_p",
             help="Two annotators, two equally likely labels: 0.5. Five annotators: 0.0625.",
         )
     else:
@@ -162,13 +181,16 @@ else:
         k = c3.number_input("Annotators", min_value=2, max_value=30, value=2, key="noise_k")
         m = c4.number_input("Categories", min_value=2, max_value=20, value=2, key="noise_m")
         start = pd.DataFrame(
-            1.0 / m, index=[f"annotator {i + 1}" for i in range(k)],
+            1.0 / m,
+            index=[f"annotator {i + 1}" for i in range(k)],
             columns=[f"category {j + 1}" for j in range(m)],
         )
         rates = st.data_editor(start, key=f"noise_rates_{k}_{m}", width="stretch")
         try:
             p_value = agreement_probability(rates)
-            st.caption(f"p = sum over categories of the product of the annotators' shares = {p_value:.4g}")
+            st.caption(
+                f"p = sum over categories of the product of the annotators' shares = {p_value:.4g}"
+            )
         except AnnotationDataError as exc:
             st.error(str(exc))
     if p_value is not None:
@@ -220,7 +242,10 @@ try:
         k_lo, k_hi = st.slider("Annotators", 2, 15, (2, 10), key="noise_add_k")
         with st.spinner("Computing the bound for each number of annotators…"):
             table = adding_annotators(
-                int(n_a), e_a / 100.0, [1.0 / m_a] * int(m_a), range(k_lo, k_hi + 1),
+                int(n_a),
+                e_a / 100.0,
+                [1.0 / m_a] * int(m_a),
+                range(k_lo, k_hi + 1),
                 float(confidence),
             )
         show_figure(adding_annotators_figure(table), "adding annotators", key="noise_add")
@@ -235,12 +260,16 @@ try:
             "by chance (section 4.1). A difference smaller than this proves nothing."
         )
         c1, c2, c3 = st.columns(3)
-        l_c = c1.number_input("Gold-standard items (L)", min_value=1, value=agreed0, key="noise_cd_l")
+        l_c = c1.number_input(
+            "Gold-standard items (L)", min_value=1, value=agreed0, key="noise_cd_l"
+        )
         r_c = c2.number_input(
             "Coin-flips among them (R)", min_value=0, value=min(hidden0, int(l_c)), key="noise_cd_r"
         )
         bound = c3.selectbox(
-            "Bound", ["chebyshev", "normal", "exact"], key="noise_cd_bound",
+            "Bound",
+            ["chebyshev", "normal", "exact"],
+            key="noise_cd_bound",
             help="Chebyshev (the paper's, safe for any R), normal (large R) or exact.",
         )
         cd = chance_difference(int(l_c), int(r_c), bound, float(confidence))

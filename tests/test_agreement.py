@@ -72,9 +72,13 @@ def test_gwet_irrcac_raw4raters_printed_values():
     assert round(ag.percent_agreement(ann), 5) == 0.78182
     report = ag.agreement_report(ann, n_boot=0).set_index("coefficient")
     # standard errors as printed by irrCAC: AC1 0.14295, Fleiss 0.15302, BP 0.14472
-    for name, se in [("Gwet's AC1", 0.14295), ("Fleiss' kappa", 0.15302), ("Brennan-Prediger", 0.14472)]:
+    for name, se in [
+        ("Gwet's AC1", 0.14295),
+        ("Fleiss' kappa", 0.15302),
+        ("Brennan-Prediger", 0.14472),
+    ]:
         row = report.loc[name]
-        half = (row["value"] - row["ci_low"])
+        half = row["value"] - row["ci_low"]
         from scipy import stats
 
         assert half / stats.t.ppf(0.975, 11) == pytest.approx(se, abs=5e-6)
@@ -130,7 +134,12 @@ def test_alpha_matches_nltk(missing, distance, nltk_distance):
     rng = np.random.default_rng(7)
     rows = random_coders(rng, 50, 5, 4, missing=missing)
     ann = from_coders(rows, kind="numeric")
-    data = [(f"c{c}", f"u{u}", v) for c, row in enumerate(rows) for u, v in enumerate(row) if v is not None]
+    data = [
+        (f"c{c}", f"u{u}", v)
+        for c, row in enumerate(rows)
+        for u, v in enumerate(row)
+        if v is not None
+    ]
     task = nltk_agreement.AnnotationTask(data=data, distance=nltk_distance)
     assert ag.krippendorff_alpha(ann, distance) == pytest.approx(task.alpha(), abs=TOL)
 
@@ -159,7 +168,9 @@ def test_set_alpha_matches_nltk(sep_distance):
             recs.append((f"u{u}", f"c{c}", frozenset(s)))
     df = pd.DataFrame(recs, columns=["item", "annotator", "label"])
     ann = Annotations.from_frame(df, kind="multilabel", categories=cats)
-    fn = {"masi": nltk_distance.masi_distance, "jaccard": nltk_distance.jaccard_distance}[sep_distance]
+    fn = {"masi": nltk_distance.masi_distance, "jaccard": nltk_distance.jaccard_distance}[
+        sep_distance
+    ]
 
     def safe(a, b):  # NLTK divides by zero for two empty sets; ours gives 0 there
         return 0.0 if not a and not b else fn(a, b)
@@ -183,7 +194,9 @@ def test_complete_data_match_nltk_and_statsmodels(seed):
     assert ag.brennan_prediger(ann) == pytest.approx(task.S(), abs=TOL)
     table, _ = inter_rater.aggregate_raters(np.array(rows).T)
     assert ag.fleiss_kappa(ann) == pytest.approx(inter_rater.fleiss_kappa(table), abs=TOL)
-    assert ag.brennan_prediger(ann) == pytest.approx(inter_rater.fleiss_kappa(table, "randolph"), abs=TOL)
+    assert ag.brennan_prediger(ann) == pytest.approx(
+        inter_rater.fleiss_kappa(table, "randolph"), abs=TOL
+    )
     for a, b in itertools.combinations(range(4), 2):
         pair = inter_rater.to_table(np.array([rows[a], rows[b]]).T, bins=np.arange(4) - 0.5)[0]
         assert ag.cohen_kappa(ann, f"c{a}", f"c{b}") == pytest.approx(
@@ -207,7 +220,11 @@ def test_weighted_cohen_matches_statsmodels(weights, wt):
     assert ag.cohen_kappa(ann, "c0", "c1", weights=weights) == pytest.approx(expected, abs=TOL)
     # a matrix of agreement weights gives the same
     x = np.arange(5)
-    w = 1 - np.abs(x[:, None] - x[None, :]) / 4 if weights == "linear" else 1 - ((x[:, None] - x) / 4) ** 2
+    w = (
+        1 - np.abs(x[:, None] - x[None, :]) / 4
+        if weights == "linear"
+        else 1 - ((x[:, None] - x) / 4) ** 2
+    )
     assert ag.cohen_kappa(ann, "c0", "c1", weights=w) == pytest.approx(expected, abs=TOL)
 
 
@@ -293,7 +310,10 @@ def test_many_distinct_values_stay_sparse():
     rng = np.random.default_rng(0)
     n_items, n_values = 3000, 200
     truth = rng.integers(0, n_values, n_items)
-    rows = [np.where(rng.random(n_items) < 0.8, truth, rng.integers(0, n_values, n_items)).tolist() for _ in range(3)]
+    rows = [
+        np.where(rng.random(n_items) < 0.8, truth, rng.integers(0, n_values, n_items)).tolist()
+        for _ in range(3)
+    ]
     ann = from_coders(rows, kind="numeric")
     expected = krippendorff.alpha(np.array(rows, float), level_of_measurement="interval")
     assert ag.krippendorff_alpha(ann, "interval") == pytest.approx(expected, abs=TOL)

@@ -25,14 +25,36 @@ KRIPPENDORFF_2011 = [
 # (1 depression, 2 personality disorder, 3 schizophrenia, 4 neurosis, 5 other).
 # Fleiss printed only the counts per patient; this is the raw form as statsmodels' tests have it.
 FLEISS_1971 = [
-    [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5],
-    [2, 2, 2, 4, 4, 4], [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4],
-    [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5], [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4],
-    [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5], [3, 3, 3, 3, 3, 5],
-    [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
-    [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4],
-    [1, 4, 4, 4, 4, 5], [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4],
-    [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5],
+    [4, 4, 4, 4, 4, 4],
+    [2, 2, 2, 5, 5, 5],
+    [2, 3, 3, 3, 3, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 2, 2, 4, 4, 4],
+    [1, 1, 3, 3, 3, 3],
+    [3, 3, 3, 3, 5, 5],
+    [1, 1, 3, 3, 3, 4],
+    [1, 1, 4, 4, 4, 4],
+    [5, 5, 5, 5, 5, 5],
+    [1, 4, 4, 4, 4, 4],
+    [1, 2, 4, 4, 4, 4],
+    [2, 2, 2, 3, 3, 3],
+    [1, 4, 4, 4, 4, 4],
+    [2, 2, 4, 4, 4, 5],
+    [3, 3, 3, 3, 3, 5],
+    [1, 1, 1, 4, 5, 5],
+    [1, 1, 1, 1, 1, 2],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 5, 5, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 4, 4, 4, 4, 4],
+    [2, 2, 4, 5, 5, 5],
+    [1, 1, 4, 4, 4, 4],
+    [1, 4, 4, 4, 4, 5],
+    [2, 2, 2, 2, 2, 4],
+    [1, 1, 1, 1, 5, 5],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 3, 3, 3],
+    [5, 5, 5, 5, 5, 5],
 ]
 
 # Cohen (1960), table 1 as counts of 200 items (proportions x 200): judge A in rows.
@@ -94,7 +116,9 @@ def random_coders(rng, n_items, n_coders, n_values, missing=0.0, values=None) ->
 
 
 def test_published_data_are_transcribed_as_printed():
-    assert sum(v is not None for row in KRIPPENDORFF_2011 for v in row) == 41  # "n = 40" pairable + 1
+    assert (
+        sum(v is not None for row in KRIPPENDORFF_2011 for v in row) == 41
+    )  # "n = 40" pairable + 1
     counts = np.array([[row.count(k) for k in range(1, 6)] for row in FLEISS_1971])
     # Fleiss (1971) prints the category proportions p_j = .144, .144, .167, .306, .239
     assert (counts.sum(axis=0) / 180).round(3).tolist() == [0.144, 0.144, 0.167, 0.306, 0.239]

@@ -37,7 +37,12 @@ def coder_data(draw):
 
 
 def _frame(rows) -> pd.DataFrame:
-    recs = [(f"u{u}", f"c{c}", v) for c, row in enumerate(rows) for u, v in enumerate(row) if v is not None]
+    recs = [
+        (f"u{u}", f"c{c}", v)
+        for c, row in enumerate(rows)
+        for u, v in enumerate(row)
+        if v is not None
+    ]
     return pd.DataFrame(recs, columns=["item", "annotator", "label"])
 
 
@@ -105,7 +110,10 @@ def test_bootstrap_intervals_cover_the_estimate_and_are_reproducible():
     r2 = ag.agreement_report(ann, n_boot=300, seed=5)
     pd.testing.assert_frame_equal(r1, r2)
     ok = r1["value"].notna()
-    assert ((r1.loc[ok, "ci_low"] <= r1.loc[ok, "value"]) & (r1.loc[ok, "value"] <= r1.loc[ok, "ci_high"])).all()
+    assert (
+        (r1.loc[ok, "ci_low"] <= r1.loc[ok, "value"])
+        & (r1.loc[ok, "value"] <= r1.loc[ok, "ci_high"])
+    ).all()
     assert r1["ci_method"].str.contains("bootstrap").all()
     r3 = ag.agreement_report(ann, n_boot=300, seed=6)
     assert not np.allclose(r1["ci_low"], r3["ci_low"])
@@ -127,7 +135,9 @@ def test_bootstrap_matches_a_copying_bootstrap():
         for k, i in enumerate(draw[b]):
             part = frame[frame["item"] == ann.items[i]].assign(item=f"copy{k}")
             parts.append(part)
-        copied = Annotations.from_frame(pd.concat(parts), kind="nominal", categories=list(ann.categories))
+        copied = Annotations.from_frame(
+            pd.concat(parts), kind="nominal", categories=list(ann.categories)
+        )
         assert _same(ag.krippendorff_alpha(copied), reps[b])
     assert p.patterns.n_items == ann.n_items
 
@@ -192,9 +202,13 @@ def test_text_ordinal_uses_declared_order():
     numeric = Annotations.from_frame(
         df.assign(label=df["label"].map({"low": 1, "mid": 2, "high": 3})), kind="numeric"
     )
-    assert ag.krippendorff_alpha(ordered, "ordinal") == pytest.approx(ag.krippendorff_alpha(numeric, "ordinal"))
+    assert ag.krippendorff_alpha(ordered, "ordinal") == pytest.approx(
+        ag.krippendorff_alpha(numeric, "ordinal")
+    )
     scrambled = Annotations.from_frame(df, kind="ordinal", categories=["mid", "low", "high"])
-    assert ag.krippendorff_alpha(scrambled, "ordinal") != pytest.approx(ag.krippendorff_alpha(ordered, "ordinal"))
+    assert ag.krippendorff_alpha(scrambled, "ordinal") != pytest.approx(
+        ag.krippendorff_alpha(ordered, "ordinal")
+    )
 
 
 def test_default_distance_follows_the_label_kind():

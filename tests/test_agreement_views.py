@@ -90,7 +90,10 @@ def test_readings_are_plain_and_cover_undefined_values():
     wide = ag.reading("Gwet's AC1", 0.5, 0.3, 0.7)
     assert "uncertain" in wide
     assert "reliable" in ag.reading("Krippendorff's alpha (nominal)", 0.85)
-    assert ag.reading("Fleiss' kappa", float("nan"), note="no shared items") == "Undefined: no shared items."
+    assert (
+        ag.reading("Fleiss' kappa", float("nan"), note="no shared items")
+        == "Undefined: no shared items."
+    )
     assert "not corrected for chance" in ag.reading("Percent agreement", 0.9)
 
 

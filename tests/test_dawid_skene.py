@@ -118,8 +118,12 @@ def simulate(n_items, n_annotators, per_item, pi, acc, seed=0):
     cum = theta[a, z[items]].cumsum(axis=1)
     y = np.minimum((rng.random(len(a))[:, None] > cum).sum(axis=1), k - 1)
     ann = Annotations(
-        items, a, y, pd.Index([f"i{i}" for i in range(n_items)]),
-        pd.Index([f"a{j}" for j in range(n_annotators)]), pd.Index([f"c{c}" for c in range(k)]),
+        items,
+        a,
+        y,
+        pd.Index([f"i{i}" for i in range(n_items)]),
+        pd.Index([f"a{j}" for j in range(n_annotators)]),
+        pd.Index([f"c{c}" for c in range(k)]),
     )
     return ann, z, theta
 
@@ -160,12 +164,24 @@ def test_posterior_log_space_many_labels():
 
 # ---------------------------------------------------------------- fit vs reference
 SMALL = [
-    ("i1", "a", "x"), ("i1", "b", "x"), ("i1", "c", "y"),
-    ("i2", "a", "y"), ("i2", "b", "y"), ("i2", "c", "y"),
-    ("i3", "a", "x"), ("i3", "b", "z"), ("i3", "c", "z"), ("i3", "c", "z"),  # a repeat
-    ("i4", "a", "z"), ("i4", "c", "x"),  # b missing
-    ("i5", "b", "x"), ("i5", "c", "x"), ("i5", "a", "y"),
-    ("i6", "a", "x"), ("i6", "b", "y"), ("i6", "c", "z"),  # a three-way tie
+    ("i1", "a", "x"),
+    ("i1", "b", "x"),
+    ("i1", "c", "y"),
+    ("i2", "a", "y"),
+    ("i2", "b", "y"),
+    ("i2", "c", "y"),
+    ("i3", "a", "x"),
+    ("i3", "b", "z"),
+    ("i3", "c", "z"),
+    ("i3", "c", "z"),  # a repeat
+    ("i4", "a", "z"),
+    ("i4", "c", "x"),  # b missing
+    ("i5", "b", "x"),
+    ("i5", "c", "x"),
+    ("i5", "a", "y"),
+    ("i6", "a", "x"),
+    ("i6", "b", "y"),
+    ("i6", "c", "z"),  # a three-way tie
 ]
 
 
@@ -252,8 +268,11 @@ def test_trace_is_the_true_penalised_log_likelihood():
     for i in range(ann.n_items):
         sel = ann.item_codes == i
         terms = [
-            math.log(pi[z]) + sum(math.log(th[j, z, y]) for j, y in
-                                  zip(ann.annotator_codes[sel], ann.label_codes[sel], strict=True))
+            math.log(pi[z])
+            + sum(
+                math.log(th[j, z, y])
+                for j, y in zip(ann.annotator_codes[sel], ann.label_codes[sel], strict=True)
+            )
             for z in range(3)
         ]
         if ann.items[i] == "i6":
@@ -297,17 +316,16 @@ def test_invariant_to_renaming_and_reordering(rows, rnd):
     names = {c: f"label {n}" for n, c in enumerate(perm)}
     shuffled = df.sample(frac=1.0, random_state=rnd.randint(0, 10**6)).reset_index(drop=True)
     shuffled["label"] = shuffled["label"].map(names)
-    other = Annotations.from_frame(
-        shuffled, duplicates="keep", categories=[names[c] for c in perm]
-    )
+    other = Annotations.from_frame(shuffled, duplicates="keep", categories=[names[c] for c in perm])
     res2 = fit(other, max_iter=30, tol=0.0)
     back = res2.posteriors.rename(columns={v: k for k, v in names.items()})
     back = back.loc[res.posteriors.index, res.posteriors.columns]
     np.testing.assert_allclose(back.to_numpy(), res.posteriors.to_numpy(), atol=1e-8)
     np.testing.assert_allclose(res2.log_likelihood, res.log_likelihood, rtol=1e-10)
     sure = res.confidence > 0.5 + 1e-6
-    assert (res2.labels[sure.index[sure]].map({v: k for k, v in names.items()})
-            == res.labels[sure]).all()
+    assert (
+        res2.labels[sure.index[sure]].map({v: k for k, v in names.items()}) == res.labels[sure]
+    ).all()
 
 
 # ---------------------------------------------------------------- gold clamping
@@ -315,9 +333,14 @@ def test_gold_clamps_and_fixes_an_adversarial_crowd():
     # most annotators swap the two labels: unsupervised EM cannot know; gold can
     pi = np.array([0.7, 0.3])
     ann, z, _ = simulate(600, 6, 5, pi, np.full(6, 0.85), seed=5)
-    flipped = Annotations(ann.item_codes, ann.annotator_codes,
-                          np.where(ann.annotator_codes < 4, 1 - ann.label_codes, ann.label_codes),
-                          ann.items, ann.annotators, ann.categories)
+    flipped = Annotations(
+        ann.item_codes,
+        ann.annotator_codes,
+        np.where(ann.annotator_codes < 4, 1 - ann.label_codes, ann.label_codes),
+        ann.items,
+        ann.annotators,
+        ann.categories,
+    )
     res = fit(flipped)
     assert (res.posteriors.to_numpy().argmax(1) == z).mean() < 0.5
     gold = pd.Series(np.asarray(ann.categories)[z[:60]], index=ann.items[:60])
@@ -359,9 +382,7 @@ def test_one_annotator_and_no_overlap_are_noted():
 
 
 def test_multilabel_is_refused_with_advice():
-    ml = Annotations.from_frame(
-        frame([("i1", "a", "x;y"), ("i1", "b", "x")]), multilabel_sep=";"
-    )
+    ml = Annotations.from_frame(frame([("i1", "a", "x;y"), ("i1", "b", "x")]), multilabel_sep=";")
     with pytest.raises(AnnotationDataError, match="multi-label") as err:
         fit(ml)
     assert "binary model per category" in str(err.value)
@@ -376,8 +397,9 @@ def test_bad_settings_raise(kw):
 
 
 def test_no_judgements_raise():
-    empty = Annotations(np.zeros(0), np.zeros(0), np.zeros(0), pd.Index([]), pd.Index([]),
-                        pd.Index(["x"]))
+    empty = Annotations(
+        np.zeros(0), np.zeros(0), np.zeros(0), pd.Index([]), pd.Index([]), pd.Index(["x"])
+    )
     with pytest.raises(AnnotationDataError, match="no judgements"):
         fit(empty)
 

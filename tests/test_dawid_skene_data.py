@@ -39,8 +39,12 @@ from analytics.dawid_skene import fit, gold_accuracy, log_likelihood
 from conftest import PUBLIC_SETS, load_public
 
 REFERENCE = {  # crowd-kit DawidSkene accuracy from datasets/README.md
-    "snow_rte": 0.927, "snow_temp": 0.942, "snow_wsd": 0.994,
-    "welinder_bluebirds": 0.898, "zheng_s4_Dog_data": 0.843, "act_MS": 0.767,
+    "snow_rte": 0.927,
+    "snow_temp": 0.942,
+    "snow_wsd": 0.994,
+    "welinder_bluebirds": 0.898,
+    "zheng_s4_Dog_data": 0.843,
+    "act_MS": 0.767,
 }
 CAVEAT_MS = 0.744  # README: act_MS fitted to full convergence
 ROUNDING = 0.0005
@@ -94,12 +98,13 @@ def test_likelihood_at_least_crowdkit(name):
         warnings.simplefilter("ignore")  # crowd-kit's pandas deprecations
         model = aggregation.DawidSkene(100).fit(df)
     cats = list(ann.categories)
-    theta = np.stack([
-        model.errors_.loc[w].reindex(index=cats, columns=cats).fillna(0.0).to_numpy().T
-        for w in ann.annotators
-    ])
+    theta = np.stack(
+        [
+            model.errors_.loc[w].reindex(index=cats, columns=cats).fillna(0.0).to_numpy().T
+            for w in ann.annotators
+        ]
+    )
     theta /= theta.sum(axis=2, keepdims=True)
     theirs = log_likelihood(ann, model.priors_.reindex(cats).to_numpy(), theta)
     ours = fit(ann, smoothing=0.0, init="best").final_log_likelihood
     assert ours >= theirs - 1e-6 * abs(theirs)
-

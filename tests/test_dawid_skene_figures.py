@@ -70,8 +70,7 @@ def test_other_figures(res):
     hist = _titled(confidence_histogram(res))
     assert len(hist.data[0].x) == len(res.items)
     mi = _titled(mutual_information_figure(res))
-    assert mi.data[0].x[0] == str(
-        annotator_table(res)["mutual information (bits)"].idxmax())
+    assert mi.data[0].x[0] == str(annotator_table(res)["mutual information (bits)"].idxmax())
     ll = _titled(log_likelihood_figure(res))
     np.testing.assert_allclose(ll.data[0].y, res.log_likelihood)
     assert "iterations" in ll.layout.annotations[0].text

@@ -49,9 +49,11 @@ def test_paper_example_exact_values():
     annotator's printed pair is right; annotators 1 and 2 are in fact almost equally
     informative. The printed pairs do all add up to H[Z] = 0.72 bits.
     """
-    exact = [(0.6635426067751844, 0.0583854881121779),
-             (0.6631023326599486, 0.0588257622274136),
-             (0.4684509845420786, 0.2534771103452838)]
+    exact = [
+        (0.6635426067751844, 0.0583854881121779),
+        (0.6631023326599486, 0.0588257622274136),
+        (0.4684509845420786, 0.2534771103452838),
+    ]
     h_z = entropy(PI)
     assert h_z == pytest.approx(0.7219280948873623)
     for theta, (h_c, mi) in zip(THETAS, exact, strict=True):
@@ -59,8 +61,10 @@ def test_paper_example_exact_values():
         assert conditional_entropy(theta, PI) == pytest.approx(h_c, abs=1e-12)
         assert mutual_information(theta, PI) == pytest.approx(mi, abs=1e-12)
     printed = [(0.71, 0.01), (0.60, 0.13), (0.47, 0.25)]
-    ok = [abs(h_c - p_h) < 0.005 and abs(mi - p_mi) < 0.005
-          for (h_c, mi), (p_h, p_mi) in zip(exact, printed, strict=True)]
+    ok = [
+        abs(h_c - p_h) < 0.005 and abs(mi - p_mi) < 0.005
+        for (h_c, mi), (p_h, p_mi) in zip(exact, printed, strict=True)
+    ]
     assert ok == [False, False, True]
     for p_h, p_mi in printed:  # internally they sum to H[Z] (to rounding)
         assert p_h + p_mi == pytest.approx(h_z, abs=0.011)
@@ -88,17 +92,23 @@ def test_stack_dataframe_and_degenerate_inputs():
 
 
 def _stochastic(k):
-    return arrays(float, (k, k), elements=st.floats(0.0, 1.0)).filter(
-        lambda a: (a.sum(axis=1) > 1e-3).all()
-    ).map(lambda a: a / a.sum(axis=1, keepdims=True))
+    return (
+        arrays(float, (k, k), elements=st.floats(0.0, 1.0))
+        .filter(lambda a: (a.sum(axis=1) > 1e-3).all())
+        .map(lambda a: a / a.sum(axis=1, keepdims=True))
+    )
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(2, 5).flatmap(lambda k: st.tuples(
-    _stochastic(k),
-    arrays(float, (k,), elements=st.floats(0.0, 1.0)).filter(lambda v: v.sum() > 1e-3),
-    st.permutations(list(range(k))),
-)))
+@given(
+    st.integers(2, 5).flatmap(
+        lambda k: st.tuples(
+            _stochastic(k),
+            arrays(float, (k,), elements=st.floats(0.0, 1.0)).filter(lambda v: v.sum() > 1e-3),
+            st.permutations(list(range(k))),
+        )
+    )
+)
 def test_bounds_and_permutation_invariance(args):
     theta, pi, perm = args
     pi = pi / pi.sum()

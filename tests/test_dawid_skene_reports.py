@@ -25,14 +25,28 @@ from analytics.dawid_skene import (
 from analytics.errors import AnnotationDataError
 
 ROWS = [
-    ("i1", "a", "x"), ("i1", "b", "x"), ("i1", "c", "y"),
-    ("i2", "a", "y"), ("i2", "b", "y"), ("i2", "c", "y"),
-    ("i3", "a", "x"), ("i3", "b", "z"), ("i3", "c", "z"),
-    ("i4", "a", "z"), ("i4", "c", "x"),
-    ("i5", "b", "x"), ("i5", "c", "x"), ("i5", "a", "y"),
-    ("i6", "a", "x"), ("i6", "b", "y"), ("i6", "c", "z"),
-    ("i7", "a", "y"), ("i7", "b", "y"), ("i7", "c", "x"),
-    ("i8", "a", "x"), ("i8", "b", "x"),
+    ("i1", "a", "x"),
+    ("i1", "b", "x"),
+    ("i1", "c", "y"),
+    ("i2", "a", "y"),
+    ("i2", "b", "y"),
+    ("i2", "c", "y"),
+    ("i3", "a", "x"),
+    ("i3", "b", "z"),
+    ("i3", "c", "z"),
+    ("i4", "a", "z"),
+    ("i4", "c", "x"),
+    ("i5", "b", "x"),
+    ("i5", "c", "x"),
+    ("i5", "a", "y"),
+    ("i6", "a", "x"),
+    ("i6", "b", "y"),
+    ("i6", "c", "z"),
+    ("i7", "a", "y"),
+    ("i7", "b", "y"),
+    ("i7", "c", "x"),
+    ("i8", "a", "x"),
+    ("i8", "b", "x"),
 ]
 
 
@@ -100,9 +114,11 @@ def test_prevalence_comparison(ann, res):
     for c in ["x", "y", "z"]:
         assert t.loc[c, "model"] == pytest.approx(res.prevalence[c])
         assert t.loc[c, "majority vote"] == pytest.approx(
-            sum(mv_share(ann, i, c) for i in items) / len(items))
+            sum(mv_share(ann, i, c) for i in items) / len(items)
+        )
         assert t.loc[c, "raw frequency"] == pytest.approx(
-            sum(y == c for _, _, y in ROWS) / len(ROWS))
+            sum(y == c for _, _, y in ROWS) / len(ROWS)
+        )
     np.testing.assert_allclose(t.sum(), 1.0)
 
 
@@ -114,7 +130,8 @@ def test_confident_share(res):
         assert t.loc[str(c), "confident items"] == (mine & (res.confidence >= 0.9)).sum()
     assert t.loc["all categories", "items"] == len(res.items)
     assert t.loc["all categories", "share of all items"] == pytest.approx(
-        (res.confidence >= 0.9).mean())
+        (res.confidence >= 0.9).mean()
+    )
 
 
 def test_majority_agreement_fractional_ties(ann, res):
@@ -157,9 +174,12 @@ def test_gold_labels_table_and_item_judgements(ann, res):
 
 
 def test_one_category_tables_say_why():
-    one = Annotations.from_frame(pd.DataFrame(
-        [("i1", "a", "x"), ("i1", "b", "x"), ("i2", "a", "x")],
-        columns=["item", "annotator", "label"]))
+    one = Annotations.from_frame(
+        pd.DataFrame(
+            [("i1", "a", "x"), ("i1", "b", "x"), ("i2", "a", "x")],
+            columns=["item", "annotator", "label"],
+        )
+    )
     t = annotator_table(fit(one))
     assert t["mutual information (bits)"].isna().all()
     assert t["spammer score"].isna().all()

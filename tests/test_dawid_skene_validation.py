@@ -23,9 +23,15 @@ THETA = [
 
 def three_categories() -> Annotations:
     rows = [
-        ("i1", "a", "x"), ("i1", "b", "x"), ("i1", "c", "y"),
-        ("i2", "a", "y"), ("i2", "b", "y"), ("i2", "c", "z"),
-        ("i3", "a", "z"), ("i3", "b", "z"), ("i3", "c", "z"),
+        ("i1", "a", "x"),
+        ("i1", "b", "x"),
+        ("i1", "c", "y"),
+        ("i2", "a", "y"),
+        ("i2", "b", "y"),
+        ("i2", "c", "z"),
+        ("i3", "a", "z"),
+        ("i3", "b", "z"),
+        ("i3", "c", "z"),
     ]
     return Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
 
@@ -58,8 +64,15 @@ def test_prior_row_is_not_broadcast_for_two_categories():
 
 
 @pytest.mark.parametrize(
-    "prior", ["strong", -1.0, np.nan, np.inf, [[1, 0, 0], [0, -1, 0], [0, 0, 1]],
-              [[1, 0, 0], [0, np.nan, 0], [0, 0, 1]]]
+    "prior",
+    [
+        "strong",
+        -1.0,
+        np.nan,
+        np.inf,
+        [[1, 0, 0], [0, -1, 0], [0, 0, 1]],
+        [[1, 0, 0], [0, np.nan, 0], [0, 0, 1]],
+    ],
 )
 def test_prior_must_be_finite_non_negative_numbers(prior):
     with pytest.raises(AnnotationDataError, match="prior"):
@@ -72,7 +85,9 @@ def test_valid_priors_are_accepted():
     full = fit(ann, prior=np.ones((3, 3)))
     np.testing.assert_allclose(scalar.posteriors, full.posteriors)
     frame = pd.DataFrame(2 * np.eye(3), index=ann.categories, columns=ann.categories)
-    np.testing.assert_allclose(fit(ann, prior=frame).posteriors, fit(ann, prior=2 * np.eye(3)).posteriors)
+    np.testing.assert_allclose(
+        fit(ann, prior=frame).posteriors, fit(ann, prior=2 * np.eye(3)).posteriors
+    )
 
 
 def test_log_likelihood_validates_the_prior_too():
@@ -122,8 +137,13 @@ def test_seed_must_be_a_non_negative_whole_number(seed):
 
 
 def test_whole_number_settings_of_numpy_types_are_accepted():
-    res = fit(two_categories(), max_iter=np.int64(3), tol=np.float32(1e-6), seed=np.int32(2),
-              smoothing=np.float64(0.5))
+    res = fit(
+        two_categories(),
+        max_iter=np.int64(3),
+        tol=np.float32(1e-6),
+        seed=np.int32(2),
+        smoothing=np.float64(0.5),
+    )
     assert res.settings["max_iter"] == 3 and res.settings["seed"] == 2
 
 
@@ -134,8 +154,9 @@ def test_minus_one_and_none_mean_not_labelled():
     np.testing.assert_allclose(
         posterior(PI, THETA, [0, -1, 1]), posterior(PI, THETA, [0, None, 1]), rtol=0, atol=0
     )
-    np.testing.assert_allclose(posterior(PI, THETA, np.array([0, -1, 1])),
-                               posterior(PI, THETA[::2], [0, 1]))
+    np.testing.assert_allclose(
+        posterior(PI, THETA, np.array([0, -1, 1])), posterior(PI, THETA[::2], [0, 1])
+    )
 
 
 @pytest.mark.parametrize("bad", [-2, -100])
@@ -152,9 +173,11 @@ def test_non_integer_indices_raise(bad):
 
 def test_whole_float_indices_are_accepted():
     assert posterior(PI, THETA, np.array([0.0, 0.0, 1.0])) == pytest.approx(
-        posterior(PI, THETA, [0, 0, 1]))
+        posterior(PI, THETA, [0, 0, 1])
+    )
     assert posterior(PI, THETA, np.array([0, 0, 1], dtype=np.int32)) == pytest.approx(
-        posterior(PI, THETA, [0, 0, 1]))
+        posterior(PI, THETA, [0, 0, 1])
+    )
 
 
 @pytest.mark.parametrize("bad", [2, 7])

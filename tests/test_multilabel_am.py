@@ -65,7 +65,15 @@ def test_worked_example_four_combinations():
 
 def test_pairwise_worked_example():
     table = pairwise_am(_worked())
-    assert list(table.columns) == ["annotator_a", "annotator_b", "n_items", "p_o", "p_e", "a_m", "note"]
+    assert list(table.columns) == [
+        "annotator_a",
+        "annotator_b",
+        "n_items",
+        "p_o",
+        "p_e",
+        "a_m",
+        "note",
+    ]
     row = table.iloc[0]
     assert (row.annotator_a, row.annotator_b, row.n_items) == ("u0", "u1", 2)
     assert row.a_m == pytest.approx(0.2)
@@ -101,7 +109,9 @@ def test_missing_judgements_pair_over_items_both_judged(seed):
     p_o, p_e, a_m, _ = loop_am(x, judged)
     res = am_agreement(from_array(x, judged))
     assert (res.p_o, res.p_e, res.a_m) == (
-        pytest.approx(p_o), pytest.approx(p_e), pytest.approx(a_m)
+        pytest.approx(p_o),
+        pytest.approx(p_e),
+        pytest.approx(a_m),
     )
 
 
@@ -119,8 +129,11 @@ def test_empty_set_is_a_judgement_not_a_missing_one():
 
 def test_long_dataframe_input():
     df = pd.DataFrame(
-        {"item": ["1", "1", "2", "2"], "annotator": ["u0", "u1"] * 2,
-         "label": ["a", "a;b", "c", "c"]}
+        {
+            "item": ["1", "1", "2", "2"],
+            "annotator": ["u0", "u1"] * 2,
+            "label": ["a", "a;b", "c", "c"],
+        }
     )
     from analytics.loading import load_annotations
 
@@ -139,7 +152,9 @@ def test_repeated_judgements_use_the_last():
             "label": [{"a"}, {"b"}, {"a", "b"}, {"c"}, {"c"}],
         }
     )
-    kept = Annotations.from_frame(df, kind="multilabel", categories=["a", "b", "c"], duplicates="keep")
+    kept = Annotations.from_frame(
+        df, kind="multilabel", categories=["a", "b", "c"], duplicates="keep"
+    )
     assert am_agreement(kept).a_m == pytest.approx(am_agreement(_worked()).a_m)
 
 
@@ -159,7 +174,9 @@ def test_independent_annotators_four_combinations_near_zero_but_clubbed_negative
 
 
 def test_single_label_data_is_the_one_hot_case():
-    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2, "label": ["x", "y", "z", "z"]})
+    df = pd.DataFrame(
+        {"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2, "label": ["x", "y", "z", "z"]}
+    )
     ann = Annotations.from_frame(df, kind="nominal")
     # item 1: {x} vs {y} differ on d=2 of C=3 categories, so C(1,2) = 0 of the 3 category
     # pairs agree (each contains x or y); item 2: {z} vs {z}, 3 of 3.  P_o = 3/6.
@@ -169,10 +186,24 @@ def test_single_label_data_is_the_one_hot_case():
 @pytest.mark.parametrize(
     ("frame", "why"),
     [
-        (pd.DataFrame({"item": ["1", "1"], "annotator": ["a", "b"], "label": [{"x"}, set()]}), "two categories"),
-        (pd.DataFrame({"item": ["1", "2"], "annotator": ["a", "a"], "label": [{"x"}, {"y"}]}), "two or more"),
-        (pd.DataFrame({"item": ["1", "2"], "annotator": ["a", "b"], "label": [{"x"}, {"y"}]}), "two or more"),
-        (pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2, "label": [{"x"}] * 4}), "P_e is 1"),
+        (
+            pd.DataFrame({"item": ["1", "1"], "annotator": ["a", "b"], "label": [{"x"}, set()]}),
+            "two categories",
+        ),
+        (
+            pd.DataFrame({"item": ["1", "2"], "annotator": ["a", "a"], "label": [{"x"}, {"y"}]}),
+            "two or more",
+        ),
+        (
+            pd.DataFrame({"item": ["1", "2"], "annotator": ["a", "b"], "label": [{"x"}, {"y"}]}),
+            "two or more",
+        ),
+        (
+            pd.DataFrame(
+                {"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2, "label": [{"x"}] * 4}
+            ),
+            "P_e is 1",
+        ),
     ],
 )
 def test_degenerate_data_give_nan_with_a_reason(frame, why):
@@ -235,8 +266,13 @@ def test_bootstrap_interval():
 
 def _single_label_perfect() -> Annotations:
     """Two annotators agree perfectly on {x} then {y}: two categories, one label each."""
-    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
-                       "label": [{"x"}, {"x"}, {"y"}, {"y"}]})
+    df = pd.DataFrame(
+        {
+            "item": ["1", "1", "2", "2"],
+            "annotator": ["a", "b"] * 2,
+            "label": [{"x"}, {"x"}, {"y"}, {"y"}],
+        }
+    )
     return Annotations.from_frame(df, kind="multilabel", categories=["x", "y"])
 
 
@@ -259,8 +295,9 @@ def test_pe_one_from_the_clubbing_says_so_and_points_to_four_combinations():
 
 
 def test_pe_one_from_constant_sets_keeps_the_same_set_reason():
-    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
-                       "label": [{"x"}] * 4})
+    df = pd.DataFrame(
+        {"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2, "label": [{"x"}] * 4}
+    )
     ann = Annotations.from_frame(df, kind="multilabel", categories=["x", "y"])
     for res in (am_agreement(ann), am_agreement_unclubbed(ann)):
         assert np.isnan(res.a_m) and "same label set" in res.reason and "clubbing" not in res.reason

@@ -26,7 +26,9 @@ def _all_empty(categories: list[str] | None = None) -> Annotations:
 
 
 def _one_annotator() -> Annotations:
-    df = pd.DataFrame({"item": ["s1", "s2", "s3"], "annotator": ["a"] * 3, "label": ["x;y", "x", "{}"]})
+    df = pd.DataFrame(
+        {"item": ["s1", "s2", "s3"], "annotator": ["a"] * 3, "label": ["x;y", "x", "{}"]}
+    )
     return Annotations.from_frame(df, kind="multilabel", multilabel_sep=";")
 
 
@@ -37,7 +39,8 @@ DEGENERATE = {
     "one annotator": _one_annotator,
     "no categories, one annotator": lambda: Annotations.from_frame(
         pd.DataFrame({"item": ["s1", "s2"], "annotator": ["a", "a"], "label": ["{}", "{}"]}),
-        kind="multilabel", multilabel_sep=";",
+        kind="multilabel",
+        multilabel_sep=";",
     ),
 }
 
@@ -88,24 +91,44 @@ def _draws_something(fig: go.Figure) -> bool:
             values = getattr(trace, attr, None)
             if values is None:
                 continue
-            arr = pd.to_numeric(pd.Series(np.asarray(values, dtype=object).ravel()), errors="coerce")
+            arr = pd.to_numeric(
+                pd.Series(np.asarray(values, dtype=object).ravel()), errors="coerce"
+            )
             if np.isfinite(arr.to_numpy(dtype=float)).any():
                 return True
     return False
 
 
 def test_every_public_name_is_exercised():
-    called = {"am_agreement", "am_agreement_unclubbed", "am_bootstrap", "pairwise_am",
-              "item_agreement", "items_by_agreement", "category_disagreement",
-              "category_pair_confusion", "per_category_agreement", "set_pair_types",
-              "set_distance_alphas", "gold_standard", "set_distance_sentence"}
+    called = {
+        "am_agreement",
+        "am_agreement_unclubbed",
+        "am_bootstrap",
+        "pairwise_am",
+        "item_agreement",
+        "items_by_agreement",
+        "category_disagreement",
+        "category_pair_confusion",
+        "per_category_agreement",
+        "set_pair_types",
+        "set_distance_alphas",
+        "gold_standard",
+        "set_distance_sentence",
+    }
     functions = {n for n in ml.__all__ if callable(getattr(ml, n)) and n[0].islower()}
     assert functions <= called
     assert {n for n in mf.__all__} <= {
-        "pairwise_am_heatmap", "pairwise_am_bars", "items_by_agreement_bars",
-        "category_disagreement_heatmap", "category_disagreement_bars",
-        "category_pair_confusion_heatmap", "category_pair_bars", "gold_distribution_bars",
-        "expert_index_bars", "per_category_bars", "am_bootstrap_histogram",
+        "pairwise_am_heatmap",
+        "pairwise_am_bars",
+        "items_by_agreement_bars",
+        "category_disagreement_heatmap",
+        "category_disagreement_bars",
+        "category_pair_confusion_heatmap",
+        "category_pair_bars",
+        "gold_distribution_bars",
+        "expert_index_bars",
+        "per_category_bars",
+        "am_bootstrap_histogram",
         "set_distance_alpha_bars",
     }
 
@@ -145,8 +168,15 @@ def test_gold_standard_to_frame_with_categories_but_no_item():
 def test_no_categories_figures_say_so_not_something_untrue():
     """Two annotators judged the same items here: figures must blame the categories."""
     _, figures = _everything(_all_empty())
-    for fig_name in ("pairwise_heatmap", "pairwise_bars", "dis_heatmap", "dis_bars", "gold",
-                     "per_category", "conf_heatmap"):
+    for fig_name in (
+        "pairwise_heatmap",
+        "pairwise_bars",
+        "dis_heatmap",
+        "dis_bars",
+        "gold",
+        "per_category",
+        "conf_heatmap",
+    ):
         text = _message(figures[fig_name])
         assert "categor" in text, (fig_name, text)
         assert "No two annotators" not in text and "No items" not in text, (fig_name, text)

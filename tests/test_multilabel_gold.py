@@ -23,8 +23,11 @@ from tests.test_multilabel_data import from_array, loop_gold, random_data
 # Walked the other way round (i2 first) every rho is 0 at i2: both ties are unresolved and
 # i2 gets no category; i1 then gives A=2, B=1, C=2 as before.
 ROWS = [
-    ("i1", "A", {"x"}), ("i1", "B", set()), ("i1", "C", {"x"}),
-    ("i2", "A", {"y"}), ("i2", "B", {"x"}),
+    ("i1", "A", {"x"}),
+    ("i1", "B", set()),
+    ("i1", "C", {"x"}),
+    ("i2", "A", {"y"}),
+    ("i2", "B", {"x"}),
 ]
 
 
@@ -79,9 +82,7 @@ def test_equals_plain_loop_of_algorithm_1(seed):
     gold = gold_standard(from_array(x, judged))
     assert gold.matrix.to_numpy().tolist() == expect.tolist()
     assert [gold.expert_index.get(f"u{u}", 0) for u in range(4)] == rho
-    got = {
-        (int(r.item[1:]), int(r.category[1:])): r.outcome for r in gold.ties.itertuples()
-    }
+    got = {(int(r.item[1:]), int(r.category[1:])): r.outcome for r in gold.ties.itertuples()}
     assert got == outcomes
     assert outcomes  # the data do contain ties
 
@@ -96,8 +97,10 @@ def test_invariant_to_renaming_categories_and_reordering_annotators(seed):
     perm = np.random.default_rng(seed).permutation(4)
     moved = gold_standard(
         from_array(
-            x[:, perm], judged[:, perm],
-            categories=["P", "Q", "R"], annotators=[f"u{k}" for k in perm],
+            x[:, perm],
+            judged[:, perm],
+            categories=["P", "Q", "R"],
+            annotators=[f"u{k}" for k in perm],
         )
     )
     upper = {i: frozenset(c.upper() for c in s) for i, s in base.labels.items()}

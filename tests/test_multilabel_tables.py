@@ -34,9 +34,12 @@ def _frame(rows) -> Annotations:
 
 CROSSED = _frame(
     [
-        ("1", "u0", {"a"}), ("1", "u1", {"b"}),
-        ("2", "u0", {"a", "c"}), ("2", "u1", {"b"}),
-        ("3", "u0", {"a"}), ("3", "u1", {"a", "b"}),
+        ("1", "u0", {"a"}),
+        ("1", "u1", {"b"}),
+        ("2", "u0", {"a", "c"}),
+        ("2", "u1", {"b"}),
+        ("3", "u0", {"a"}),
+        ("3", "u1", {"a", "b"}),
     ]
 )
 
@@ -95,7 +98,9 @@ def _loop_tables(x, judged):
             row += x[i, a] != x[i, b]
             for c1, c2 in itertools.combinations(range(n_c), 2):
                 for p, q in ((a, b), (b, a)):
-                    conf[c1, c2] += x[i, p, c1] and not x[i, p, c2] and x[i, q, c2] and not x[i, q, c1]
+                    conf[c1, c2] += (
+                        x[i, p, c1] and not x[i, p, c2] and x[i, q, c2] and not x[i, q, c1]
+                    )
         if any(judged[i, a] and judged[i, b] for i in range(n_i)):
             dis[(f"u{a}", f"u{b}")] = row.tolist()
     return dis, conf
@@ -173,7 +178,9 @@ def test_per_category_worked_example_and_degenerate_category():
     assert frame.loc["a", "observed_agreement"] == pytest.approx(1 / 3)
     assert frame.loc["a", "fleiss_kappa"] == pytest.approx(-0.5)
     assert frame.loc["a", "krippendorff_alpha"] == pytest.approx(-0.25)
-    nobody = _frame([("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", set()), ("2", "u1", {"a"})])
+    nobody = _frame(
+        [("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", set()), ("2", "u1", {"a"})]
+    )
     out = per_category_agreement(nobody)
     assert np.isnan(out.loc["b", "fleiss_kappa"]) and "nobody" in out.loc["b", "note"]
 
@@ -193,12 +200,18 @@ def test_tables_follow_renamed_categories_and_reordered_annotators(seed):
     perm = np.random.default_rng(seed).permutation(4)
     names = ["w", "x", "y", "z"]
     base = from_array(x, judged, categories=names)
-    moved = from_array(x[:, ::-1][:, :, perm], judged[:, ::-1], categories=[names[k] for k in perm],
-                       annotators=["u2", "u1", "u0"])
+    moved = from_array(
+        x[:, ::-1][:, :, perm],
+        judged[:, ::-1],
+        categories=[names[k] for k in perm],
+        annotators=["u2", "u1", "u0"],
+    )
     a = category_disagreement(base)
     b = category_disagreement(moved)
     for t in (a, b):
-        t.index = pd.MultiIndex.from_tuples([tuple(sorted(p)) for p in t.index], names=t.index.names)
+        t.index = pd.MultiIndex.from_tuples(
+            [tuple(sorted(p)) for p in t.index], names=t.index.names
+        )
     pd.testing.assert_frame_equal(a.sort_index(), b.sort_index()[a.columns])
     ca = category_pair_confusion(base).fillna(0)
     cb = category_pair_confusion(moved).fillna(0)
@@ -210,10 +223,16 @@ def test_tables_follow_renamed_categories_and_reordered_annotators(seed):
 @pytest.mark.parametrize(
     ("rows", "categories", "why"),
     [
-        ([("1", "u0", {"a"}), ("1", "u1", set()), ("2", "u0", {"a"}), ("2", "u1", {"a"})],
-         ["a"], "two categories"),
-        ([("1", "u0", {"a"}), ("2", "u0", {"b"}), ("3", "u0", {"a", "b"})],
-         ["a", "b"], "two or more annotators"),
+        (
+            [("1", "u0", {"a"}), ("1", "u1", set()), ("2", "u0", {"a"}), ("2", "u1", {"a"})],
+            ["a"],
+            "two categories",
+        ),
+        (
+            [("1", "u0", {"a"}), ("2", "u0", {"b"}), ("3", "u0", {"a", "b"})],
+            ["a", "b"],
+            "two or more annotators",
+        ),
     ],
 )
 def test_items_by_agreement_says_why_every_count_is_zero(rows, categories, why):
@@ -234,8 +253,15 @@ def test_items_by_agreement_reason_is_empty_when_defined():
 
 def test_per_category_note_is_true_when_a_category_was_used_only_on_items_judged_once():
     """'nobody used' would be false: u0 used b on item 3, which nobody else judged."""
-    ann = _frame([("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", {"c"}), ("2", "u1", set()),
-                  ("3", "u0", {"b"})])
+    ann = _frame(
+        [
+            ("1", "u0", {"a"}),
+            ("1", "u1", {"a"}),
+            ("2", "u0", {"c"}),
+            ("2", "u1", set()),
+            ("3", "u0", {"b"}),
+        ]
+    )
     note = per_category_agreement(ann).loc["b", "note"]
     assert "judged by two or more annotators" in note
     assert not note.startswith("nobody used this category:")

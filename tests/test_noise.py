@@ -177,7 +177,9 @@ def test_adding_annotators_p_inputs_agree():
     by_rates = adding_annotators(500, 0.7, [0.3, 0.7], k_values=[2, 3, 4])
     ps = [0.3**k + 0.7**k for k in (2, 3, 4)]
     by_list = adding_annotators(500, 0.7, k_values=[2, 3, 4], p=ps)
-    by_map = adding_annotators(500, 0.7, k_values=[2, 3, 4], p=dict(zip([2, 3, 4], ps, strict=True)))
+    by_map = adding_annotators(
+        500, 0.7, k_values=[2, 3, 4], p=dict(zip([2, 3, 4], ps, strict=True))
+    )
     by_fn = adding_annotators(500, 0.7, k_values=[2, 3, 4], p=lambda k: 0.3**k + 0.7**k)
     for other in (by_list, by_map, by_fn):
         pd.testing.assert_frame_equal(by_rates, other)
@@ -257,7 +259,14 @@ def test_posterior_against_plain_loop_reference():
 
 @pytest.mark.parametrize(
     ("n", "d", "p"),
-    [(1000, 100, 0.5), (992, 121, 0.47), (5000, 10, 0.999), (50, 3, 0.9), (100, 60, 0.9), (300, 0, 1.0)],
+    [
+        (1000, 100, 0.5),
+        (992, 121, 0.47),
+        (5000, 10, 0.999),
+        (50, 3, 0.9),
+        (100, 60, 0.9),
+        (300, 0, 1.0),
+    ],
 )
 def test_closed_form_matches_log_space(n, d, p):
     """The incomplete-beta closed form (wide posteriors) against the log-space sum."""
@@ -280,7 +289,11 @@ def test_ten_million_items():
     assert wide.method.startswith("equation (1), closed form")
     assert len(wide.posterior) <= 20_001 and wide.notes
     thinned = wide.tail()  # computed at the shown counts, not summed from thinned points
-    assert thinned[thinned.index <= wide.t0].iloc[-1] >= 0.05 > thinned[thinned.index > wide.t0].iloc[0]
+    assert (
+        thinned[thinned.index <= wide.t0].iloc[-1]
+        >= 0.05
+        > thinned[thinned.index > wide.t0].iloc[0]
+    )
     nb2 = stats.nbinom(11, 1e-6)  # cut at n - d: P(J > j | J <= top)
     top = 10_000_000 - 10
     tail = (nb2.cdf(top) - nb2.cdf(wide.hidden_hard)) / nb2.cdf(top)
@@ -365,4 +378,6 @@ def test_chance_difference_inputs():
 
 def test_result_table():
     t = noise_bound(1000, 100, 0.5).as_frame()
-    assert t.set_index("measure").loc["noise level, at most (gamma)", "value"] == pytest.approx(125 / 900)
+    assert t.set_index("measure").loc["noise level, at most (gamma)", "value"] == pytest.approx(
+        125 / 900
+    )

@@ -48,15 +48,28 @@ def test_two_annotators_footnote_3_and_equation_1():
 
 def uneven() -> Annotations:
     rows = [
-        ("a1", "A", "x"), ("a1", "B", "x"), ("a1", "C", "x"),
-        ("a2", "A", "y"), ("a2", "B", "y"),
-        ("a3", "B", "z"), ("a3", "C", "z"),
-        ("a4", "A", "x"), ("a4", "C", "x"),
-        ("a5", "A", "y"), ("a5", "B", "y"), ("a5", "C", "y"),
-        ("d1", "A", "x"), ("d1", "B", "y"), ("d1", "C", "y"),
-        ("d2", "A", "z"), ("d2", "B", "y"),
-        ("d3", "B", "x"), ("d3", "C", "z"),
-        ("d4", "A", "y"), ("d4", "C", "x"), ("d4", "B", "x"),
+        ("a1", "A", "x"),
+        ("a1", "B", "x"),
+        ("a1", "C", "x"),
+        ("a2", "A", "y"),
+        ("a2", "B", "y"),
+        ("a3", "B", "z"),
+        ("a3", "C", "z"),
+        ("a4", "A", "x"),
+        ("a4", "C", "x"),
+        ("a5", "A", "y"),
+        ("a5", "B", "y"),
+        ("a5", "C", "y"),
+        ("d1", "A", "x"),
+        ("d1", "B", "y"),
+        ("d1", "C", "y"),
+        ("d2", "A", "z"),
+        ("d2", "B", "y"),
+        ("d3", "B", "x"),
+        ("d3", "C", "z"),
+        ("d4", "A", "y"),
+        ("d4", "C", "x"),
+        ("d4", "B", "x"),
         ("solo", "A", "x"),
     ]
     return frame(rows)
@@ -128,7 +141,10 @@ def test_chosen_annotators():
     [
         ([("i1", "A", "x"), ("i2", "A", "y")], "at least two annotators"),
         ([("i1", "A", "x"), ("i2", "B", "y")], "no item was judged by two"),
-        ([("i1", "A", "x"), ("i1", "B", "x"), ("i2", "A", "y"), ("i2", "B", "y")], "never disagreed"),
+        (
+            [("i1", "A", "x"), ("i1", "B", "x"), ("i2", "A", "y"), ("i2", "B", "y")],
+            "never disagreed",
+        ),
         ([("i1", "A", "x"), ("i1", "B", "y")], "disagreed on every item"),
     ],
 )
@@ -151,8 +167,11 @@ def test_annotator_without_disagreed_items_gets_pooled_rates():
 
 def test_numeric_labels_are_compared_as_values():
     df = pd.DataFrame(
-        {"item": ["a", "a", "b", "b", "c", "c"], "annotator": ["A", "B"] * 3,
-         "label": ["1", "1", "2", "3", "3", "2"]}
+        {
+            "item": ["a", "a", "b", "b", "c", "c"],
+            "annotator": ["A", "B"] * 3,
+            "label": ["1", "1", "2", "3", "3", "2"],
+        }
     )
     r = noise_from_annotations(Annotations.from_frame(df, kind="ordinal"))
     assert (r.n_items, r.n_disagreed) == (3, 2)
@@ -193,7 +212,11 @@ def test_public_data_set_runs_and_gold_is_the_agreed_items():
 
 @settings(max_examples=25, deadline=None)
 @given(
-    labels=st.lists(st.lists(st.sampled_from(["x", "y", "z", None]), min_size=4, max_size=4), min_size=6, max_size=25),
+    labels=st.lists(
+        st.lists(st.sampled_from(["x", "y", "z", None]), min_size=4, max_size=4),
+        min_size=6,
+        max_size=25,
+    ),
     seed=st.integers(0, 10_000),
 )
 def test_invariant_to_renaming_and_reordering(labels, seed):
@@ -212,7 +235,11 @@ def test_invariant_to_renaming_and_reordering(labels, seed):
     moved = [(f"item-{i}", f"coder-{a[::-1]}", rename[lab]) for i, a, lab in shuffled]
     other = noise_from_annotations(frame(moved))
     assert base.reason == other.reason
-    assert (base.n_items, base.n_disagreed, base.n_excluded) == (other.n_items, other.n_disagreed, other.n_excluded)
+    assert (base.n_items, base.n_disagreed, base.n_excluded) == (
+        other.n_items,
+        other.n_disagreed,
+        other.n_excluded,
+    )
     if base.ok:
         assert (base.t0, base.hidden_hard) == (other.t0, other.hidden_hard)
         assert base.p == pytest.approx(other.p)

@@ -108,7 +108,9 @@ def quad_mixture(p_agreed: np.ndarray, d: int) -> np.ndarray:
             total += np.prod(np.where(mask, pi, 1 - pi))
         return density(theta) * total
 
-    vals = np.array([integrate.quad(joint, 0, 1, args=(j,), epsabs=1e-14)[0] for j in range(n_a + 1)])
+    vals = np.array(
+        [integrate.quad(joint, 0, 1, args=(j,), epsabs=1e-14)[0] for j in range(n_a + 1)]
+    )
     return vals / vals.sum()
 
 
@@ -151,8 +153,16 @@ def test_composite_rule_against_rationals(d, monkeypatch):
 
 @pytest.mark.parametrize(
     ("n", "d", "p"),
-    [(30, 4, 0.5), (90, 20, 0.47), (1000, 100, 0.5), (992, 121, 0.47), (5000, 700, 0.0625),
-     (2000, 0, 0.3), (400, 390, 0.8), (20_000, 3000, 0.25)],
+    [
+        (30, 4, 0.5),
+        (90, 20, 0.47),
+        (1000, 100, 0.5),
+        (992, 121, 0.47),
+        (5000, 700, 0.0625),
+        (2000, 0, 0.3),
+        (400, 390, 0.8),
+        (20_000, 3000, 0.25),
+    ],
 )
 def test_equal_p_is_equation_1(n, d, p):
     """The generalisation reduces to the paper's equation (1) when every p_i = p."""
@@ -169,7 +179,13 @@ def test_refined_normal_mixture_close_to_exact():
     approx = hidden_hard_posterior(p, 1200, method="refined normal")
     assert approx.method == "refined normal"
     size = 4001
-    assert np.abs(np.cumsum(full(exact.offset, exact.pmf, size)) - np.cumsum(full(approx.offset, approx.pmf, size))).max() < 1e-3
+    assert (
+        np.abs(
+            np.cumsum(full(exact.offset, exact.pmf, size))
+            - np.cumsum(full(approx.offset, approx.pmf, size))
+        ).max()
+        < 1e-3
+    )
     q_exact = exact.offset + np.argmax(exact.tail() < 0.05)
     q_approx = approx.offset + np.argmax(approx.tail() < 0.05)
     assert abs(q_exact - q_approx) <= 1

@@ -49,7 +49,9 @@ def test_gamma_grows_with_confidence(n, data, p, c1, c2):
 
 
 @settings(max_examples=60, deadline=None)
-@given(d=st.integers(0, 2000), p=probabilities, extra=st.integers(0, 5000), more=st.integers(1, 5000))
+@given(
+    d=st.integers(0, 2000), p=probabilities, extra=st.integers(0, 5000), more=st.integers(1, 5000)
+)
 def test_gamma_falls_with_n(d, p, extra, more):
     """More agreed items, same disagreements: the share of coin-flips falls, as long as the
     cut at n - d does not bind (n beyond the posterior's reach; see the next test)."""

@@ -116,7 +116,11 @@ def test_noise_bound_prior_must_be_numbers():
 
 @pytest.mark.parametrize(
     "args, needle",
-    [((10, 11, 0.5), "cannot exceed"), ((10, 2, 1.5), "p must lie"), ((10, 2, "x"), "p must be a number")],
+    [
+        ((10, 11, 0.5), "cannot exceed"),
+        ((10, 2, 1.5), "p must lie"),
+        ((10, 2, "x"), "p must be a number"),
+    ],
 )
 def test_equation1_posterior_checks_its_inputs(args, needle):
     with pytest.raises(AnnotationDataError, match=needle):
@@ -202,8 +206,11 @@ def test_poisson_binomial_refuses_bad_probabilities(probs):
 
 def _two_annotators() -> Annotations:
     df = pd.DataFrame(
-        {"item": ["i1", "i1", "i2", "i2", "i3", "i3"], "annotator": ["A", "B"] * 3,
-         "label": ["x", "x", "x", "y", "y", "y"]}
+        {
+            "item": ["i1", "i1", "i2", "i2", "i3", "i3"],
+            "annotator": ["A", "B"] * 3,
+            "label": ["x", "x", "x", "y", "y", "y"],
+        }
     )
     return Annotations.from_frame(df)
 
@@ -227,8 +234,18 @@ def _multilabel() -> Annotations:
         {
             "item": ["i1", "i1", "i2", "i2", "i3", "i3", "i4", "i4", "i5", "i5"],
             "annotator": ["A", "B"] * 5,
-            "label": ["joy|anger", "anger|joy", "joy", "joy|anger", "{}", "{}", "fear", "joy",
-                      "joy", "joy"],
+            "label": [
+                "joy|anger",
+                "anger|joy",
+                "joy",
+                "joy|anger",
+                "{}",
+                "{}",
+                "fear",
+                "joy",
+                "joy",
+                "joy",
+            ],
         }
     )
     return Annotations.from_frame(df, multilabel_sep="|")

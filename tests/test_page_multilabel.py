@@ -117,8 +117,9 @@ def _texts(at: AppTest) -> str:
 
 
 def test_all_empty_label_sets_without_categories_explained_not_crashing():
-    df = pd.DataFrame({"item": ["s1", "s1", "s2", "s2"], "annotator": ["a", "b"] * 2,
-                       "label": ["{}"] * 4})
+    df = pd.DataFrame(
+        {"item": ["s1", "s1", "s2", "s2"], "annotator": ["a", "b"] * 2, "label": ["{}"] * 4}
+    )
     at = _run(Annotations.from_frame(df, kind="multilabel", multilabel_sep=";"))
     assert not at.exception, at.exception
     assert not at.error
@@ -128,8 +129,13 @@ def test_all_empty_label_sets_without_categories_explained_not_crashing():
 
 
 def test_one_category_bands_say_why_no_item_has_agreement():
-    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
-                       "label": [{"x"}, set(), {"x"}, {"x"}]})
+    df = pd.DataFrame(
+        {
+            "item": ["1", "1", "2", "2"],
+            "annotator": ["a", "b"] * 2,
+            "label": [{"x"}, set(), {"x"}, {"x"}],
+        }
+    )
     at = _run(Annotations.from_frame(df, kind="multilabel", categories=["x"]))
     assert not at.exception, at.exception
     captions = " ".join(c.value for c in at.caption)
@@ -138,8 +144,13 @@ def test_one_category_bands_say_why_no_item_has_agreement():
 
 
 def test_clubbing_reason_shown_for_perfect_single_label_agreement():
-    df = pd.DataFrame({"item": ["1", "1", "2", "2"], "annotator": ["a", "b"] * 2,
-                       "label": [{"x"}, {"x"}, {"y"}, {"y"}]})
+    df = pd.DataFrame(
+        {
+            "item": ["1", "1", "2", "2"],
+            "annotator": ["a", "b"] * 2,
+            "label": [{"x"}, {"x"}, {"y"}, {"y"}],
+        }
+    )
     at = _run(Annotations.from_frame(df, kind="multilabel"))
     assert not at.exception, at.exception
     warning = " ".join(w.value for w in at.warning)
