@@ -26,6 +26,7 @@ The pipeline on loaded data is :mod:`analytics.noise_data`; import everything fr
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -70,11 +71,12 @@ def _pct(x: float) -> str:
 
 
 # ---------------------------------------------------------------------- results
-class _Explained:
+class _Explained(ABC):
     """Results that explain themselves in one plain-language sentence."""
 
-    def explain(self) -> str:  # pragma: no cover - every result overrides it
-        raise NotImplementedError
+    @abstractmethod
+    def explain(self) -> str:
+        """One plain-language sentence for an annotation team."""
 
     @property
     def summary(self) -> str:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics.export import to_long_csv, to_wide_csv
 from ui.report import report_button
 from ui.state import require_annotations
-from ui.widgets import download_table, explain
+from ui.widgets import annotation_downloads, download_table, explain
 
 ann = require_annotations()
 st.title("Export")
@@ -30,29 +29,14 @@ st.subheader("The annotations")
 st.caption(
     "Both load back into Concord unchanged; label sets are joined with ';' and {} is an empty set."
 )
-c1, c2, c3 = st.columns(3)
-for column, label, make, file_name in (
-    (c1, "Long CSV (item, annotator, label)", to_long_csv, "annotations_long.csv"),
-    (c2, "Wide CSV (items x annotators)", to_wide_csv, "annotations_wide.csv"),
-):
-    with column:
-        st.download_button(
-            label,
-            data=lambda make=make: make(ann).encode("utf-8"),
-            file_name=file_name,
-            mime="text/csv",
-            key=f"export_{file_name}",
-            on_click="ignore",
-            icon=":material/download:",
-        )
-with c3:
-    download_table(
-        ann.summary(),
-        f"{ann.name} summary",
-        key="export_summary",
-        index=False,
-        label="Data summary CSV",
-    )
+annotation_downloads(ann, key="export")
+download_table(
+    ann.summary(),
+    f"{ann.name} summary",
+    key="export_summary",
+    index=False,
+    label="Data summary CSV",
+)
 
 st.subheader("Where the other results are")
 st.markdown(

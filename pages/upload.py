@@ -6,11 +6,10 @@ import streamlit as st
 
 from analytics import AnnotationDataError
 from analytics.annotations import DUPLICATE_POLICIES, LabelKind
-from analytics.export import to_long_csv, to_wide_csv
 from analytics.samples import SAMPLES
 from ui.loaders import data_overview, describe_upload, load_cached, preview_upload, sample_source
 from ui.state import get_annotations, get_source, set_annotations, set_source
-from ui.widgets import download_table, explain, show_figure, show_table
+from ui.widgets import annotation_downloads, download_table, explain, show_figure, show_table
 
 AUTO = "(detect)"
 LOAD_TOKEN = "concord_load_choice"
@@ -205,24 +204,4 @@ with tab_data:
     head = overview["head"]
     st.dataframe(head, width="stretch", hide_index=True)
     st.caption(f"First {len(head):,} of {ann.n_judgements:,} judgements.")
-    c1, c2 = st.columns(2)
-    with c1:
-        st.download_button(
-            "Download long CSV (item, annotator, label)",
-            data=lambda: to_long_csv(ann).encode("utf-8"),
-            file_name="annotations_long.csv",
-            mime="text/csv",
-            key="dl_long",
-            on_click="ignore",
-            icon=":material/download:",
-        )
-    with c2:
-        st.download_button(
-            "Download wide CSV (items x annotators)",
-            data=lambda: to_wide_csv(ann).encode("utf-8"),
-            file_name="annotations_wide.csv",
-            mime="text/csv",
-            key="dl_wide",
-            on_click="ignore",
-            icon=":material/download:",
-        )
+    annotation_downloads(ann, key="data")

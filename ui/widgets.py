@@ -12,6 +12,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from analytics import Annotations
+from analytics.export import to_long_csv, to_wide_csv
+
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "concord"
@@ -70,3 +73,25 @@ def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
 def show_error(exc: Exception) -> None:
     """A plain-language error, never a traceback."""
     st.error(str(exc))
+
+
+def annotation_downloads(ann: Annotations, *, key: str) -> None:
+    """Long and wide CSV of the loaded annotations, side by side (made on click).
+
+    Both load back into Concord unchanged: label sets joined with ';', {} for the empty set.
+    """
+    columns = st.columns(2)
+    for column, label, make, file_name in (
+        (columns[0], "Long CSV (item, annotator, label)", to_long_csv, "annotations_long.csv"),
+        (columns[1], "Wide CSV (items x annotators)", to_wide_csv, "annotations_wide.csv"),
+    ):
+        with column:
+            st.download_button(
+                label,
+                data=lambda make=make: make(ann).encode("utf-8"),
+                file_name=file_name,
+                mime="text/csv",
+                key=f"dl_{key}_{file_name}",
+                on_click="ignore",
+                icon=":material/download:",
+            )
