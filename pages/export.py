@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analytics.agreement import agreement_report
+from analytics.dawid_skene import fit
+from analytics.dawid_skene_reports import gold_labels_table
+from analytics.multilabel import gold_standard
+from analytics.noise import noise_from_annotations
 from ui.report import report_button
 from ui.state import require_annotations
 from ui.widgets import annotation_downloads, download_table, explain
@@ -37,6 +42,50 @@ download_table(
     index=False,
     label="Data summary CSV",
 )
+
+st.subheader("Results")
+st.caption("Each file is computed when you click (with the default settings of its page).")
+results = [
+    (
+        "Agreement coefficients CSV",
+        "agreement_coefficients.csv",
+        lambda: agreement_report(ann, n_boot=200),
+    ),
+]
+if ann.is_multilabel:
+    results.append(
+        (
+            "Gold standard, Algorithm 1 CSV",
+            "gold_standard_algorithm1.csv",
+            lambda: gold_standard(ann).to_frame(),
+        )
+    )
+else:
+    results.append(
+        (
+            "Gold labels with confidence, Dawid-Skene CSV",
+            "gold_labels_dawid_skene.csv",
+            lambda: gold_labels_table(fit(ann)),
+        )
+    )
+results.append(
+    (
+        "Agreed items (noise calculator) CSV",
+        "agreed_items.csv",
+        lambda: noise_from_annotations(ann).gold_standard(),
+    )
+)
+for column, (label, file_name, make) in zip(st.columns(len(results)), results, strict=True):
+    with column:
+        st.download_button(
+            label,
+            data=lambda make=make: make().to_csv(index=False).encode("utf-8"),
+            file_name=file_name,
+            mime="text/csv",
+            key=f"export_{file_name}",
+            on_click="ignore",
+            icon=":material/download:",
+        )
 
 st.subheader("Where the other results are")
 st.markdown(

@@ -175,3 +175,13 @@ def test_malformed_upload_shows_a_readable_error(page, tmp_path):
 
 if os.environ.get("CONCORD_BROWSER_DEBUG"):  # pragma: no cover
     print("browser tests use", CHROMIUM)
+
+
+def test_export_page_downloads_the_gold_labels(page, tmp_path):
+    goto_page(page, "Export")
+    with page.expect_download() as info:
+        page.get_by_test_id("stDownloadButton").filter(has_text="Dawid-Skene").first.click()
+    target = tmp_path / "gold.csv"
+    info.value.save_as(target)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("item,label,confidence") and len(lines) == 301
