@@ -17,6 +17,7 @@ from plotly.subplots import make_subplots
 
 from .dawid_skene_reports import annotator_information, annotator_table, prevalence_comparison
 from .style import ACCENT, MUTED, QUALITATIVE, SEQUENTIAL, apply_layout
+from .style import empty_figure as _empty
 
 if TYPE_CHECKING:
     from .dawid_skene import DawidSkeneResult
@@ -32,14 +33,6 @@ __all__ = [
 ]
 
 PICKS = ("least accurate", "most accurate", "most judgements", "chosen")
-
-
-def _empty(title: str, message: str) -> go.Figure:
-    fig = go.Figure()
-    fig.add_annotation(text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    return apply_layout(fig, title=title)
 
 
 def pick_annotators(

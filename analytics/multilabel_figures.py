@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from .multilabel_am import AmInterval
 from .multilabel_gold import GoldStandard
 from .style import ACCENT, BAD, DIVERGING, GOOD, MUTED, SEQUENTIAL, apply_layout
+from .style import empty_figure as _empty
 
 __all__ = [
     "am_bootstrap_histogram",
@@ -28,22 +29,6 @@ __all__ = [
     "per_category_bars",
     "set_distance_alpha_bars",
 ]
-
-
-def _empty(title: str, message: str) -> go.Figure:
-    fig = go.Figure()
-    fig.add_annotation(
-        text=message,
-        showarrow=False,
-        x=0.5,
-        y=0.5,
-        xref="paper",
-        yref="paper",
-        font={"size": 14, "color": MUTED},
-    )
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    return apply_layout(fig, title=title)
 
 
 def _pair_labels(index: pd.MultiIndex | pd.Index) -> list[str]:

@@ -8,29 +8,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .noise_model import NoiseBound
-from .style import ACCENT, BAD, MUTED, QUALITATIVE, apply_layout
+from .style import ACCENT, BAD, MUTED, QUALITATIVE, apply_layout, empty_figure
 
 __all__ = ["adding_annotators_figure", "empty_figure", "posterior_figure"]
 
 MAX_POINTS = 2_000
-
-
-def empty_figure(title: str, message: str) -> go.Figure:
-    """A figure that says why there is nothing to draw."""
-    fig = go.Figure()
-    fig.add_annotation(
-        text=message,
-        x=0.5,
-        y=0.5,
-        xref="paper",
-        yref="paper",
-        showarrow=False,
-        font={"size": 14},
-        align="center",
-    )
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    return apply_layout(fig, title=title)
 
 
 def posterior_figure(result: NoiseBound) -> go.Figure:

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .annotations import Annotations, as_annotations
-from .style import QUALITATIVE, SEQUENTIAL, apply_layout
+from .style import QUALITATIVE, SEQUENTIAL, apply_layout, empty_figure
 
 __all__ = [
     "coverage_figure",
@@ -21,17 +21,6 @@ __all__ = [
 ]
 
 MAX_HEATMAP_ANNOTATORS = 60
-
-
-def empty_figure(title: str, message: str) -> go.Figure:
-    """A figure that says in words why there is nothing to draw."""
-    fig = go.Figure()
-    fig.add_annotation(
-        text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper", font={"size": 14}
-    )
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    return apply_layout(fig, title=title, height=260)
 
 
 def judgements_per_item_figure(ann: Annotations | pd.DataFrame) -> go.Figure:

@@ -54,3 +54,21 @@ def apply_layout(
     if height is not None:
         fig.update_layout(height=height)
     return fig
+
+
+def empty_figure(title: str, message: str, *, height: int = 300) -> go.Figure:
+    """A figure that says in words why there is nothing to draw (never a blank chart)."""
+    fig = go.Figure()
+    fig.add_annotation(
+        text=message,
+        showarrow=False,
+        x=0.5,
+        y=0.5,
+        xref="paper",
+        yref="paper",
+        font={"size": 14, "color": "#495057"},
+        align="center",
+    )
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    return apply_layout(fig, title=title, height=height)
