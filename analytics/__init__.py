@@ -1,14 +1,29 @@
 """Concord's analytics library: from raw annotation labels to a gold standard you can trust.
 
-Pure Python (numpy, scipy, pandas, plotly); it never imports streamlit.
+Pure Python (numpy, scipy, pandas, plotly, pyarrow); it never imports streamlit. Five
+ideas, five subpackages, each with its ``__init__`` as its only public face:
+
+- :mod:`analytics.data`: the canonical data model :class:`Annotations` and the loader;
+- :mod:`analytics.agreement`: chance-corrected agreement coefficients;
+- :mod:`analytics.multilabel`: agreement on label sets and the expert gold standard;
+- :mod:`analytics.noise`: how noisy the agreed subset is;
+- :mod:`analytics.dawid_skene`: annotator models and each item's most likely label.
+
+:mod:`analytics.report` builds the HTML report and :mod:`analytics.cli` the command line.
 
 >>> from analytics import load_annotations
 >>> ann = load_annotations("sample_data/crowd_4class.csv")  # doctest: +SKIP
 """
 
-from .annotations import Annotations, LabelKind, LoadReport, SkipNote, as_annotations
-from .errors import AnnotationDataError
-from .loading import load_annotations
+from analytics._core.errors import AnnotationDataError
+from analytics.data import (
+    Annotations,
+    LabelKind,
+    LoadReport,
+    SkipNote,
+    as_annotations,
+    load_annotations,
+)
 
 __all__ = [
     "AnnotationDataError",

@@ -1,5 +1,5 @@
 """``python -m analytics``: the Concord command line (see :mod:`analytics.cli`)."""
 
-from .cli import main
+from analytics.cli import main
 
 raise SystemExit(main())

@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
-from .errors import AnnotationDataError
-from .loading import load_annotations
+from analytics._core.errors import AnnotationDataError
+from analytics.data.loading import load_annotations
+from analytics.data.model import Annotations
 
 JSON_VERSION = 1
 
@@ -104,7 +104,7 @@ def _tool_options(pairs: Sequence[str]) -> dict[str, Any] | None:
     bad = [p for p in pairs if "=" not in p]
     if bad:
         raise CliError(f"--tool-option takes KEY=VALUE, not {bad[0]!r}")
-    from .importers import parse_tool_option
+    from analytics.data.importers import parse_tool_option
 
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -176,7 +176,7 @@ def cmd_summary(args: argparse.Namespace) -> None:
 
 
 def cmd_agreement(args: argparse.Namespace) -> None:
-    from .agreement import agreement_report
+    from analytics.agreement import agreement_report
 
     ann = _load(args)
     report = agreement_report(
@@ -199,7 +199,7 @@ def cmd_agreement(args: argparse.Namespace) -> None:
 
 
 def cmd_noise(args: argparse.Namespace) -> None:
-    from .noise import noise_bound, noise_from_annotations
+    from analytics.noise import noise_bound, noise_from_annotations
 
     by_hand = args.n is not None or args.d is not None or args.p is not None
     if by_hand:
@@ -234,8 +234,8 @@ def cmd_noise(args: argparse.Namespace) -> None:
 
 
 def cmd_dawid_skene(args: argparse.Namespace) -> None:
-    from .dawid_skene import fit
-    from .dawid_skene_reports import annotator_table, gold_labels_table
+    from analytics.dawid_skene import fit
+    from analytics.dawid_skene.reports import annotator_table, gold_labels_table
 
     if args.out:
         _writable(args.out)
@@ -281,7 +281,7 @@ def _writable(path: str | Path) -> Path:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from .report import build_report, build_report_zip
+    from analytics.report import build_report, build_report_zip
 
     out = _writable(args.output)
     ann = _load(args)

@@ -26,8 +26,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
-from .annotations import Annotations, as_annotations
-from .errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import Annotations, as_annotations
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
 
@@ -48,7 +48,11 @@ class Block:
 
 # ---------------------------------------------------------------------- sections
 def _summary_blocks(ann: Annotations) -> list[Block]:
-    from .overview import coverage_figure, judgements_per_item_figure, label_distribution_figure
+    from analytics.data.overview import (
+        coverage_figure,
+        judgements_per_item_figure,
+        label_distribution_figure,
+    )
 
     s = "summary"
     return [
@@ -67,8 +71,8 @@ def _summary_blocks(ann: Annotations) -> list[Block]:
 
 
 def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
-    from . import agreement as ag
-    from . import agreement_figures as af
+    from analytics import agreement as ag
+    from analytics.agreement import figures as af
 
     s = "agreement"
     report = ag.agreement_report(ann, n_boot=n_boot)
@@ -101,8 +105,8 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
 
 
 def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
-    from . import multilabel as ml
-    from . import multilabel_figures as mf
+    from analytics import multilabel as ml
+    from analytics.multilabel import figures as mf
 
     s = "multilabel"
     am = ml.am_agreement(ann)
@@ -147,8 +151,8 @@ def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
 
 
 def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
-    from .noise import noise_from_annotations
-    from .noise_figures import posterior_figure
+    from analytics.noise import noise_from_annotations
+    from analytics.noise.figures import posterior_figure
 
     s = "noise"
     result = noise_from_annotations(ann, confidence=confidence)
@@ -174,9 +178,9 @@ def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
 
 
 def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
-    from . import dawid_skene as ds
-    from . import dawid_skene_figures as dsf
-    from . import dawid_skene_reports as dsr
+    from analytics import dawid_skene as ds
+    from analytics.dawid_skene import figures as dsf
+    from analytics.dawid_skene import reports as dsr
 
     s = "dawid_skene"
     result = ds.fit(ann)

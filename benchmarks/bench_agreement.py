@@ -23,7 +23,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analytics import agreement as ag
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 
 
 def make_data(n_items: int, n_annotators: int, n_values: int, missing: float, seed: int = 0):

@@ -34,7 +34,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 from analytics.dawid_skene import fit
 
 

@@ -23,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from analytics.annotations import Annotations  # noqa: E402
+from analytics.data.model import Annotations  # noqa: E402
 from analytics.multilabel import (  # noqa: E402
     am_agreement,
     am_bootstrap,

@@ -32,7 +32,7 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 from analytics.noise import hidden_hard_posterior, noise_bound, noise_from_annotations
 
 

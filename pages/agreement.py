@@ -18,7 +18,7 @@ from analytics.agreement import (
     per_category,
     reading,
 )
-from analytics.agreement_figures import (
+from analytics.agreement.figures import (
     contingency_heatmap,
     forest_plot,
     item_agreement_histogram,
@@ -26,8 +26,8 @@ from analytics.agreement_figures import (
     pairwise_heatmap,
     per_category_bars,
 )
-from analytics.annotations import Annotations, LabelKind
-from analytics.set_distances import SET_DISTANCES
+from analytics.agreement.set_distances import SET_DISTANCES
+from analytics.data.model import Annotations, LabelKind
 from ui.state import require_annotations
 from ui.widgets import explain, show_error, show_figure, show_table
 

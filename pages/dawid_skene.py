@@ -22,7 +22,7 @@ from analytics.dawid_skene import (
     majority_agreement,
     prevalence_comparison,
 )
-from analytics.dawid_skene_figures import (
+from analytics.dawid_skene.figures import (
     PICKS,
     confidence_histogram,
     confusion_heatmaps,

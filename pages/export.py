@@ -6,7 +6,7 @@ import streamlit as st
 
 from analytics.agreement import agreement_report
 from analytics.dawid_skene import fit
-from analytics.dawid_skene_reports import gold_labels_table
+from analytics.dawid_skene.reports import gold_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.report import report_button

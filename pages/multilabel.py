@@ -7,8 +7,8 @@ import streamlit as st
 
 from analytics import AnnotationDataError
 from analytics import multilabel as ml
-from analytics import multilabel_figures as mf
-from analytics.samples import SAMPLES
+from analytics.data.samples import SAMPLES
+from analytics.multilabel import figures as mf
 from ui.loaders import load_sample_cached
 from ui.state import require_annotations, set_annotations, set_source
 from ui.widgets import download_table, explain, show_figure, show_table

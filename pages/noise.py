@@ -17,7 +17,7 @@ from analytics.noise import (
     noise_bound,
     noise_from_annotations,
 )
-from analytics.noise_figures import adding_annotators_figure, posterior_figure
+from analytics.noise.figures import adding_annotators_figure, posterior_figure
 from ui.state import get_annotations
 from ui.widgets import explain, show_figure, show_table
 

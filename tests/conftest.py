@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 # An unexpected exception inside the loader must fail a test, not be dressed up as an
-# AnnotationDataError (the safety net users get): see analytics.loading.load_annotations.
+# AnnotationDataError (the safety net users get): see analytics.data.loading.load_annotations.
 os.environ.setdefault("CONCORD_STRICT_ERRORS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]

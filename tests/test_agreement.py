@@ -14,7 +14,9 @@ from nltk.metrics import distance as nltk_distance
 from statsmodels.stats import inter_rater
 
 from analytics import agreement as ag
-from analytics.annotations import Annotations
+from analytics.agreement import coefficients
+from analytics.agreement.coincidence import resolve_distance
+from analytics.data.model import Annotations
 from tests.test_agreement_data import (
     COHEN_1960,
     FLEISS_1971,
@@ -262,7 +264,7 @@ def test_missing_data_coefficients_match_irrcac(irrcac, missing, seed):
     assert ag.gwet_ac1(ann, weights="quadratic") == pytest.approx(
         quad.gwet()["est"]["coefficient_value"], abs=TOL
     )
-    se = ag._gwet_se(ag._prepare(ann), np.eye(4), "gwet")
+    se = coefficients._gwet_se(coefficients._prepare(ann), np.eye(4), "gwet")
     assert se == pytest.approx(cac.gwet()["est"]["se"], abs=TOL)
 
 
@@ -301,7 +303,7 @@ def test_bootstrap_statistic_equals_point_estimate():
     rows = random_coders(rng, 50, 4, 5, missing=0.2)
     ann = from_coders(rows, kind="numeric")
     for d in ["nominal", "ordinal", "interval", "ratio", lambda a, b: abs(a - b)]:
-        assert ag._alpha_statistic(ann, ag.resolve_distance(d, ann.kind)).value() == pytest.approx(
+        assert coefficients._alpha_statistic(ann, resolve_distance(d, ann.kind)).value() == pytest.approx(
             ag.krippendorff_alpha(ann, d), abs=TOL
         )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 
 NA = None
 

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analytics import agreement as ag
-from analytics.annotations import Annotations
+from analytics.agreement import coefficients
+from analytics.data.model import Annotations
 from tests.test_agreement_data import from_coders, random_coders
 
 SCALARS = [
@@ -121,12 +122,12 @@ def test_bootstrap_intervals_cover_the_estimate_and_are_reproducible():
 
 def test_bootstrap_matches_a_copying_bootstrap():
     """Resampling with counts equals resampling items by copying them (same draws)."""
-    from analytics.bootstrap import Patterns, bootstrap_replicates
+    from analytics._core.bootstrap import Patterns, bootstrap_replicates
 
     rng = np.random.default_rng(1)
     ann = from_coders(random_coders(rng, 40, 3, 3, missing=0.2))
-    p = ag._prepare(ann)
-    stat = ag._alpha_statistic(ann, "nominal")
+    p = coefficients._prepare(ann)
+    stat = coefficients._alpha_statistic(ann, "nominal")
     reps = bootstrap_replicates({"a": stat}, Patterns.identity(ann.n_items), 20, seed=3)["a"]
     draw = np.random.default_rng(3).integers(0, ann.n_items, size=(20, ann.n_items))
     frame = ann.to_frame()
@@ -171,7 +172,7 @@ def test_degenerate_data_give_nan_with_a_reason(case):
 
 def test_unknown_annotator_and_bad_arguments_are_plain_errors():
     ann = from_coders([[0, 1], [1, 1]])
-    from analytics.errors import AnnotationDataError
+    from analytics._core.errors import AnnotationDataError
 
     with pytest.raises(AnnotationDataError, match="unknown annotator"):
         ag.cohen_kappa(ann, "c0", "nobody")

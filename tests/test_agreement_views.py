@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from analytics import agreement as ag
-from analytics import agreement_figures as af
-from analytics.annotations import Annotations
+from analytics.agreement import figures as af
+from analytics.data.model import Annotations
 from tests.conftest import load_public
 from tests.test_agreement_data import KRIPPENDORFF_2011, from_coders, from_table
 

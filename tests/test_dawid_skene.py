@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analytics.annotations import Annotations
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import Annotations
 from analytics.dawid_skene import fit, majority_posteriors, posterior
-from analytics.errors import AnnotationDataError
 
 PAPER_PI = [0.2, 0.8]
 PAPER_THETA = [

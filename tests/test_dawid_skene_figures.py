@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 from analytics.dawid_skene import annotator_table, fit
-from analytics.dawid_skene_figures import (
+from analytics.dawid_skene.figures import (
     confidence_histogram,
     confusion_heatmaps,
     log_likelihood_figure,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from analytics.dawid_skene import mutual_information
-from analytics.information import conditional_entropy, entropy
+from analytics.dawid_skene.information import conditional_entropy, entropy
 
 PI = [0.2, 0.8]
 THETAS = [

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics.annotations import Annotations
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import Annotations
 from analytics.dawid_skene import (
     annotator_information,
     annotator_table,
@@ -22,7 +23,6 @@ from analytics.dawid_skene import (
     prevalence_comparison,
     spammer_scores,
 )
-from analytics.errors import AnnotationDataError
 
 ROWS = [
     ("i1", "a", "x"),

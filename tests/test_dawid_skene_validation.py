@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics.annotations import Annotations
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import Annotations
 from analytics.dawid_skene import fit, log_likelihood, posterior
-from analytics.errors import AnnotationDataError
 
 PI = [0.2, 0.8]
 M = [[0.9, 0.1], [0.2, 0.8]]

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics import load_annotations
-from analytics.annotations import Annotations, LabelKind
-from analytics.errors import AnnotationDataError
-from analytics.export import choose_separator, to_long_csv, to_wide_csv
-from analytics.overview import wide_table
+from analytics._core.errors import AnnotationDataError
+from analytics.data.export import choose_separator, to_long_csv, to_wide_csv
+from analytics.data.model import Annotations, LabelKind
+from analytics.data.overview import wide_table
 from conftest import load_public
 
 FIX = Path(__file__).parent / "fixtures"

@@ -16,10 +16,10 @@ import pandas as pd
 import pytest
 
 from analytics import load_annotations
-from analytics.annotations import Annotations, LabelKind
-from analytics.errors import AnnotationDataError
-from analytics.importers import TOOL_OPTIONS, convert_tool_export, describe_tool_export
-from analytics.loading import read_table
+from analytics._core.errors import AnnotationDataError
+from analytics.data.importers import TOOL_OPTIONS, convert_tool_export, describe_tool_export
+from analytics.data.loading import read_table
+from analytics.data.model import Annotations, LabelKind
 
 FIX = Path(__file__).parent / "fixtures"
 LS = FIX / "label_studio_export.json"

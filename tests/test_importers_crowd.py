@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics import load_annotations
-from analytics.annotations import Annotations, LabelKind
-from analytics.errors import AnnotationDataError
-from analytics.importers import convert_tool_export, describe_tool_export
-from analytics.loading import ROLE_SYNONYMS, read_table
+from analytics._core.errors import AnnotationDataError
+from analytics.data.importers import convert_tool_export, describe_tool_export
+from analytics.data.loading import ROLE_SYNONYMS, read_table
+from analytics.data.model import Annotations, LabelKind
 from conftest import DATASETS
 
 FIX = Path(__file__).parent / "fixtures"
@@ -261,7 +261,7 @@ def test_hitid_workerid_table_without_answer_columns_is_plain_long_data():
 def test_detection_never_fires_on_plain_tables(item, annotator, label, extra, values):
     cols = list(dict.fromkeys([item, annotator, label, *extra]))
     table = pd.DataFrame({c: [v[k % 2] for v in values] for k, c in enumerate(cols)}, dtype=object)
-    from analytics.annotations import LoadReport
+    from analytics.data.model import LoadReport
 
     assert convert_tool_export(table, np.arange(1, len(table) + 1), LoadReport()) is None
     assert describe_tool_export(table) is None

@@ -14,8 +14,8 @@ import pytest
 from test_importers_crowd import convert, crowd_csv, upload
 
 from analytics import load_annotations
-from analytics.annotations import Annotations, LabelKind
-from analytics.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import Annotations, LabelKind
 
 PRODIGY_CHOICE = Path(__file__).parent / "fixtures" / "prodigy_choice.jsonl"
 
@@ -228,7 +228,7 @@ def test_prodigy_numeric_option_ids_are_kept_as_text():
 
 # ============================================================================ tool options
 def test_every_reader_option_is_documented_with_a_type():
-    from analytics.importers import TOOL_OPTIONS, TOOL_READERS
+    from analytics.data.importers import TOOL_OPTIONS, TOOL_READERS
 
     for reader in TOOL_READERS:
         for key in reader.options:
@@ -267,7 +267,7 @@ def test_every_reader_option_is_documented_with_a_type():
     ],
 )
 def test_parse_tool_option_converts_cli_text(key, text, value):
-    from analytics.importers import parse_tool_option
+    from analytics.data.importers import parse_tool_option
 
     name, got = parse_tool_option(key, text)
     assert name == key.strip()
@@ -285,7 +285,7 @@ def test_parse_tool_option_converts_cli_text(key, text, value):
     ],
 )
 def test_parse_tool_option_refuses_what_it_cannot_convert(key, text, match):
-    from analytics.importers import parse_tool_option
+    from analytics.data.importers import parse_tool_option
 
     with pytest.raises(AnnotationDataError, match=match):
         parse_tool_option(key, text)
@@ -293,7 +293,7 @@ def test_parse_tool_option_refuses_what_it_cannot_convert(key, text, match):
 
 def test_parse_tool_option_int_type(monkeypatch):
     """No reader has an int option yet; the conversion is checked on a stand-in."""
-    import analytics.importers as imp
+    import analytics.data.importers as imp
 
     fake = imp.ToolOption("max_tasks", "int", ("X",), {"X": "at most this many tasks"})
     monkeypatch.setitem(imp.TOOL_OPTIONS, "max_tasks", fake)
@@ -303,7 +303,7 @@ def test_parse_tool_option_int_type(monkeypatch):
 
 
 def test_parsed_options_load_like_python_values():
-    from analytics.importers import parse_tool_option
+    from analytics.data.importers import parse_tool_option
 
     options = dict(
         parse_tool_option(k, v) for k, v in [("from_name", "topics"), ("multilabel", "false")]

@@ -190,7 +190,7 @@ def test_a_file_with_no_labels_at_all_is_an_error():
 
 
 def test_an_internal_bug_is_not_dressed_up_in_strict_mode(monkeypatch):
-    import analytics.loading as loading
+    import analytics.data.loading as loading
 
     def broken(*args, **kwargs):
         raise KeyError("bug")

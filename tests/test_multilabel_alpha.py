@@ -1,7 +1,7 @@
 """Krippendorff's alpha with set distances (Poesio & Artstein 2005) against NLTK.
 
 ``analytics.agreement.krippendorff_alpha(ann, distance=...)`` computes alpha for multi-label
-data with the distances of :mod:`analytics.set_distances`; these tests check it against
+data with the distances of :mod:`analytics.agreement.set_distances`; these tests check it against
 ``nltk.metrics.agreement.AnnotationTask`` (``masi_distance``, ``jaccard_distance``), against
 a plain-loop alpha over Poesio & Artstein's table 1 for all four distances, and check the
 "Multi-label" page's side-by-side table.
@@ -18,9 +18,9 @@ import pytest
 from nltk.metrics.agreement import AnnotationTask
 from nltk.metrics.distance import jaccard_distance, masi_distance
 
-from analytics import agreement
+from analytics import agreement as agreement
+from analytics.agreement.set_distances import SET_DISTANCES
 from analytics.multilabel import set_distance_alphas, set_distance_sentence, set_pair_types
-from analytics.set_distances import SET_DISTANCES
 from tests.test_multilabel_data import from_array, random_data
 
 krippendorff_alpha = agreement.krippendorff_alpha

@@ -9,14 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import sparse
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 from analytics.multilabel import (
     am_agreement,
     am_agreement_unclubbed,
     am_bootstrap,
     pairwise_am,
 )
-from analytics.multilabel_am import _AmEngine
+from analytics.multilabel.am import _AmEngine
 from tests.test_multilabel_data import from_array, loop_am, random_data
 
 
@@ -135,7 +135,7 @@ def test_long_dataframe_input():
             "label": ["a", "a;b", "c", "c"],
         }
     )
-    from analytics.loading import load_annotations
+    from analytics.data.loading import load_annotations
 
     ann = load_annotations(df, multilabel_sep=";")
     assert am_agreement(df.assign(label=[{"a"}, {"a", "b"}, {"c"}, {"c"}])).p_o == pytest.approx(

@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 
 
 def from_array(

@@ -1,7 +1,7 @@
 """Multi-label functions on degenerate data: no categories, only empty sets, one annotator.
 
 Every public function of :mod:`analytics.multilabel` and every figure of
-:mod:`analytics.multilabel_figures` must answer (NaN with a reason, empty tables,
+:mod:`analytics.multilabel.figures` must answer (NaN with a reason, empty tables,
 figures that say why they are empty) and never raise on such data.
 """
 
@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 import pytest
 
 from analytics import multilabel as ml
-from analytics import multilabel_figures as mf
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
+from analytics.multilabel import figures as mf
 
 FOUR = {"item": ["s1", "s1", "s2", "s2"], "annotator": ["a", "b", "a", "b"]}
 
@@ -115,7 +115,9 @@ def test_every_public_name_is_exercised():
         "gold_standard",
         "set_distance_sentence",
     }
-    functions = {n for n in ml.__all__ if callable(getattr(ml, n)) and n[0].islower()}
+    functions = {
+        n for n in ml.__all__ if callable(getattr(ml, n)) and n[0].islower() and n not in mf.__all__
+    }
     assert functions <= called
     assert {n for n in mf.__all__} <= {
         "pairwise_am_heatmap",

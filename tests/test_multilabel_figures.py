@@ -8,8 +8,8 @@ import plotly.graph_objects as go
 import pytest
 
 from analytics import multilabel as ml
-from analytics import multilabel_figures as mf
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
+from analytics.multilabel import figures as mf
 from tests.test_multilabel_data import from_array, random_data
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 from analytics.multilabel import gold_standard
 from tests.test_multilabel_data import from_array, loop_gold, random_data
 

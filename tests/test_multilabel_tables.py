@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from analytics import agreement
-from analytics.annotations import Annotations
-from analytics.errors import AnnotationDataError
+from analytics import agreement as agreement
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import Annotations
 from analytics.multilabel import (
     PAPER_BINS,
     category_disagreement,

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analytics.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError
 from analytics.noise import (
     adding_annotators,
     agreement_probability,
@@ -25,7 +25,7 @@ from analytics.noise import (
     max_disagreements,
     noise_bound,
 )
-from analytics.noise_model import _closed_form_bound
+from analytics.noise.bound import _closed_form_bound
 
 
 # ---------------------------------------------------------------------- exact oracle

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analytics.noise import adding_annotators, noise_bound
-from analytics.noise_figures import adding_annotators_figure, posterior_figure
+from analytics.noise.figures import adding_annotators_figure, posterior_figure
 
 
 def test_posterior_figure_draws_the_cut_off_and_the_bound():

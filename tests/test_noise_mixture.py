@@ -11,7 +11,7 @@ import pytest
 from scipy import integrate
 
 from analytics.noise import equation1_posterior, hidden_hard_posterior
-from analytics.poisson_binomial import pb_moments, poisson_binomial_pmf, refined_normal_cdf
+from analytics.noise.poisson_binomial import pb_moments, poisson_binomial_pmf, refined_normal_cdf
 
 
 def dp_pmf(p: np.ndarray) -> np.ndarray:
@@ -140,7 +140,7 @@ def test_mixture_against_rationals(p, d):
 def test_composite_rule_against_rationals(d, monkeypatch):
     """The composite rule on theta's window (used beyond n = 2047), forced here on a size
     the rational oracle can afford."""
-    import analytics.noise_mixture as nm
+    import analytics.noise.mixture as nm
 
     monkeypatch.setattr(nm, "MAX_FULL_NODES", 24)  # single exact rule only up to n = 47
     rng = np.random.default_rng(11 + d)
@@ -209,7 +209,7 @@ def test_no_agreed_items_and_bad_method():
 # ---------------------------------------------------------------------- power sums
 @pytest.mark.parametrize("top", [0.01, 0.2, 0.35])
 def test_power_sum_series_equals_complex_logs(top):
-    from analytics.poisson_binomial import (
+    from analytics.noise.poisson_binomial import (
         log_characteristic,
         log_characteristic_series,
         series_terms,
@@ -226,7 +226,7 @@ def test_power_sum_series_equals_complex_logs(top):
 
 
 def test_series_terms_refuses_divergent_series():
-    from analytics.poisson_binomial import MAX_SERIES_TERMS, series_terms
+    from analytics.noise.poisson_binomial import MAX_SERIES_TERMS, series_terms
 
     assert series_terms(0.5, 100) == MAX_SERIES_TERMS + 1
     assert series_terms(0.0, 100) == 1

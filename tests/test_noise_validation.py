@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics.annotations import Annotations
-from analytics.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import Annotations
 from analytics.noise import (
     adding_annotators,
     agreement_probability,
@@ -23,7 +23,7 @@ from analytics.noise import (
     noise_bound,
     noise_from_annotations,
 )
-from analytics.poisson_binomial import pb_moments, poisson_binomial_pmf
+from analytics.noise.poisson_binomial import pb_moments, poisson_binomial_pmf
 
 
 # ---------------------------------------------------------------------- agreement_probability

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 from conftest import load_public, run_page
 from tests.test_agreement_data import KRIPPENDORFF_2011, from_coders
 

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
+from analytics.data.samples import load_sample
 from analytics.multilabel import am_agreement, gold_standard
-from analytics.samples import load_sample
 from conftest import run_page
 
 

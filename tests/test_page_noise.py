@@ -7,7 +7,7 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from analytics.annotations import Annotations
+from analytics.data.model import Annotations
 from analytics.noise import noise_from_annotations
 from conftest import load_public, run_page
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from analytics.samples import SAMPLES
+from analytics.data.samples import SAMPLES
 from conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "upload.py")

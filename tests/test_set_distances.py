@@ -8,8 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.metrics.distance import jaccard_distance, masi_distance
 
-from analytics.errors import AnnotationDataError
-from analytics.set_distances import SET_DISTANCES, dice, distance_matrix, jaccard, masi, passonneau
+from analytics._core.errors import AnnotationDataError
+from analytics.agreement.set_distances import (
+    SET_DISTANCES,
+    dice,
+    distance_matrix,
+    jaccard,
+    masi,
+    passonneau,
+)
 
 CATS = "abcdef"
 

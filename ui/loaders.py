@@ -9,14 +9,14 @@ import pandas as pd
 import streamlit as st
 
 from analytics import Annotations, load_annotations
-from analytics.importers import ToolInfo, describe_tool_export
-from analytics.loading import read_table
-from analytics.overview import (
+from analytics.data.importers import ToolInfo, describe_tool_export
+from analytics.data.loading import read_table
+from analytics.data.overview import (
     coverage_figure,
     judgements_per_item_figure,
     label_distribution_figure,
 )
-from analytics.samples import SAMPLES
+from analytics.data.samples import SAMPLES
 
 
 def _named_bytes(data: bytes, name: str) -> io.BytesIO:

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from analytics import Annotations
-from analytics.export import to_long_csv, to_wide_csv
+from analytics.data.export import to_long_csv, to_wide_csv
 
 
 def _slug(text: str) -> str:

@@ -1,0 +1,362 @@
+"""Figures for the agreement report (plotly; never streamlit).
+
+Chance-corrected coefficients use the diverging scale centred on 0 (red below chance,
+blue above); raw agreement and counts use the sequential blues. Every function returns a
+figure with an explanatory annotation instead of a blank chart when there is nothing to
+draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from analytics._core.style import ACCENT, BAD, DIVERGING, GOOD, MUTED, SEQUENTIAL, apply_layout
+from analytics.agreement.coefficients import (
+    Pairwise,
+    fleiss_kappa,
+    gwet_ac1,
+    percent_agreement,
+)
+from analytics.data.model import Annotations, as_annotations
+
+__all__ = [
+    "contingency_heatmap",
+    "forest_plot",
+    "item_agreement_histogram",
+    "kappa_paradox_figure",
+    "pairwise_heatmap",
+    "per_category_bars",
+]
+
+_NAMES = {
+    "cohen_kappa": "Cohen's kappa",
+    "scott_pi": "Scott's pi",
+    "percent_agreement": "percent agreement",
+    "gwet_ac1": "Gwet's AC1",
+    "krippendorff_alpha": "Krippendorff's alpha (nominal)",
+}
+
+
+def _message(fig: go.Figure, text: str) -> go.Figure:
+    fig.add_annotation(
+        text=text,
+        showarrow=False,
+        xref="paper",
+        yref="paper",
+        x=0.5,
+        y=0.5,
+        font={"size": 14, "color": "#495057"},
+    )
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    return fig
+
+
+def pairwise_heatmap(pw: Pairwise) -> go.Figure:
+    """Annotator x annotator heatmap: values printed, shared-item counts on hover."""
+    name = _NAMES.get(pw.coefficient, pw.coefficient)
+    fig = go.Figure()
+    apply_layout(fig, title=f"Pairwise {name}", x_title="Annotator", y_title="Annotator")
+    values = pw.values.to_numpy(dtype=float)
+    if not np.isfinite(values).any():
+        return _message(
+            fig,
+            "No pair of annotators has a defined value: pairs share no items, or used one category.",
+        )
+    chance = pw.coefficient != "percent_agreement"
+    labels = [str(a) for a in pw.values.index]
+    shared = pw.shared.reindex(index=pw.values.index, columns=pw.values.columns).to_numpy()
+    text = np.where(np.isfinite(values), np.round(values, 2).astype(str), "")
+    fig.add_trace(
+        go.Heatmap(
+            z=values,
+            x=labels,
+            y=labels,
+            text=text,
+            texttemplate="%{text}",
+            customdata=shared,
+            hovertemplate="%{y} vs %{x}<br>"
+            + name
+            + ": %{z:.3f}<br>shared items: %{customdata}<extra></extra>",
+            colorscale=DIVERGING if chance else SEQUENTIAL,
+            zmid=0 if chance else None,
+            zmin=-1 if chance else 0,
+            zmax=1,
+            colorbar={"title": {"text": name}},
+        )
+    )
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category")
+    if len(labels) > 30:
+        fig.update_traces(texttemplate=None)
+    return fig
+
+
+def forest_plot(report: pd.DataFrame) -> go.Figure:
+    """Every coefficient of :func:`~analytics.agreement.agreement_report` with its interval."""
+    fig = go.Figure()
+    apply_layout(
+        fig,
+        title="Agreement coefficients with confidence intervals",
+        x_title="Coefficient value (1 = perfect, 0 = chance level)",
+        y_title="Coefficient",
+        height=max(300, 40 * len(report) + 120),
+    )
+    ok = report["value"].notna().to_numpy()
+    if not ok.any():
+        return _message(fig, "No coefficient is defined for these data; the table says why.")
+    names = report["coefficient"].tolist()
+    has_ci = report["ci_low"].notna().to_numpy()
+    lo = (report["value"] - report["ci_low"]).where(has_ci)
+    hi = (report["ci_high"] - report["value"]).where(has_ci)
+    fig.add_trace(
+        go.Scatter(
+            x=report["value"],
+            y=names,
+            mode="markers",
+            marker={"size": 11, "color": ACCENT},
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "array": hi,
+                "arrayminus": lo,
+                "color": ACCENT,
+            },
+            customdata=np.column_stack([report["ci_low"], report["ci_high"], report["items_used"]]),
+            hovertemplate="%{y}: %{x:.3f}<br>interval %{customdata[0]:.3f} to %{customdata[1]:.3f}"
+            "<br>items used: %{customdata[2]}<extra></extra>",
+            name="estimate",
+        )
+    )
+    for name, note in zip(report["coefficient"][~ok], report["note"][~ok], strict=True):
+        fig.add_annotation(
+            x=0,
+            y=name,
+            text=f"undefined: {note[:70]}",
+            showarrow=False,
+            xanchor="left",
+            font={"color": BAD, "size": 11},
+        )
+    fig.add_vline(x=0, line={"color": MUTED, "dash": "dash"})
+    fig.update_yaxes(autorange="reversed", type="category", categoryarray=names)
+    fig.update_xaxes(
+        range=[min(-0.1, float(np.nanmin(report["ci_low"].fillna(report["value"]))) - 0.05), 1.05]
+    )
+    return fig
+
+
+def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.Figure:
+    """One-vs-rest agreement per category (from :func:`~analytics.agreement.per_category`)."""
+    low, high = (
+        ("kappa_low", "kappa_high") if measure == "fleiss_kappa" else ("alpha_low", "alpha_high")
+    )
+    title = "Fleiss' kappa" if measure == "fleiss_kappa" else "Krippendorff's alpha"
+    fig = go.Figure()
+    apply_layout(
+        fig,
+        title=f"Agreement per category ({title}, one category against the rest)",
+        x_title="Category",
+        y_title=f"{title} (0 = chance, 1 = perfect)",
+    )
+    values = table[measure].to_numpy(dtype=float)
+    if not np.isfinite(values).any():
+        return _message(fig, "No category has a defined agreement; the table says why.")
+    cats = [str(c) for c in table["category"]]
+    fig.add_trace(
+        go.Bar(
+            x=cats,
+            y=values,
+            marker={"color": values, "colorscale": DIVERGING, "cmid": 0, "cmin": -1, "cmax": 1},
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": table[high] - table[measure],
+                "arrayminus": table[measure] - table[low],
+            },
+            customdata=np.column_stack([table["prevalence"], table["judgements"]]),
+            hovertemplate="%{x}: %{y:.3f}<br>prevalence %{customdata[0]:.1%}"
+            "<br>judgements %{customdata[1]}<extra></extra>",
+            name=title,
+        )
+    )
+    fig.update_xaxes(type="category")
+    fig.add_hline(y=0, line={"color": MUTED, "dash": "dash"})
+    return fig
+
+
+def contingency_heatmap(table: pd.DataFrame) -> go.Figure:
+    """Confusion matrix between two annotators (from :func:`~analytics.agreement.contingency`)."""
+    a, b = table.index.name or "annotator A", table.columns.name or "annotator B"
+    fig = go.Figure()
+    apply_layout(
+        fig,
+        title=f"Labels of {a} (rows) against {b} (columns)",
+        x_title=f"Label given by {b}",
+        y_title=f"Label given by {a}",
+    )
+    counts = table.to_numpy()
+    if counts.sum() == 0:
+        return _message(fig, f"{a} and {b} judged no item in common.")
+    rows, cols = [str(x) for x in table.index], [str(x) for x in table.columns]
+    fig.add_trace(
+        go.Heatmap(
+            z=counts,
+            x=cols,
+            y=rows,
+            text=counts,
+            texttemplate="%{text}",
+            colorscale=SEQUENTIAL,
+            hovertemplate=f"{a}: %{{y}}<br>{b}: %{{x}}<br>items: %{{z}}<extra></extra>",
+            colorbar={"title": {"text": "items"}},
+        )
+    )
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category")
+    return fig
+
+
+def item_agreement_histogram(items: pd.DataFrame) -> go.Figure:
+    """How the items spread over observed agreement (from :func:`~analytics.agreement.item_agreement`)."""
+    fig = go.Figure()
+    apply_layout(
+        fig,
+        title="Observed agreement per item",
+        x_title="Share of agreeing pairs of judgements on the item",
+        y_title="Number of items",
+    )
+    values = items["agreement"].dropna()
+    if values.empty:
+        return _message(
+            fig, "No item has two or more judgements, so no item agreement can be measured."
+        )
+    fig.add_trace(
+        go.Histogram(
+            x=values,
+            xbins={"start": 0, "end": 1.0001, "size": 0.05},
+            marker={"color": ACCENT},
+            name="items",
+            hovertemplate="agreement %{x}<br>%{y} items<extra></extra>",
+        )
+    )
+    mean = float(values.mean())
+    fig.add_vline(
+        x=mean,
+        line={"color": GOOD, "dash": "dash"},
+        annotation_text=f"mean {mean:.2f}",
+        annotation_position="top left",
+    )
+    full = float((values >= 1 - 1e-12).mean())
+    fig.add_annotation(
+        text=f"{full:.0%} of {len(values):,} items: full agreement",
+        xref="paper",
+        yref="paper",
+        x=0.02,
+        y=0.98,
+        showarrow=False,
+        xanchor="left",
+    )
+    fig.update_xaxes(range=[0, 1.02])
+    return fig
+
+
+def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
+    """The kappa paradox made visible: prevalence beside kappa and AC1.
+
+    Left: how often each category was used. Right: for the observed agreement of these
+    data, kappa (Fleiss) and Gwet's AC1 of two categories as the majority category's
+    prevalence grows (Feinstein & Cicchetti 1990; Passonneau & Carpenter 2014, section
+    2.1): kappa falls toward and below 0 while AC1 stays near the observed agreement.
+    The data's own kappa and AC1 are marked at their majority prevalence.
+    """
+    ann = as_annotations(ann)
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        column_widths=[0.4, 0.6],
+        horizontal_spacing=0.12,
+        subplot_titles=("Category prevalence", "Same agreement, rising prevalence"),
+    )
+    apply_layout(
+        fig, title="The kappa paradox: high agreement, low kappa when one category dominates"
+    )
+    po = percent_agreement(ann)
+    if ann.is_multilabel or not np.isfinite(po) or ann.n_categories < 2:
+        why = (
+            po.note
+            if not np.isfinite(po)
+            else "this view needs single-label data with 2+ categories"
+        )
+        return _message(fig, f"No paradox view: {why}.")
+    dist = np.asarray(ann.count_matrix().sum(axis=0), dtype=float)
+    share = dist / dist.sum()
+    cats = [str(c) for c in ann.categories]
+    fig.add_trace(
+        go.Bar(
+            x=cats,
+            y=share,
+            marker={"color": ACCENT},
+            name="prevalence",
+            hovertemplate="%{x}: %{y:.1%} of judgements<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    prev = np.linspace(0.5, 0.995, 100)
+    pe_kappa = prev**2 + (1 - prev) ** 2
+    pe_ac1 = 2 * prev * (1 - prev)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa_curve = (po - pe_kappa) / (1 - pe_kappa)
+        ac1_curve = (po - pe_ac1) / (1 - pe_ac1)
+    fig.add_trace(
+        go.Scatter(
+            x=prev,
+            y=kappa_curve,
+            name="kappa",
+            line={"color": BAD},
+            hovertemplate="prevalence %{x:.0%}: kappa %{y:.2f}<extra></extra>",
+        ),
+        row=1,
+        col=2,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=prev,
+            y=ac1_curve,
+            name="AC1",
+            line={"color": GOOD},
+            hovertemplate="prevalence %{x:.0%}: AC1 %{y:.2f}<extra></extra>",
+        ),
+        row=1,
+        col=2,
+    )
+    top = float(share.max())
+    for value, label, colour in (
+        (fleiss_kappa(ann), "these data: Fleiss' kappa", BAD),
+        (gwet_ac1(ann), "these data: AC1", GOOD),
+    ):
+        if np.isfinite(value):
+            fig.add_trace(
+                go.Scatter(
+                    x=[top],
+                    y=[float(value)],
+                    mode="markers",
+                    name=label,
+                    marker={"color": colour, "size": 12, "symbol": "diamond"},
+                    hovertemplate=label + " %{y:.3f} at prevalence %{x:.0%}<extra></extra>",
+                ),
+                row=1,
+                col=2,
+            )
+    fig.add_hline(y=0, line={"color": MUTED, "dash": "dash"}, row=1, col=2)
+    fig.update_yaxes(title_text="Share of judgements", tickformat=".0%", row=1, col=1)
+    fig.update_xaxes(title_text="Category", type="category", row=1, col=1)
+    fig.update_xaxes(
+        title_text="Prevalence of the majority category", tickformat=".0%", row=1, col=2
+    )
+    fig.update_yaxes(
+        title_text=f"Coefficient at observed agreement {po:.2f}", range=[-1, 1.05], row=1, col=2
+    )
+    return fig

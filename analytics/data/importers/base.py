@@ -1,0 +1,331 @@
+"""What every tool reader shares: the reader record, option checks and label-set rules.
+
+A tool reader turns one annotation tool's export (already read into a raw table by
+:func:`analytics.data.loading.read_table`) into long data: one row per judgement with columns
+``item``, ``annotator``, ``label``, the row number of each judgement in the file, and a
+:class:`~analytics.data.model.LoadReport` that names the tool, what was chosen and
+what was skipped. Label sets are frozensets in the ``label`` cell (the data model then
+reads the data as multi-label); an explicit empty set is ``frozenset()``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics.data.model import MISSING_TOKENS, LoadReport, SkipNote, is_missing
+
+__all__ = [
+    "ToolInfo",
+    "ToolReader",
+    "ToolResult",
+    "finish",
+    "id_text",
+    "is_name",
+    "name_set",
+    "settle_sets",
+]
+
+ToolResult = tuple[pd.DataFrame, np.ndarray, LoadReport]
+MAX_ROWS_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """A recognised export and the choices its reader offers (for the upload page).
+
+    Attributes
+    ----------
+    tool
+        The tool's name, e.g. ``"Label Studio"``.
+    choices
+        For each option, the values that make sense for this file (first = default,
+        when the option has a default).
+    defaults
+        The value each option takes when not given (None: no default, must be chosen
+        when ``choices`` offers more than one value).
+    help
+        One line per option saying what it does.
+    """
+
+    tool: str
+    choices: dict[str, list[Any]] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict)
+    help: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ToolReader:
+    """One annotation tool's export reader.
+
+    ``recognise(table)`` decides from the content alone (column names and the shape of
+    the cells), never from the file name. ``convert(table, rows, report, options)``
+    returns :data:`ToolResult` or raises :class:`~analytics._core.errors.AnnotationDataError`
+    naming the problem. ``describe(table)`` lists the choices for the page.
+    """
+
+    name: str
+    options: Mapping[str, str]
+    recognise: Callable[[pd.DataFrame], bool]
+    convert: Callable[[pd.DataFrame, np.ndarray, LoadReport, Mapping[str, Any]], ToolResult]
+    describe: Callable[[pd.DataFrame], ToolInfo]
+
+    def __call__(
+        self,
+        table: pd.DataFrame,
+        rows: np.ndarray,
+        report: LoadReport,
+        options: Mapping[str, Any] | None = None,
+    ) -> ToolResult | None:
+        if not self.recognise(table):
+            return None
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(f"{k!r}" for k in self.options) or "none"
+            raise AnnotationDataError(
+                f"the option(s) {unknown} do not apply to a {self.name} export.",
+                source=report.source,
+                hint=f"Options for {self.name}: {known}.",
+            )
+        return self.convert(table, rows, report, options)
+
+
+# ---------------------------------------------------------------------------- cells
+def id_text(value: Any) -> str | None:
+    """An item or annotator id as text (integral floats lose '.0'), None if missing."""
+    if isinstance(value, (list, dict, tuple, set, frozenset)):
+        return json.dumps(value, sort_keys=True, default=str)
+    if is_missing(value):
+        return None
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value)).lower()
+    return str(value).strip()
+
+
+def is_name(value: Any) -> bool:
+    """An option name as JSON writes it: text or a number (not a list, object, bool or null)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, (float, np.floating)):
+        return bool(np.isfinite(value))
+    return isinstance(value, (str, int, np.integer))
+
+
+def name_set(value: Any) -> frozenset[str] | None:
+    """A JSON list of option names as a set of text; None when ``value`` is not such a list.
+
+    Tools write chosen options as a list of names or ids. Anything else (a string, which
+    would split into characters, nested lists, objects, nulls) is not guessed at: the
+    caller raises an error naming the field and the row.
+    """
+    if isinstance(value, list) and all(is_name(x) for x in value):
+        # text stays as written (even "None": finish() warns about such names)
+        return frozenset(x if isinstance(x, str) else str(id_text(x)) for x in value)
+    return None
+
+
+def column(table: pd.DataFrame, name: str) -> np.ndarray:
+    """A column as an object array (None where the column is absent)."""
+    if name not in table.columns:
+        return np.full(len(table), None, dtype=object)
+    return table[name].to_numpy(dtype=object)
+
+
+def skip(reason: str, rows: Sequence[int] | np.ndarray) -> SkipNote:
+    rows = [int(r) for r in rows]
+    return SkipNote(reason, len(rows), tuple(rows[:MAX_ROWS_SHOWN]))
+
+
+def choose(
+    value: Any, available: Sequence[Any], *, what: str, option: str, source: str, tool: str
+) -> Any:
+    """Check that a chosen value is among those the file offers."""
+    if value not in available:
+        shown = ", ".join(repr(a) for a in available) or "none"
+        raise AnnotationDataError(
+            f"there is no {what} {value!r} in this {tool} export.",
+            source=source,
+            hint=f"Choose {option}= from: {shown}.",
+        )
+    return value
+
+
+# ---------------------------------------------------------------------------- label sets
+def settle_sets(
+    sets: Sequence[frozenset | None], multilabel: bool | None, declared_by: str = "as chosen"
+) -> tuple[list[Any], bool, str]:
+    """Decide whether chosen options are label sets or single labels.
+
+    Tools store a choice as a list whether the control allowed one option or several,
+    and the export does not always say which. Unless ``multilabel`` says so, the
+    control is taken as multi-label exactly when some judgement holds more than one
+    option. Single-label judgements become the option itself; a judgement with no
+    option becomes None (missing) for single-label controls and the empty set (a real
+    "none of these" judgement) for multi-label ones.
+
+    ``declared_by`` says in words who set ``multilabel`` (the user, or the export).
+
+    Returns the labels, whether they are sets, and the reason in words.
+    """
+    widest = max((len(s) for s in sets if s is not None), default=0)
+    if multilabel is None:
+        multi = widest > 1
+        reason = (
+            "some judgements chose several options, so labels are read as sets (multi-label)"
+            if multi
+            else "no judgement chose more than one option, so labels are read as single labels"
+        )
+    else:
+        multi = bool(multilabel)
+        reason = (
+            f"labels are read as sets, {declared_by}"
+            if multi
+            else f"labels are read as single labels, {declared_by}"
+        )
+        if not multi and widest > 1:
+            raise AnnotationDataError(
+                "some judgements chose several options, so they cannot be read as single labels.",
+                hint="Leave multilabel unset (or True) to read them as label sets.",
+            )
+    if multi:
+        return [s if s is not None else frozenset() for s in sets], True, reason
+    return [next(iter(s)) if s else None for s in sets], False, reason
+
+
+def missing_like_note(labels: Sequence[Any]) -> str | None:
+    """Warn when a tool's category name is a word Concord reads as 'not labelled'."""
+    names: set[str] = set()
+    for v in labels:
+        values = v if isinstance(v, frozenset) else (v,)
+        names.update(
+            x
+            for x in values
+            if isinstance(x, str) and x.strip() and x.strip().lower() in MISSING_TOKENS
+        )
+    if not names:
+        return None
+    return (
+        f"The category name(s) {sorted(names)} read as 'not labelled' in Concord, so single "
+        "labels with that name count as missing; rename the option in the tool's export "
+        "to keep it as a category."
+    )
+
+
+# ---------------------------------------------------------------------------- result
+def finish(
+    report: LoadReport,
+    *,
+    tool: str,
+    items: Sequence[Any],
+    annotators: Sequence[Any],
+    labels: Sequence[Any],
+    rows: Sequence[int] | np.ndarray,
+    skipped: Sequence[SkipNote] = (),
+    notes: Sequence[str] = (),
+    columns: Mapping[str, Any] | None = None,
+) -> ToolResult:
+    """Package the long table, its row numbers and the updated report."""
+    n = len(items)
+    if not (n == len(annotators) == len(labels) == len(rows)):  # pragma: no cover - internal
+        raise AssertionError("long columns differ in length")
+    kept = [s for s in skipped if s.count]
+    if n == 0:
+        why = "; ".join(str(s) for s in kept) or "no annotations found"
+        raise AnnotationDataError(
+            f"the {tool} export holds no judgements to analyse ({why}).",
+            source=report.source,
+            hint="Check that the export contains submitted annotations.",
+        )
+    label_arr = np.empty(n, dtype=object)
+    label_arr[:] = list(labels)
+    long = pd.DataFrame(
+        {
+            "item": np.asarray(items, dtype=object),
+            "annotator": np.asarray(annotators, dtype=object),
+            "label": label_arr,
+        }
+    )
+    warn = missing_like_note(label_arr)
+    all_notes = [*report.notes, *notes, *([warn] if warn else [])]
+    new = LoadReport(
+        **{
+            **report.__dict__,
+            "tool": tool,
+            "skipped": (*report.skipped, *kept),
+            "notes": tuple(all_notes),
+            "columns": dict(columns or {}),
+        }
+    )
+    return long, np.asarray(rows, dtype=np.int64), new
+
+
+# ---------------------------------------------------------------------------- crowd platforms
+def item_ids(
+    table: pd.DataFrame, item_columns: Sequence[str], rows: np.ndarray, source: str
+) -> np.ndarray:
+    """Item ids from one column, or several joined by ' | ' (None where all are empty)."""
+    missing = [c for c in item_columns if c not in table.columns]
+    if missing or not item_columns:
+        raise AnnotationDataError(
+            f"there is no column {missing[0]!r} to identify the items."
+            if missing
+            else "no columns were given to identify the items.",
+            source=source,
+            hint=f"Columns present: {', '.join(map(str, table.columns))}.",
+        )
+    parts = [np.array([id_text(v) for v in column(table, c)], dtype=object) for c in item_columns]
+    if len(parts) == 1:
+        return parts[0]
+    stacked = np.stack(parts, axis=1)
+    empty = np.all(stacked == None, axis=1)  # noqa: E711 - elementwise test for None
+    joined = np.array(
+        [" | ".join("" if p is None else p for p in r) for r in stacked], dtype=object
+    )
+    joined[empty] = None
+    return joined
+
+
+def assignments_result(
+    table: pd.DataFrame,
+    rows: np.ndarray,
+    report: LoadReport,
+    *,
+    tool: str,
+    items: np.ndarray,
+    worker_column: str,
+    labels: Sequence[Any],
+    status_column: str,
+    rejected_value: str,
+    notes: list[str],
+) -> ToolResult:
+    """Long data from one row per assignment (MTurk, Toloka): rejected ones skipped."""
+    rows = np.asarray(rows, dtype=np.int64)
+    status = np.array(
+        [str(s).strip().lower() if not is_missing(s) else "" for s in column(table, status_column)],
+        dtype=object,
+    )
+    rejected = status == rejected_value.lower()
+    if status_column not in table.columns:
+        notes.append(f"No '{status_column}' column: every assignment is kept.")
+    keep = ~rejected
+    label_arr = np.empty(len(labels), dtype=object)
+    label_arr[:] = list(labels)
+    return finish(
+        report,
+        tool=tool,
+        items=items[keep],
+        annotators=column(table, worker_column)[keep],
+        labels=label_arr[keep],
+        rows=rows[keep],
+        skipped=[skip(f"rejected assignments ({status_column} {rejected_value})", rows[rejected])],
+        notes=notes,
+    )

@@ -1,0 +1,452 @@
+"""Label Studio JSON exports: a list of tasks, each with ``data`` and ``annotations``.
+
+Format (Label Studio docs, "Label Studio JSON format of annotated tasks",
+https://labelstud.io/guide/task_format and the result format of each control tag)::
+
+    [{"id": 1, "data": {...},
+      "annotations": [{"id": 1001, "completed_by": 10, "was_cancelled": false,
+                       "result": [{"from_name": "sentiment", "to_name": "text",
+                                   "type": "choices",
+                                   "value": {"choices": ["Positive"]}}]}],
+      "predictions": [{"model_version": "v1", "result": [...]}]}]
+
+Each annotation is one judgement of the task (the item) by ``completed_by`` (an id, or
+an object whose ``email`` or ``id`` is used). One labelling control (``from_name``) is
+analysed at a time: by default the first item-level control met in the file; the report
+names it and the others. Supported control types: ``choices`` (single, or several options
+-> a label set), ``taxonomy`` (each selected path joined by ``/`` -> a label set or a
+single path), ``rating`` and ``number``. Cancelled (skipped) annotations are counted and
+left out; predictions are left out unless asked for (each model version then counts as
+an annotator named ``model:<version>``). The legacy key ``completions`` (Label Studio
+< 1.0) is read like ``annotations``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics.data.importers.base import (
+    ToolInfo,
+    ToolReader,
+    ToolResult,
+    choose,
+    finish,
+    id_text,
+    is_name,
+    name_set,
+    settle_sets,
+    skip,
+)
+from analytics.data.model import LoadReport, SkipNote, is_missing
+
+NAME = "Label Studio"
+SET_TYPES = ("choices", "taxonomy")
+VALUE_TYPES = ("rating", "number")
+SUPPORTED = SET_TYPES + VALUE_TYPES
+OPTIONS = {
+    "from_name": "Which labelling control (from_name) to analyse; default: the first one.",
+    "include_predictions": "Also read model predictions, one annotator per model version.",
+    "multilabel": "Read choices as label sets (True) or single labels (False); "
+    "default: sets when some annotation chose several options.",
+}
+
+
+def _annotation_key(table: pd.DataFrame) -> str | None:
+    for key in ("annotations", "completions"):
+        if key in table.columns:
+            return key
+    return None
+
+
+def recognise(table: pd.DataFrame) -> bool:
+    """A list of tasks: an ``annotations`` column with some list (or object) cell, or an
+    ``annotations`` column next to a ``data`` column with some object cell.
+
+    Deliberately broad: a malformed export (tasks without ``data``, ``annotations`` as
+    text) is still recognised, so that :func:`convert` can say what is wrong instead of
+    the plain loader reading it as a wide table of dict reprs. A delimited file cannot
+    hold list or object cells, so plain tables with an ``annotations`` column are left
+    alone.
+    """
+    key = _annotation_key(table)
+    if key is None:
+        return False
+    if any(isinstance(a, (list, dict)) for a in table[key].to_numpy(object)):
+        return True
+    return "data" in table.columns and any(
+        isinstance(d, dict) for d in table["data"].to_numpy(object)
+    )
+
+
+def _check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str) -> None:
+    """Every task has a ``data`` object and a list of annotations (or none at all)."""
+    looks = "this looks like a Label Studio export, but "
+    hint = "Export the project again as 'JSON' (not JSON-MIN or CSV) and load that file."
+    if "data" not in table.columns:
+        raise AnnotationDataError(
+            looks + "its tasks have no 'data' object (the task's input).",
+            source=source,
+            hint=hint,
+        )
+    checks = (
+        ("data", "an object", lambda d: isinstance(d, dict)),
+        (  # a task may have no annotations (missing cell), never something else
+            key,
+            "a list of annotation objects",
+            lambda a: isinstance(a, list) or (not isinstance(a, (dict, str)) and is_missing(a)),
+        ),
+    )
+    for name, expected, ok in checks:
+        cells = table[name].to_numpy(object)
+        bad = np.flatnonzero([not ok(c) for c in cells])
+        if len(bad):
+            raise AnnotationDataError(
+                looks + f"{len(bad)} task(s) have a '{name}' that is "
+                f"{type(cells[bad[0]]).__name__}, not {expected}.",
+                source=source,
+                rows=np.asarray(rows)[bad].tolist(),
+                hint=hint,
+            )
+
+
+def _cancelled(flag: Any, row: int, source: str, text_rows: list[int]) -> bool:
+    """``was_cancelled``: JSON true/false (null or absent: not cancelled).
+
+    The text "true"/"false" (any case; a spreadsheet or script may have quoted the
+    booleans) is read strictly as that boolean and reported in a note; anything else
+    (numbers, "yes", objects) is an error rather than a guess.
+    """
+    if flag is None or isinstance(flag, bool):
+        return bool(flag)
+    if isinstance(flag, str) and flag.strip().lower() in ("true", "false"):
+        text_rows.append(row)
+        return flag.strip().lower() == "true"
+    raise AnnotationDataError(
+        f"an annotation's 'was_cancelled' is {json.dumps(flag)[:40]}, not true or false.",
+        source=source,
+        rows=[row],
+        hint="Label Studio writes true or false; correct the value or export again.",
+    )
+
+
+def _annotator(completed_by: Any) -> str | None:
+    """``completed_by`` is a user id, or (API exports) an object with email and id."""
+    if isinstance(completed_by, dict):
+        for key in ("email", "id", "username"):
+            if not is_missing(completed_by.get(key)):
+                return id_text(completed_by[key])
+        return None
+    return id_text(completed_by)
+
+
+class _Entry:
+    """One annotation (or prediction) of one task, with its results by control."""
+
+    __slots__ = ("annotator", "item", "results", "row", "task")
+
+    def __init__(
+        self, item: str, annotator: str | None, row: int, results: dict[str, list], task: str
+    ):
+        self.item, self.annotator, self.row, self.results = item, annotator, row, results
+        self.task = task  # "task <id>", for messages
+
+
+def _results_by_control(
+    result: Any, row: int, source: str, controls: dict[str, str]
+) -> dict[str, list[dict]]:
+    if not isinstance(result, list):
+        raise AnnotationDataError(
+            f"an annotation's 'result' is {type(result).__name__}, not a list of results.",
+            source=source,
+            rows=[row],
+            hint="Export the project again as 'JSON' (not JSON-MIN or CSV).",
+        )
+    out: dict[str, list[dict]] = {}
+    for r in result:
+        if not isinstance(r, dict):
+            raise AnnotationDataError(
+                "an annotation's 'result' holds something other than result objects.",
+                source=source,
+                rows=[row],
+            )
+        name = r.get("from_name")
+        if name is None:  # relations between regions have no control
+            continue
+        if not isinstance(r.get("value"), dict):
+            raise AnnotationDataError(
+                f"a result of the control '{name}' has no 'value' object.",
+                source=source,
+                rows=[row],
+                hint="Each result needs from_name, type and value.",
+            )
+        kind = str(r.get("type") or next(iter(r["value"]), ""))
+        controls.setdefault(str(name), kind)
+        out.setdefault(str(name), []).append(r)
+    return out
+
+
+def _collect(
+    table: pd.DataFrame, rows: np.ndarray, source: str, include_predictions: bool
+) -> tuple[list[_Entry], dict[str, str], list[SkipNote], int, list[str]]:
+    """Every usable annotation (and prediction, if asked), the controls met, the skips."""
+    key = _annotation_key(table)
+    assert key is not None
+    _check_tasks(table, rows, source, key)
+    ids = table["id"].to_numpy(object) if "id" in table.columns else np.full(len(table), None)
+    anns = table[key].to_numpy(object)
+    preds = (
+        table["predictions"].to_numpy(object)
+        if "predictions" in table.columns
+        else np.full(len(table), None)
+    )
+    controls: dict[str, str] = {}
+    entries: list[_Entry] = []
+    cancelled: list[int] = []
+    no_annotator: list[int] = []
+    cancel_as_text: list[int] = []
+    n_predictions = 0
+    # Parsing nested JSON: one Python pass over the tasks is unavoidable here.
+    for task_id, task_anns, task_preds, row in zip(ids, anns, preds, rows, strict=True):
+        row = int(row)
+        item = id_text(task_id) or f"task@{row}"
+        task = f"task {item}" if id_text(task_id) else "the task"
+        if not isinstance(task_anns, list):  # missing: _check_tasks refused anything else
+            task_anns = []
+        for a in task_anns:
+            if not isinstance(a, dict):
+                raise AnnotationDataError(
+                    f"the task's '{key}' list holds something other than annotation objects.",
+                    source=source,
+                    rows=[row],
+                )
+            if _cancelled(a.get("was_cancelled"), row, source, cancel_as_text):
+                cancelled.append(row)
+                continue
+            if "result" not in a:
+                raise AnnotationDataError(
+                    "an annotation has no 'result'.",
+                    source=source,
+                    rows=[row],
+                    hint="Export the project again as 'JSON' (not JSON-MIN or CSV).",
+                )
+            who = _annotator(a.get("completed_by"))
+            if who is None:
+                no_annotator.append(row)
+                continue
+            entries.append(
+                _Entry(
+                    item, who, row, _results_by_control(a["result"], row, source, controls), task
+                )
+            )
+        if isinstance(task_preds, list):
+            n_predictions += len(task_preds)
+            if include_predictions:
+                for p in task_preds:
+                    if not isinstance(p, dict):
+                        continue
+                    version = id_text(p.get("model_version")) or "unnamed"
+                    results = _results_by_control(p.get("result", []), row, source, controls)
+                    entries.append(_Entry(item, f"model:{version}", row, results, task))
+    skipped = [
+        skip("cancelled (skipped) annotations in Label Studio (was_cancelled)", cancelled),
+        skip("annotations with no completed_by (annotator unknown)", no_annotator),
+    ]
+    notes = []
+    if cancel_as_text:
+        notes.append(
+            f"{len(cancel_as_text)} annotation(s) give 'was_cancelled' as text ('true' or "
+            "'false') instead of a JSON boolean: read strictly, 'true' as cancelled and "
+            "'false' as kept."
+        )
+    return entries, controls, skipped, n_predictions, notes
+
+
+def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) -> Any:
+    """The label of one result, after checking its shape against the documented format:
+    ``choices`` a list of option names, ``taxonomy`` a list of paths (each a list of
+    names), ``rating``/``number`` a number (null: no answer). A wrong shape is an error,
+    never a guess (a string would otherwise be split into one-letter options).
+    """
+    value = result["value"]
+    where = f"{entry.task}, the control '{control}'"
+    if kind not in value:
+        raise AnnotationDataError(
+            f"{where}: the result's value has no '{kind}' (keys: {sorted(map(str, value))}).",
+            source=source,
+            rows=[entry.row],
+            hint=f"A {kind} result holds its answer under 'value': {{'{kind}': ...}}.",
+        )
+    v = value[kind]
+    shape = None
+    if kind == "choices":
+        names = name_set(v)
+        if names is not None:
+            return names
+        shape = 'a list of option names, e.g. ["Positive"]'
+    elif kind == "taxonomy":
+        if isinstance(v, list) and all(name_set(p) is not None for p in v):
+            return frozenset("/".join(str(x) for x in path) for path in v)
+        shape = 'a list of paths, each a list of names, e.g. [["Sports", "Football"]]'
+    else:
+        if v is None or (is_name(v) and not isinstance(v, str)):
+            return v
+        shape = "a number"
+    raise AnnotationDataError(
+        f"{where}: '{kind}' is {json.dumps(v, default=str)[:60]}, not {shape}.",
+        source=source,
+        rows=[entry.row],
+        hint="Export the project again as 'JSON' (not JSON-MIN or CSV); was the file edited?",
+    )
+
+
+def convert(
+    table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
+) -> ToolResult:
+    source = report.source
+    include = bool(options.get("include_predictions", False))
+    entries, controls, skipped, n_predictions, read_notes = _collect(table, rows, source, include)
+    usable = [name for name, kind in controls.items() if kind in SUPPORTED]
+    if not controls:
+        why = "; ".join(str(sk) for sk in skipped if sk.count)
+        raise AnnotationDataError(
+            "the Label Studio export holds no judgements: no annotation has a result"
+            + (f" ({why})." if why else "."),
+            source=source,
+            hint="Export after annotating, with the annotations included.",
+        )
+    chosen = options.get("from_name")
+    if chosen is None:
+        if not usable:
+            found = ", ".join(f"'{n}' ({k})" for n, k in controls.items())
+            raise AnnotationDataError(
+                f"none of the labelling controls is an item-level label: {found}.",
+                source=source,
+                hint=f"Concord reads the control types {', '.join(SUPPORTED)}; regions "
+                "and free text are not labels of the whole item.",
+            )
+        chosen = usable[0]
+    chosen = choose(
+        chosen,
+        list(controls),
+        what="labelling control",
+        option="from_name",
+        source=source,
+        tool=NAME,
+    )
+    kind = controls[chosen]
+    if kind not in SUPPORTED:
+        raise AnnotationDataError(
+            f"the control '{chosen}' is of type '{kind}', not an item-level label.",
+            source=source,
+            hint=f"Choose a control of type {', '.join(SUPPORTED)}"
+            + (f": {', '.join(usable)}." if usable else "."),
+        )
+    values: list[Any] = []
+    per_region: list[int] = []
+    for e in entries:
+        results = e.results.get(chosen, [])
+        if len(results) > 1:
+            per_region.append(e.row)
+        values.append(_value(results[0], kind, chosen, e, source) if results else None)
+    if per_region:
+        raise AnnotationDataError(
+            f"the control '{chosen}' has several results in one annotation "
+            "(a per-region classification), so it is not one label per item.",
+            source=source,
+            rows=per_region,
+            hint="Choose a control that labels the whole task.",
+        )
+    notes = [
+        f"Analysed the labelling control '{chosen}' ({kind})"
+        + (
+            f"; other controls: {', '.join(repr(n) for n in controls if n != chosen)}"
+            f" (choose one with from_name=)."
+            if len(controls) > 1
+            else "."
+        ),
+        *read_notes,
+    ]
+    answered = np.fromiter((v is not None for v in values), bool, len(values))
+    entry_rows = np.fromiter((e.row for e in entries), np.int64, len(entries))
+    if kind in SET_TYPES:
+        labels, multi, why = settle_sets(values, options.get("multilabel"))
+        notes.append(f"'{chosen}': {why}.")
+        if multi and (~answered).any():
+            notes.append(
+                f"{int((~answered).sum())} annotation(s) had no '{chosen}' result: read as the "
+                "empty set (no option ticked)."
+            )
+        answered = np.fromiter((lab is not None for lab in labels), bool, len(labels))
+    else:
+        labels = values
+    skipped.append(
+        skip(f"annotations without an answer for the control '{chosen}'", entry_rows[~answered])
+    )
+    if n_predictions and not include:
+        notes.append(
+            f"{n_predictions} model prediction(s) were left out (include_predictions=True "
+            "reads each model version as an annotator)."
+        )
+    elif n_predictions:
+        notes.append(
+            f"{n_predictions} model prediction(s) read as annotators named 'model:<version>'."
+        )
+    keep = np.flatnonzero(answered)
+    return finish(
+        report,
+        tool=NAME,
+        items=[entries[i].item for i in keep],
+        annotators=[entries[i].annotator for i in keep],
+        labels=[labels[i] for i in keep],
+        rows=entry_rows[keep],
+        skipped=skipped,
+        notes=notes,
+        columns={"from_name": chosen, "type": kind, "controls": dict(controls)},
+    )
+
+
+def describe(table: pd.DataFrame) -> ToolInfo:
+    controls: dict[str, str] = {}
+    has_predictions = False
+    key = _annotation_key(table)
+    for task_anns, task_preds in zip(
+        table[key].to_numpy(object),
+        table["predictions"].to_numpy(object)
+        if "predictions" in table.columns
+        else [None] * len(table),
+        strict=True,
+    ):
+        groups = (
+            [a for a in task_anns if isinstance(a, dict)] if isinstance(task_anns, list) else []
+        )
+        if isinstance(task_preds, list) and task_preds:
+            has_predictions = True
+            groups += [p for p in task_preds if isinstance(p, dict)]
+        for a in groups:
+            for r in a.get("result") or []:
+                if (
+                    isinstance(r, dict)
+                    and r.get("from_name") is not None
+                    and isinstance(r.get("value"), dict)
+                ):
+                    kind = str(r.get("type") or next(iter(r["value"]), ""))
+                    controls.setdefault(str(r["from_name"]), kind)
+    usable = [n for n, k in controls.items() if k in SUPPORTED]
+    return ToolInfo(
+        tool=NAME,
+        choices={
+            "from_name": usable,
+            "include_predictions": [False, True] if has_predictions else [False],
+        },
+        defaults={"from_name": usable[0] if usable else None, "include_predictions": False},
+        help=dict(OPTIONS),
+    )
+
+
+READER = ToolReader(NAME, OPTIONS, recognise, convert, describe)

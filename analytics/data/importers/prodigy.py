@@ -1,0 +1,275 @@
+"""Prodigy database exports (``prodigy db-out <dataset>``): one JSON task per line.
+
+Format (Prodigy docs, "Annotation task formats" and "db-out"): every saved task keeps
+its input (``text`` ...), the hashes ``_input_hash`` (same input -> same hash) and
+``_task_hash`` (same question about it), the ``answer`` (``accept``, ``reject`` or
+``ignore``), ``_timestamp``, and in multi-user setups ``_annotator_id`` and
+``_session_id`` (``<dataset>-<session name>``).
+
+Two kinds of item-level tasks become judgements:
+
+* binary tasks (``classification`` view): a ``label`` with an accept/reject answer. Each
+  label is one category; ``accept`` means the label applies, ``reject`` that it does
+  not. All the binary answers of one annotator on one input make one label set.
+* choice tasks (``choice`` view): ``options`` and the ``accept`` list of chosen option
+  ids. Several chosen ids (or ``"choice_style": "multiple"`` in the task's config) make
+  label sets; otherwise single labels. A rejected choice task (the annotator rejected
+  the question itself) is skipped and counted.
+
+Items are grouped by ``_input_hash`` and annotators by ``_annotator_id`` (else
+``_session_id``). ``ignore`` answers are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics.data.importers.base import (
+    ToolInfo,
+    ToolReader,
+    ToolResult,
+    choose,
+    column,
+    finish,
+    id_text,
+    name_set,
+    settle_sets,
+    skip,
+)
+from analytics.data.model import LoadReport, is_missing
+
+NAME = "Prodigy"
+ANSWERS = ("accept", "reject", "ignore")
+ANNOTATOR_KEYS = ("_annotator_id", "_session_id")
+OPTIONS = {
+    "annotator_key": "Which field names the annotator: '_annotator_id' (default) or '_session_id'.",
+    "multilabel": "Read choice tasks as label sets (True) or single labels (False); "
+    "default: sets when the config says 'multiple' or someone chose several options.",
+}
+
+
+def recognise(table: pd.DataFrame) -> bool:
+    """Prodigy's hashes next to an ``answer`` field."""
+    cols = set(table.columns)
+    return "answer" in cols and ("_input_hash" in cols or "_task_hash" in cols)
+
+
+def _annotator_key(table: pd.DataFrame, options: Mapping[str, Any], source: str) -> str:
+    present = [k for k in ANNOTATOR_KEYS if k in table.columns and table[k].notna().any()]
+    if "annotator_key" in options:
+        return choose(
+            options["annotator_key"],
+            present,
+            what="annotator field",
+            option="annotator_key",
+            source=source,
+            tool=NAME,
+        )
+    if not present:
+        raise AnnotationDataError(
+            "the Prodigy export names no annotators (no '_annotator_id' or '_session_id').",
+            source=source,
+            hint="Export a dataset annotated in named sessions (…?session=name), or "
+            "add an annotator column and load it as a plain table.",
+        )
+    return present[0]
+
+
+def convert(
+    table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
+) -> ToolResult:
+    source = report.source
+    rows = np.asarray(rows, dtype=np.int64)
+    if "_input_hash" not in table.columns:
+        raise AnnotationDataError(
+            "the Prodigy export has no '_input_hash', so tasks cannot be grouped by input.",
+            source=source,
+            hint="Export with 'prodigy db-out', which keeps the hashes.",
+        )
+    items = np.array([id_text(v) for v in column(table, "_input_hash")], dtype=object)
+    no_hash = np.flatnonzero([v is None for v in items])
+    if len(no_hash):
+        raise AnnotationDataError(
+            f"{len(no_hash)} task(s) have no '_input_hash'.",
+            source=source,
+            rows=rows[no_hash].tolist(),
+            hint="Every task in a 'prodigy db-out' export has one; was the file edited?",
+        )
+    answers = np.array(
+        [str(a).strip().lower() if not is_missing(a) else "" for a in column(table, "answer")],
+        dtype=object,
+    )
+    bad = np.flatnonzero(~np.isin(answers, ANSWERS))
+    if len(bad):
+        shown = sorted({str(a) or "<missing>" for a in answers[bad]})[:5]
+        raise AnnotationDataError(
+            f"{len(bad)} task(s) have an answer other than accept/reject/ignore: {shown}.",
+            source=source,
+            column="answer",
+            rows=rows[bad].tolist(),
+        )
+    key = _annotator_key(table, options, source)
+    annotators = np.array([id_text(v) for v in column(table, key)], dtype=object)
+    accept_cells = column(table, "accept")
+    labels = column(table, "label")
+    is_choice = np.fromiter((isinstance(v, list) for v in accept_cells), bool, len(table))
+    is_binary = ~is_choice & np.fromiter(
+        (isinstance(v, str) and bool(v.strip()) for v in labels), bool, len(table)
+    )
+    odd = np.flatnonzero([isinstance(v, list) and name_set(v) is None for v in accept_cells])
+    if len(odd):
+        raise AnnotationDataError(
+            f"{len(odd)} task(s) have an 'accept' list holding something other than option "
+            f"ids (e.g. {json.dumps(accept_cells[odd[0]], default=str)[:60]}).",
+            source=source,
+            column="accept",
+            rows=rows[odd].tolist(),
+            hint='A choice task lists the ids of the chosen options, e.g. "accept": ["SPORTS"].',
+        )
+    ignored = answers == "ignore"
+    neither = ~is_choice & ~is_binary & ~ignored
+    if neither.any():
+        raise AnnotationDataError(
+            f"{int(neither.sum())} task(s) have neither a 'label' (binary task) nor an "
+            "'accept' list (choice task), e.g. span or free-text annotations, which are "
+            "not labels of the whole input.",
+            source=source,
+            rows=rows[neither].tolist(),
+            hint="Export a text-classification dataset (binary or choice interface).",
+        )
+    if is_choice.any() and is_binary.any():
+        raise AnnotationDataError(
+            "the export mixes binary tasks (a 'label' to accept or reject) and choice tasks "
+            "(an 'accept' list).",
+            source=source,
+            rows=rows[is_binary].tolist()[:20],
+            hint="Export the two kinds as separate datasets and load them one at a time.",
+        )
+    skipped = [skip("tasks answered 'ignore' in Prodigy", rows[ignored])]
+    notes = [f"Items are Prodigy inputs (_input_hash); annotators come from '{key}'."]
+    use = ~ignored
+    if is_choice.any():
+        return _choice(
+            table,
+            rows,
+            report,
+            options,
+            items,
+            annotators,
+            answers,
+            accept_cells,
+            use,
+            skipped,
+            notes,
+        )
+    return _binary(rows, report, items, annotators, answers, labels, use, skipped, notes)
+
+
+def _binary(rows, report, items, annotators, answers, labels, use, skipped, notes) -> ToolResult:
+    """One label set per (input, annotator): the labels accepted; rejected ones are absent."""
+    frame = pd.DataFrame(
+        {
+            "item": items[use],
+            "annotator": annotators[use],
+            "label": np.array([str(v).strip() for v in labels[use]], dtype=object),
+            "accept": answers[use] == "accept",
+            "row": rows[use],
+        }
+    )
+    n_before = len(frame)
+    frame = frame.drop_duplicates(["item", "annotator", "label"], keep="last")
+    repeats = n_before - len(frame)
+    all_labels = frozenset(frame["label"])
+    grouped = frame.groupby(["item", "annotator"], sort=False, dropna=False)
+    # the accepted labels of each pair; pairs that accepted nothing get the empty set
+    accepted = (
+        frame[frame["accept"]]
+        .groupby(["item", "annotator"], sort=False)["label"]
+        .agg(frozenset)
+        .reindex(grouped.size().index)
+    )
+    accepted = accepted.map(lambda s: s if isinstance(s, frozenset) else frozenset())
+    asked = grouped["label"].nunique()
+    first_row = grouped["row"].min()
+    not_all = int((asked < len(all_labels)).sum())
+    notes.append(
+        f"Binary tasks: each of the {len(all_labels)} label(s) is a category; 'accept' means "
+        "the label applies, 'reject' that it does not; one label set per input and annotator."
+    )
+    if not_all:
+        notes.append(
+            f"{not_all} input/annotator pair(s) were not asked about every label; labels not "
+            "asked are read as absent."
+        )
+    if repeats:
+        notes.append(f"{repeats} repeated answer(s) to the same label: the last one was kept.")
+    keys = accepted.index
+    return finish(
+        report,
+        tool=NAME,
+        items=list(keys.get_level_values(0)),
+        annotators=list(keys.get_level_values(1)),
+        labels=list(accepted.to_numpy(object)),
+        rows=first_row.to_numpy(np.int64),
+        skipped=skipped,
+        notes=notes,
+        columns={"task": "binary", "labels": sorted(all_labels)},
+    )
+
+
+def _choice(
+    table, rows, report, options, items, annotators, answers, accept_cells, use, skipped, notes
+) -> ToolResult:
+    rejected = use & (answers == "reject")
+    skipped.append(
+        skip("choice tasks answered 'reject' (the question itself was rejected)", rows[rejected])
+    )
+    keep = use & ~rejected
+    declared = options.get("multilabel")
+    if declared is None and any(
+        isinstance(c, dict) and c.get("choice_style") == "multiple" for c in column(table, "config")
+    ):
+        declared = True
+    sets = [name_set(accept_cells[i]) for i in np.flatnonzero(keep)]  # checked in convert
+    by = (
+        "as chosen"
+        if options.get("multilabel") is not None
+        else "as the task config says (choice_style 'multiple')"
+    )
+    labels, multi, why = settle_sets(sets, declared, by)
+    notes.append(f"Choice tasks: {why}.")
+    labels_arr = np.empty(len(labels), dtype=object)
+    labels_arr[:] = labels
+    answered = np.fromiter((v is not None for v in labels), bool, len(labels))
+    kept_rows = rows[keep]
+    skipped.append(skip("choice tasks accepted without choosing an option", kept_rows[~answered]))
+    return finish(
+        report,
+        tool=NAME,
+        items=items[keep][answered],
+        annotators=annotators[keep][answered],
+        labels=labels_arr[answered],
+        rows=kept_rows[answered],
+        skipped=skipped,
+        notes=notes,
+        columns={"task": "choice", "multilabel": multi},
+    )
+
+
+def describe(table: pd.DataFrame) -> ToolInfo:
+    present = [k for k in ANNOTATOR_KEYS if k in table.columns and table[k].notna().any()]
+    return ToolInfo(
+        tool=NAME,
+        choices={"annotator_key": present},
+        defaults={"annotator_key": present[0] if present else None},
+        help=dict(OPTIONS),
+    )
+
+
+READER = ToolReader(NAME, OPTIONS, recognise, convert, describe)

@@ -1,0 +1,58 @@
+"""How noisy is the agreed subset? Beigman Klebanov & Beigman (2009), "From annotator
+agreement to noise models", Computational Linguistics 35(4), 495-503.
+
+The model: every item is *easy* (all annotators give the same label) or *hard* (each
+annotator independently flips their own coin). Disagreed items are hard for sure; some
+hard items hide among the agreed ones because the coins happened to agree. Given d
+disagreements among n items and p, the chance that the annotators agree on a hard item,
+equation (1) gives the posterior of the number of hard items and, with confidence alpha,
+an upper bound gamma on the share of coin-flips in the agreed gold standard.
+
+- :func:`agreement_probability`: p from each annotator's category rates on hard items.
+- :func:`noise_bound`: equation (1): ``t0``, ``gamma``, ``hidden_hard``, the posterior.
+- :func:`max_disagreements`: the reverse question (section 3.1).
+- :func:`adding_annotators`: what more annotators buy (section 5.3).
+- :func:`chance_difference`: the difference between two systems noise alone can make
+  (section 4.1).
+- :func:`kappa_noise_estimate`: kappa read as the share of easy items (section 3.3).
+- :func:`noise_from_annotations`: the whole pipeline on loaded data, with per-item p when
+  coverage is uneven (:mod:`analytics.noise.mixture`).
+
+Figures are in :mod:`analytics.noise.figures`.
+"""
+
+from __future__ import annotations
+
+from analytics.noise.bound import (
+    ChanceDifference,
+    KappaNoiseEstimate,
+    MaxDisagreements,
+    NoiseBound,
+    adding_annotators,
+    agreement_probability,
+    chance_difference,
+    equation1_posterior,
+    kappa_noise_estimate,
+    max_disagreements,
+    noise_bound,
+)
+from analytics.noise.from_annotations import AnnotationNoise, noise_from_annotations
+from analytics.noise.mixture import HiddenHardPosterior, hidden_hard_posterior
+
+__all__ = [
+    "AnnotationNoise",
+    "ChanceDifference",
+    "HiddenHardPosterior",
+    "KappaNoiseEstimate",
+    "MaxDisagreements",
+    "NoiseBound",
+    "adding_annotators",
+    "agreement_probability",
+    "chance_difference",
+    "equation1_posterior",
+    "hidden_hard_posterior",
+    "kappa_noise_estimate",
+    "max_disagreements",
+    "noise_bound",
+    "noise_from_annotations",
+]

@@ -1,0 +1,306 @@
+"""The noise bound on loaded annotations (Beigman Klebanov & Beigman 2009, on real data).
+
+Steps, each kept in the result so a team can check it:
+
+1. Items judged by at least two of the chosen annotators take part; the others are
+   counted and excluded (one judgement cannot agree or disagree).
+2. An item is *agreed* when every chosen annotator who judged it gave the same label,
+   otherwise *disagreed*; ``d`` = disagreed items, ``n`` = items taking part.
+3. Each annotator's category rates on hard items are estimated from the disagreed items
+   they judged (the paper's footnote 3). An annotator with no judgement on a disagreed
+   item gets the pooled rates of all annotators on disagreed items (said in ``notes``).
+4. Each item's chance agreement ``p_i = sum_c prod_{j judged i} r_jc``, from the
+   annotators who actually labelled it.
+5. If every item has the same p, the paper's equation (1); otherwise (uneven coverage)
+   the per-item generalisation of :mod:`analytics.noise.mixture`, which equals
+   equation (1) when all p_i are equal.
+
+Multi-label data: each distinct label *set* is one category, so two annotators agree on
+an item only when they gave exactly the same set (said in ``notes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from analytics._core.noise_checks import check_confidence, check_method
+from analytics.data.model import Annotations, as_annotations
+from analytics.noise.bound import NoiseBound, _bound_from_pmf, _undefined, noise_bound
+from analytics.noise.mixture import DEFAULT_NODES, hidden_hard_posterior
+
+__all__ = ["AnnotationNoise", "noise_from_annotations"]
+
+MULTILABEL_NOTE = (
+    "Multi-label data: each distinct label set counts as one category, so annotators agree "
+    "on an item only when they chose exactly the same set; sets that overlap but differ "
+    "(say {joy, anger} and {joy}) count as a disagreement, and the empty set is a category too."
+)
+MULTILABEL_SHORT = (
+    "Multi-label data: each distinct label set is one category; annotators agree only on "
+    "exactly the same set."
+)
+LOG_ZERO = -1e4  # log of a zero rate: exp(-1e4) is exactly 0.0, and sums stay finite
+
+
+@dataclass(frozen=True, eq=False)
+class AnnotationNoise(NoiseBound):
+    """:class:`NoiseBound` on loaded data, with every intermediate step.
+
+    Attributes (besides those of :class:`NoiseBound`)
+    -------------------------------------------------
+    annotators : tuple
+        The annotators used.
+    n_excluded : int
+        Items judged by fewer than two of them (left out).
+    rates : pandas.DataFrame
+        Annotators x categories: each annotator's category rates on disagreed items
+        (footnote 3), with a column ``disagreed judged`` (how many they judged).
+    items : pandas.DataFrame
+        One row per item taking part: ``item, status ('agreed' | 'disagreed'), label
+        (the agreed label, empty when disagreed), annotators, p``.
+    p_min, p_max : float
+        Range of the per-item chance agreement (``p`` is the mean over items).
+    uneven : bool
+        True when p differs between items and the per-item generalisation was used.
+    multilabel : bool
+        True for multi-label data: each distinct label set was one category (said in
+        ``notes`` and in :meth:`explain`).
+    """
+
+    annotators: tuple = ()
+    n_excluded: int = 0
+    rates: pd.DataFrame = field(default_factory=pd.DataFrame)
+    items: pd.DataFrame = field(default_factory=pd.DataFrame)
+    p_min: float = float("nan")
+    p_max: float = float("nan")
+    uneven: bool = False
+    multilabel: bool = False
+
+    def explain(self) -> str:
+        """The bound's sentence, plus what was left out (and, for multi-label data, how
+        label sets were compared)."""
+        text = super().explain()
+        if self.multilabel:
+            text += f" ({MULTILABEL_SHORT})"
+        if self.n_excluded:
+            what = "item" if self.n_excluded == 1 else "items"
+            text += (
+                f" ({self.n_excluded:,} {what} judged by fewer than two of the chosen annotators "
+                "left out.)"
+            )
+        return text
+
+    def gold_standard(self) -> pd.DataFrame:
+        """The agreed items with their label: the candidate gold standard (for CSV)."""
+        if self.items.empty:
+            return pd.DataFrame(columns=["item", "label", "annotators", "p"])
+        gold = self.items[self.items["status"] == "agreed"]
+        return gold.drop(columns="status").reset_index(drop=True)
+
+
+def _category_names(ann: Annotations) -> list[str]:
+    """Display names of the label codes (label sets joined with '|' for multi-label data)."""
+    if not ann.is_multilabel:
+        return [str(c) for c in ann.categories]
+    cats = np.asarray(ann.categories, dtype=object)
+    return [
+        "|".join(str(c) for c in cats[row]) if row.any() else "∅ (empty set)"
+        for row in ann.label_sets_table
+    ]
+
+
+def _wide(ann: Annotations) -> np.ndarray:
+    """Items x annotators of label codes (-1 = not judged); a repeat keeps the last."""
+    out = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
+    out[ann.item_codes, ann.annotator_codes] = ann.label_codes
+    return out
+
+
+def _rates(
+    wide: np.ndarray, disagreed: np.ndarray, n_cat: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Footnote 3: each annotator's category proportions on the disagreed items they judged.
+
+    Returns (rates, judged count per annotator, which annotators got the pooled rates).
+    """
+    sub = wide[disagreed]
+    rows, cols = np.nonzero(sub >= 0)
+    n_ann = wide.shape[1]
+    counts = np.bincount(cols * n_cat + sub[rows, cols], minlength=n_ann * n_cat)
+    counts = counts.reshape(n_ann, n_cat).astype(float)
+    totals = counts.sum(axis=1)
+    pooled = counts.sum(axis=0) / counts.sum()
+    fallback = totals == 0
+    rates = np.where(fallback[:, None], pooled[None, :], counts / np.maximum(totals, 1)[:, None])
+    return rates, totals.astype(np.int64), fallback
+
+
+def _item_p(judged: np.ndarray, rates: np.ndarray) -> np.ndarray:
+    """``p_i = sum_c exp(sum_{j judged i} log r_jc)``, as a sparse product (no item loop)."""
+    with np.errstate(divide="ignore"):
+        logr = np.where(rates > 0, np.log(np.where(rates > 0, rates, 1.0)), LOG_ZERO)
+    s = sparse.csr_matrix(judged.astype(float)) @ logr
+    return np.exp(s).sum(axis=1)
+
+
+def noise_from_annotations(
+    ann: Annotations | pd.DataFrame,
+    confidence: float = 0.95,
+    annotators: Iterable[Any] | None = None,
+    *,
+    n_nodes: int = DEFAULT_NODES,
+    method: str = "auto",
+) -> AnnotationNoise:
+    """The noise bound of the agreed items of loaded annotations.
+
+    Parameters
+    ----------
+    ann
+        The annotations (or a long DataFrame item, annotator, label).
+    confidence
+        alpha.
+    annotators
+        Use only these annotators (default: all).
+    n_nodes, method
+        Passed to :func:`analytics.noise.mixture.hidden_hard_posterior` when coverage is
+        uneven.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``confidence`` outside (0, 1), an unknown ``method`` or ``n_nodes`` < 1 (checked
+        up front, even when the data would not need them), unknown annotators.
+
+    Returns
+    -------
+    AnnotationNoise
+        NaN with ``reason`` for fewer than two annotators, no item judged twice, no
+        disagreed item (p cannot be estimated) or no agreed item.
+    """
+    ann = as_annotations(ann)
+    confidence = check_confidence(confidence)
+    method, n_nodes = check_method(method, n_nodes)
+    if annotators is not None:
+        ann = ann.subset(annotators=list(annotators))
+    notes: list[str] = []
+    if ann.is_multilabel:
+        notes.append(MULTILABEL_NOTE)
+    if ann.kind.value in ("ordinal", "numeric"):
+        notes.append(
+            f"The labels are {ann.kind.value}; the model compares them as categories, so "
+            "annotators agree on an item only when they gave exactly the same value."
+        )
+    if ann.has_repeats:
+        notes.append("Some annotators judged an item more than once; their last judgement is used.")
+    names = tuple(ann.annotators)
+    wide = _wide(ann)
+    judged = wide >= 0
+    per_item = judged.sum(axis=1)
+    eligible = per_item >= 2
+    n_excluded = int((~eligible).sum())
+    if n_excluded:
+        notes.append(
+            f"{n_excluded:,} items were judged by fewer than two of the chosen annotators and are "
+            "left out (one judgement can neither agree nor disagree)."
+        )
+    base: dict[str, Any] = {
+        "annotators": names,
+        "n_excluded": n_excluded,
+        "multilabel": ann.is_multilabel,
+    }
+
+    def undefined(n: int, d: int, reason: str, **extra: Any) -> AnnotationNoise:
+        u = _undefined(n, d, float("nan"), confidence, reason)
+        return AnnotationNoise(**{**u.__dict__, "notes": tuple(notes), **base, **extra})
+
+    if ann.n_annotators < 2:
+        return undefined(0, 0, "it needs at least two annotators; choose two or more.")
+    if not eligible.any():
+        return undefined(0, 0, "no item was judged by two or more of the chosen annotators.")
+
+    wide, judged = wide[eligible], judged[eligible]
+    big = np.iinfo(np.int64).max
+    lowest = np.where(judged, wide, big).min(axis=1)
+    highest = np.where(judged, wide, -1).max(axis=1)
+    agreed = lowest == highest
+    n, d = len(agreed), int((~agreed).sum())
+    cats = _category_names(ann)
+    item_names = np.asarray(ann.items, dtype=object)[eligible]
+    items = pd.DataFrame(
+        {
+            "item": item_names,
+            "status": np.where(agreed, "agreed", "disagreed"),
+            "label": np.where(
+                agreed, np.asarray(cats, dtype=object)[np.where(agreed, lowest, 0)], ""
+            ),
+            "annotators": per_item[eligible],
+        }
+    )
+    if d == 0:
+        return undefined(
+            n,
+            0,
+            "the annotators never disagreed, so their coin on hard items cannot be estimated "
+            "(footnote 3 needs disagreed items). The agreed items may well be clean, but this "
+            "model cannot say how clean.",
+            items=items.assign(p=np.nan),
+        )
+    if d == n:
+        return undefined(
+            n,
+            d,
+            "the annotators disagreed on every item, so there is no agreed gold standard.",
+            items=items.assign(p=np.nan),
+        )
+
+    rates, n_judged, fallback = _rates(wide, ~agreed, len(cats))
+    if fallback.any():
+        who = ", ".join(str(names[i]) for i in np.flatnonzero(fallback)[:5])
+        more = f" and {int(fallback.sum()) - 5} more" if fallback.sum() > 5 else ""
+        notes.append(
+            f"{who}{more} judged no disagreed item, so their rates on hard items are the pooled "
+            "rates of all annotators on disagreed items."
+        )
+    rates_df = pd.DataFrame(rates, index=pd.Index(names, name="annotator"), columns=cats)
+    rates_df["disagreed judged"] = n_judged
+    p_item = _item_p(judged, rates)
+    items["p"] = p_item
+    p_agreed = p_item[agreed]
+    extra: dict[str, Any] = {
+        **base,
+        "rates": rates_df,
+        "items": items,
+        "p_min": float(p_item.min()),
+        "p_max": float(p_item.max()),
+    }
+    p_mean = float(p_item.mean())
+    if np.ptp(p_agreed) <= 1e-12 * max(1.0, float(p_agreed.max())):
+        res = noise_bound(n, d, float(p_agreed[0]), confidence)
+        fields = {**res.__dict__, "p": float(p_agreed[0]), "notes": tuple(notes)}
+        return AnnotationNoise(**fields, **extra, uneven=False)
+    post = hidden_hard_posterior(p_agreed, d, n_nodes=n_nodes, method=method)
+    packed = np.ascontiguousarray(np.packbits(judged, axis=1))
+    panels = len(np.unique(packed.view(np.dtype((np.void, packed.shape[1])))))
+    notes.append(
+        f"Coverage is uneven ({panels:,} different annotator panels), so the chance agreement "
+        f"differs per item (p from {p_item.min():.3g} to {p_item.max():.3g}, mean {p_mean:.3g}); "
+        "the bound uses the per-item generalisation of equation (1) (a mixture over theta of "
+        f"Poisson-binomials, {post.method})."
+    )
+    res = _bound_from_pmf(
+        n,
+        d,
+        p_mean,
+        confidence,
+        post.offset,
+        post.pmf,
+        method=f"per-item p: mixture of Poisson-binomials ({post.method})",
+        notes=tuple(notes),
+    )
+    return AnnotationNoise(**res.__dict__, **extra, uneven=True)
