@@ -20,7 +20,7 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
   fi
 fi
-stamp=".venv/.installed-$(basename "$REQUIREMENTS")-$(cat requirements*.txt | cksum | cut -d' ' -f1)"
+stamp=".venv/.installed-$(basename "$REQUIREMENTS")-$(cat requirements*.txt pyproject.toml | cksum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ]; then
   echo "Installing $REQUIREMENTS into .venv ..."
   .venv/bin/python -m pip install --quiet --upgrade pip
@@ -28,5 +28,7 @@ if [ ! -f "$stamp" ]; then
   if [ "$REQUIREMENTS" = "requirements-dev.txt" ]; then
     .venv/bin/python -m pip install --quiet --no-deps -r requirements-oracles.txt
   fi
+  # the project itself, editable: `import analytics` works from anywhere, no path tricks
+  .venv/bin/python -m pip install --quiet --no-deps -e .
   touch "$stamp"
 fi

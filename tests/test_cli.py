@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from analytics.cli import main
-from conftest import ROOT, SAMPLE_DATA
+from tests.helpers.paths import ROOT, SAMPLE_DATA
 
 CROWD = str(SAMPLE_DATA / "crowd_intents.csv")
 

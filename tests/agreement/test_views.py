@@ -1,0 +1,180 @@
+"""Agreement tables and figures: per category, pairwise, contingency, items, readings."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import agreement as ag
+from analytics.agreement import figures as af
+from analytics.data.model import Annotations
+from tests.helpers.builders import from_coders, from_table
+from tests.helpers.paths import load_public
+from tests.helpers.references import KRIPPENDORFF_2011
+
+
+def test_beigman_klebanov_section_3_1_two_annotators():
+    # 1,000 instances, 900 agreements, categories equiprobable: K (their equation 2) = 0.8
+    ann = from_table([[450, 50], [50, 450]])
+    assert ag.fleiss_kappa(ann) == pytest.approx(0.8, abs=1e-12)
+    assert ag.cohen_kappa(ann, "A", "B") == pytest.approx(0.8, abs=1e-12)
+    assert "80% of items" in ag.reading("Fleiss' kappa", 0.8)
+
+
+def test_pairwise_matrix_agrees_with_two_annotator_calls():
+    ann = from_coders(KRIPPENDORFF_2011, kind="numeric")
+    for coef, fn in [("cohen_kappa", ag.cohen_kappa), ("scott_pi", ag.scott_pi)]:
+        pw = ag.pairwise(ann, coef)
+        assert pw.values.shape == (4, 4)
+        assert np.isnan(np.diag(pw.values.to_numpy())).all()
+        for a in ann.annotators:
+            for b in ann.annotators:
+                if a != b:
+                    assert pw.values.loc[a, b] == pytest.approx(fn(ann, a, b))
+    pw = ag.pairwise(ann, "percent_agreement")
+    sub = ann.subset(annotators=["c0", "c2"])
+    assert pw.values.loc["c0", "c2"] == pytest.approx(ag.percent_agreement(sub))
+    assert pw.shared.loc["c0", "c2"] == 8
+    alpha_pair = ag.pairwise(ann, "krippendorff_alpha").values.loc["c1", "c3"]
+    shared = ann.subset(annotators=["c1", "c3"])
+    both = [i for i in shared.items if (shared.to_frame()["item"] == i).sum() == 2]
+    assert alpha_pair == pytest.approx(ag.krippendorff_alpha(shared.subset(items=both)))
+    ac1_pair = ag.pairwise(ann, "gwet_ac1").values.loc["c1", "c3"]
+    assert ac1_pair == pytest.approx(ag.gwet_ac1(shared.subset(items=both)))
+
+
+def test_contingency_counts_shared_items():
+    ann = from_table([[3, 1], [2, 4]], labels=["x", "y"])
+    table = ag.contingency(ann, "A", "B")
+    assert table.to_numpy().tolist() == [[3, 1], [2, 4]]
+    assert table.index.name == "A" and table.columns.name == "B"
+
+
+def test_item_agreement_and_levels():
+    ann = from_coders([[0, 0, 1, 0], [0, 1, 1, None], [0, 1, 2, None]], categories=[0, 1, 2])
+    items = ag.item_agreement(ann)
+    assert items["agreement"].tolist()[:3] == pytest.approx([1.0, 1 / 3, 1 / 3])
+    assert math.isnan(items["agreement"].iloc[3])
+    assert items["top_votes"].tolist() == [3, 2, 2, 1]
+    levels = ag.agreement_levels(ann)
+    assert levels["items"].sum() == 4
+    assert set(levels["level"]) == {"3 of 3 agree", "2 of 3 agree", "1 of 1 agree"}
+
+
+def test_per_category_for_multilabel_data():
+    df = pd.DataFrame(
+        {
+            "item": ["a", "a", "b", "b", "c", "c", "d", "d"],
+            "annotator": ["x", "y"] * 4,
+            "label": ["p|q", "p", "q", "q", "{}", "p", "p|q", "p|q"],
+        }
+    )
+    ann = Annotations.from_frame(df, multilabel_sep="|")
+    table = ag.per_category(ann, n_boot=50)
+    assert table["category"].tolist() == ["p", "q"]
+    # category q: membership per judgement (a: 1,0; b: 1,1; c: 0,0; d: 1,1) as nominal data
+    binary = from_coders([[1, 1, 0, 1], [0, 1, 0, 1]], categories=[0, 1])
+    assert table.loc[1, "alpha"] == pytest.approx(ag.krippendorff_alpha(binary))
+    assert table.loc[1, "fleiss_kappa"] == pytest.approx(ag.fleiss_kappa(binary))
+    report = ag.agreement_report(ann, n_boot=30)
+    alpha_row = report[report["coefficient"] == "Krippendorff's alpha (masi)"].iloc[0]
+    assert np.isfinite(alpha_row["value"]) and np.isfinite(alpha_row["ci_low"])
+    assert "single-label" in report.loc[report["coefficient"] == "Fleiss' kappa", "note"].iloc[0]
+
+
+def test_readings_are_plain_and_cover_undefined_values():
+    text = ag.reading("Cohen's kappa", 0.62, 0.58, 0.66)
+    assert text.startswith("0.62: substantial agreement beyond chance; the 95% interval 0.58-0.66")
+    wide = ag.reading("Gwet's AC1", 0.5, 0.3, 0.7)
+    assert "uncertain" in wide
+    assert "reliable" in ag.reading("Krippendorff's alpha (nominal)", 0.85)
+    assert (
+        ag.reading("Fleiss' kappa", float("nan"), note="no shared items")
+        == "Undefined: no shared items."
+    )
+    assert "not corrected for chance" in ag.reading("Percent agreement", 0.9)
+
+
+def _titles_and_axes(fig):
+    layout = fig.to_plotly_json()["layout"]
+    return layout["title"]["text"], layout
+
+
+def test_figures_have_titles_axes_and_the_right_scales():
+    ann = from_coders(KRIPPENDORFF_2011, kind="numeric")
+    report = ag.agreement_report(ann, n_boot=50)
+    figs = {
+        "pairwise": af.pairwise_heatmap(ag.pairwise(ann)),
+        "forest": af.forest_plot(report),
+        "category": af.per_category_bars(ag.per_category(ann, n_boot=20)),
+        "contingency": af.contingency_heatmap(ag.contingency(ann, "c0", "c1")),
+        "items": af.item_agreement_histogram(ag.item_agreement(ann)),
+        "paradox": af.kappa_paradox_figure(ann),
+    }
+    for name, fig in figs.items():
+        title, layout = _titles_and_axes(fig)
+        assert title, name
+        assert layout["xaxis"].get("title", {}).get("text"), name
+        assert len(fig.data) >= 1, name
+    heat = figs["pairwise"].data[0]
+    assert heat.zmid == 0 and heat.zmin == -1  # diverging, centred on chance
+    assert heat.customdata is not None  # shared items on hover
+    pct = af.pairwise_heatmap(ag.pairwise(ann, "percent_agreement")).data[0]
+    assert pct.zmid is None
+    forest = figs["forest"].data[0]
+    assert list(forest.y) == report["coefficient"].tolist()
+    paradox = figs["paradox"]
+    assert {t.name for t in paradox.data} >= {"kappa", "AC1", "prevalence"}
+
+
+def test_paradox_curve_reproduces_passonneau_carpenter():
+    ann = from_table([[900, 50], [50, 0]], labels=["yes", "no"])
+    fig = af.kappa_paradox_figure(ann)
+    kappa = next(t for t in fig.data if t.name == "kappa")
+    x = np.asarray(kappa.x)
+    at95 = np.interp(0.95, x, np.asarray(kappa.y))
+    assert at95 == pytest.approx(-0.0526, abs=2e-3)
+    marker = next(t for t in fig.data if t.name == "these data: Fleiss' kappa")
+    assert marker.x[0] == pytest.approx(0.95)
+
+
+def test_degenerate_figures_explain_themselves():
+    ann = from_coders([[0, None], [None, 1]], categories=[0, 1])
+    for fig in [
+        af.pairwise_heatmap(ag.pairwise(ann)),
+        af.forest_plot(ag.agreement_report(ann, n_boot=10)),
+        af.per_category_bars(ag.per_category(ann, n_boot=10)),
+        af.contingency_heatmap(ag.contingency(ann, "c0", "c1")),
+        af.item_agreement_histogram(ag.item_agreement(ann)),
+        af.kappa_paradox_figure(ann),
+    ]:
+        texts = [a.text for a in fig.layout.annotations]
+        assert any(len(t) > 20 for t in texts), texts
+
+
+def test_public_data_report_runs_and_is_consistent():
+    labels, _ = load_public("snow_rte")
+    ann = Annotations.from_frame(labels, kind="nominal")
+    report = ag.agreement_report(ann, n_boot=100).set_index("coefficient")
+    assert report.loc["Krippendorff's alpha (nominal)", "value"] == pytest.approx(
+        ag.krippendorff_alpha(ann)
+    )
+    assert report.loc["Fleiss' kappa", "items_used"] == 800
+    assert "annotator pairs" in report.loc["Cohen's kappa (Light's mean over pairs)", "note"]
+    assert report["ci_low"].notna().all()
+
+
+def test_unstable_pair_means_get_no_interval_but_a_reason():
+    # act_MS: 44 annotators, most pairs share a handful of items; the mean of pairwise kappas
+    # lies outside its own bootstrap distribution, so its interval is withheld
+    labels, _ = load_public("act_MS")
+    ann = Annotations.from_frame(labels, kind="nominal")
+    report = ag.agreement_report(ann, n_boot=200).set_index("coefficient")
+    light = report.loc["Cohen's kappa (Light's mean over pairs)"]
+    assert np.isfinite(light["value"]) and np.isnan(light["ci_low"])
+    assert "no interval" in light["note"] and "fewer than 10 items" in light["note"]
+    fleiss = report.loc["Fleiss' kappa"]
+    assert fleiss["ci_low"] <= fleiss["value"] <= fleiss["ci_high"]

@@ -1,0 +1,58 @@
+"""The whole app through its entry point: every page starts without exceptions."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.helpers.paths import ROOT
+
+APP = str(ROOT / "app.py")
+PAGES = [
+    "pages/upload.py",
+    "pages/agreement.py",
+    "pages/multilabel.py",
+    "pages/noise.py",
+    "pages/dawid_skene.py",
+    "pages/export.py",
+]
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_opens_with_the_sample_loaded(app):
+    assert app.session_state["concord_annotations"].n_items == 300
+    assert any("crowd_intents.csv" in m.value for m in app.sidebar.markdown)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_the_default_sample(app, page):
+    app.switch_page(page).run()
+    assert not app.exception, page
+    assert not app.error, [e.value for e in app.error]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_multilabel_data(app, page):
+    from analytics.data.samples import load_sample
+
+    app.session_state["concord_annotations"] = load_sample("affect_multilabel")
+    app.switch_page(page).run()
+    assert not app.exception, page
+
+
+def test_data_set_survives_page_switches(app):
+    from analytics.data.samples import load_sample
+
+    ratings = load_sample("ratings_ordinal")
+    app.session_state["concord_annotations"] = ratings
+    app.session_state["concord_source"] = "set by a script"
+    for page in PAGES:
+        app.switch_page(page).run()
+    assert app.session_state["concord_annotations"] is ratings

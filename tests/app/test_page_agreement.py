@@ -1,0 +1,112 @@
+"""The Agreement report page, run headless with Streamlit's AppTest."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from analytics.data.model import Annotations
+from tests.helpers.app import run_page
+from tests.helpers.builders import from_coders
+from tests.helpers.paths import load_public
+from tests.helpers.references import KRIPPENDORFF_2011
+
+
+def _run(ann: Annotations | None) -> AppTest:
+    at = run_page("agreement", ann)
+    return at
+
+
+def _figures(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def test_no_data_shows_an_info_message():
+    at = _run(None)
+    assert not at.exception
+    assert any("No data set" in i.value for i in at.info)
+
+
+def test_report_on_published_data():
+    ann = from_coders(KRIPPENDORFF_2011, kind="numeric")
+    at = _run(ann)
+    assert not at.exception
+    report = at.dataframe[0].value
+    values = dict(zip(report["coefficient"], report["value"], strict=True))
+    assert round(values["Krippendorff's alpha (interval)"], 3) == 0.849
+    assert round(values["Krippendorff's alpha (nominal)"], 3) == 0.743
+    assert report["ci_low"].notna().all()
+    labels = [m.label for m in at.metric]
+    assert "Krippendorff's alpha (interval)" in labels
+    titles = [f["layout"]["title"]["text"] for f in _figures(at)]
+    assert any("confidence intervals" in t for t in titles)
+    assert any("kappa paradox" in t for t in titles)
+    assert any("Pairwise" in t for t in titles)
+    text = " ".join(m.value for m in at.markdown)
+    assert "interval" in text and "agreement beyond chance" in text
+
+
+def test_filters_and_distance_change_the_report():
+    ann = from_coders(KRIPPENDORFF_2011, kind="numeric")
+    at = _run(ann)
+    at.selectbox(key="agr_distance").set_value("ordinal").run()
+    assert not at.exception
+    names = at.dataframe[0].value["coefficient"].tolist()
+    assert "Krippendorff's alpha (ordinal)" in names
+    at.multiselect(key="agr_annotators").set_value(["c0", "c1"]).run()
+    assert not at.exception
+    report = at.dataframe[0].value
+    assert "Cohen's kappa" in report["coefficient"].tolist()  # two annotators: plain Cohen
+    at.segmented_control(key="agr_interval_mode").set_value(
+        "Fast (analytic where one exists)"
+    ).run()
+    assert not at.exception
+    methods = at.dataframe[0].value["ci_method"].tolist()
+    assert any("analytic" in m for m in methods)
+
+
+def test_degenerate_data_show_reasons_not_tracebacks():
+    df = pd.DataFrame(
+        {"item": ["a", "a", "b", "b"], "annotator": ["x", "y", "x", "y"], "label": ["p"] * 4}
+    )
+    ann = Annotations.from_frame(df, kind="nominal", categories=["p", "q"])
+    at = _run(ann)
+    assert not at.exception
+    report = at.dataframe[0].value
+    assert report.loc[report["coefficient"] != "Percent agreement", "value"].isna().all()
+    assert any("undefined" in w.value for w in at.warning)
+
+
+def test_public_crowd_data_and_multilabel():
+    labels, _ = load_public("snow_wsd")
+    ann = Annotations.from_frame(labels, kind="nominal")
+    at = _run(ann)
+    assert not at.exception
+    ml = pd.DataFrame(
+        {
+            "item": ["a", "a", "b", "b", "c", "c"],
+            "annotator": ["x", "y"] * 3,
+            "label": ["p|q", "p", "q", "q", "", "{}"],
+        }
+    )
+    at = _run(Annotations.from_frame(ml, multilabel_sep="|"))
+    assert not at.exception
+    names = at.dataframe[0].value["coefficient"].tolist()
+    assert "Krippendorff's alpha (masi)" in names
+
+
+def test_multilabel_item_table_is_displayable():
+    ml = pd.DataFrame(
+        {
+            "item": ["a", "a", "b", "b"],
+            "annotator": ["x", "y"] * 2,
+            "label": ["p|q", "{}", "q", "q"],
+        }
+    )
+    at = _run(Annotations.from_frame(ml, multilabel_sep="|"))
+    assert not at.exception
+    tables = [df.value for df in at.dataframe]
+    items = next(t for t in tables if "top_label" in t.columns)
+    assert set(items["top_label"]) <= {"p, q", "{}", "q"}

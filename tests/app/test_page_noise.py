@@ -1,0 +1,123 @@
+"""The noise calculator page, driven with AppTest."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from analytics.data.model import Annotations
+from analytics.noise import noise_from_annotations
+from tests.helpers.app import run_page
+from tests.helpers.paths import load_public
+
+
+def run(ann: Annotations | None) -> AppTest:
+    at = run_page("noise", ann)
+    assert not at.exception, at.exception
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def small() -> Annotations:
+    rows = []
+    for i in range(40):
+        lab = "x" if i % 3 else "y"
+        rows += [(f"i{i}", "A", lab), (f"i{i}", "B", lab)]
+    for i, (a, b) in enumerate([("x", "y"), ("y", "x"), ("x", "y"), ("y", "x")] * 2):
+        rows += [(f"d{i}", "A", a), (f"d{i}", "B", b)]
+    return Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]), name="small"
+    )
+
+
+def test_no_data_shows_info_and_the_hand_calculator():
+    at = run(None)
+    assert at.info and "No data set is loaded" in at.info[0].value
+    m = metrics(at)
+    assert m["Coin-flips, at most"] == "125"
+    assert m["Noise, at most (γ)"] == "13.9%"
+    assert any("at most 125 of your 900 agreed items are coin-flips" in s.value for s in at.success)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    names = [t.get("name") for t in spec["data"]]
+    assert "P(more than j coin-flips)" in names
+    shapes = spec["layout"]["shapes"]
+    assert any(abs(s.get("y0", 9) - 0.05) < 1e-9 for s in shapes)  # the 1 - confidence cut-off
+    assert any(s.get("x0") == 125 for s in shapes)  # the bound
+    # the reverse question is the default further question: 33 for n = 1000, p = 0.5, 5%
+    assert m["Disagreements you can afford"] == "33"
+
+
+def test_hand_mode_with_rates_and_confidence():
+    at = run(None)
+    at.radio(key="noise_p_mode").set_value("From each annotator's label shares on hard items").run()
+    assert not at.exception
+    at.number_input(key="noise_k").set_value(5).run()
+    assert not at.exception
+    assert any("0.0625" in c.value for c in at.caption)
+    at.number_input(key="noise_d").set_value(340).run()
+    assert metrics(at)["Coin-flips, at most"] == "31"
+    at.select_slider(key="noise_confidence").set_value(0.99).run()
+    assert int(metrics(at)["Coin-flips, at most"]) > 31
+
+
+def test_from_data_mode():
+    ann = small()
+    at = run(ann)
+    ref = noise_from_annotations(ann)
+    m = metrics(at)
+    assert m["Disagreed (d)"] == str(ref.n_disagreed) == "8"
+    assert m["Coin-flips, at most"] == str(ref.hidden_hard)
+    gold = next(d.value for d in at.dataframe if "label" in d.value.columns)
+    assert len(gold) == 40
+    rates = next(d.value for d in at.dataframe if "disagreed judged" in d.value.columns)
+    assert rates.loc["A", "x"] == 0.5
+    labels = [b.label for b in at.get("download_button")]
+    assert labels.count("Download CSV") >= 2
+
+
+def test_from_data_degenerate_and_public_set():
+    ann = small()
+    at = run(ann)
+    at.multiselect(key="noise_annotators").set_value(["A"]).run()
+    assert not at.exception
+    assert any("at least two annotators" in w.value for w in at.warning)
+    labels, _ = load_public("snow_temp")
+    at2 = run(Annotations.from_frame(labels, name="temp"))
+    assert not at2.error
+    assert any("uneven" in c.value for c in at2.caption)
+
+
+def test_further_questions():
+    at = run(None)
+    at.segmented_control(key="noise_section").set_value("Would more annotators help?").run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "annotators" in d.value.columns)
+    assert table["annotators"].tolist() == list(range(2, 11))
+    assert len(at.get("plotly_chart")) == 2
+    at.segmented_control(key="noise_section").set_value("Is system A really better than B?").run()
+    assert not at.exception
+    assert metrics(at)["Difference in correct answers noise alone can make"] == "35"
+    at.segmented_control(key="noise_section").set_value("What does kappa say?").run()
+    assert not at.exception
+    assert metrics(at)["Noise of the agreed items (kappa's reading)"] == "11.1%"
+    at.number_input(key="noise_kappa_a").set_value(500).run()
+    assert not at.exception and at.warning  # kappa says 800 easy but only 500 agreed
+
+
+def test_multilabel_data_set():
+    from tests.helpers.paths import SAMPLE_DATA
+
+    df = pd.read_csv(SAMPLE_DATA / "affect_multilabel.csv", dtype=str, keep_default_na=False)
+    ann = Annotations.from_frame(
+        df, item="sentence", label="emotions", multilabel_sep=";", name="affect"
+    )
+    at = run(ann)
+    assert not at.error
+    assert any("label set" in c.value for c in at.caption)
+    gold = next(d.value for d in at.dataframe if "label" in d.value.columns)
+    assert len(gold) == noise_from_annotations(ann).n_agreed

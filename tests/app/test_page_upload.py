@@ -1,0 +1,116 @@
+"""The Data page, driven as a person would with AppTest."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from analytics.data.samples import SAMPLES
+from tests.helpers.paths import FIXTURES, ROOT
+
+PAGE = str(ROOT / "pages" / "upload.py")
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def run_page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_opens_on_a_sample_with_a_summary():
+    at = run_page()
+    assert metrics(at) == {
+        "Items": "300",
+        "Annotators": "20",
+        "Judgements": "1,500",
+        "Categories": "4",
+        "Label kind": "nominal",
+    }
+    assert len(at.get("plotly_chart")) == 3
+    summary = next(d.value for d in at.dataframe if "measure" in d.value.columns)
+    assert "items with 2+ annotators" in set(summary["measure"])
+
+
+def test_every_sample_loads_without_errors():
+    at = run_page()
+    for key in SAMPLES:
+        at.selectbox(key="upload_sample").set_value(key).run()
+        assert not at.exception and not at.error, key
+        assert at.metric[0].value != "0"
+
+
+def test_uploading_a_file_changes_the_summary():
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = b"task,worker,answer\nt1,w1,yes\nt1,w2,no\nt2,w1,yes\nt2,w2,\n"
+    at.file_uploader(key="upload_file").set_value(("mine.csv", data, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Items"] == "2" and metrics(at)["Judgements"] == "3"
+    assert "mine.csv" in at.subheader[0].value
+    report = " ".join(m.value for m in at.markdown)
+    assert "1 empty or missing label cells" in report
+
+
+def test_a_malformed_upload_shows_a_plain_error_and_keeps_the_data():
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    at.file_uploader(key="upload_file").set_value(
+        ("broken.csv", b"item,annotator,label\n1,a\n", "text/csv")
+    ).run()
+    assert not at.exception
+    assert any("broken.csv" in e.value and "row 2" in e.value for e in at.error)
+    assert metrics(at)["Items"] == "300"  # the previous data set stays loaded
+
+
+def test_column_mapping_fixes_an_unrecognised_file():
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = b"sent,coder_name,tag,extra\ns1,a,x,1\ns1,b,y,1\ns2,a,x,1\n"
+    at.file_uploader(key="upload_file").set_value(("odd.csv", data, "text/csv")).run()
+    assert at.error  # cannot tell which columns are which
+    at.selectbox(key="map_item_odd.csv").set_value("sent")
+    at.selectbox(key="map_ann_odd.csv").set_value("coder_name")
+    at.selectbox(key="map_label_odd.csv").set_value("tag").run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Judgements"] == "3"
+
+
+def test_duplicate_policy_choice():
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = b"item,annotator,label\n1,a,x\n1,a,y\n1,b,x\n"
+    at.file_uploader(key="upload_file").set_value(("dups.csv", data, "text/csv")).run()
+    assert any("repeated judgements" in e.value for e in at.error)
+    at.selectbox(key="map_dup_dups.csv").set_value("keep").run()
+    assert not at.error and metrics(at)["Judgements"] == "3"
+
+
+def test_tool_exports_are_recognised_on_the_page():
+    fixtures = FIXTURES
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = (fixtures / "label_studio_export.json").read_bytes()
+    at.file_uploader(key="upload_file").set_value(("project.json", data, "application/json")).run()
+    assert not at.exception and not at.error
+    assert any("Label Studio" in s.value for s in at.success)
+    assert "project.json" in at.subheader[0].value
+
+
+def test_mturk_question_must_be_chosen_then_loads():
+    fixtures = FIXTURES
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = (fixtures / "mturk_crowd_radio.csv").read_bytes()
+    at.file_uploader(key="upload_file").set_value(("batch.csv", data, "text/csv")).run()
+    assert not at.exception
+    assert any("Mechanical Turk" in s.value for s in at.success)
+    choices = [sb for sb in at.selectbox if sb.key and sb.key.startswith("tool_")]
+    if at.error:  # several questions: the page asks which one
+        pick = next(sb for sb in choices if sb.value is None)
+        pick.set_value(pick.options[0]).run()
+        assert not at.error and not at.exception
+    assert "batch.csv" in at.subheader[0].value

@@ -1,0 +1,1 @@
+"""Shared test helpers: builders, published reference data, paths, and app drivers."""
