@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, format_percent
 from analytics.noise import (
     AnnotationNoise,
     NoiseBound,
@@ -36,10 +36,6 @@ def _from_data(fingerprint: str, _ann, annotators: tuple, confidence: float) -> 
     return noise_from_annotations(_ann, confidence, annotators=list(annotators))
 
 
-def _pct(x: float) -> str:
-    return "n/a" if x != x else f"{100 * x:.1f}%"
-
-
 def _show_bound(result: NoiseBound, key: str) -> None:
     """Metrics, the plain-language sentence and the posterior curve of a bound."""
     if not result.ok:
@@ -60,7 +56,7 @@ def _show_bound(result: NoiseBound, key: str) -> None:
     )
     c[4].metric(
         "Noise, at most (γ)",
-        _pct(result.gamma),
+        format_percent(result.gamma),
         help="Share of coin-flips among the agreed items, at most: (t0 - d) / (n - d).",
     )
     st.success(result.explain())
@@ -291,7 +287,7 @@ try:
         if kn.reason:
             st.warning(kn.explain())
         else:
-            st.metric("Noise of the agreed items (kappa's reading)", _pct(kn.noise))
+            st.metric("Noise of the agreed items (kappa's reading)", format_percent(kn.noise))
             st.info(kn.explain())
 except AnnotationDataError as exc:
     st.error(str(exc))

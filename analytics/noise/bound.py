@@ -35,7 +35,8 @@ import pandas as pd
 from scipy import special, stats
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.noise_checks import (
+from analytics._core.formatting import format_percent
+from analytics._core.validation import (
     check_confidence,
     check_counts,
     check_number,
@@ -64,10 +65,6 @@ SERIES_FLOOR = 1e-16
 # uniform prior is evaluated in closed form (incomplete beta) instead of term by term.
 MAX_WINDOW = 1_000_000
 MAX_SERIES = 20_000
-
-
-def _pct(x: float) -> str:
-    return "n/a" if not np.isfinite(x) else f"{100 * x:.1f}%"
 
 
 # ---------------------------------------------------------------------- results
@@ -160,7 +157,7 @@ class NoiseBound(_Explained):
         return (
             f"With {conf} confidence, at most {int(self.hidden_hard):,} of your "
             f"{self.n_agreed:,} agreed items are coin-flips (hard items the annotators "
-            f"agreed on by chance): the agreed gold standard is at most {_pct(self.gamma)} noise."
+            f"agreed on by chance): the agreed gold standard is at most {format_percent(self.gamma)} noise."
         )
 
     def as_frame(self) -> pd.DataFrame:
@@ -543,7 +540,7 @@ class MaxDisagreements(_Explained):
         return (
             f"With {self.n_items:,} items and p = {self.p:.4g}, you can afford at most "
             f"{self.max_disagreed:,} disagreements for the agreed items to be at most "
-            f"{_pct(self.gamma_target)} noise with {100 * self.confidence:g}% confidence "
+            f"{format_percent(self.gamma_target)} noise with {100 * self.confidence:g}% confidence "
             f"(kappa about {self.implied_kappa:.2f})."
         )
 
@@ -583,7 +580,7 @@ def max_disagreements(
             NAN,
             reason=(
                 f"even with no disagreements the {n:,} agreed items could hold more than "
-                f"{_pct(target)} coin-flips at this confidence; more items or a lower p are needed."
+                f"{format_percent(target)} coin-flips at this confidence; more items or a lower p are needed."
             ),
         )
     lo, hi = 0, n - 1  # g(lo) <= target; answer in [lo, hi]
@@ -738,7 +735,7 @@ class ChanceDifference(_Explained):
             return f"No chance difference: {self.reason}"
         return (
             f"Two systems that are equally good on the easy items can still differ by up to "
-            f"{self.difference:.0f} correct answers ({_pct(self.share)} of the {self.n_gold:,} "
+            f"{self.difference:.0f} correct answers ({format_percent(self.share)} of the {self.n_gold:,} "
             f"gold items) by chance alone, with {100 * self.confidence:g}% probability "
             f"({self.bound} bound); smaller differences prove nothing."
         )
@@ -823,7 +820,7 @@ class KappaNoiseEstimate(_Explained):
             f"Read as the share of easy items, kappa = {self.kappa:.3g} says about "
             f"{self.easy_items:,.0f} of your {self.n_items:,} items are easy; of the "
             f"{self.n_agreed:,} agreed items about {self.hidden_hard:,.0f} are then coin-flips, "
-            f"a noise level of about {_pct(self.noise)} (an estimate, with no confidence margin)."
+            f"a noise level of about {format_percent(self.noise)} (an estimate, with no confidence margin)."
         )
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from scipy import fft, optimize
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.noise_checks import (
+from analytics._core.validation import (
     check_method,
     check_number,
     check_probabilities,

@@ -21,7 +21,7 @@ import numpy as np
 from scipy import fft, special
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.noise_checks import check_probabilities
+from analytics._core.validation import check_probabilities
 
 __all__ = [
     "cf_window",

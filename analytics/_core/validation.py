@@ -1,4 +1,4 @@
-"""Checks on the numbers a user gives the noise-model functions.
+"""Checks on the numbers a user passes to the analytics functions: one module for every family.
 
 Each check raises :class:`~analytics._core.errors.AnnotationDataError` naming the argument and
 what it must be (never a raw ``float()`` or numpy conversion error, never a silent
