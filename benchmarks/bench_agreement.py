@@ -1,8 +1,8 @@
 """Agreement benchmarks: our coefficients against the anchor libraries, side by side.
 
-    python benchmarks/bench_agreement.py            # sizes of issue 3
-    python benchmarks/bench_agreement.py --quick    # a tenth of the sizes
-    python benchmarks/bench_agreement.py --heavy    # also the krippendorff package on
+    python -m benchmarks.bench_agreement            # sizes of issue 3
+    python -m benchmarks.bench_agreement --quick    # a tenth of the sizes
+    python -m benchmarks.bench_agreement --heavy    # also the krippendorff package on
                                                     # 200 distinct values (~9 GB, ~25 s)
 
 Prints a markdown table. NLTK is timed on a tenth of the items and scaled up linearly
@@ -12,15 +12,11 @@ Prints a markdown table. NLTK is timed on a tenth of the items and scaled up lin
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analytics import agreement as ag
 from analytics.data.model import Annotations

@@ -7,8 +7,8 @@ crowd-kit's.
 
 Usage::
 
-    python benchmarks/bench_dawid_skene.py            # full size
-    python benchmarks/bench_dawid_skene.py --quick    # 100,000 judgements
+    python -m benchmarks.bench_dawid_skene            # full size
+    python -m benchmarks.bench_dawid_skene --quick    # 100,000 judgements
 
 crowd-kit is a benchmark-only dependency (not in requirements). Its full dependency set
 pulls in ``transformers``; install it without dependencies plus what it imports::
@@ -24,15 +24,11 @@ time for 1 iteration) / n, so set-up and initialisation are not counted.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analytics.data.model import Annotations
 from analytics.dawid_skene import fit

@@ -6,14 +6,13 @@ the plain-loop implementation of equations 1-8 (the test oracle) timed on a slic
 items and scaled linearly; NLTK's ``AnnotationTask.alpha`` with ``masi_distance`` is timed
 the same way. Scaled times are marked "(est.)".
 
-    python benchmarks/bench_multilabel.py            # the issue's sizes
-    python benchmarks/bench_multilabel.py --quick    # 10,000 items
+    python -m benchmarks.bench_multilabel            # the issue's sizes
+    python -m benchmarks.bench_multilabel --quick    # 10,000 items
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +20,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from analytics.data.model import Annotations  # noqa: E402
 from analytics.multilabel import (  # noqa: E402
@@ -34,7 +32,7 @@ from analytics.multilabel import (  # noqa: E402
     pairwise_am,
     per_category_agreement,
 )
-from tests.test_multilabel_data import loop_am  # noqa: E402
+from tests.helpers.multilabel_loops import loop_am  # noqa: E402
 
 
 def make_data(n_items: int, n_annotators: int, n_categories: int, seed: int = 0):

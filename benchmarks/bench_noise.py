@@ -15,22 +15,18 @@ the same numbers, timed in the same run:
 
 Usage::
 
-    python benchmarks/bench_noise.py            # issue sizes
-    python benchmarks/bench_noise.py --quick    # n = 1,000,000 and 10,000 items
+    python -m benchmarks.bench_noise            # issue sizes
+    python -m benchmarks.bench_noise --quick    # n = 1,000,000 and 10,000 items
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analytics.data.model import Annotations
 from analytics.noise import hidden_hard_posterior, noise_bound, noise_from_annotations

@@ -1,7 +1,7 @@
 """How fast does every page answer? First render and rerun, measured with AppTest.
 
-    python benchmarks/bench_pages.py            # 100,000 judgements (issue 7's size)
-    python benchmarks/bench_pages.py --quick    # 20,000 judgements
+    python -m benchmarks.bench_pages            # 100,000 judgements (issue 7's size)
+    python -m benchmarks.bench_pages --quick    # 20,000 judgements
 
 The data: 20,000 items x 5 judgements from 200 simulated annotators over 4 categories
 (multi-label pages: 20,000 items x 5 annotators x 6 categories). For each page it times
@@ -13,7 +13,6 @@ first render < 3 s, rerun < 0.5 s. Prints a markdown table for the README.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +21,6 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 import streamlit as st  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
