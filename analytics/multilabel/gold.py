@@ -46,12 +46,7 @@ class LabelSetGoldStandard:
         ``assigned`` and ``outcome``: "tie-broken" (the expert indices differed) or
         "unresolved" (they were equal, so by Algorithm 1 the category is not assigned).
 
-    References
-    ----------
-    Bhowmick, P. K., Mitra, P., & Basu, A. (2008). An agreement measure for determining
-    inter-annotator reliability of human judgements on affective text. Proceedings of the
-    COLING workshop on Human Judgements in Computational Linguistics, 58-65 (section 4,
-    Algorithm 1).
+    See :func:`gold_standard` for the algorithm and its reference.
     """
 
     labels: pd.Series
