@@ -6,9 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError
+from analytics import agreement as ag
 from analytics import multilabel as ml
-from analytics.data.samples import SAMPLES
-from analytics.multilabel import figures as mf
+from analytics.data import SAMPLES
 from ui.loaders import load_sample_cached
 from ui.state import require_annotations, set_annotations, set_source
 from ui.widgets import download_table, explain, show_figure, show_table
@@ -28,38 +28,24 @@ def _core(fingerprint: str, _ann) -> dict:
         "bands": ml.items_by_agreement(_ann),
         "disagreement": ml.category_disagreement(_ann),
         "confusion": ml.category_pair_confusion(_ann),
-        "per_category": ml.per_category_agreement(_ann),
+        "per_category": ag.per_category(_ann, n_boot=0),
         "pair_types": ml.set_pair_types(_ann),
     }
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _bootstrap(fingerprint: str, _ann, n_boot: int, level: float) -> ml.AmInterval:
-    return ml.am_bootstrap(_ann, n_boot=n_boot, level=level, seed=0)
+def _bootstrap(fingerprint: str, _ann, n_boot: int, confidence: float) -> ml.AmInterval:
+    return ml.am_bootstrap(_ann, n_boot=n_boot, confidence=confidence, seed=0)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _gold(fingerprint: str, _ann) -> ml.GoldStandard:
+def _gold(fingerprint: str, _ann) -> ml.LabelSetGoldStandard:
     return ml.gold_standard(_ann)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _alphas(fingerprint: str, _ann) -> pd.DataFrame:
     return ml.set_distance_alphas(_ann)
-
-
-def _reading(a_m: float) -> str:
-    if a_m != a_m:  # NaN
-        return "undefined"
-    if a_m >= 0.8:
-        return "strong agreement beyond chance"
-    if a_m >= 0.67:
-        return "good agreement, enough for tentative conclusions"
-    if a_m >= 0.4:
-        return "moderate agreement: check the categories annotators confuse"
-    if a_m > 0:
-        return "weak agreement, little above chance"
-    return "no agreement beyond chance"
 
 
 st.title("Multi-label agreement")
@@ -115,12 +101,12 @@ with st.expander("Bootstrap settings", expanded=False):
     n_boot = st.select_slider(
         "Bootstrap resamples", [200, 500, 1000, 2000], value=1000, key="ml_n_boot"
     )
-    level = st.select_slider(
+    confidence = st.select_slider(
         "Interval coverage",
         [0.8, 0.9, 0.95, 0.99],
         value=0.95,
         format_func=lambda v: f"{v:.0%}",
-        key="ml_level",
+        key="ml_confidence",
     )
 run_boot = not am.reason and (
     not large or st.toggle("Compute the bootstrap interval (slow on this much data)", key="ml_boot")
@@ -128,47 +114,41 @@ run_boot = not am.reason and (
 interval = None
 if run_boot:
     with st.spinner(f"Resampling the items {n_boot:,} times…"):
-        interval = _bootstrap(ann.fingerprint, ann, int(n_boot), float(level))
+        interval = _bootstrap(ann.fingerprint, ann, int(n_boot), float(confidence))
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
     "A_m",
-    f"{am.a_m:.3f}" if am.a_m == am.a_m else "—",
+    ml.format_value(am.a_m),
     help="Bhowmick et al. (2008), equations 1-8: (P_o - P_e) / (1 - P_e).",
 )
-if interval is not None and interval.low == interval.low:
-    c1.caption(f"{interval.level:.0%} interval {interval.low:.3f} to {interval.high:.3f}")
+if interval is not None and not interval.reason:
+    c1.caption(f"{interval.confidence:.0%} interval {interval.low:.3f} to {interval.high:.3f}")
 c2.metric(
     "Observed agreement P_o",
-    f"{am.p_o:.3f}" if am.p_o == am.p_o else "—",
+    ml.format_value(am.p_o),
     help="Share of (item, annotator pair, category pair) on which both gave the same "
     "yes/no to both categories.",
 )
 c3.metric(
     "Chance agreement P_e",
-    f"{am.p_e:.3f}" if am.p_e == am.p_e else "—",
+    ml.format_value(am.p_e),
     help="Equation 8, with [0 1] and [1 0] counted as one combination, as in the paper.",
 )
 c4.metric(
     "A_m, four combinations",
-    f"{am4.a_m:.3f}" if am4.a_m == am4.a_m else "—",
+    ml.format_value(am4.a_m),
     help="The same with [0 1] and [1 0] kept apart in chance agreement.",
 )
 if not am.reason:
-    st.markdown(
-        f"**Reading:** A_m = {am.a_m:.2f}, {_reading(am.a_m)}. Over {am.n_items:,} items judged "
-        f"by two or more annotators ({am.n_annotator_pairs:,} annotator pairs, "
-        f"{am.n_categories} categories). The paper's version counts one annotator's "
-        "*[anger, not disgust]* meeting another's *[disgust, not anger]* as chance *agreement*, "
-        f"which raises P_e; keeping the two apart gives {am4.a_m:.2f}."
-    )
+    st.markdown(f"**Reading:** {ml.am_summary(am, am4)}")
 if interval is not None and len(interval.replicates):
     with st.expander("How sure is A_m? The bootstrap distribution", expanded=False):
         st.markdown(
             f"The items were resampled {interval.n_boot:,} times with replacement and A_m "
-            f"recomputed each time; the middle {interval.level:.0%} of the results is the interval."
+            f"recomputed each time; the middle {interval.confidence:.0%} of the results is the interval."
         )
-        show_figure(mf.am_bootstrap_histogram(interval), "am_bootstrap", key="ml_boot_hist")
+        show_figure(ml.am_bootstrap_histogram(interval), "am_bootstrap", key="ml_boot_hist")
 
 tabs = st.tabs(
     [
@@ -187,17 +167,12 @@ with tabs[0]:
         "(the paper's table 2)."
     )
     pairs = core["pairs"]
-    show_figure(mf.pairwise_am_heatmap(pairs), "pairwise_am", key="ml_pairs_heat")
+    show_figure(ml.pairwise_am_heatmap(pairs), "pairwise_am", key="ml_pairs_heat")
     if 0 < len(pairs) <= 30:
-        show_figure(mf.pairwise_am_bars(pairs), "pairwise_am_bars", key="ml_pairs_bars")
+        show_figure(ml.pairwise_am_bars(pairs), "pairwise_am_bars", key="ml_pairs_bars")
     show_table(pairs, "pairwise_am", key="ml_pairs", index=False)
-    if len(pairs):
-        worst = pairs.loc[pairs["a_m"].idxmin()] if pairs["a_m"].notna().any() else None
-        if worst is not None:
-            st.caption(
-                f"Lowest: {worst.annotator_a} and {worst.annotator_b} "
-                f"(A_m {worst.a_m:.2f} over {worst.n_items:,} items)."
-            )
+    if lowest := ml.lowest_pair(pairs):
+        st.caption(lowest)
 
 with tabs[1]:
     st.markdown(
@@ -205,7 +180,7 @@ with tabs[1]:
         "table 3). Items in the lowest bands are the ones to discuss or re-annotate."
     )
     bands = core["bands"]
-    show_figure(mf.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
+    show_figure(ml.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
     show_table(bands, "items_by_agreement", key="ml_bands", index=False)
     if bands.attrs.get("reason"):
         st.caption(f"No item has an observed agreement: {bands.attrs['reason']}")
@@ -223,16 +198,21 @@ with tabs[2]:
     )
     dis = core["disagreement"]
     show_figure(
-        mf.category_disagreement_bars(dis), "category_disagreement_total", key="ml_dis_bars"
+        ml.category_disagreement_bars(dis), "category_disagreement_total", key="ml_dis_bars"
     )
     if len(dis) <= 60:
         show_figure(
-            mf.category_disagreement_heatmap(dis), "category_disagreement", key="ml_dis_heat"
+            ml.category_disagreement_heatmap(dis), "category_disagreement", key="ml_dis_heat"
         )
     show_table(dis.reset_index(), "category_disagreement", key="ml_dis", index=False)
     per_cat = core["per_category"]
-    show_figure(mf.per_category_bars(per_cat), "per_category_agreement", key="ml_percat_fig")
-    show_table(per_cat, "per_category_agreement", key="ml_percat")
+    show_figure(ml.per_category_bars(per_cat), "per_category_agreement", key="ml_percat_fig")
+    show_table(
+        per_cat.drop(columns=["kappa_low", "kappa_high", "alpha_low", "alpha_high"]),
+        "per_category_agreement",
+        key="ml_percat",
+        index=False,
+    )
 
 with tabs[3]:
     st.markdown(
@@ -242,9 +222,9 @@ with tabs[3]:
     )
     conf = core["confusion"]
     show_figure(
-        mf.category_pair_confusion_heatmap(conf), "category_pair_confusion", key="ml_conf_heat"
+        ml.category_pair_confusion_heatmap(conf), "category_pair_confusion", key="ml_conf_heat"
     )
-    show_figure(mf.category_pair_bars(conf), "category_pairs", key="ml_conf_bars")
+    show_figure(ml.category_pair_bars(conf), "category_pairs", key="ml_conf_bars")
     show_table(conf, "category_pair_confusion", key="ml_conf")
 
 with tabs[4]:
@@ -267,15 +247,15 @@ with tabs[4]:
             "There are no categories (every judgement is the empty set), so every "
             "item's gold label set is empty and there was nothing to decide."
         )
-    elif n_broken + n_unres == 0:
+    elif gold.ties.empty:
         st.caption(
             "No ties: every decision had a clear majority (as always with an odd number "
             "of annotators per item)."
         )
     only_ties = st.toggle(
-        "Only items with a tie", value=False, key="ml_gold_ties", disabled=n_broken + n_unres == 0
+        "Only items with a tie", value=False, key="ml_gold_ties", disabled=gold.ties.empty
     )
-    shown = frame[(frame["tie_broken"] != "") | (frame["unresolved"] != "")] if only_ties else frame
+    shown = gold.to_frame(ties_only=True) if only_ties else frame
     if len(shown) <= STYLE_ROWS:
 
         def _highlight(row: pd.Series) -> list[str]:
@@ -300,9 +280,9 @@ with tabs[4]:
     download_table(frame, "gold_standard", key="ml_gold", index=False)
     c_left, c_right = st.columns(2)
     with c_left:
-        show_figure(mf.gold_distribution_bars(gold), "gold_distribution", key="ml_gold_dist")
+        show_figure(ml.gold_distribution_bars(gold), "gold_distribution", key="ml_gold_dist")
     with c_right:
-        show_figure(mf.expert_index_bars(gold), "expert_index", key="ml_gold_rho")
+        show_figure(ml.expert_index_bars(gold), "expert_index", key="ml_gold_rho")
     if len(gold.ties):
         st.markdown("Every tied decision, with the expert indices that settled it:")
         show_table(gold.ties, "gold_ties", key="ml_gold_ties_table", index=False)
@@ -326,11 +306,11 @@ with tabs[5]:
             for col, row in zip(cols, alphas.itertuples(), strict=True):
                 col.metric(
                     f"alpha, {row.distance}",
-                    f"{row.alpha:.3f}" if row.alpha == row.alpha else "—",
+                    ml.format_value(row.alpha),
                     help=row.note or None,
                 )
             st.markdown(ml.set_distance_sentence(core["pair_types"], alphas))
             show_figure(
-                mf.set_distance_alpha_bars(alphas), "set_distance_alpha", key="ml_alpha_fig"
+                ml.set_distance_alpha_bars(alphas), "set_distance_alpha", key="ml_alpha_fig"
             )
             show_table(core["pair_types"], "set_relations", key="ml_pair_types", index=False)

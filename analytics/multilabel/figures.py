@@ -1,7 +1,9 @@
 """Figures for the multi-label measures: Bhowmick et al. (2008) tables 2-5 and figures 2-3.
 
-Every function takes the table that :mod:`analytics.multilabel.tables` returns and gives a plotly
-Figure; degenerate input gives a figure that says why it is empty.
+Every function takes a result of :mod:`analytics.multilabel` (or, for
+:func:`per_category_bars`, of :func:`analytics.agreement.per_category`) and gives a plotly
+Figure; it draws the numbers it is given and computes none. Degenerate input gives a
+figure that says why it is empty.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import plotly.graph_objects as go
 
 from analytics._core.style import ACCENT, BAD, DIVERGING, GOOD, MUTED, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
-from analytics.multilabel.am import AmInterval
-from analytics.multilabel.gold import GoldStandard
+from analytics.multilabel.gold import LabelSetGoldStandard
+from analytics.multilabel.interval import AmInterval
 
 __all__ = [
     "am_bootstrap_histogram",
@@ -253,7 +255,7 @@ def category_pair_bars(conf: pd.DataFrame, top: int = 15) -> go.Figure:
     )
 
 
-def gold_distribution_bars(gold: GoldStandard) -> go.Figure:
+def gold_distribution_bars(gold: LabelSetGoldStandard) -> go.Figure:
     """The paper's figure 3: items per category in the gold standard."""
     title = "Items per category in the gold standard"
     if gold.matrix.shape[0] == 0:
@@ -277,7 +279,7 @@ def gold_distribution_bars(gold: GoldStandard) -> go.Figure:
     return apply_layout(fig, title=title, x_title="category", y_title="items")
 
 
-def expert_index_bars(gold: GoldStandard) -> go.Figure:
+def expert_index_bars(gold: LabelSetGoldStandard) -> go.Figure:
     """Final expert coder index of every annotator (Algorithm 1's rho)."""
     title = "Expert coder index (majority decisions each annotator sided with)"
     rho = gold.expert_index.sort_values(ascending=False)
@@ -302,16 +304,27 @@ def expert_index_bars(gold: GoldStandard) -> go.Figure:
 
 
 def per_category_bars(frame: pd.DataFrame) -> go.Figure:
-    """Fleiss' kappa and Krippendorff's alpha per category (0 = chance)."""
+    """Fleiss' kappa and Krippendorff's alpha per category, side by side (0 = chance).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        :func:`analytics.agreement.per_category` of the data (columns ``category``,
+        ``fleiss_kappa``, ``alpha``, ``note``).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     title = "Agreement on each category on its own"
     if frame.empty:
         return _empty(title, "There are no categories (every judgement is the empty set).")
-    if frame[["fleiss_kappa", "krippendorff_alpha"]].isna().all().all():
+    if frame[["fleiss_kappa", "alpha"]].isna().all().all():
         return _empty(
             title,
             "Undefined for every category: " + str(frame["note"].iloc[0] if len(frame) else ""),
         )
-    cats = [str(c) for c in frame.index]
+    cats = [str(c) for c in frame["category"]]
     fig = go.Figure()
     fig.add_bar(
         x=cats,
@@ -322,7 +335,7 @@ def per_category_bars(frame: pd.DataFrame) -> go.Figure:
     )
     fig.add_bar(
         x=cats,
-        y=frame["krippendorff_alpha"],
+        y=frame["alpha"],
         name="Krippendorff's alpha",
         marker_color=GOOD,
         hovertemplate="%{x}: alpha %{y:.3f}<extra></extra>",
@@ -332,7 +345,7 @@ def per_category_bars(frame: pd.DataFrame) -> go.Figure:
         range=[
             min(
                 -0.1,
-                float(np.nanmin(frame[["fleiss_kappa", "krippendorff_alpha"]].to_numpy())) - 0.05,
+                float(np.nanmin(frame[["fleiss_kappa", "alpha"]].to_numpy(dtype=float))) - 0.05,
             ),
             1,
         ]

@@ -1,6 +1,11 @@
-"""Gold standard for multi-label data by Algorithm 1 of Bhowmick, Mitra & Basu (2008).
+"""The expert-weighted majority gold standard of label sets: Algorithm 1 of Bhowmick et al.
 
-Public names are re-exported by :mod:`analytics.multilabel.tables`; import them from there.
+One of three "gold" results in Concord, told apart by their names: this
+:class:`LabelSetGoldStandard` (a label *set* per item, decided category by category by
+majority vote, ties broken by the annotators' expert coder index); the gold labels of
+:mod:`analytics.dawid_skene` (one label per item, the most probable under a fitted model of
+the annotators' errors); and the agreed subset of :mod:`analytics.noise` (the items all
+annotators agreed on, taken as gold). Import from :mod:`analytics.multilabel`.
 """
 
 from __future__ import annotations
@@ -10,15 +15,21 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 from analytics.multilabel.pairs import judgement_pairs
 
-__all__ = ["GoldStandard", "gold_standard"]
+__all__ = ["LabelSetGoldStandard", "gold_standard"]
 
 
 @dataclass(frozen=True)
-class GoldStandard:
-    """The result of :func:`gold_standard`.
+class LabelSetGoldStandard:
+    """A gold standard of label sets by Algorithm 1 of Bhowmick et al. (2008): the result of
+    :func:`gold_standard`.
+
+    Each item gets the set of categories most of its annotators gave it, ties broken by the
+    expert coder index. Not a model estimate: unlike the gold labels of Dawid-Skene
+    (:func:`analytics.dawid_skene.fit`) it has no probabilities, and an item may get
+    several categories or none.
 
     Attributes
     ----------
@@ -34,6 +45,8 @@ class GoldStandard:
         ``rho_assigned``, ``rho_not_assigned`` (summed expert indices at that moment),
         ``assigned`` and ``outcome``: "tie-broken" (the expert indices differed) or
         "unresolved" (they were equal, so by Algorithm 1 the category is not assigned).
+
+    See :func:`gold_standard` for the algorithm and its reference.
     """
 
     labels: pd.Series
@@ -51,10 +64,23 @@ class GoldStandard:
         """Tied decisions the expert index could not settle (left unassigned)."""
         return self.ties[self.ties["outcome"] == "unresolved"].reset_index(drop=True)
 
-    def to_frame(self, sep: str = ";") -> pd.DataFrame:
-        """One row per item for download: ``item``, ``labels`` (``sep``-joined, categories
-        in their declared order), ``tie_broken`` and ``unresolved`` (categories decided by
-        the expert index, or left unassigned for lack of one)."""
+    def to_frame(self, sep: str = ";", ties_only: bool = False) -> pd.DataFrame:
+        """One row per item, for download.
+
+        Parameters
+        ----------
+        sep : str, default ";"
+            Joins the categories of a set.
+        ties_only : bool, default False
+            Keep only the items with a tied decision (tie-broken or unresolved).
+
+        Returns
+        -------
+        DataFrame
+            ``item``, ``labels`` (``sep``-joined, categories in their declared order),
+            ``tie_broken`` and ``unresolved`` (categories decided by the expert index, or
+            left unassigned for lack of one).
+        """
         cats = np.asarray(self.matrix.columns, dtype=object)
         chosen = self.matrix.to_numpy(dtype=bool)  # a 0-column frame would give object dtype
         joined = [sep.join(map(str, cats[row])) for row in chosen]
@@ -67,11 +93,17 @@ class GoldStandard:
         for name, frame in (("tie_broken", self.tie_broken), ("unresolved", self.unresolved)):
             found = out["item"].map(per_item(frame)).astype(object)
             out[name] = found.where(found.notna(), "")
+        if ties_only:
+            out = out[(out["tie_broken"] != "") | (out["unresolved"] != "")]
         return out
 
 
-def gold_standard(ann: Annotations | pd.DataFrame) -> GoldStandard:
-    r"""Gold standard labels by Algorithm 1 of Bhowmick, Mitra & Basu (2008), section 4.
+def gold_standard(ann: Annotations | pd.DataFrame) -> LabelSetGoldStandard:
+    r"""The gold label *set* of every item by Algorithm 1 of Bhowmick, Mitra & Basu (2008).
+
+    A majority vote per (item, category) with ties broken by the annotators' expert coder
+    index (how often each sided with the majority so far); see
+    :class:`LabelSetGoldStandard` for how it differs from the other gold results.
 
     For every item in input order (the order in which items first appear in the input, as
     :attr:`Annotations.items` keeps it), and every category in the declared order: let Y be
@@ -93,15 +125,49 @@ def gold_standard(ann: Annotations | pd.DataFrame) -> GoldStandard:
     at any tie is a count of earlier majority decisions each annotator sided with, found
     with a sorted search instead of walking the items one by one.
 
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Multi-label annotations (single-label data: one category per judgement), or a long
+        DataFrame. Item order matters (see above).
+
+    Returns
+    -------
+    LabelSetGoldStandard
+        The label sets, their item x category matrix, the final expert indices and every
+        tied decision.
+
     Notes
     -----
+    For item i and category c, with :math:`Y_{ic}` the annotators who assigned c and
+    :math:`N_{ic}` those who judged i but did not:
+
+    .. math:: c \in G_i \iff |Y_{ic}| > |N_{ic}| \;\lor\; \big(|Y_{ic}| = |N_{ic}|
+              \land \textstyle\sum_{j \in Y_{ic}} \rho_j > \sum_{j \in N_{ic}} \rho_j\big)
+
     The paper's prose says rho grows "if the item is assigned to a category in the gold
     standard data" without excluding tie-broken decisions; Algorithm 1 excludes them. We
     follow Algorithm 1.
 
-    Returns
-    -------
-    GoldStandard
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P., & Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Proceedings of the
+    COLING workshop on Human Judgements in Computational Linguistics, 58-65 (section 4,
+    Algorithm 1).
+
+    Examples
+    --------
+    Two of three annotators gave ``x`` to item 1; one of two gave ``y`` to item 2, a tie
+    left unresolved because both had sided with the same number of majorities by then:
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": ["1", "1", "1", "2", "2"],
+    ...                    "annotator": ["a", "b", "c", "a", "b"],
+    ...                    "label": [{"x"}, {"x"}, set(), {"y"}, set()]})
+    >>> gold = gold_standard(df)
+    >>> [sorted(s) for s in gold.labels], gold.expert_index.tolist()
+    ([['x'], []], [3, 3, 1])
     """
     ann = as_annotations(ann)
     jp = judgement_pairs(ann)
@@ -159,4 +225,4 @@ def gold_standard(ann: Annotations | pd.DataFrame) -> GoldStandard:
         }
     )
     matrix = pd.DataFrame(decided, index=items, columns=ann.categories)
-    return GoldStandard(labels=labels, matrix=matrix, expert_index=expert, ties=ties)
+    return LabelSetGoldStandard(labels=labels, matrix=matrix, expert_index=expert, ties=ties)

@@ -20,20 +20,46 @@ from functools import cached_property
 import numpy as np
 from scipy import sparse
 
-from analytics.data.model import Annotations
+from analytics.data import Annotations
 
 __all__ = ["JudgementPairs", "judgement_pairs", "last_judgements", "ragged_positions"]
 
 
 def ragged_positions(counts: np.ndarray) -> np.ndarray:
-    """0, 1, ..., counts[0]-1, 0, 1, ..., counts[1]-1, ... (position inside each group)."""
+    """0, 1, ..., counts[0]-1, 0, 1, ..., counts[1]-1, ... (position inside each group).
+
+    Parameters
+    ----------
+    counts : ndarray of int
+        Size of each group.
+
+    Returns
+    -------
+    ndarray of int64, shape (counts.sum(),)
+
+    Examples
+    --------
+    >>> ragged_positions(np.array([2, 0, 3])).tolist()
+    [0, 1, 0, 1, 2]
+    """
     counts = np.asarray(counts, np.int64)
     total = int(counts.sum())
     return np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
 def last_judgements(ann: Annotations) -> np.ndarray:
-    """Indices of the judgements to use: the last one per (item, annotator) in input order."""
+    """Indices of the judgements to use: the last one per (item, annotator) in input order.
+
+    Parameters
+    ----------
+    ann : Annotations
+        Any annotations.
+
+    Returns
+    -------
+    ndarray of int64
+        Judgement indices, one per judged (item, annotator).
+    """
     n = ann.n_judgements
     if n == 0:
         return np.zeros(0, np.int64)
@@ -138,6 +164,18 @@ def judgement_pairs(ann: Annotations) -> JudgementPairs:
     Vectorised: judgements are sorted by item and annotator; judgement number r of an item
     with n judges pairs with the n - r - 1 judgements after it. The number of units is
     the sum over items of n_i (n_i - 1) / 2.
+
+    Parameters
+    ----------
+    ann : Annotations
+        Multi-label annotations (single-label data: one category per judgement).
+
+    Returns
+    -------
+    JudgementPairs
+        Every item-pair unit, the judgements used and the distinct label sets; the base of
+        every measure of Bhowmick, Mitra & Basu (2008), which compare two annotators on one
+        item (section 3.1).
     """
     codes, table = _label_rows(ann)
     used = last_judgements(ann)

@@ -1,23 +1,22 @@
-"""Agreement and gold standards for multi-label (set-valued) annotations.
+"""Where annotators of label sets disagree: the tables of Bhowmick et al. and set-distance alpha.
 
-From Bhowmick, Mitra & Basu (2008): the A_m coefficient (equations 1-8), its pairwise
-table (table 2), items by observed agreement (table 3), disagreement per category and
-annotator pair (table 4), confusion between category pairs (table 5) and the gold
-standard of Algorithm 1. From Poesio & Artstein (2005): Krippendorff's alpha with set
-distances (computed by :func:`analytics.agreement.krippendorff_alpha`; this module puts
-the four distances side by side). Per-category kappa and alpha on the binarised data.
+From Bhowmick, Mitra & Basu (2008): observed agreement per item (eq. 3) and items by
+observed agreement (table 3), disagreement per category and annotator pair (table 4),
+confusion between category pairs (table 5). From Poesio & Artstein (2005): Krippendorff's
+alpha with set distances (computed by :func:`analytics.agreement.krippendorff_alpha`; this
+module puts the four distances side by side, and says how the label sets relate).
 
-Every function takes an :class:`~analytics.data.model.Annotations` (or a long DataFrame)
-and compares only real judgements: an empty set is a judgement ("none of these"), a
-missing one is not. See :mod:`analytics.multilabel.pairs`.
+Every function takes an :class:`~analytics.data.Annotations` (or a long DataFrame) and
+compares only real judgements: an empty set is a judgement ("none of these"), a missing
+one is not. See :mod:`analytics.multilabel.pairs`.
 
 >>> import pandas as pd
->>> from analytics.data.model import Annotations
+>>> from analytics import Annotations
 >>> df = pd.DataFrame({"item": ["s1", "s1", "s2", "s2"], "annotator": ["a", "b", "a", "b"],
 ...                    "label": ["anger;fear", "anger", "joy", "joy"]})
 >>> ann = Annotations.from_frame(df, kind="multilabel", multilabel_sep=";")
->>> round(am_agreement(ann).p_o, 4)  # s1 differs on fear: 1 of 3 category pairs agree
-0.6667
+>>> am_item_agreement(ann)["p_i"].round(4).tolist()  # s1 differs on fear: 1 of 3 pairs agree
+[0.3333, 1.0]
 """
 
 from __future__ import annotations
@@ -29,37 +28,18 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.agreement.coefficients import krippendorff_alpha
-from analytics.agreement.set_distances import SET_DISTANCES
-from analytics.data.model import Annotations, as_annotations
-from analytics.multilabel.am import (
-    AmInterval,
-    AmResult,
-    am_agreement,
-    am_agreement_unclubbed,
-    am_bootstrap,
-    pairwise_am,
-    undefined_reason,
-    unit_agreement,
-)
-from analytics.multilabel.gold import GoldStandard, gold_standard
+from analytics.agreement import SET_DISTANCES, krippendorff_alpha
+from analytics.data import Annotations, as_annotations
+from analytics.multilabel.engine import undefined_reason, unit_agreement
 from analytics.multilabel.pairs import judgement_pairs
 
 __all__ = [
+    "PAIR_TYPES",
     "PAPER_BINS",
-    "AmInterval",
-    "AmResult",
-    "GoldStandard",
-    "am_agreement",
-    "am_agreement_unclubbed",
-    "am_bootstrap",
+    "am_item_agreement",
     "category_disagreement",
     "category_pair_confusion",
-    "gold_standard",
-    "item_agreement",
     "items_by_agreement",
-    "pairwise_am",
-    "per_category_agreement",
     "set_distance_alphas",
     "set_distance_sentence",
     "set_pair_types",
@@ -76,19 +56,38 @@ def _pair_index(ann: Annotations, pairs: np.ndarray) -> pd.MultiIndex:
     )
 
 
-def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
-    r"""Observed agreement of every item, :math:`P_i` (Bhowmick et al. 2008, eq. 3).
+def am_item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
+    r"""A_m's observed agreement of every item, :math:`P_i` (Bhowmick et al. 2008, eq. 3).
 
-    :math:`P_i = \frac{1}{\binom{C}{2}\binom{U_i}{2}} \sum_{p} n_{ip}`, the mean over the
-    :math:`\binom{U_i}{2}` pairs of annotators who judged item i of the share of category
-    pairs they agree on. NaN for items judged by fewer than two annotators, and for every
-    item when there are fewer than two categories.
+    The per-item term of A_m's P_o: agreement on *category pairs*, not the pairwise
+    agreement on whole labels of :func:`analytics.agreement.item_agreement`. NaN for items
+    judged by fewer than two annotators, and for every item when there are fewer than two
+    categories.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Multi-label annotations, or a long DataFrame.
 
     Returns
     -------
     DataFrame
         Indexed by item: ``n_annotators``, ``p_i``. ``attrs["reason"]`` says why no item
         has a P_i (fewer than two categories, or no item judged twice), else "".
+
+    Notes
+    -----
+    .. math:: P_i = \frac{1}{\binom{C}{2}\binom{U_i}{2}} \sum_{p \in S} n_{ip}
+
+    the mean over the :math:`\binom{U_i}{2}` pairs of annotators who judged item i of the
+    share of the :math:`\binom{C}{2}` category pairs they agree on (:math:`n_{ip}`, eq. 2,
+    counts the annotator pairs giving both categories of p the same 0/1).
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P., & Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Proceedings of the
+    COLING workshop on Human Judgements in Computational Linguistics, 58-65 (eq. 2-3).
     """
     ann = as_annotations(ann)
     jp = judgement_pairs(ann)
@@ -108,12 +107,19 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
 def items_by_agreement(
     ann: Annotations | pd.DataFrame, bins: Sequence[float] = PAPER_BINS
 ) -> pd.DataFrame:
-    """How many items fall in each band of observed agreement (Bhowmick et al., table 3).
+    r"""How many items fall in each band of observed agreement (Bhowmick et al., table 3).
 
     Bands are closed on the right, ``lower < P_i <= upper``, as in the paper; the first
     band also takes ``P_i == bins[0]`` (the paper's "0.0 < A_o" would leave an item with no
     agreement at all out of every band). Items judged by fewer than two annotators have no
     P_i and are counted in ``attrs["n_without_agreement"]``.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Multi-label annotations, or a long DataFrame.
+    bins : sequence of float, default PAPER_BINS
+        Increasing band edges, at least two; the paper's are (0, 0.2, 0.4, 0.7, 1).
 
     Returns
     -------
@@ -121,6 +127,18 @@ def items_by_agreement(
         ``band`` (text), ``lower``, ``upper``, ``n_items``, ``share``. When no item has a
         P_i (fewer than two categories, or no item judged by two annotators) every count is
         0, every share NaN, and ``attrs["reason"]`` says why ("" otherwise).
+
+    Notes
+    -----
+    Band k holds the items with :math:`b_k < P_i \le b_{k+1}` (:math:`P_i`: eq. 3, see
+    :func:`am_item_agreement`); ``share`` is its count over the items that have a
+    :math:`P_i`.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P., & Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Proceedings of the
+    COLING workshop on Human Judgements in Computational Linguistics, 58-65 (eq. 3, table 3).
     """
     ann = as_annotations(ann)
     edges = np.asarray(bins, dtype=float)
@@ -129,7 +147,7 @@ def items_by_agreement(
             f"bins must be at least two increasing numbers, not {list(bins)}.",
             hint=f"For example {list(PAPER_BINS)}.",
         )
-    per_item = item_agreement(ann)
+    per_item = am_item_agreement(ann)
     p_i = per_item["p_i"].to_numpy()
     known = p_i[np.isfinite(p_i)]
     # right-closed bands; the first also includes its lower edge
@@ -153,15 +171,32 @@ def items_by_agreement(
 
 
 def category_disagreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
-    """Disagreements per category for every annotator pair (Bhowmick et al., table 4).
+    r"""Disagreements per category for every annotator pair (Bhowmick et al., table 4).
 
     A disagreement on category c is a shared item that one annotator of the pair put in c
     and the other did not. The paper's "Total" row is ``frame.sum()``.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Multi-label annotations, or a long DataFrame.
 
     Returns
     -------
     DataFrame
         Indexed by (``annotator_a``, ``annotator_b``), one integer column per category.
+
+    Notes
+    -----
+    For annotators x, y and category c: :math:`\sum_{i \in I_{xy}} [c \in S_{ix}]
+    \oplus [c \in S_{iy}]`, over the items :math:`I_{xy}` both judged (:math:`S_{iu}`:
+    u's label set for item i).
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P., & Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Proceedings of the
+    COLING workshop on Human Judgements in Computational Linguistics, 58-65 (section 5, table 4).
     """
     ann = as_annotations(ann)
     jp = judgement_pairs(ann)
@@ -174,7 +209,7 @@ def category_disagreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
 
 
 def category_pair_confusion(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
-    """Confusion between two categories over all annotator pairs (Bhowmick et al., table 5).
+    r"""Confusion between two categories over all annotator pairs (Bhowmick et al., table 5).
 
     For categories a and b, the number of (item, annotator pair) cases where one annotator
     gave the pattern [a -] (a assigned, b not) and the other [- b] (b assigned, a not):
@@ -184,6 +219,30 @@ def category_pair_confusion(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     Computed as U^T V with U = "x assigned, y did not" and V = "y assigned, x did not" over
     all item-pair units (one matrix product, no loop over category pairs): the count for
     {a, b} is (U^T V)[a, b] + (U^T V)[b, a].
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Multi-label annotations, or a long DataFrame.
+
+    Returns
+    -------
+    DataFrame
+        Categories x categories, counts in the upper triangle, NaN elsewhere.
+
+    Notes
+    -----
+    .. math:: N_{ab} = \sum_{(i, x, y)} [a \in S_{ix}, b \notin S_{ix}, b \in S_{iy},
+              a \notin S_{iy}] + [b \in S_{ix}, a \notin S_{ix}, a \in S_{iy},
+              b \notin S_{iy}]
+
+    over the item-pair units (i, x, y).
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P., & Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Proceedings of the
+    COLING workshop on Human Judgements in Computational Linguistics, 58-65 (section 5, table 5 and figure 2).
     """
     ann = as_annotations(ann)
     jp = judgement_pairs(ann)
@@ -196,98 +255,49 @@ def category_pair_confusion(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, index=ann.categories, columns=ann.categories)
 
 
-def per_category_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
-    r"""Fleiss' kappa and Krippendorff's alpha for each category on its own (0/1 data).
-
-    Each category becomes a yes/no question for every judgement. With :math:`m_i` judges
-    of item i of whom :math:`y_i` said yes (only items with :math:`m_i \geq 2`),
-    :math:`n = \sum m_i`, :math:`\bar p = \sum y_i / n`:
-
-    - observed agreement (Fleiss 1971): :math:`\bar P = \text{mean}_i
-      [y_i(y_i-1) + (m_i-y_i)(m_i-y_i-1)] / [m_i(m_i-1)]`;
-    - Fleiss' kappa: :math:`(\bar P - P_e) / (1 - P_e)` with
-      :math:`P_e = \pi^2 + (1-\pi)^2` and :math:`\pi = \text{mean}_i\, y_i / m_i` over every
-      judged item (items judged once included). With the
-      same number of judges on every item this is Fleiss (1971, eq. 13) for one category;
-      with unequal numbers it is Gwet's (2014) form, the one
-      :func:`analytics.agreement.per_category` reports;
-    - Krippendorff's nominal alpha: :math:`1 - D_o / D_e` with
-      :math:`D_o = \frac{1}{n}\sum_i \frac{2 y_i (m_i - y_i)}{m_i - 1}` and
-      :math:`D_e = \frac{2 n_1 n_0}{n(n-1)}`.
-
-    All categories at once, vectorised. A category everyone always (or never) used has no
-    variation: both coefficients are NaN and ``note`` says so.
-
-    Returns
-    -------
-    DataFrame
-        Indexed by category: ``n_items``, ``prevalence``, ``observed_agreement``,
-        ``fleiss_kappa``, ``krippendorff_alpha``, ``note``.
-    """
-    ann = as_annotations(ann)
-    jp = judgement_pairs(ann)
-    m = jp.judges_per_item.astype(float)
-    keep = m >= 2
-    m = m[keep][:, None]
-    y = jp.assigned_per_item[keep].astype(float)
-    no = m - y
-    n = float(m.sum())
-    n1 = y.sum(axis=0)
-    n0 = n - n1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_bar = n1 / n
-        p_i = (y * (y - 1) + no * (no - 1)) / (m * (m - 1))
-        observed = p_i.mean(axis=0) if len(p_i) else np.full(ann.n_categories, np.nan)
-        # Gwet (2014): pi over every judged item, agreement over items with 2+ judges
-        seen = jp.judges_per_item > 0
-        share = jp.assigned_per_item[seen] / jp.judges_per_item[seen, None]
-        pi = share.mean(axis=0) if seen.any() else np.full(ann.n_categories, np.nan)
-        p_e = pi**2 + (1 - pi) ** 2
-        kappa = (observed - p_e) / (1 - p_e)
-        d_o = (2 * y * no / (m - 1)).sum(axis=0) / n
-        d_e = 2 * n1 * n0 / (n * (n - 1))
-        alpha = 1 - d_o / d_e
-    note = np.full(ann.n_categories, "", dtype=object)
-    flat = (n1 == 0) | (n0 == 0)
-    # the counts cover only items judged twice or more: say so when other items exist
-    where = "" if keep.all() else " on the items judged by two or more annotators"
-    note[flat & (n1 == 0)] = f"nobody used this category{where}: no variation to agree on"
-    note[flat & (n0 == 0)] = f"every judgement used this category{where}: no variation to agree on"
-    if not keep.any():
-        note[:] = "no item was judged by two or more annotators"
-    kappa = np.where(flat | ~keep.any(), np.nan, kappa)
-    alpha = np.where(flat | ~keep.any(), np.nan, alpha)
-    frame = pd.DataFrame(
-        {
-            "n_items": np.full(ann.n_categories, int(keep.sum())),
-            "prevalence": p_bar,
-            "observed_agreement": observed,
-            "fleiss_kappa": kappa,
-            "krippendorff_alpha": alpha,
-            "note": note,
-        },
-        index=ann.categories,
-    )
-    frame.index.name = "category"
-    return frame
-
-
 PAIR_TYPES = ("identical", "subset", "overlap", "disjoint")
 
 
 def set_pair_types(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
-    """How the label sets of two annotators on the same item relate, over all such pairs.
+    r"""How the label sets of two annotators on the same item relate, over all such pairs.
 
     Each pair of judgements of one item is identical, one a proper subset of the other,
     overlapping, or disjoint (an empty set against a non-empty one counts as disjoint), the
     four levels of Passonneau's distance. These shares explain why alpha differs between
     set distances: the distances disagree only on the partial matches (subset, overlap).
 
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Multi-label annotations, or a long DataFrame.
+
     Returns
     -------
     DataFrame
         ``relation``, ``n_pairs``, ``share``, and ``distance_<name>`` for every set
         distance: the mean distance of the pairs of that relation.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the data are single-label.
+
+    Notes
+    -----
+    The relation is Passonneau's distance times 3: 0 identical, 1 subset, 2 overlap,
+    3 disjoint. The distances (:data:`analytics.agreement.SET_DISTANCES`): Jaccard
+    :math:`1 - |A \cap B| / |A \cup B|`, Dice :math:`1 - 2|A \cap B| / (|A| + |B|)`, MASI
+    :math:`1 - J \cdot M` with J the Jaccard similarity and M = 1, 2/3, 1/3, 0 for the four
+    relations.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006 (section 3: MASI and the four relations).
+
+    Poesio, M., & Artstein, R. (2005). The reliability of anaphoric annotation,
+    reconsidered: Taking ambiguity into account. ACL Workshop on Frontiers in Corpus
+    Annotation II, 76-83 (the distances between sets).
     """
     ann = as_annotations(ann)
     if not ann.is_multilabel:
@@ -309,15 +319,41 @@ def set_pair_types(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
 
 
 def set_distance_alphas(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
-    """Krippendorff's alpha with each set distance, side by side (Poesio & Artstein 2005).
+    r"""Krippendorff's alpha with each set distance, side by side (Poesio & Artstein 2005).
 
     Calls :func:`analytics.agreement.krippendorff_alpha` with ``distance=`` each name in
-    :data:`analytics.agreement.set_distances.SET_DISTANCES`.
+    :data:`analytics.agreement.SET_DISTANCES` (Passonneau's, Jaccard, Dice, MASI).
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Multi-label annotations, or a long DataFrame.
 
     Returns
     -------
     DataFrame
         ``distance``, ``alpha``, ``note`` (why alpha is NaN).
+
+    Notes
+    -----
+    .. math:: \alpha = 1 - \frac{D_o}{D_e}, \quad
+              D_o = \frac{1}{n} \sum_c \sum_k o_{ck}\, \delta(c, k), \quad
+              D_e = \frac{1}{n(n-1)} \sum_c \sum_k n_c n_k\, \delta(c, k)
+
+    with :math:`o_{ck}` the coincidences of label sets c and k, :math:`n_c` their margins,
+    n the pairable judgements and :math:`\delta` a distance between sets.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School
+    for Communication, University of Pennsylvania (section C, eq. for D_o and D_e).
+
+    Poesio, M., & Artstein, R. (2005). The reliability of anaphoric annotation,
+    reconsidered: Taking ambiguity into account. ACL Workshop on Frontiers in Corpus
+    Annotation II, 76-83 (alpha with set distances).
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006 (MASI).
     """
     ann = as_annotations(ann)
     rows = []
@@ -341,7 +377,20 @@ def _alpha_value(result: object) -> tuple[float, str]:
 
 
 def set_distance_sentence(pair_types: pd.DataFrame, alphas: pd.DataFrame | None = None) -> str:
-    """One plain sentence on why alpha differs between the set distances, for this data."""
+    """One plain sentence on why alpha differs between the set distances, for this data.
+
+    Parameters
+    ----------
+    pair_types : DataFrame
+        :func:`set_pair_types` of the data.
+    alphas : DataFrame or None, default None
+        :func:`set_distance_alphas` of the data; when given, the sentence adds the range.
+
+    Returns
+    -------
+    str
+        The sentence (a few, in fact), for the page and the report.
+    """
     if pair_types["n_pairs"].sum() == 0:
         return (
             "No item was judged by two or more annotators, so there are no two label sets "

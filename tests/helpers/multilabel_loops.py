@@ -73,3 +73,45 @@ def loop_gold(x: np.ndarray, judged: np.ndarray):
                 out[i, c] = ry > rn
                 outcomes[(i, c)] = "tie-broken" if ry != rn else "unresolved"
     return out, rho, outcomes
+
+
+def loop_per_category(x: np.ndarray, judged: np.ndarray) -> list[dict[str, float]]:
+    """Each category as a yes/no question, with loops over items and pairs of judges.
+
+    Per category: ``observed`` (Fleiss 1971: the mean over items with two or more judges of
+    the share of ordered pairs of judges who agree), ``kappa`` (Gwet's form for unequal
+    numbers of judges: chance pi = mean over judged items of the share saying yes) and
+    ``alpha`` (Krippendorff's nominal alpha from the coincidence matrix, each pair of
+    judges of an item weighted 1 / (m_i - 1)).
+    """
+    n_i, n_u, n_c = x.shape
+    out = []
+    for c in range(n_c):
+        agree_shares, yes_shares = [], []
+        coincide = np.zeros((2, 2))
+        for i in range(n_i):
+            values = [int(x[i, u, c]) for u in range(n_u) if judged[i, u]]
+            m = len(values)
+            if m:
+                yes_shares.append(sum(values) / m)
+            if m < 2:
+                continue
+            pairs = list(itertools.permutations(range(m), 2))
+            agree_shares.append(sum(values[a] == values[b] for a, b in pairs) / len(pairs))
+            for a, b in pairs:
+                coincide[values[a], values[b]] += 1 / (m - 1)
+        observed = float(np.mean(agree_shares)) if agree_shares else float("nan")
+        pi = float(np.mean(yes_shares)) if yes_shares else float("nan")
+        p_e = pi**2 + (1 - pi) ** 2
+        n = coincide.sum()
+        n0, n1 = coincide.sum(axis=1)
+        d_o = (coincide[0, 1] + coincide[1, 0]) / n if n else float("nan")
+        d_e = 2 * n0 * n1 / (n * (n - 1)) if n > 1 else float("nan")
+        out.append(
+            {
+                "observed": observed,
+                "kappa": (observed - p_e) / (1 - p_e) if p_e < 1 else float("nan"),
+                "alpha": 1 - d_o / d_e if d_e else float("nan"),
+            }
+        )
+    return out

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import sparse
 
+from analytics import AnnotationDataError
 from analytics.data.model import Annotations
 from analytics.multilabel import (
     am_agreement,
@@ -16,7 +17,8 @@ from analytics.multilabel import (
     am_bootstrap,
     pairwise_am,
 )
-from analytics.multilabel.am import _AmEngine
+from analytics.multilabel.am import am_statistic
+from analytics.multilabel.engine import AmEngine
 from tests.helpers.builders import from_array, random_data
 from tests.helpers.multilabel_loops import loop_am
 
@@ -244,7 +246,7 @@ def test_invariant_to_renaming_categories_and_reordering(seed, perm_seed):
 def test_bootstrap_replicate_equals_recomputing_on_resampled_items():
     x, judged = random_data(3, n_i=15, n_u=3, n_c=4, p_missing=0.2)
     ann = from_array(x, judged)
-    engine = _AmEngine(ann, "clubbed")
+    engine = AmEngine(ann, "clubbed")
     counts = np.random.default_rng(0).multinomial(15, np.full(15, 1 / 15))
     a_m = engine.overall(counts[None, :].astype(float))[2][0]
     pick = np.repeat(np.arange(15), counts)  # item k drawn counts[k] times, as copies
@@ -319,3 +321,48 @@ def test_clubbed_pe_one_blames_the_clubbing_only_when_four_combinations_differ(s
         assert ("clubbing" in res.reason) == (four.p_e < 1)
         if four.p_e < 1:
             assert n_c == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"n_boot": 0}, "n_boot"),
+        ({"n_boot": 2.5}, "n_boot"),
+        ({"n_boot": "100"}, "n_boot"),
+        ({"confidence": 1.0}, "confidence"),
+        ({"confidence": 95}, "confidence"),
+        ({"confidence": "0.95"}, "confidence"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"combinations": "three"}, "combinations"),
+    ],
+)
+def test_bootstrap_arguments_are_checked_and_named(kwargs, name):
+    x, judged = random_data(1, n_i=10, n_u=3, n_c=3)
+    with pytest.raises(AnnotationDataError, match=name):
+        am_bootstrap(from_array(x, judged), **kwargs)
+
+
+def test_bootstrap_confidence_sets_the_coverage():
+    x, judged = random_data(11, n_i=100, n_u=3, n_c=4, p=0.3)
+    ann = from_array(x, judged)
+    wide = am_bootstrap(ann, n_boot=200, confidence=0.99, seed=2)
+    narrow = am_bootstrap(ann, n_boot=200, confidence=0.5, seed=2)
+    assert wide.confidence == 0.99 and narrow.confidence == 0.5
+    assert wide.low <= narrow.low <= narrow.high <= wide.high
+    np.testing.assert_array_equal(wide.replicates, narrow.replicates)  # same seed, same draws
+
+
+def test_bootstrap_replicates_are_am_of_the_resampled_items():
+    """A replicate from the shared _core bootstrap equals A_m on copies of the drawn items."""
+    x, judged = random_data(4, n_i=12, n_u=3, n_c=3, p_missing=0.2)
+    ann = from_array(x, judged)
+    statistic, n = am_statistic(ann)
+    assert n == int((judged.sum(axis=1) >= 2).sum())
+    assert statistic.value() == pytest.approx(am_agreement(ann).a_m, abs=1e-12)
+    counts = np.random.default_rng(5).multinomial(n, np.full(n, 1 / n))
+    eligible = np.flatnonzero(judged.sum(axis=1) >= 2)
+    pick = np.repeat(eligible, counts)
+    expect = am_agreement(from_array(x[pick], judged[pick])).a_m
+    got = statistic.finish(statistic.totals(counts[None, :].astype(float)))[0]
+    assert got == pytest.approx(expect, abs=1e-12) or (np.isnan(got) and np.isnan(expect))

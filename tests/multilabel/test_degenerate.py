@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from analytics import agreement as ag
 from analytics import multilabel as ml
 from analytics.data.model import Annotations
 from analytics.multilabel import figures as mf
@@ -51,16 +52,20 @@ def _everything(ann: Annotations) -> tuple[dict[str, object], dict[str, go.Figur
         "am4": ml.am_agreement_unclubbed(ann),
         "boot": ml.am_bootstrap(ann, n_boot=20),
         "pairs": ml.pairwise_am(ann),
-        "items": ml.item_agreement(ann),
+        "items": ml.am_item_agreement(ann),
         "bands": ml.items_by_agreement(ann),
         "disagreement": ml.category_disagreement(ann),
         "confusion": ml.category_pair_confusion(ann),
-        "per_category": ml.per_category_agreement(ann),
+        "per_category": ag.per_category(ann, n_boot=0),
         "pair_types": ml.set_pair_types(ann),
         "alphas": ml.set_distance_alphas(ann),
         "gold": ml.gold_standard(ann),
     }
     results["gold_frame"] = results["gold"].to_frame()
+    results["summary"] = ml.am_summary(results["am"], results["am4"])
+    results["reading"] = ml.am_reading(results["am"].a_m)
+    results["lowest"] = ml.lowest_pair(results["pairs"])
+    results["shown"] = ml.format_value(results["am"].a_m)
     results["sentence"] = ml.set_distance_sentence(results["pair_types"], results["alphas"])
     gold = results["gold"]
     figures = {
@@ -105,15 +110,18 @@ def test_every_public_name_is_exercised():
         "am_agreement_unclubbed",
         "am_bootstrap",
         "pairwise_am",
-        "item_agreement",
+        "am_item_agreement",
         "items_by_agreement",
         "category_disagreement",
         "category_pair_confusion",
-        "per_category_agreement",
         "set_pair_types",
         "set_distance_alphas",
         "gold_standard",
         "set_distance_sentence",
+        "am_summary",
+        "am_reading",
+        "lowest_pair",
+        "format_value",
     }
     functions = {
         n for n in ml.__all__ if callable(getattr(ml, n)) and n[0].islower() and n not in mf.__all__
@@ -142,6 +150,8 @@ def test_degenerate_data_never_raise_and_every_figure_explains_itself(name):
     assert np.isnan(results["am"].a_m) and results["am"].reason
     assert np.isnan(results["am4"].a_m) and results["am4"].reason
     assert np.isnan(results["boot"].low) and results["boot"].reason
+    assert results["summary"] == "" and results["reading"] == "undefined"
+    assert results["lowest"] == "" and results["shown"] == "—"
     for fig_name, fig in figures.items():
         assert fig.layout.title.text, (name, fig_name)
         assert _draws_something(fig) or _message(fig).strip(), (name, fig_name)

@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from analytics import agreement as ag
 from analytics import multilabel as ml
 from analytics.data.model import Annotations
 from analytics.multilabel import figures as mf
@@ -28,7 +29,7 @@ def _figures(ann: Annotations) -> dict[str, go.Figure]:
         "conf_bars": mf.category_pair_bars(conf),
         "gold": mf.gold_distribution_bars(gold),
         "rho": mf.expert_index_bars(gold),
-        "per_category": mf.per_category_bars(ml.per_category_agreement(ann)),
+        "per_category": mf.per_category_bars(ag.per_category(ann, n_boot=0)),
         "bootstrap": mf.am_bootstrap_histogram(ml.am_bootstrap(ann, n_boot=50)),
         "alpha": mf.set_distance_alpha_bars(
             pd.DataFrame({"distance": ["masi", "dice"], "alpha": [0.4, 0.5], "note": ["", ""]})

@@ -17,14 +17,14 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data.model import Annotations
 from analytics.multilabel import (
     PAPER_BINS,
+    am_item_agreement,
     category_disagreement,
     category_pair_confusion,
-    item_agreement,
     items_by_agreement,
-    per_category_agreement,
     set_pair_types,
 )
 from tests.helpers.builders import from_array, random_data
+from tests.helpers.multilabel_loops import loop_per_category
 
 
 def _frame(rows) -> Annotations:
@@ -47,7 +47,7 @@ CROSSED = _frame(
 def test_item_agreement_and_bands_worked_example():
     # item 1: {a} vs {b} differ on 2 of 3 categories -> C(1,2)/C(3,2) = 0
     # item 2: {a,c} vs {b} differ on all 3 -> 0;  item 3: differ on b only -> C(2,2)/3 = 1/3
-    p_i = item_agreement(CROSSED)["p_i"]
+    p_i = am_item_agreement(CROSSED)["p_i"]
     assert p_i.tolist() == pytest.approx([0.0, 0.0, 1 / 3])
     bands = items_by_agreement(CROSSED)
     assert bands["n_items"].tolist() == [2, 1, 0, 0]  # 0 (first band includes 0), 1/3 in (0.2, 0.4]
@@ -66,7 +66,7 @@ def test_bands_are_closed_on_the_right_and_custom_bins():
 
 def test_items_judged_once_have_no_agreement():
     ann = _frame([("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", {"b"})])
-    frame = item_agreement(ann)
+    frame = am_item_agreement(ann)
     assert frame.loc["2", "n_annotators"] == 1 and np.isnan(frame.loc["2", "p_i"])
     assert items_by_agreement(ann).attrs["n_without_agreement"] == 1
 
@@ -132,30 +132,31 @@ def _per_category_oracles(x, c):
 @pytest.mark.parametrize("seed", range(4))
 def test_per_category_kappa_and_alpha_against_statsmodels_and_krippendorff(seed):
     x, judged = random_data(seed, n_i=40, n_u=4, n_c=3, p=0.4)
-    frame = per_category_agreement(from_array(x, judged))
+    frame = agreement.per_category(from_array(x, judged), n_boot=0)
     for c in range(3):
         kappa, alpha = _per_category_oracles(x, c)
         assert frame["fleiss_kappa"].iloc[c] == pytest.approx(kappa, abs=1e-12)
-        assert frame["krippendorff_alpha"].iloc[c] == pytest.approx(alpha, abs=1e-12)
+        assert frame["alpha"].iloc[c] == pytest.approx(alpha, abs=1e-12)
         assert frame["prevalence"].iloc[c] == pytest.approx(x[:, :, c].mean())
 
 
 def test_per_category_alpha_with_missing_against_krippendorff():
     x, judged = random_data(5, n_i=40, n_u=5, n_c=2, p=0.4, p_missing=0.3)
-    frame = per_category_agreement(from_array(x, judged))
+    frame = agreement.per_category(from_array(x, judged), n_boot=0)
     for c in range(2):
         data = np.where(judged, x[:, :, c], np.nan).T
         expect = krippendorff.alpha(data, level_of_measurement="nominal")
-        assert frame["krippendorff_alpha"].iloc[c] == pytest.approx(expect, abs=1e-12)
+        assert frame["alpha"].iloc[c] == pytest.approx(expect, abs=1e-12)
 
 
-def test_per_category_matches_the_agreement_report_with_missing_judgements():
+def test_per_category_on_label_sets_matches_the_loop_reference_with_missing_judgements():
+    """agreement.per_category is the one per-category view, multi-label data included."""
     x, judged = random_data(5, n_i=40, n_u=5, n_c=3, p=0.4, p_missing=0.3)
     ann = from_array(x, judged)
-    ours = per_category_agreement(ann)
-    theirs = agreement.per_category(ann, n_boot=0)
-    np.testing.assert_allclose(ours["fleiss_kappa"], theirs["fleiss_kappa"], atol=1e-12)
-    np.testing.assert_allclose(ours["krippendorff_alpha"], theirs["alpha"], atol=1e-12)
+    ours = agreement.per_category(ann, n_boot=0)
+    loops = loop_per_category(x, judged)
+    np.testing.assert_allclose(ours["fleiss_kappa"], [r["kappa"] for r in loops], atol=1e-12)
+    np.testing.assert_allclose(ours["alpha"], [r["alpha"] for r in loops], atol=1e-12)
     # by hand for category 0, Gwet's form for unequal numbers of judges m_i:
     # P = mean over items with m >= 2 of [y(y-1) + (m-y)(m-y-1)] / [m(m-1)],
     # pi = mean over every judged item of y/m, P_e = pi^2 + (1-pi)^2
@@ -174,14 +175,17 @@ def test_per_category_worked_example_and_degenerate_category():
     # a: P_i = 0, 0, 1 -> P = 1/3; p = 4/6; P_e = 4/9 + 1/9 = 5/9; kappa = (1/3-5/9)/(4/9) = -1/2
     #    alpha: D_o = (1/6) * (2*1*1/1 + 2*1*1/1 + 0) = 4/6; D_e = 2*4*2/(6*5) = 16/30
     #    alpha = 1 - (4/6)/(16/30) = 1 - 1.25 = -1/4
-    frame = per_category_agreement(CROSSED)
-    assert frame.loc["a", "observed_agreement"] == pytest.approx(1 / 3)
+    frame = agreement.per_category(CROSSED, n_boot=0).set_index("category")
+    x = np.array([[[1, 0, 0], [0, 1, 0]], [[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [1, 1, 0]]], bool)
+    loops = loop_per_category(x, np.ones((3, 2), bool))
+    assert loops[0]["observed"] == pytest.approx(1 / 3)
+    assert loops[0]["kappa"] == pytest.approx(frame.loc["a", "fleiss_kappa"])
     assert frame.loc["a", "fleiss_kappa"] == pytest.approx(-0.5)
-    assert frame.loc["a", "krippendorff_alpha"] == pytest.approx(-0.25)
+    assert frame.loc["a", "alpha"] == pytest.approx(-0.25)
     nobody = _frame(
         [("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", set()), ("2", "u1", {"a"})]
     )
-    out = per_category_agreement(nobody)
+    out = agreement.per_category(nobody, n_boot=0).set_index("category")
     assert np.isnan(out.loc["b", "fleiss_kappa"]) and "nobody" in out.loc["b", "note"]
 
 
@@ -242,13 +246,13 @@ def test_items_by_agreement_says_why_every_count_is_zero(rows, categories, why):
     bands = items_by_agreement(ann)
     assert (bands["n_items"] == 0).all() and bands["share"].isna().all()
     assert why in bands.attrs["reason"]
-    assert why in item_agreement(ann).attrs["reason"]
+    assert why in am_item_agreement(ann).attrs["reason"]
     assert bands.attrs["n_without_agreement"] == ann.n_items
 
 
 def test_items_by_agreement_reason_is_empty_when_defined():
     bands = items_by_agreement(CROSSED)
-    assert bands.attrs["reason"] == "" and item_agreement(CROSSED).attrs["reason"] == ""
+    assert bands.attrs["reason"] == "" and am_item_agreement(CROSSED).attrs["reason"] == ""
 
 
 def test_per_category_note_is_true_when_a_category_was_used_only_on_items_judged_once():
@@ -262,6 +266,6 @@ def test_per_category_note_is_true_when_a_category_was_used_only_on_items_judged
             ("3", "u0", {"b"}),
         ]
     )
-    note = per_category_agreement(ann).loc["b", "note"]
-    assert "judged by two or more annotators" in note
+    note = agreement.per_category(ann, n_boot=0).set_index("category").loc["b", "note"]
+    assert "2+ judgements" in note
     assert not note.startswith("nobody used this category:")
