@@ -31,7 +31,7 @@ from scipy import sparse
 
 from analytics._core.validation import check_confidence, check_method
 from analytics.data.model import Annotations, as_annotations
-from analytics.noise.bound import NoiseBound, _bound_from_pmf, _undefined, noise_bound
+from analytics.noise.bound import NoiseBound, noise_bound
 from analytics.noise.mixture import DEFAULT_NODES, hidden_hard_posterior
 
 __all__ = ["AnnotationNoise", "noise_from_annotations"]
@@ -216,8 +216,9 @@ def noise_from_annotations(
     }
 
     def undefined(n: int, d: int, reason: str, **extra: Any) -> AnnotationNoise:
-        u = _undefined(n, d, float("nan"), confidence, reason)
-        return AnnotationNoise(**{**u.__dict__, "notes": tuple(notes), **base, **extra})
+        return AnnotationNoise.undefined(
+            n, d, float("nan"), confidence, reason, notes=tuple(notes), **{**base, **extra}
+        )
 
     if ann.n_annotators < 2:
         return undefined(0, 0, "it needs at least two annotators; choose two or more.")
@@ -293,7 +294,7 @@ def noise_from_annotations(
         "the bound uses the per-item generalisation of equation (1) (a mixture over theta of "
         f"Poisson-binomials, {post.method})."
     )
-    res = _bound_from_pmf(
+    return AnnotationNoise.from_posterior(
         n,
         d,
         p_mean,
@@ -302,5 +303,6 @@ def noise_from_annotations(
         post.pmf,
         method=f"per-item p: mixture of Poisson-binomials ({post.method})",
         notes=tuple(notes),
+        uneven=True,
+        **extra,
     )
-    return AnnotationNoise(**res.__dict__, **extra, uneven=True)

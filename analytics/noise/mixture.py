@@ -32,10 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft, optimize
 
-from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import (
     check_method,
-    check_number,
+    check_positive,
     check_probabilities,
     check_whole,
 )
@@ -293,8 +292,7 @@ def hidden_hard_posterior(
     p = check_probabilities(p_agreed, "the chance agreement p of every agreed item")
     d = check_whole(n_disagreed, "n_disagreed", 0)
     method, n_nodes = check_method(method, n_nodes)
-    if not check_number(budget, "budget") > 0:
-        raise AnnotationDataError(f"budget must be a positive number, got {budget!r}.")
+    check_positive(budget, "budget")
     uniq, counts = np.unique(p, return_counts=True)
     c = counts.astype(float)
     q = 1.0 - uniq
