@@ -23,6 +23,8 @@ standard.
   :mod:`~analytics.noise.poisson_binomial`).
 - Figures: :func:`posterior_figure`, :func:`adding_annotators_figure`
   (:mod:`~analytics.noise.figures`).
+- Starting values for asking by hand: :func:`follow_up_defaults`, :func:`rates_table`, ...
+  (:mod:`~analytics.noise.inputs`).
 
 >>> noise_bound(1000, 100, 0.5).hidden_hard
 125
@@ -34,6 +36,14 @@ from analytics.noise.bound import NoiseBound, noise_bound
 from analytics.noise.chance_agreement import agreement_probability
 from analytics.noise.figures import adding_annotators_figure, posterior_figure
 from analytics.noise.from_annotations import AnnotationNoise, noise_from_annotations
+from analytics.noise.inputs import (
+    FollowUpDefaults,
+    annotator_counts,
+    equal_rates,
+    follow_up_defaults,
+    rates_table,
+    share_from_percent,
+)
 from analytics.noise.mixture import HiddenHardPosterior, hidden_hard_posterior
 from analytics.noise.posterior import equation1_posterior
 from analytics.noise.questions import (
@@ -50,6 +60,7 @@ from analytics.noise.results import format_confidence
 __all__ = [
     "AnnotationNoise",
     "ChanceDifference",
+    "FollowUpDefaults",
     "HiddenHardPosterior",
     "KappaNoiseEstimate",
     "MaxDisagreements",
@@ -57,8 +68,11 @@ __all__ = [
     "adding_annotators",
     "adding_annotators_figure",
     "agreement_probability",
+    "annotator_counts",
     "chance_difference",
+    "equal_rates",
     "equation1_posterior",
+    "follow_up_defaults",
     "format_confidence",
     "hidden_hard_posterior",
     "kappa_noise_estimate",
@@ -66,4 +80,6 @@ __all__ = [
     "noise_bound",
     "noise_from_annotations",
     "posterior_figure",
+    "rates_table",
+    "share_from_percent",
 ]

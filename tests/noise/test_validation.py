@@ -275,7 +275,7 @@ def test_single_label_explain_does_not_mention_label_sets():
 # ---------------------------------------------------------------------- shared checks
 @pytest.mark.parametrize("bound", ["magic", "", None, 3])
 def test_chance_difference_refuses_an_unknown_bound(bound):
-    with pytest.raises(AnnotationDataError, match="unknown bound .*use one of chebyshev"):
+    with pytest.raises(AnnotationDataError, match=r"unknown bound .*use one of chebyshev"):
         chance_difference(100, 10, bound)
 
 
