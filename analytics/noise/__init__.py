@@ -15,9 +15,9 @@ standard.
   (:mod:`~analytics.noise.bound`, :mod:`~analytics.noise.posterior`).
 - The questions the paper answers with it (:mod:`~analytics.noise.questions`):
   :func:`max_disagreements`, the reverse question (section 3.1); :func:`adding_annotators`,
-  what more annotators buy (section 5.3); :func:`chance_difference`, the difference
-  between two systems noise alone can make (section 4.1); :func:`kappa_noise_estimate`,
-  kappa read as the share of easy items (section 3.3).
+  what more annotators buy (section 5.3); :func:`kappa_noise_estimate`, kappa read as the
+  share of easy items (section 3.3); and :func:`chance_difference`, the difference between
+  two systems noise alone can make (section 4.1, :mod:`~analytics.noise.comparing_systems`).
 - :func:`noise_from_annotations`: the whole pipeline on loaded data, with per-item p when
   coverage is uneven (:mod:`~analytics.noise.mixture`, over the Poisson-binomials of
   :mod:`~analytics.noise.poisson_binomial`).
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from analytics.noise.bound import NoiseBound, noise_bound
 from analytics.noise.chance_agreement import agreement_probability
+from analytics.noise.comparing_systems import ChanceDifference, chance_difference
 from analytics.noise.figures import adding_annotators_figure, posterior_figure
 from analytics.noise.from_annotations import AnnotationNoise, noise_from_annotations
 from analytics.noise.inputs import (
@@ -47,11 +48,9 @@ from analytics.noise.inputs import (
 from analytics.noise.mixture import HiddenHardPosterior, hidden_hard_posterior
 from analytics.noise.posterior import equation1_posterior
 from analytics.noise.questions import (
-    ChanceDifference,
     KappaNoiseEstimate,
     MaxDisagreements,
     adding_annotators,
-    chance_difference,
     kappa_noise_estimate,
     max_disagreements,
 )
