@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError, format_percent
@@ -10,14 +9,21 @@ from analytics.noise import (
     AnnotationNoise,
     NoiseBound,
     adding_annotators,
+    adding_annotators_figure,
     agreement_probability,
+    annotator_counts,
     chance_difference,
+    equal_rates,
+    follow_up_defaults,
+    format_confidence,
     kappa_noise_estimate,
     max_disagreements,
     noise_bound,
     noise_from_annotations,
+    posterior_figure,
+    rates_table,
+    share_from_percent,
 )
-from analytics.noise.figures import adding_annotators_figure, posterior_figure
 from ui.state import get_annotations
 from ui.widgets import explain, show_figure, show_table
 
@@ -103,7 +109,7 @@ confidence = st.select_slider(
     options=CONFIDENCES,
     value=0.95,
     key="noise_confidence",
-    format_func=lambda c: f"{100 * c:g}%",
+    format_func=format_confidence,
     help="How sure the bound must be. Higher confidence gives a larger (more cautious) bound.",
 )
 
@@ -176,12 +182,7 @@ else:
         c3, c4 = st.columns(2)
         k = c3.number_input("Annotators", min_value=2, max_value=30, value=2, key="noise_k")
         m = c4.number_input("Categories", min_value=2, max_value=20, value=2, key="noise_m")
-        start = pd.DataFrame(
-            1.0 / m,
-            index=[f"annotator {i + 1}" for i in range(k)],
-            columns=[f"category {j + 1}" for j in range(m)],
-        )
-        rates = st.data_editor(start, key=f"noise_rates_{k}_{m}", width="stretch")
+        rates = st.data_editor(rates_table(k, m), key=f"noise_rates_{k}_{m}", width="stretch")
         try:
             p_value = agreement_probability(rates)
             st.caption(
@@ -200,11 +201,7 @@ else:
 # ---------------------------------------------------------------------- further questions
 st.divider()
 st.subheader("More questions")
-ok = result is not None and result.ok
-n0 = int(result.n_items) if ok else 1000
-p0 = float(result.p) if ok else 0.5
-agreed0 = int(result.n_agreed) if ok else 900
-hidden0 = int(result.hidden_hard) if ok else 125
+start = follow_up_defaults(result)
 section = st.segmented_control("Question", SECTIONS, default=SECTIONS[0], key="noise_section")
 
 try:
@@ -214,10 +211,10 @@ try:
             "disagreements can a project of this size afford?"
         )
         c1, c2, c3 = st.columns(3)
-        n_r = c1.number_input("Items", min_value=1, value=n0, key="noise_rev_n")
-        p_r = c2.number_input("p", 0.0, 1.0, value=p0, format="%.4f", key="noise_rev_p")
+        n_r = c1.number_input("Items", min_value=1, value=start.n_items, key="noise_rev_n")
+        p_r = c2.number_input("p", 0.0, 1.0, value=start.p, format="%.4f", key="noise_rev_p")
         g_r = c3.number_input("Noise at most (%)", 0.0, 100.0, value=5.0, key="noise_rev_g")
-        rev = max_disagreements(int(n_r), float(p_r), g_r / 100.0, float(confidence))
+        rev = max_disagreements(int(n_r), float(p_r), share_from_percent(g_r), float(confidence))
         if rev.reason:
             st.warning(rev.explain())
         else:
@@ -230,7 +227,7 @@ try:
             "it) and how hard items are labelled."
         )
         c1, c2, c3 = st.columns(3)
-        n_a = c1.number_input("Items", min_value=1, value=n0, key="noise_add_n")
+        n_a = c1.number_input("Items", min_value=1, value=start.n_items, key="noise_add_n")
         e_a = c2.number_input("Easy items (%)", 0.0, 100.0, value=80.0, key="noise_add_e")
         m_a = c3.number_input(
             "Categories on hard items (equally likely)", 2, 20, value=2, key="noise_add_m"
@@ -239,9 +236,9 @@ try:
         with st.spinner("Computing the bound for each number of annotators…"):
             table = adding_annotators(
                 int(n_a),
-                e_a / 100.0,
-                [1.0 / m_a] * int(m_a),
-                range(k_lo, k_hi + 1),
+                share_from_percent(e_a),
+                equal_rates(m_a),
+                annotator_counts(k_lo, k_hi),
                 float(confidence),
             )
         show_figure(adding_annotators_figure(table), "adding annotators", key="noise_add")
@@ -257,10 +254,13 @@ try:
         )
         c1, c2, c3 = st.columns(3)
         l_c = c1.number_input(
-            "Gold-standard items (L)", min_value=1, value=agreed0, key="noise_cd_l"
+            "Gold-standard items (L)", min_value=1, value=start.n_agreed, key="noise_cd_l"
         )
         r_c = c2.number_input(
-            "Coin-flips among them (R)", min_value=0, value=min(hidden0, int(l_c)), key="noise_cd_r"
+            "Coin-flips among them (R)",
+            min_value=0,
+            value=start.hidden_hard_within(l_c),
+            key="noise_cd_r",
         )
         bound = c3.selectbox(
             "Bound",
@@ -279,9 +279,9 @@ try:
         )
         c1, c2, c3 = st.columns(3)
         kap = c1.number_input("Kappa", -1.0, 1.0, value=0.8, format="%.3f", key="noise_kappa")
-        n_k = c2.number_input("Items", min_value=1, value=n0, key="noise_kappa_n")
+        n_k = c2.number_input("Items", min_value=1, value=start.n_items, key="noise_kappa_n")
         a_k = c3.number_input(
-            "Agreed items", min_value=0, value=min(agreed0, int(n_k)), key="noise_kappa_a"
+            "Agreed items", min_value=0, value=start.n_agreed_within(n_k), key="noise_kappa_a"
         )
         kn = kappa_noise_estimate(float(kap), int(n_k), int(a_k))
         if kn.reason:

@@ -17,10 +17,12 @@ import numpy as np
 from analytics._core.errors import AnnotationDataError
 
 __all__ = [
+    "check_choice",
     "check_confidence",
     "check_counts",
     "check_method",
     "check_number",
+    "check_positive",
     "check_probabilities",
     "check_probability",
     "check_whole",
@@ -115,3 +117,58 @@ def check_method(method: Any, n_nodes: Any) -> tuple[str, int]:
             f"unknown method {_shown(method)}; use {', '.join(repr(m) for m in MIXTURE_METHODS)}."
         )
     return method, check_whole(n_nodes, "n_nodes", 1)
+
+
+def check_positive(value: Any, name: str) -> float:
+    """A number > 0 (NaN, zero, negatives, text, bools and None refused).
+
+    Parameters
+    ----------
+    value : Any
+        What the caller passed.
+    name : str
+        The argument's name, as the error message shows it.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Examples
+    --------
+    >>> check_positive(8e8, "budget")
+    800000000.0
+    """
+    v = check_number(value, name)
+    if not v > 0:
+        raise AnnotationDataError(f"{name} must be a positive number, got {_shown(value)}.")
+    return v
+
+
+def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
+    """One of a few named options (exact match: the caller normalises case if it wants).
+
+    Parameters
+    ----------
+    value : Any
+        What the caller passed.
+    name : str
+        The argument's name, as the error message shows it.
+    options : tuple of str
+        The allowed values.
+
+    Returns
+    -------
+    str
+        ``value``, unchanged.
+
+    Examples
+    --------
+    >>> check_choice("normal", "bound", ("chebyshev", "normal", "exact"))
+    'normal'
+    """
+    if not isinstance(value, str) or value not in options:
+        raise AnnotationDataError(
+            f"unknown {name} {_shown(value)}; use one of {', '.join(options)}."
+        )
+    return value

@@ -1,62 +1,41 @@
-"""The noise model of Beigman Klebanov & Beigman (2009), "From annotator agreement to
-noise models", Computational Linguistics 35(4): the calculations that need only numbers.
+"""The noise bound of an agreed gold standard: equation (1) of Beigman Klebanov & Beigman
+(2009), "From annotator agreement to noise models", Computational Linguistics 35(4).
 
 The model: every item is *easy* (all annotators give the same label) or *hard* (each
 annotator independently flips their own coin). Disagreed items are hard for sure; some
 hard items hide among the agreed ones because the coins happened to agree. Given ``d``
 disagreements among ``n`` items and ``p``, the chance that the annotators agree on a hard
-item, the paper's equation (1) gives the posterior of the number of hard items, and so,
-with confidence alpha, an upper bound ``gamma`` on the share of coin-flips in the agreed
-gold standard.
+item (:mod:`analytics.noise.chance_agreement`), the paper's equation (1) gives the
+posterior of the number of hard items (:mod:`analytics.noise.posterior`), and so, with a
+confidence (the paper's alpha), an upper bound ``gamma`` on the share of coin-flips in the
+agreed gold standard.
 
-Public functions
-----------------
-- :func:`agreement_probability`: p from each annotator's category rates on hard items.
-- :func:`noise_bound`: equation (1): ``t0``, ``gamma``, the posterior.
-- :func:`max_disagreements`: the reverse question (section 3.1).
-- :func:`adding_annotators`: what more annotators buy (section 5.3).
-- :func:`chance_difference`: the difference between two systems noise alone can make
-  (section 4.1).
-- :func:`kappa_noise_estimate`: kappa read as the share of easy items (section 3.3).
+- :func:`noise_bound`: equation (1): ``t0``, ``gamma``, the posterior, as a
+  :class:`NoiseBound`.
+- :func:`closed_form_bound`: the same bound in closed form, for very wide posteriors.
 
-The pipeline on loaded data is :mod:`analytics.noise.from_annotations`; import everything from
+The questions the paper answers with the bound are :mod:`analytics.noise.questions`; the
+pipeline on loaded data is :mod:`analytics.noise.from_annotations`. Import everything from
 :mod:`analytics.noise`.
 """
 
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import special
 
-from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_percent
-from analytics._core.validation import (
-    check_confidence,
-    check_counts,
-    check_number,
-    check_probability,
-    check_whole,
-)
+from analytics._core.validation import check_confidence, check_counts, check_probability
+from analytics.noise.posterior import equation1_posterior, uniform_window
+from analytics.noise.results import ExplainedResult, format_confidence
 
-__all__ = [
-    "ChanceDifference",
-    "KappaNoiseEstimate",
-    "MaxDisagreements",
-    "NoiseBound",
-    "adding_annotators",
-    "agreement_probability",
-    "chance_difference",
-    "equation1_posterior",
-    "kappa_noise_estimate",
-    "max_disagreements",
-    "noise_bound",
-]
+__all__ = ["NoiseBound", "closed_form_bound", "noise_bound"]
 
 NAN = float("nan")
 # Posterior probabilities below this fraction of the peak are left out of the Series.
@@ -67,23 +46,14 @@ MAX_WINDOW = 1_000_000
 MAX_SERIES = 20_000
 
 
-# ---------------------------------------------------------------------- results
-class _Explained(ABC):
-    """Results that explain themselves in one plain-language sentence."""
-
-    @abstractmethod
-    def explain(self) -> str:
-        """One plain-language sentence for an annotation team."""
-
-    @property
-    def summary(self) -> str:
-        """The same sentence as :meth:`explain`."""
-        return self.explain()
-
-
 @dataclass(frozen=True, eq=False)
-class NoiseBound(_Explained):
+class NoiseBound(ExplainedResult):
     """The noise bound of an agreed gold standard (equation 1 of the paper).
+
+    Built by :func:`noise_bound` (or, for loaded data, by
+    :func:`~analytics.noise.noise_from_annotations`); :meth:`from_posterior` and
+    :meth:`undefined` build one from a computed posterior or for a question without an
+    answer.
 
     Attributes
     ----------
@@ -92,7 +62,7 @@ class NoiseBound(_Explained):
     p : float
         Chance that the annotators agree on a hard item (for per-item p, their mean).
     confidence : float
-        alpha.
+        The confidence, the paper's alpha (e.g. 0.95).
     t0 : int or float
         Smallest t with ``P(X > t | A_d) < 1 - confidence``, X the number of hard items
         (NaN when undefined, see ``reason``).
@@ -107,14 +77,26 @@ class NoiseBound(_Explained):
         ``P(X > t0 | A_d)``, just below ``1 - confidence``.
     expected_hidden : float
         Posterior mean of the hidden hard items.
-    prior : str
+    prior : str, default "uniform"
         ``"uniform"`` (the paper's footnote 5) or ``"given"``.
-    method : str
+    method : str, default "equation (1)"
         How it was computed.
-    reason : str
+    reason : str, default ""
         Why the bound is NaN (empty when it is not).
-    notes : tuple of str
+    notes : tuple of str, default ()
         Decisions worth telling the user.
+    tail_series : pandas.Series or None, default None
+        ``P(X > t | A_d)`` computed exactly when the posterior was thinned for display
+        (None: :meth:`tail` sums the posterior).
+
+    Notes
+    -----
+    ``t0 = min {t : P(X > t | A_d) < 1 - alpha}`` and ``gamma = (t0 - d) / (n - d)``.
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Equation (1), section 2.
     """
 
     n_items: int
@@ -135,14 +117,134 @@ class NoiseBound(_Explained):
 
     @property
     def n_agreed(self) -> int:
+        """``n - d``, the agreed items."""
         return self.n_items - self.n_disagreed
 
     @property
     def ok(self) -> bool:
+        """True when the bound is defined (``reason`` is empty)."""
         return not self.reason
 
+    @classmethod
+    def undefined(
+        cls, n: int, d: int, p: float, confidence: float, reason: str, **fields: Any
+    ) -> Self:
+        """A bound without an answer: every number NaN, the posterior empty.
+
+        Parameters
+        ----------
+        n, d : int
+            n and d as given.
+        p : float
+            p as given (NaN when it could not be estimated).
+        confidence : float
+            The confidence (the paper's alpha).
+        reason : str
+            Why there is no bound, in plain words.
+        **fields
+            Further fields of the class (``prior``, ``notes``, and for subclasses their
+            own).
+
+        Returns
+        -------
+        NoiseBound
+            An instance of the class it is called on.
+
+        Examples
+        --------
+        >>> NoiseBound.undefined(10, 10, 0.5, 0.95, "no agreed items.").explain()
+        'No noise bound: no agreed items.'
+        """
+        empty = pd.Series([], dtype=float, name="probability")
+        empty.index.name = "hard items"
+        return cls(n, d, p, confidence, NAN, NAN, NAN, empty, NAN, NAN, reason=reason, **fields)
+
+    @classmethod
+    def from_posterior(
+        cls,
+        n: int,
+        d: int,
+        p: float,
+        confidence: float,
+        offset: int,
+        pmf: np.ndarray,
+        **fields: Any,
+    ) -> Self:
+        """``t0``, ``gamma`` and the posterior Series read off the posterior of J = X - d.
+
+        Parameters
+        ----------
+        n, d : int
+            n and d, with ``d < n``.
+        p : float
+            Chance agreement on a hard item (for per-item p, their mean).
+        confidence : float
+            The confidence (the paper's alpha), strictly between 0 and 1.
+        offset : int
+            The smallest count of hidden hard items in ``pmf``.
+        pmf : numpy.ndarray
+            ``pmf[r] = P(J = offset + r | A_d)``, summing to 1 (from
+            :func:`~analytics.noise.posterior.equation1_posterior` or, for per-item p,
+            :func:`~analytics.noise.hidden_hard_posterior`).
+        **fields
+            Further fields of the class (``prior``, ``method``, ``notes``, ...).
+
+        Returns
+        -------
+        NoiseBound
+            An instance of the class it is called on.
+
+        Notes
+        -----
+        The tail ``P(J > j) = sum_{i > j} pmf[i]`` is summed from the right (no
+        cancellation); ``t0 - d`` is the first j with ``P(J > j) < 1 - confidence`` and
+        ``gamma = (t0 - d) / (n - d)``.
+
+        References
+        ----------
+        Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise
+        models. *Computational Linguistics* 35(4): 495-503. Equation (1), section 2.
+
+        Examples
+        --------
+        >>> NoiseBound.from_posterior(4, 1, 0.5, 0.9, 0, np.array([0.5, 0.3, 0.2])).t0
+        3
+        """
+        rev = np.cumsum(pmf[::-1])[::-1]
+        tail = np.append(rev[1:], 0.0)  # P(J > offset + r)
+        first = int(np.argmax(tail < 1.0 - confidence))
+        hidden = offset + first
+        t0 = d + hidden
+        h = d + offset + np.arange(len(pmf))
+        keep = pmf >= pmf.max() * SERIES_FLOOR
+        lo_k, hi_k = int(np.argmax(keep)), len(keep) - int(np.argmax(keep[::-1]))
+        post = pd.Series(
+            pmf[lo_k:hi_k], index=pd.Index(h[lo_k:hi_k], name="hard items"), name="probability"
+        )
+        expected = float(pmf @ (offset + np.arange(len(pmf))))
+        return cls(
+            n_items=n,
+            n_disagreed=d,
+            p=p,
+            confidence=confidence,
+            t0=int(t0),
+            hidden_hard=int(hidden),
+            gamma=hidden / (n - d),
+            posterior=post,
+            tail_at_t0=float(tail[first]),
+            expected_hidden=expected,
+            **fields,
+        )
+
     def tail(self) -> pd.Series:
-        """``P(X > t | A_d)`` for each t of :attr:`posterior` (the curve cut at 1 - alpha)."""
+        """``P(X > t | A_d)`` for each t of :attr:`posterior` (the curve cut at 1 - alpha).
+
+        Returns
+        -------
+        pandas.Series
+            Indexed like :attr:`posterior`, named ``"P(X > t)"``; summed from the right,
+            or the exact tail when the posterior was thinned for display.
+        """
         if self.tail_series is not None:  # thinned posterior: computed exactly, not summed
             return self.tail_series
         pmf = self.posterior.to_numpy()
@@ -153,15 +255,22 @@ class NoiseBound(_Explained):
         """One plain-language sentence for an annotation team."""
         if self.reason:
             return f"No noise bound: {self.reason}"
-        conf = f"{100 * self.confidence:g}%"
         return (
-            f"With {conf} confidence, at most {int(self.hidden_hard):,} of your "
-            f"{self.n_agreed:,} agreed items are coin-flips (hard items the annotators "
-            f"agreed on by chance): the agreed gold standard is at most {format_percent(self.gamma)} noise."
+            f"With {format_confidence(self.confidence)} confidence, at most "
+            f"{int(self.hidden_hard):,} of your {self.n_agreed:,} agreed items are coin-flips "
+            "(hard items the annotators agreed on by chance): the agreed gold standard is at "
+            f"most {format_percent(self.gamma)} noise."
         )
 
     def as_frame(self) -> pd.DataFrame:
-        """The numbers as a two-column table (measure, value)."""
+        """The numbers as a two-column table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``measure, value``: n, d, n - d, p, confidence, t0, t0 - d, gamma and
+            the expected hidden hard items.
+        """
         rows = [
             ("items (n)", self.n_items),
             ("disagreed items (d)", self.n_disagreed),
@@ -176,175 +285,49 @@ class NoiseBound(_Explained):
         return pd.DataFrame(rows, columns=["measure", "value"]).astype({"value": object})
 
 
-def _undefined(n: int, d: int, p: float, confidence: float, reason: str, **kw) -> NoiseBound:
-    empty = pd.Series([], dtype=float, name="probability")
-    empty.index.name = "hard items"
-    return NoiseBound(n, d, p, confidence, NAN, NAN, NAN, empty, NAN, NAN, reason=reason, **kw)
+def closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBound:
+    """Equation (1) with the uniform prior in closed form, for very wide posteriors.
 
-
-# ---------------------------------------------------------------------- p
-def agreement_probability(
-    hard_rates: np.ndarray | pd.DataFrame | Sequence[Sequence[float]],
-) -> float:
-    """p, the chance that k annotators agree on a hard item.
-
-    ``p = sum_c prod_j r_jc`` where ``r_jc`` is annotator j's probability of category c on
-    hard items: the paper's binary formula (section 2) for m categories.
+    :func:`noise_bound` uses it when the posterior spreads over more than 1,000,000 counts
+    (p close to 1, few disagreements); it gives the same bound as the term-by-term sum
+    (tested to 1e-9).
 
     Parameters
     ----------
-    hard_rates
-        k x m: one row per annotator (k >= 2), one column per category; every row is a
-        probability vector (non-negative, finite, summing to 1 within 1e-6).
+    n : int
+        n, all items; a whole number >= 1 (not checked: call :func:`noise_bound`).
+    d : int
+        d, the disagreed items, ``0 <= d < n``.
+    p : float
+        Chance agreement on a hard item, in [0, 1] (p = 1 only with d = 0).
+    confidence : float
+        The confidence (the paper's alpha), strictly between 0 and 1.
 
-    Raises
-    ------
-    AnnotationDataError
-        Fewer than two annotators: with one annotator there is nobody to agree with, so
-        the chance of agreeing is undefined (it is not 1). Like every other impossible
-        input of this module this raises rather than returning NaN: NaN with a reason is
-        kept for legal situations that leave a result undefined, and a bare float cannot
-        carry a reason. Also raised for rows that are not probability vectors.
+    Returns
+    -------
+    NoiseBound
+        With ``method`` "equation (1), closed form (incomplete beta)"; the posterior
+        Series is thinned to at most 20,000 points for display (said in ``notes``), and
+        its exact tail kept in ``tail_series``.
+
+    Notes
+    -----
+    Under the uniform prior ``J = X - d`` is a negative binomial cut at ``top = n - d``, so
+    ``P(J > j | A_d) = (F(top) - F(j)) / F(top)`` with ``F(k) = I_{1-p}(d + 1, k + 1)``
+    (the negative binomial cdf, a regularised incomplete beta); the mean of the cut
+    distribution is ``(d + 1) p / (1 - p) F'(top - 1) / F(top)`` with ``F'`` the cdf for
+    d + 2 successes. ``t0`` by bisection.
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Equation (1), with the uniform prior of
+    footnote 5.
 
     Examples
     --------
-    >>> agreement_probability([[0.5, 0.5], [0.5, 0.5]])
-    0.5
-    """
-    shape = "a table with one row per annotator and one column per category"
-    try:
-        r = np.asarray(hard_rates, dtype=float)
-    except (TypeError, ValueError):
-        raise AnnotationDataError(
-            f"hard_rates must be numbers: {shape} (every row the same length)."
-        ) from None
-    if r.ndim != 2 or r.shape[0] < 1 or r.shape[1] < 1:
-        raise AnnotationDataError(f"hard_rates must be {shape}; got shape {r.shape}.")
-    if r.shape[0] < 2:
-        raise AnnotationDataError(
-            "the chance agreement p needs at least two annotators (rows); with one there is "
-            "nobody to agree with, so p is undefined.",
-            hint="Give one row of category rates per annotator.",
-        )
-    if not np.all(np.isfinite(r)) or np.any(r < 0):
-        raise AnnotationDataError("category rates must be non-negative numbers.")
-    sums = r.sum(axis=1)
-    if not np.allclose(sums, 1.0, atol=1e-6):
-        bad = int(np.flatnonzero(~np.isclose(sums, 1.0, atol=1e-6))[0])
-        raise AnnotationDataError(
-            f"the rates of annotator {bad + 1} add up to {sums[bad]:.4g}, not 1.",
-            hint="Each annotator's category rates on hard items must add up to 1.",
-        )
-    r = r / sums[:, None]
-    # log space: many annotators make tiny products
-    with np.errstate(divide="ignore"):
-        return float(np.exp(special.logsumexp(np.log(r).sum(axis=0))))
-
-
-# ---------------------------------------------------------------------- equation (1)
-
-
-def _prior_log(prior: object, n: int, d: int) -> np.ndarray:
-    """log P(B_h) for h = d .. n from an array (h = 0..n) or a Series indexed by h."""
-    if isinstance(prior, pd.Series):
-        values = prior.reindex(range(n + 1), fill_value=0.0).to_numpy(dtype=float)
-    else:
-        try:
-            values = np.asarray(prior, dtype=float).ravel()
-        except (TypeError, ValueError):
-            raise AnnotationDataError(
-                f"the prior must be {n + 1} non-negative numbers, one weight per number of "
-                f"hard items 0..{n}."
-            ) from None
-        if len(values) != n + 1:
-            raise AnnotationDataError(
-                f"the prior needs one weight for each number of hard items 0..{n} "
-                f"({n + 1} values), not {len(values)}."
-            )
-    if not np.all(np.isfinite(values)) or np.any(values < 0):
-        raise AnnotationDataError("prior weights must be non-negative numbers.")
-    with np.errstate(divide="ignore"):
-        return np.log(values[d:])
-
-
-def _log_nb_weight(j: float, d: int, p: float) -> float:
-    """log of ``C(d + j, d) p^j``, the uniform-prior weight of j hidden hard items."""
-    return float(
-        special.gammaln(d + j + 1)
-        - special.gammaln(j + 1)
-        - special.gammaln(d + 1)
-        + special.xlogy(j, p)
-    )
-
-
-def _uniform_window(n: int, d: int, p: float) -> tuple[int, int]:
-    """Hidden-hard counts worth computing under the uniform prior.
-
-    The weights ``C(d + j, d) p^j`` of J = X - d are a negative binomial (d + 1 successes
-    of probability 1 - p) cut at ``top = n - d``. They are log-concave: beyond mean +-
-    (50 sd + 50) they hold less than exp(-40) of the mass. When the cut binds (mean near
-    or beyond ``top``), the window runs from where the log weight is 60 below its value at
-    the mode (found by bisection) up to ``top``.
-    """
-    top = n - d
-    if p >= 1.0:
-        return 0, top
-    r = d + 1.0
-    mean = r * p / (1.0 - p)
-    sd = math.sqrt(r * p) / (1.0 - p)
-    spread = 50.0 * sd + 50.0
-    if mean + spread <= top:
-        return max(0, math.floor(mean - spread)), math.ceil(mean + spread)
-    # weights rise while p (d + j + 1) / (j + 1) >= 1, i.e. up to the mode
-    mode = min(top, max(0, math.floor((p * (d + 1) - 1) / (1 - p)) + 1))
-    peak = _log_nb_weight(mode, d, p)
-    lo, hi = 0, mode
-    if _log_nb_weight(0, d, p) >= peak - 60:
-        return 0, top
-    while hi - lo > 1:  # weight(lo) < peak - 60 <= weight(hi)
-        mid = (lo + hi) // 2
-        if _log_nb_weight(mid, d, p) >= peak - 60:
-            hi = mid
-        else:
-            lo = mid
-    return lo, top
-
-
-def equation1_posterior(
-    n: int, d: int, p: float, prior: object | None = None
-) -> tuple[int, np.ndarray]:
-    """Posterior of J = X - d, the hidden hard items, by equation (1) in log space.
-
-    ``P(B_h | A_d) ∝ C(h, d) p^(h - d) P(B_h)``, ``h = d .. n``, computed as
-    ``gammaln(h + 1) - gammaln(d + 1) - gammaln(h - d + 1) + (h - d) log p + log P(B_h)``.
-    With the uniform prior only :func:`_uniform_window` is evaluated. Returns
-    ``(offset, pmf)`` with ``pmf[r] = P(J = offset + r | A_d)``; all-zero when the prior
-    excludes every h >= d. Raises :class:`AnnotationDataError` for impossible counts or p.
-    """
-    n, d = check_counts(n, d)
-    p = check_probability(p, "p")
-    lo, hi = _uniform_window(n, d, p) if prior is None else (0, n - d)
-    j = np.arange(lo, hi + 1, dtype=float)
-    logw = special.gammaln(d + j + 1) - special.gammaln(j + 1) - special.gammaln(d + 1)
-    logw += special.xlogy(j, p)
-    if prior is not None:
-        logw += _prior_log(prior, n, d)[lo : hi + 1]
-    if not np.isfinite(logw.max()):
-        return lo, np.zeros(len(j))
-    w = np.exp(logw - logw.max())
-    return lo, w / w.sum()
-
-
-def _closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBound:
-    """Equation (1) with the uniform prior in closed form, for very wide posteriors.
-
-    Under the uniform prior J = X - d is a negative binomial cut at ``top = n - d``, so
-    ``P(J > j | A_d) = (F(top) - F(j)) / F(top)`` with ``F(k) = I_{1-p}(d + 1, k + 1)``
-    (the negative binomial cdf, a regularised incomplete beta) and the mean of the cut
-    distribution is ``(d + 1) p / (1 - p) F'(top - 1) / F(top)`` with ``F'`` the cdf for
-    d + 2 successes. Used when the posterior spreads over more than MAX_WINDOW counts
-    (p close to 1, few disagreements); ``t0`` by bisection. The posterior Series is thinned to at most MAX_SERIES
-    points for display (said in ``notes``).
+    >>> closed_form_bound(1000, 100, 0.5, 0.95).t0
+    225
     """
     top = n - d
     js = np.arange(top + 1)
@@ -397,43 +380,6 @@ def _closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBoun
     )
 
 
-def _bound_from_pmf(
-    n: int,
-    d: int,
-    p: float,
-    confidence: float,
-    offset: int,
-    pmf: np.ndarray,
-    **kw,
-) -> NoiseBound:
-    """t0, gamma and the posterior Series from the posterior of the hidden hard items."""
-    rev = np.cumsum(pmf[::-1])[::-1]
-    tail = np.append(rev[1:], 0.0)  # P(J > offset + r)
-    first = int(np.argmax(tail < 1.0 - confidence))
-    hidden = offset + first
-    t0 = d + hidden
-    h = d + offset + np.arange(len(pmf))
-    keep = pmf >= pmf.max() * SERIES_FLOOR
-    lo_k, hi_k = int(np.argmax(keep)), len(keep) - int(np.argmax(keep[::-1]))
-    post = pd.Series(
-        pmf[lo_k:hi_k], index=pd.Index(h[lo_k:hi_k], name="hard items"), name="probability"
-    )
-    expected = float(pmf @ (offset + np.arange(len(pmf))))
-    return NoiseBound(
-        n_items=n,
-        n_disagreed=d,
-        p=p,
-        confidence=confidence,
-        t0=int(t0),
-        hidden_hard=int(hidden),
-        gamma=hidden / (n - d),
-        posterior=post,
-        tail_at_t0=float(tail[first]),
-        expected_hidden=expected,
-        **kw,
-    )
-
-
 def noise_bound(
     n_items: int,
     n_disagreed: int,
@@ -443,37 +389,51 @@ def noise_bound(
 ) -> NoiseBound:
     """Upper bound on the coin-flips among the agreed items: equation (1).
 
-    ``P(X > t | A_d) = sum_{i=t+1}^n C(i, d) p^(i-d) P(B_i) / sum_{i=d}^n C(i, d) p^(i-d) P(B_i)``;
-    ``t0`` is the smallest t with ``P(X > t | A_d) < 1 - confidence`` and
-    ``gamma = (t0 - d) / (n - d)`` (Beigman Klebanov & Beigman 2009, section 2).
-
     Parameters
     ----------
-    n_items
-        n, all items (agreed and disagreed).
-    n_disagreed
-        d, the items on which the annotators disagreed.
-    p
-        Chance that the annotators agree on a hard item (:func:`agreement_probability`).
-    confidence
-        alpha, e.g. 0.95.
-    prior
+    n_items : int
+        n, all items (agreed and disagreed), a whole number >= 1.
+    n_disagreed : int
+        d, the items on which the annotators disagreed, ``0 <= d <= n``.
+    p : float
+        Chance that the annotators agree on a hard item (:func:`~analytics.noise.chance_agreement.agreement_probability`),
+        in [0, 1].
+    confidence : float, default 0.95
+        The confidence, the paper's alpha, strictly between 0 and 1.
+    prior : array-like of float or pandas.Series, optional
         ``P(B_h)`` for h = 0..n (array of n + 1 weights, or a Series indexed by h; need
-        not sum to 1). Default: uniform on 0..n, the paper's footnote 5 (the paper writes
-        1..n; the two differ only when d = 0).
+        not sum to 1). Default None: uniform on 0..n, the paper's footnote 5 (the paper
+        writes 1..n; the two differ only when d = 0).
 
     Returns
     -------
     NoiseBound
-        NaN (with ``reason``) when there are no agreed items, or when p = 1 but
-        disagreements were seen.
+        NaN (with ``reason``) when there are no agreed items, when p = 1 but
+        disagreements were seen, or when the prior excludes every ``h >= d``.
+
+    Raises
+    ------
+    AnnotationDataError
+        Impossible counts, p or confidence, or a prior that is not n + 1 non-negative
+        numbers.
 
     Notes
     -----
+    ``P(X > t | A_d) = sum_{i=t+1}^n C(i, d) p^(i-d) P(B_i) / sum_{i=d}^n C(i, d) p^(i-d) P(B_i)``;
+    ``t0`` is the smallest t with ``P(X > t | A_d) < 1 - alpha`` and
+    ``gamma = (t0 - d) / (n - d)``.
+
     Computed exactly in log space (``gammaln``). With the uniform prior only the window
     of h holding all but exp(-40) of the mass is evaluated, so n = 10,000,000 takes
-    milliseconds. The paper's section 3.1 example (n = 1000, d = 100, p = 0.5) gives
-    t0 = 225 and gamma = 125/900 = 13.9%; the paper prints 13.8% (125/900 truncated).
+    milliseconds; beyond a window of 1,000,000 counts, :func:`closed_form_bound`. The
+    paper's section 3.1 example (n = 1000, d = 100, p = 0.5) gives t0 = 225 and
+    gamma = 125/900 = 13.9%; the paper prints 13.8% (125/900 truncated).
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Equation (1), section 2; the uniform prior
+    is footnote 5; the worked example is section 3.1.
 
     Examples
     --------
@@ -486,7 +446,7 @@ def noise_bound(
     confidence = check_confidence(confidence)
     kind = "uniform" if prior is None else "given"
     if n == d:
-        return _undefined(
+        return NoiseBound.undefined(
             n,
             d,
             p,
@@ -495,7 +455,7 @@ def noise_bound(
             prior=kind,
         )
     if p == 1.0 and d > 0:
-        return _undefined(
+        return NoiseBound.undefined(
             n,
             d,
             p,
@@ -504,366 +464,12 @@ def noise_bound(
             prior=kind,
         )
     if prior is None:
-        lo, hi = _uniform_window(n, d, p)
+        lo, hi = uniform_window(n, d, p)
         if hi - lo + 1 > MAX_WINDOW:
-            return _closed_form_bound(n, d, p, confidence)
+            return closed_form_bound(n, d, p, confidence)
     offset, pmf = equation1_posterior(n, d, p, prior)
     if pmf.sum() == 0:
-        return _undefined(
+        return NoiseBound.undefined(
             n, d, p, confidence, f"the prior gives no weight to {d} or more hard items.", prior=kind
         )
-    return _bound_from_pmf(n, d, p, confidence, offset, pmf, prior=kind)
-
-
-# ---------------------------------------------------------------------- reverse question
-@dataclass(frozen=True)
-class MaxDisagreements(_Explained):
-    """The most disagreements that still leave the agreed items within ``gamma`` noise.
-
-    ``implied_kappa`` is section 3.3's reading of kappa as the share of easy items,
-    ``1 - d / (n (1 - p))`` (expected hard items ``d / (1 - p)``); for two annotators with
-    the same category distribution on easy and hard items it is Siegel & Castellan's K.
-    """
-
-    n_items: int
-    p: float
-    gamma_target: float
-    confidence: float
-    max_disagreed: int
-    gamma_at_max: float
-    implied_kappa: float
-    reason: str = ""
-
-    def explain(self) -> str:
-        if self.reason:
-            return f"No answer: {self.reason}"
-        return (
-            f"With {self.n_items:,} items and p = {self.p:.4g}, you can afford at most "
-            f"{self.max_disagreed:,} disagreements for the agreed items to be at most "
-            f"{format_percent(self.gamma_target)} noise with {100 * self.confidence:g}% confidence "
-            f"(kappa about {self.implied_kappa:.2f})."
-        )
-
-
-def max_disagreements(
-    n_items: int, p: float, gamma: float, confidence: float = 0.95
-) -> MaxDisagreements:
-    """The reverse question of section 3.1: the largest d with noise level at most ``gamma``.
-
-    Binary search over d. ``t0`` never decreases as d grows, and gamma does not either
-    except for one-item wobbles when the bound is close to its cap ``n - d`` (gamma above
-    about 0.57); both are property-tested, and the search is checked against a linear scan
-    for every n <= 60. ``max_disagreed`` is -1 with a ``reason`` when even d = 0 exceeds
-    ``gamma``.
-
-    Examples
-    --------
-    >>> max_disagreements(1000, 0.5, 0.05).max_disagreed
-    33
-    """
-    n, _ = check_counts(n_items, 0)
-    p = check_probability(p, "p")
-    target = check_probability(gamma, "the noise level gamma")
-    confidence = check_confidence(confidence)
-
-    def g(d: int) -> float:
-        return noise_bound(n, d, p, confidence).gamma
-
-    if not g(0) <= target:
-        return MaxDisagreements(
-            n,
-            p,
-            target,
-            confidence,
-            -1,
-            g(0),
-            NAN,
-            reason=(
-                f"even with no disagreements the {n:,} agreed items could hold more than "
-                f"{format_percent(target)} coin-flips at this confidence; more items or a lower p are needed."
-            ),
-        )
-    lo, hi = 0, n - 1  # g(lo) <= target; answer in [lo, hi]
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if g(mid) <= target:
-            lo = mid
-        else:
-            hi = mid - 1
-    kappa = 1.0 - lo / (n * (1.0 - p)) if p < 1 else NAN
-    return MaxDisagreements(n, p, target, confidence, lo, g(lo), kappa)
-
-
-# ---------------------------------------------------------------------- adding annotators
-def _p_per_k(hard_rates: object, p: object, k_values: Sequence[int]) -> tuple[list[float], str]:
-    if p is not None:
-        if callable(p):
-            values = [p(k) for k in k_values]
-        elif isinstance(p, Mapping):
-            missing = [k for k in k_values if k not in p]
-            if missing:
-                raise AnnotationDataError(f"p is not given for {missing} annotators.")
-            values = [p[k] for k in k_values]
-        else:
-            values = list(np.atleast_1d(np.asarray(p, dtype=object)).ravel())
-            if len(values) != len(k_values):
-                raise AnnotationDataError(
-                    f"give one p for each number of annotators ({len(k_values)}), not {len(values)}."
-                )
-        return [check_probability(v, "p") for v in values], "p given per number of annotators"
-    try:
-        rates = np.asarray((0.5, 0.5) if hard_rates is None else hard_rates, dtype=float)
-    except (TypeError, ValueError):
-        raise AnnotationDataError(
-            "hard_rates must be numbers: one category distribution, or a table with a row per "
-            "annotator."
-        ) from None
-    if rates.ndim == 1:
-        table = [agreement_probability(np.tile(rates, (k, 1))) for k in k_values]
-        return table, "every annotator flips the same coin on hard items"
-    if rates.ndim == 2 and rates.shape[0] >= max(k_values):
-        return (
-            [agreement_probability(rates[:k]) for k in k_values],
-            "the first k annotators' rates",
-        )
-    raise AnnotationDataError(
-        "hard_rates must be one category distribution (shared by all annotators) or a table "
-        f"with at least {max(k_values)} rows (one per annotator)."
-    )
-
-
-def adding_annotators(
-    n_items: int,
-    easy_share: float,
-    hard_rates: Sequence[float] | np.ndarray | None = None,
-    k_values: Iterable[int] = range(2, 11),
-    confidence: float = 0.95,
-    *,
-    p: Sequence[float] | Mapping[int, float] | Callable[[int], float] | None = None,
-) -> pd.DataFrame:
-    """Section 5.3 as a table: how the noise bound falls as annotators are added.
-
-    For each number of annotators k: ``p_k`` (from ``hard_rates`` or given), the expected
-    agreed items ``n e + n (1 - e) p_k`` and disagreements ``d_k = round(n (1 - e)(1 - p_k))``
-    (the most likely count, as the paper's "we are most likely to observe 850 agreed
-    instances"), and the bound ``noise_bound(n, d_k, p_k)``.
-
-    Parameters
-    ----------
-    n_items
-        n.
-    easy_share
-        e, the share of easy items (e.g. read off kappa, section 3.3).
-    hard_rates
-        Category rates on hard items: one distribution shared by every annotator (default
-        two equiprobable categories), or a table with a row per annotator (the first k rows
-        are used for k annotators).
-    k_values
-        Numbers of annotators.
-    confidence
-        alpha.
-    p
-        Instead of ``hard_rates``: p for each k (sequence aligned with ``k_values``,
-        mapping k -> p, or a function of k).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``annotators, p, expected_agreed, expected_disagreed, t0, hidden_hard,
-        gamma, true_noise`` (``true_noise`` is the expected share of hard items among the
-        agreed ones, ``n (1 - e) p_k / expected_agreed``, without the confidence margin).
-        ``attrs["note"]`` says how p was obtained.
-    """
-    n, _ = check_counts(n_items, 0)
-    e = check_probability(easy_share, "the share of easy items")
-    confidence = check_confidence(confidence)
-    ks = [check_whole(k, "every number of annotators in k_values", 2) for k in k_values]
-    if not ks:
-        raise AnnotationDataError(
-            "k_values must hold at least one number of annotators (2 or more)."
-        )
-    ps, note = _p_per_k(hard_rates, p, ks)
-    rows = []
-    hard = n * (1.0 - e)
-    for k, pk in zip(ks, ps, strict=True):
-        d = round(hard * (1.0 - pk))
-        agreed = n * e + hard * pk
-        res = noise_bound(n, d, pk, confidence)
-        rows.append(
-            {
-                "annotators": k,
-                "p": pk,
-                "expected_agreed": agreed,
-                "expected_disagreed": d,
-                "t0": res.t0,
-                "hidden_hard": res.hidden_hard,
-                "gamma": res.gamma,
-                "true_noise": hard * pk / agreed if agreed > 0 else NAN,
-            }
-        )
-    table = pd.DataFrame(rows)
-    table.attrs["note"] = note
-    return table
-
-
-# ---------------------------------------------------------------------- chance difference
-CHANCE_BOUNDS = ("chebyshev", "normal", "exact")
-
-
-@dataclass(frozen=True)
-class ChanceDifference(_Explained):
-    """How many more "correct" answers one system can get than another by noise alone.
-
-    ``S = sum_{i=1}^R X_i``, ``X_i`` in {-1, 0, 1} with probabilities 1/4, 1/2, 1/4, so
-    ``sd = sqrt(R / 2)``; ``difference = multiplier * sd`` (Chebyshev: ``1 / sqrt(1 - alpha)``;
-    normal: the two-sided z) or, for ``"exact"``, the smallest c with
-    ``P(|S| > c) <= 1 - alpha`` (``S + R ~ Binomial(2R, 1/2)``).
-    """
-
-    n_gold: int
-    n_noisy: float
-    bound: str
-    confidence: float
-    sd: float
-    multiplier: float
-    difference: float
-    share: float
-    reason: str = ""
-
-    def explain(self) -> str:
-        if self.reason:
-            return f"No chance difference: {self.reason}"
-        return (
-            f"Two systems that are equally good on the easy items can still differ by up to "
-            f"{self.difference:.0f} correct answers ({format_percent(self.share)} of the {self.n_gold:,} "
-            f"gold items) by chance alone, with {100 * self.confidence:g}% probability "
-            f"({self.bound} bound); smaller differences prove nothing."
-        )
-
-
-def chance_difference(
-    n_gold: int, n_noisy: float, bound: str = "chebyshev", confidence: float = 0.95
-) -> ChanceDifference:
-    """Section 4.1: the difference in correct answers noise alone can produce.
-
-    Parameters
-    ----------
-    n_gold
-        L, items in the gold standard.
-    n_noisy
-        R, coin-flip items among them (e.g. ``NoiseBound.hidden_hard``).
-    bound
-        ``"chebyshev"`` (the paper's, ``P(|S| > k sd) <= 1/k^2``), ``"normal"`` (footnote 9,
-        for large R) or ``"exact"`` (the exact distribution of S; R must be whole).
-    confidence
-        alpha.
-
-    Examples
-    --------
-    >>> round(chance_difference(900, 125).difference, 1)
-    35.4
-    """
-    bound = str(bound).lower()
-    if bound not in CHANCE_BOUNDS:
-        raise AnnotationDataError(
-            f"unknown bound {bound!r}; use one of {', '.join(CHANCE_BOUNDS)}."
-        )
-    confidence = check_confidence(confidence)
-    L = check_whole(n_gold, "n_gold", 1)
-    R = check_number(n_noisy, "n_noisy")
-    if not 0 <= R <= L:
-        raise AnnotationDataError(
-            f"n_noisy (R = {n_noisy}) must lie between 0 and n_gold (L = {L}): the coin-flip "
-            "items are among the gold items."
-        )
-    sd = math.sqrt(R / 2.0)
-    if bound == "chebyshev":
-        mult = 1.0 / math.sqrt(1.0 - confidence)
-        diff = mult * sd
-    elif bound == "normal":
-        mult = float(stats.norm.ppf(0.5 + confidence / 2.0))
-        diff = mult * sd
-    else:
-        if R != int(R):
-            raise AnnotationDataError("the exact bound needs a whole number of noisy items.")
-        r = int(R)
-        # P(|S| > c) = 2 P(Binomial(2R, 1/2) > R + c); smallest c with that <= 1 - alpha
-        c = np.arange(0, r + 1)
-        tails = 2.0 * stats.binom.sf(r + c, 2 * r, 0.5)
-        diff = float(c[np.argmax(tails <= 1.0 - confidence)])
-        mult = diff / sd if sd > 0 else NAN
-    return ChanceDifference(L, R, bound, confidence, sd, mult, diff, diff / L)
-
-
-# ---------------------------------------------------------------------- kappa
-@dataclass(frozen=True)
-class KappaNoiseEstimate(_Explained):
-    """Section 3.3: kappa read as the share of easy items.
-
-    ``easy = kappa n``; easy items are all agreed, so the agreed items hold about
-    ``n_agreed - kappa n`` hard ones: ``noise = (n_agreed - kappa n) / n_agreed``. A point
-    estimate without confidence, and only sound when categories are near uniform.
-    """
-
-    kappa: float
-    n_items: int
-    n_agreed: int
-    easy_items: float
-    hidden_hard: float
-    noise: float
-    reason: str = ""
-
-    def explain(self) -> str:
-        if self.reason:
-            return f"No kappa reading: {self.reason}"
-        return (
-            f"Read as the share of easy items, kappa = {self.kappa:.3g} says about "
-            f"{self.easy_items:,.0f} of your {self.n_items:,} items are easy; of the "
-            f"{self.n_agreed:,} agreed items about {self.hidden_hard:,.0f} are then coin-flips, "
-            f"a noise level of about {format_percent(self.noise)} (an estimate, with no confidence margin)."
-        )
-
-
-def kappa_noise_estimate(kappa: float, n_items: int, n_agreed: int) -> KappaNoiseEstimate:
-    """Noise of the agreed items as read from kappa (section 3.3).
-
-    Examples
-    --------
-    >>> round(kappa_noise_estimate(0.8, 1000, 900).noise, 3)
-    0.111
-
-    Raises
-    ------
-    AnnotationDataError
-        Impossible inputs: ``n_items`` not a whole number >= 1, ``n_agreed`` not a whole
-        number in 0..n_items, ``kappa`` not a number or outside [-1, 1].
-
-    A legal kappa that cannot be read as a share of easy items (negative: agreement below
-    chance; NaN: kappa was undefined) gives NaN with a ``reason``.
-    """
-    n, a = check_counts(n_items, n_agreed, part="n_agreed", symbol="")
-    k = check_number(kappa, "kappa")
-    if np.isfinite(k) and not -1.0 <= k <= 1.0:
-        raise AnnotationDataError(
-            f"kappa must lie between -1 and 1 (got {kappa!r}); is it a percentage?"
-        )
-    easy = k * n
-    reason = ""
-    if np.isnan(k):
-        reason = "kappa is undefined (NaN), so it says nothing about the share of easy items."
-    elif k < 0.0:
-        reason = (
-            f"kappa = {k:.3g} is outside 0..1, so it cannot be a share of easy items (a "
-            "negative kappa means agreement below chance)."
-        )
-    elif a == 0:
-        reason = "there are no agreed items."
-    elif easy > a + 1e-9:
-        reason = (
-            f"kappa says {easy:,.0f} items are easy but only {a:,} are agreed; the data do not "
-            "fit the model's reading of kappa (skewed categories make kappa unreliable here)."
-        )
-    if reason:
-        return KappaNoiseEstimate(k, n, a, NAN, NAN, NAN, reason)
-    hidden = a - easy
-    return KappaNoiseEstimate(k, n, a, easy, hidden, hidden / a)
+    return NoiseBound.from_posterior(n, d, p, confidence, offset, pmf, prior=kind)

@@ -1,4 +1,8 @@
-"""Figures for the noise calculator (Beigman Klebanov & Beigman 2009)."""
+"""Figures for the noise calculator (Beigman Klebanov & Beigman 2009).
+
+They draw results computed elsewhere (:class:`~analytics.noise.NoiseBound`, the table of
+:func:`~analytics.noise.adding_annotators`); they compute no statistic themselves.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from plotly.subplots import make_subplots
 from analytics._core.style import ACCENT, BAD, MUTED, QUALITATIVE, apply_layout, empty_figure
 from analytics.noise.bound import NoiseBound
 
-__all__ = ["adding_annotators_figure", "empty_figure", "posterior_figure"]
+__all__ = ["adding_annotators_figure", "posterior_figure"]
 
 MAX_POINTS = 2_000
 
@@ -21,6 +25,24 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
     Left axis: ``P(X - d = j | A_d)``, how likely it is that exactly j agreed items are
     coin-flips. Right axis: ``P(X - d > j | A_d)``, the chance that more than j are; the
     bound ``t0 - d`` is the first j where that curve drops below ``1 - confidence``.
+
+    Parameters
+    ----------
+    result : NoiseBound
+        A bound (:func:`~analytics.noise.noise_bound` or
+        :func:`~analytics.noise.noise_from_annotations`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        At most 2,000 points per curve; an empty figure saying why when the bound is
+        undefined.
+
+    Examples
+    --------
+    >>> from analytics.noise import noise_bound
+    >>> [t.name for t in posterior_figure(noise_bound(100, 10, 0.5)).data]
+    ['P(exactly j coin-flips)', 'P(more than j coin-flips)']
     """
     title = "How many agreed items are coin-flips?"
     if not result.ok or result.posterior.empty:
@@ -90,7 +112,22 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
 def adding_annotators_figure(table: pd.DataFrame) -> go.Figure:
     """Noise bound (and expected noise) of the agreed items against the number of annotators.
 
-    ``table`` is :func:`analytics.noise.adding_annotators`'s output.
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.noise.adding_annotators`'s output (columns ``annotators``,
+        ``gamma``, ``true_noise``).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Both shares in percent; an empty figure saying why when no row has a bound.
+
+    Examples
+    --------
+    >>> from analytics.noise import adding_annotators
+    >>> len(adding_annotators_figure(adding_annotators(100, 0.8, k_values=[2, 3])).data)
+    2
     """
     title = "Would more annotators give a cleaner gold standard?"
     if table.empty or not np.isfinite(table["gamma"]).any():

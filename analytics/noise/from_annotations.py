@@ -31,7 +31,7 @@ from scipy import sparse
 
 from analytics._core.validation import check_confidence, check_method
 from analytics.data.model import Annotations, as_annotations
-from analytics.noise.bound import NoiseBound, _bound_from_pmf, _undefined, noise_bound
+from analytics.noise.bound import NoiseBound, noise_bound
 from analytics.noise.mixture import DEFAULT_NODES, hidden_hard_posterior
 
 __all__ = ["AnnotationNoise", "noise_from_annotations"]
@@ -50,10 +50,13 @@ LOG_ZERO = -1e4  # log of a zero rate: exp(-1e4) is exactly 0.0, and sums stay f
 
 @dataclass(frozen=True, eq=False)
 class AnnotationNoise(NoiseBound):
-    """:class:`NoiseBound` on loaded data, with every intermediate step.
+    """:class:`~analytics.noise.NoiseBound` on loaded data, with every intermediate step.
 
-    Attributes (besides those of :class:`NoiseBound`)
-    -------------------------------------------------
+    Built by :func:`noise_from_annotations`. Besides the attributes of
+    :class:`~analytics.noise.NoiseBound`:
+
+    Attributes
+    ----------
     annotators : tuple
         The annotators used.
     n_excluded : int
@@ -71,6 +74,12 @@ class AnnotationNoise(NoiseBound):
     multilabel : bool
         True for multi-label data: each distinct label set was one category (said in
         ``notes`` and in :meth:`explain`).
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Equation (1);
+    footnote 3 for the rates on hard items.
     """
 
     annotators: tuple = ()
@@ -97,7 +106,13 @@ class AnnotationNoise(NoiseBound):
         return text
 
     def gold_standard(self) -> pd.DataFrame:
-        """The agreed items with their label: the candidate gold standard (for CSV)."""
+        """The agreed items with their label: the candidate gold standard (for CSV).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``item, label, annotators, p``: one row per agreed item.
+        """
         if self.items.empty:
             return pd.DataFrame(columns=["item", "label", "annotators", "p"])
         gold = self.items[self.items["status"] == "agreed"]
@@ -161,15 +176,22 @@ def noise_from_annotations(
 
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame item, annotator, label).
-    confidence
-        alpha.
-    annotators
-        Use only these annotators (default: all).
-    n_nodes, method
-        Passed to :func:`analytics.noise.mixture.hidden_hard_posterior` when coverage is
-        uneven.
+    confidence : float, default 0.95
+        The confidence, the paper's alpha, strictly between 0 and 1.
+    annotators : iterable, optional
+        Use only these annotators. Default None: all.
+    n_nodes : int, default 48
+        Passed to :func:`~analytics.noise.hidden_hard_posterior` when coverage is uneven.
+    method : str, default "auto"
+        ``"auto"``, ``"exact"`` or ``"refined normal"``; passed on like ``n_nodes``.
+
+    Returns
+    -------
+    AnnotationNoise
+        NaN with ``reason`` for fewer than two annotators, no item judged twice, no
+        disagreed item (p cannot be estimated) or no agreed item.
 
     Raises
     ------
@@ -177,11 +199,30 @@ def noise_from_annotations(
         ``confidence`` outside (0, 1), an unknown ``method`` or ``n_nodes`` < 1 (checked
         up front, even when the data would not need them), unknown annotators.
 
-    Returns
-    -------
-    AnnotationNoise
-        NaN with ``reason`` for fewer than two annotators, no item judged twice, no
-        disagreed item (p cannot be estimated) or no agreed item.
+    Notes
+    -----
+    Each annotator's rates ``r_jc`` are their category shares on the disagreed items they
+    judged (footnote 3); each item's chance agreement is
+    ``p_i = sum_c prod_{j judged i} r_jc``. With one p for every agreed item the bound is
+    equation (1) (:func:`~analytics.noise.noise_bound`); otherwise the per-item
+    generalisation of :func:`~analytics.noise.hidden_hard_posterior`, which equals
+    equation (1) when all p_i are equal.
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Equation (1),
+    section 2; footnote 3 (rates estimated on the disagreed items).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4],
+    ...                      "annotator": ["A", "B"] * 4,
+    ...                      "label": ["x", "x", "x", "y", "y", "y", "y", "x"]})
+    >>> r = noise_from_annotations(long)
+    >>> r.n_items, r.n_disagreed, r.p
+    (4, 2, 0.5)
     """
     ann = as_annotations(ann)
     confidence = check_confidence(confidence)
@@ -216,8 +257,9 @@ def noise_from_annotations(
     }
 
     def undefined(n: int, d: int, reason: str, **extra: Any) -> AnnotationNoise:
-        u = _undefined(n, d, float("nan"), confidence, reason)
-        return AnnotationNoise(**{**u.__dict__, "notes": tuple(notes), **base, **extra})
+        return AnnotationNoise.undefined(
+            n, d, float("nan"), confidence, reason, notes=tuple(notes), **{**base, **extra}
+        )
 
     if ann.n_annotators < 2:
         return undefined(0, 0, "it needs at least two annotators; choose two or more.")
@@ -293,7 +335,7 @@ def noise_from_annotations(
         "the bound uses the per-item generalisation of equation (1) (a mixture over theta of "
         f"Poisson-binomials, {post.method})."
     )
-    res = _bound_from_pmf(
+    return AnnotationNoise.from_posterior(
         n,
         d,
         p_mean,
@@ -302,5 +344,6 @@ def noise_from_annotations(
         post.pmf,
         method=f"per-item p: mixture of Poisson-binomials ({post.method})",
         notes=tuple(notes),
+        uneven=True,
+        **extra,
     )
-    return AnnotationNoise(**res.__dict__, **extra, uneven=True)

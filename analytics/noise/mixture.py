@@ -32,10 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft, optimize
 
-from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import (
     check_method,
-    check_number,
+    check_positive,
     check_probabilities,
     check_whole,
 )
@@ -71,8 +70,19 @@ CHUNK = 4_000_000  # largest nodes x distinct-p block held in memory
 class HiddenHardPosterior:
     """Posterior probabilities of J, the hard items hiding among the agreed ones.
 
-    ``pmf[r] = P(J = offset + r | data)``; counts outside the window carry less than
-    ``exp(-40)`` of the mass. ``method`` says how the Poisson-binomials were computed.
+    Built by :func:`hidden_hard_posterior`.
+
+    Attributes
+    ----------
+    offset : int
+        The smallest count of J computed.
+    pmf : numpy.ndarray
+        ``pmf[r] = P(J = offset + r | data)``; counts outside the window carry less than
+        ``exp(-40)`` of the mass.
+    method : str
+        How the Poisson-binomials were computed (``"exact"`` or ``"refined normal"``).
+    n_nodes : int
+        Quadrature nodes in theta actually used.
     """
 
     offset: int
@@ -81,7 +91,13 @@ class HiddenHardPosterior:
     n_nodes: int
 
     def tail(self) -> np.ndarray:
-        """``P(J > offset + r)`` for each r, summed from the right (no cancellation)."""
+        """``P(J > offset + r)`` for each r, summed from the right (no cancellation).
+
+        Returns
+        -------
+        numpy.ndarray
+            Same length as :attr:`pmf`.
+        """
         rev = np.cumsum(self.pmf[::-1])[::-1]
         return np.append(rev[1:], 0.0)
 
@@ -263,19 +279,19 @@ def hidden_hard_posterior(
 
     Parameters
     ----------
-    p_agreed
-        Chance agreement on a hard item, one per agreed item (values repeat: they are
-        grouped, so the cost grows with the number of distinct values).
-    n_disagreed
-        d, the items on which the annotators disagreed.
-    n_nodes
-        Gauss-Legendre nodes over theta.
-    budget
-        Largest ``nodes x frequencies x distinct p`` for the exact transform; above it
-        the refined normal approximation is used (``method="auto"``).
-    method
+    p_agreed : array-like of float
+        Chance agreement on a hard item, one per agreed item, each in [0, 1] (values
+        repeat: they are grouped, so the cost grows with the number of distinct values).
+    n_disagreed : int
+        d, the items on which the annotators disagreed, a whole number >= 0.
+    n_nodes : int, default 48
+        Gauss-Legendre nodes over theta, at least 1.
+    budget : float, default 8e8
+        Largest ``nodes x frequencies x distinct p`` for the exact transform, a positive
+        number; above it the refined normal approximation is used (``method="auto"``).
+    method : str, default "auto"
         ``"auto"``, ``"exact"`` or ``"refined normal"``.
-    power_sums
+    power_sums : bool, default True
         Let the exact path use the power-sum series of the characteristic function where
         it converges fast (False: a complex logarithm per frequency and distinct p; the
         same numbers, slower; for checking).
@@ -289,12 +305,42 @@ def hidden_hard_posterior(
     AnnotationDataError
         p values outside [0, 1] (or NaN), ``n_disagreed`` not a whole number >= 0, an
         unknown ``method``, ``n_nodes`` < 1 or a ``budget`` that is not a positive number.
+
+    Notes
+    -----
+    The uniform prior on the number of hard items is each item being hard with
+    probability ``theta ~ Uniform(0, 1)``. Then
+    ``f(theta | data) ∝ theta^d prod_{i agreed} (1 - theta (1 - p_i))`` and, given theta,
+    agreed item i is hard with probability ``pi_i = theta p_i / (theta p_i + 1 - theta)``
+    independently, so ``P(J = j) = integral f(theta) PB(j; pi(theta)) dtheta`` with PB the
+    Poisson-binomial (Gauss-Legendre quadrature in theta). With all ``p_i = p`` this is
+    equation (1): ``P(J = j) ∝ C(d + j, d) p^j``.
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Equation (1) and
+    footnote 5 (the uniform prior), generalised here to one p per item.
+
+    Hong, Y. (2013). On computing the distribution function for the Poisson binomial
+    distribution. *Computational Statistics & Data Analysis* 59: 41-51. The DFT-CF
+    method (exact path).
+
+    Volkova, A. Yu. (1996). A refinement of the central limit theorem for sums of
+    independent random indicators. *Theory of Probability and Its Applications* 40(4):
+    791-794. The refined normal approximation (when the exact transform is over
+    ``budget``).
+
+    Examples
+    --------
+    >>> post = hidden_hard_posterior([0.5, 0.5, 0.5], 1)
+    >>> post.offset, [round(float(x), 4) for x in post.pmf]
+    (0, [0.3077, 0.3077, 0.2308, 0.1538])
     """
     p = check_probabilities(p_agreed, "the chance agreement p of every agreed item")
     d = check_whole(n_disagreed, "n_disagreed", 0)
     method, n_nodes = check_method(method, n_nodes)
-    if not check_number(budget, "budget") > 0:
-        raise AnnotationDataError(f"budget must be a positive number, got {budget!r}.")
+    check_positive(budget, "budget")
     uniq, counts = np.unique(p, return_counts=True)
     c = counts.astype(float)
     q = 1.0 - uniq

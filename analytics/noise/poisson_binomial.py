@@ -7,8 +7,8 @@ annotation data has few distinct annotator panels, so few distinct probabilities
   characteristic function (Hong 2013, "DFT-CF"), restricted to a window around the mean
   that holds all but ~1e-20 of the mass, so its cost is the window width times the number
   of distinct probabilities, not the number of coins squared.
-- :func:`refined_normal_cdf`: the refined normal approximation (Volkova 1996; Hong 2013,
-  eq. 13), a skewness-corrected normal with continuity correction, for when the exact
+- :func:`refined_normal_cdf`: the refined normal approximation (Volkova 1996; Hong 2013),
+  a skewness-corrected normal with continuity correction, for when the exact
   transform would be too large.
 
 Hand-written rather than a library: no installed package offers a Poisson-binomial, and a
@@ -60,8 +60,38 @@ def _grouped(probs: np.ndarray, counts: np.ndarray | None) -> tuple[np.ndarray, 
 def pb_moments(probs: np.ndarray, counts: np.ndarray | None = None) -> tuple[float, float, float]:
     """Mean, variance and third central moment of a Poisson-binomial.
 
+    Parameters
+    ----------
+    probs : array-like of float
+        Success probability of each coin, or of each group of coins, in [0, 1].
+    counts : array-like of float, optional
+        Number of coins in each group (non-negative). Default None: one coin each.
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, variance, third central moment)``.
+
+    Raises
+    ------
+    AnnotationDataError
+        Probabilities outside [0, 1], or counts negative, not finite or not one per
+        probability.
+
+    Notes
+    -----
     ``sum c p``, ``sum c p (1 - p)`` and ``sum c p (1 - p) (1 - 2p)`` over groups of ``c``
     coins with success probability ``p``.
+
+    References
+    ----------
+    Hong, Y. (2013). On computing the distribution function for the Poisson binomial
+    distribution. *Computational Statistics & Data Analysis* 59: 41-51.
+
+    Examples
+    --------
+    >>> pb_moments([0.5, 0.5])
+    (1.0, 0.5, 0.0)
     """
     p, c = _grouped(probs, counts)
     var_terms = c * p * (1.0 - p)
@@ -69,7 +99,30 @@ def pb_moments(probs: np.ndarray, counts: np.ndarray | None = None) -> tuple[flo
 
 
 def cf_window(mean: float, var: float, n_max: int) -> tuple[int, int]:
-    """Lowest and highest counts worth computing: mean +- (10 sd + 30), clipped to [0, n]."""
+    """Lowest and highest counts worth computing: mean +- (10 sd + 30), clipped to [0, n].
+
+    Parameters
+    ----------
+    mean, var : float
+        Mean and variance of the count.
+    n_max : int
+        The largest possible count (the number of coins).
+
+    Returns
+    -------
+    tuple of int
+        ``(lo, hi)`` with ``0 <= lo <= hi <= n_max``.
+
+    Notes
+    -----
+    Bernstein's inequality ``P(|X - mu| >= t) <= 2 exp(-t^2 / (2 sd^2 + 2t/3))`` puts less
+    than ``exp(-45)`` of the mass outside.
+
+    Examples
+    --------
+    >>> cf_window(50.0, 25.0, 100)
+    (0, 100)
+    """
     spread = TAIL_SDS * np.sqrt(max(var, 0.0)) + TAIL_PAD
     lo = max(0, int(np.floor(mean - spread)))
     hi = min(int(n_max), int(np.ceil(mean + spread)))
@@ -79,8 +132,31 @@ def cf_window(mean: float, var: float, n_max: int) -> tuple[int, int]:
 def log_characteristic(probs: np.ndarray, counts: np.ndarray, size: int) -> np.ndarray:
     """log E[z^X] at z = exp(-2 pi i l / size), l = 0 .. size // 2 (half spectrum).
 
+    Parameters
+    ----------
+    probs : numpy.ndarray
+        Success probability of each group of coins (not checked: see
+        :func:`poisson_binomial_pmf`).
+    counts : numpy.ndarray
+        Number of coins in each group.
+    size : int
+        Length of the transform.
+
+    Returns
+    -------
+    numpy.ndarray of complex
+        ``size // 2 + 1`` values.
+
+    Notes
+    -----
     ``sum_u c_u log(1 - p_u + p_u z)``; a factor that is exactly zero (p = 1/2 at z = -1)
     gives ``-inf`` (the characteristic function is zero there).
+
+    References
+    ----------
+    Hong, Y. (2013). On computing the distribution function for the Poisson binomial
+    distribution. *Computational Statistics & Data Analysis* 59: 41-51. The DFT-CF
+    method.
     """
     z = np.exp(-2j * np.pi * np.arange(size // 2 + 1) / size)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -97,9 +173,28 @@ SERIES_TOL = 1e-15
 def series_terms(p_max: float, n: float) -> int:
     """Terms K of :func:`log_characteristic_series` for a truncation error below 1e-15.
 
+    Parameters
+    ----------
+    p_max : float
+        The largest success probability.
+    n : float
+        The number of coins.
+
+    Returns
+    -------
+    int
+        K, between 1 and ``MAX_SERIES_TERMS + 1``.
+
+    Notes
+    -----
     The remainder is at most ``n (2 p_max)^(K+1) / ((K + 1)(1 - 2 p_max))`` (``|z - 1| <= 2``);
     returns ``MAX_SERIES_TERMS + 1`` when the series does not converge (``p_max >= 1/2``)
     or would need more terms than that.
+
+    Examples
+    --------
+    >>> series_terms(0.6, 100) == MAX_SERIES_TERMS + 1
+    True
     """
     ratio = 2.0 * p_max
     if ratio >= 1.0:
@@ -115,6 +210,24 @@ def log_characteristic_series(
 ) -> np.ndarray:
     """:func:`log_characteristic` by power sums, for coins with small probabilities.
 
+    Parameters
+    ----------
+    probs : numpy.ndarray
+        Success probability of each group of coins, all below 1/2.
+    counts : numpy.ndarray
+        Number of coins in each group.
+    size : int
+        Length of the transform.
+    terms : int
+        Terms of the series (:func:`series_terms`).
+
+    Returns
+    -------
+    numpy.ndarray of complex
+        ``size // 2 + 1`` values, as :func:`log_characteristic`.
+
+    Notes
+    -----
     ``sum_u c_u log(1 + p_u w) = sum_k (-1)^(k+1) S_k w^k / k`` with ``w = z - 1`` and
     ``S_k = sum_u c_u p_u^k``; it converges for ``p_u |w| < 1``, guaranteed by
     ``max p < 1/2``. Cost: ``terms x (distinct p + frequencies)`` instead of their product,
@@ -140,10 +253,10 @@ def poisson_binomial_pmf(
 
     Parameters
     ----------
-    probs
-        Success probability of each coin, or of each group of coins.
-    counts
-        Number of coins in each group (all ones when omitted).
+    probs : array-like of float
+        Success probability of each coin, or of each group of coins, in [0, 1].
+    counts : array-like of float, optional
+        Number of coins in each group. Default None: one coin each.
 
     Returns
     -------
@@ -154,9 +267,27 @@ def poisson_binomial_pmf(
     Notes
     -----
     ``P(X = k) = 1/M sum_l phi(w_l) exp(-i w_l k)`` with ``w_l = 2 pi l / M`` and
-    ``phi(w) = prod_u (1 - p_u + p_u e^{i w})^{c_u}`` (Hong 2013, eq. 6). Taking ``M`` at
-    least the window width, the sum returns the probabilities folded modulo ``M``, which
-    equal the true ones up to the mass outside the window.
+    ``phi(w) = prod_u (1 - p_u + p_u e^{i w})^{c_u}``. Taking ``M`` at least the window
+    width, the sum returns the probabilities folded modulo ``M``, which equal the true ones
+    up to the mass outside the window.
+
+    Raises
+    ------
+    AnnotationDataError
+        Probabilities outside [0, 1], or counts negative, not finite or not one per
+        probability.
+
+    References
+    ----------
+    Hong, Y. (2013). On computing the distribution function for the Poisson binomial
+    distribution. *Computational Statistics & Data Analysis* 59: 41-51. The DFT-CF
+    method.
+
+    Examples
+    --------
+    >>> offset, pmf = poisson_binomial_pmf([0.5, 0.5])
+    >>> offset, [round(float(x), 6) for x in pmf]
+    (0, [0.25, 0.5, 0.25])
     """
     p, c = _grouped(probs, counts)
     n = round(c.sum())
@@ -171,11 +302,40 @@ def poisson_binomial_pmf(
 
 
 def refined_normal_cdf(k: np.ndarray, mean: float, var: float, third: float) -> np.ndarray:
-    """Refined normal approximation of P(X <= k) (Volkova 1996; Hong 2013, eq. 13).
+    """Refined normal approximation of P(X <= k) (Volkova 1996; Hong 2013).
 
+    Parameters
+    ----------
+    k : array-like of float
+        The counts.
+    mean, var, third : float
+        Mean, variance and third central moment of X (:func:`pb_moments`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``P(X <= k)``, each in [0, 1].
+
+    Notes
+    -----
     ``G(x) = Phi(x) + gamma (1 - x^2) phi(x) / 6`` with ``x = (k + 0.5 - mean) / sd`` and
     skewness ``gamma = third / sd^3``, clipped to [0, 1]. With zero variance the
     distribution is a point mass at ``mean``.
+
+    References
+    ----------
+    Volkova, A. Yu. (1996). A refinement of the central limit theorem for sums of
+    independent random indicators. *Theory of Probability and Its Applications* 40(4):
+    791-794.
+
+    Hong, Y. (2013). On computing the distribution function for the Poisson binomial
+    distribution. *Computational Statistics & Data Analysis* 59: 41-51. The refined
+    normal approximation (RNA).
+
+    Examples
+    --------
+    >>> refined_normal_cdf([1], 1.0, 0.5, 0.0).round(4).tolist()
+    [0.7602]
     """
     k = np.asarray(k, dtype=float)
     if var <= 0:

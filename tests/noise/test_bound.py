@@ -25,7 +25,7 @@ from analytics.noise import (
     max_disagreements,
     noise_bound,
 )
-from analytics.noise.bound import _closed_form_bound
+from analytics.noise.bound import closed_form_bound
 
 
 # ---------------------------------------------------------------------- exact oracle
@@ -271,7 +271,7 @@ def test_posterior_against_plain_loop_reference():
 def test_closed_form_matches_log_space(n, d, p):
     """The incomplete-beta closed form (wide posteriors) against the log-space sum."""
     a = noise_bound(n, d, p)
-    b = _closed_form_bound(n, d, p, 0.95)
+    b = closed_form_bound(n, d, p, 0.95)
     assert a.t0 == b.t0
     assert a.tail_at_t0 == pytest.approx(b.tail_at_t0, rel=1e-9, abs=1e-14)
     assert a.expected_hidden == pytest.approx(b.expected_hidden, rel=1e-9)

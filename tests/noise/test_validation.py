@@ -270,3 +270,26 @@ def test_multilabel_note_survives_degenerate_results():
 
 def test_single_label_explain_does_not_mention_label_sets():
     assert "label set" not in noise_from_annotations(_two_annotators()).explain()
+
+
+# ---------------------------------------------------------------------- shared checks
+@pytest.mark.parametrize("bound", ["magic", "", None, 3])
+def test_chance_difference_refuses_an_unknown_bound(bound):
+    with pytest.raises(AnnotationDataError, match=r"unknown bound .*use one of chebyshev"):
+        chance_difference(100, 10, bound)
+
+
+def test_chance_difference_bound_ignores_case():
+    assert chance_difference(100, 10, "Normal").bound == "normal"
+
+
+@pytest.mark.parametrize("budget", [0, -1.0, float("nan")])
+def test_hidden_hard_posterior_refuses_a_budget_that_is_not_positive(budget):
+    with pytest.raises(AnnotationDataError, match="budget must be a positive number"):
+        hidden_hard_posterior([0.5, 0.4], 3, budget=budget)
+
+
+@pytest.mark.parametrize("budget", ["a lot", None, True])
+def test_hidden_hard_posterior_refuses_a_budget_that_is_not_a_number(budget):
+    with pytest.raises(AnnotationDataError, match="budget must be a number"):
+        hidden_hard_posterior([0.5, 0.4], 3, budget=budget)

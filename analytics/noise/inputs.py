@@ -1,0 +1,225 @@
+"""Starting values and input tables for asking the noise model by hand.
+
+The noise calculator page (and anyone scripting the same questions) starts the follow-up
+questions from the bound just computed, or from the paper's worked example when there is
+none, and builds category rates of equally likely categories. These helpers keep that
+arithmetic in the library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.validation import check_number, check_whole
+from analytics.noise.bound import NoiseBound
+
+__all__ = [
+    "FollowUpDefaults",
+    "annotator_counts",
+    "equal_rates",
+    "follow_up_defaults",
+    "rates_table",
+    "share_from_percent",
+]
+
+
+@dataclass(frozen=True)
+class FollowUpDefaults:
+    """Starting values of the follow-up questions.
+
+    The defaults are the paper's worked example of section 3.1 (n = 1000, d = 100,
+    p = 0.5: 900 agreed items, at most 125 of them coin-flips).
+
+    Attributes
+    ----------
+    n_items : int, default 1000
+        n.
+    p : float, default 0.5
+        Chance agreement on a hard item.
+    n_agreed : int, default 900
+        The agreed items (the gold standard's size, L).
+    hidden_hard : int, default 125
+        Coin-flips among the agreed items, at most (R).
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Section 3.1 (the worked example).
+    """
+
+    n_items: int = 1000
+    p: float = 0.5
+    n_agreed: int = 900
+    hidden_hard: int = 125
+
+    def n_agreed_within(self, n_items: int) -> int:
+        """The agreed items, at most ``n_items`` (a start that is always legal).
+
+        Parameters
+        ----------
+        n_items : int
+            The items now chosen.
+
+        Returns
+        -------
+        int
+            ``min(n_agreed, n_items)``.
+
+        Examples
+        --------
+        >>> FollowUpDefaults().n_agreed_within(500)
+        500
+        """
+        return min(self.n_agreed, int(n_items))
+
+    def hidden_hard_within(self, n_gold: int) -> int:
+        """The coin-flips, at most ``n_gold`` (they are among the gold items).
+
+        Parameters
+        ----------
+        n_gold : int
+            The gold-standard items now chosen.
+
+        Returns
+        -------
+        int
+            ``min(hidden_hard, n_gold)``.
+
+        Examples
+        --------
+        >>> FollowUpDefaults().hidden_hard_within(100)
+        100
+        """
+        return min(self.hidden_hard, int(n_gold))
+
+
+def follow_up_defaults(result: NoiseBound | None) -> FollowUpDefaults:
+    """Start the follow-up questions from a bound, or from the paper's example.
+
+    Parameters
+    ----------
+    result : NoiseBound or None
+        The bound just computed (None, or one without an answer: the paper's example).
+
+    Returns
+    -------
+    FollowUpDefaults
+
+    Examples
+    --------
+    >>> from analytics.noise import noise_bound
+    >>> follow_up_defaults(noise_bound(2000, 100, 0.5)).n_agreed
+    1900
+    >>> follow_up_defaults(None).hidden_hard
+    125
+    """
+    if result is None or not result.ok:
+        return FollowUpDefaults()
+    return FollowUpDefaults(
+        n_items=int(result.n_items),
+        p=float(result.p),
+        n_agreed=int(result.n_agreed),
+        hidden_hard=int(result.hidden_hard),
+    )
+
+
+def equal_rates(n_categories: int) -> np.ndarray:
+    """One annotator's rates on hard items when every category is equally likely.
+
+    Parameters
+    ----------
+    n_categories : int
+        m, a whole number >= 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        m rates of ``1 / m`` (the ``hard_rates`` of
+        :func:`~analytics.noise.adding_annotators`).
+
+    Examples
+    --------
+    >>> equal_rates(4).tolist()
+    [0.25, 0.25, 0.25, 0.25]
+    """
+    m = check_whole(n_categories, "n_categories", 1)
+    return np.full(m, 1.0 / m)
+
+
+def rates_table(n_annotators: int, n_categories: int) -> pd.DataFrame:
+    """A table of category rates on hard items to start from: every category equally likely.
+
+    Parameters
+    ----------
+    n_annotators : int
+        k, a whole number >= 1 (rows "annotator 1" .. "annotator k").
+    n_categories : int
+        m, a whole number >= 1 (columns "category 1" .. "category m").
+
+    Returns
+    -------
+    pandas.DataFrame
+        k x m, every rate ``1 / m`` (the input of
+        :func:`~analytics.noise.agreement_probability`).
+
+    Examples
+    --------
+    >>> rates_table(2, 2)
+                 category 1  category 2
+    annotator 1         0.5         0.5
+    annotator 2         0.5         0.5
+    """
+    k = check_whole(n_annotators, "n_annotators", 1)
+    m = check_whole(n_categories, "n_categories", 1)
+    return pd.DataFrame(
+        1.0 / m,
+        index=[f"annotator {i + 1}" for i in range(k)],
+        columns=[f"category {j + 1}" for j in range(m)],
+    )
+
+
+def annotator_counts(fewest: int, most: int) -> range:
+    """The numbers of annotators from ``fewest`` to ``most``, both included.
+
+    Parameters
+    ----------
+    fewest, most : int
+        Whole numbers >= 2 (``most < fewest`` gives an empty range).
+
+    Returns
+    -------
+    range
+        The ``k_values`` of :func:`~analytics.noise.adding_annotators`.
+
+    Examples
+    --------
+    >>> list(annotator_counts(2, 4))
+    [2, 3, 4]
+    """
+    lo = check_whole(fewest, "fewest", 2)
+    hi = check_whole(most, "most", 2)
+    return range(lo, hi + 1)
+
+
+def share_from_percent(percent: float) -> float:
+    """A percentage typed by a person (5 for 5%) as the share the functions take.
+
+    Parameters
+    ----------
+    percent : float
+        A number, e.g. 5.0.
+
+    Returns
+    -------
+    float
+        ``percent / 100``.
+
+    Examples
+    --------
+    >>> share_from_percent(5.0)
+    0.05
+    """
+    return check_number(percent, "percent") / 100.0
