@@ -1,8 +1,8 @@
-"""Dawid & Skene (1979): each annotator's confusion matrix and each item's most likely label.
-"""
+"""Dawid & Skene (1979): each annotator's confusion matrix and each item's most likely label."""
 
 from __future__ import annotations
 
+from analytics.dawid_skene.em import INIT_METHODS, category_codes, majority_posteriors
 from analytics.dawid_skene.figures import (
     PICKS,
     confidence_histogram,
@@ -12,16 +12,8 @@ from analytics.dawid_skene.figures import (
     pick_annotators,
     prevalence_figure,
 )
-from analytics.dawid_skene.model import (
-    INIT_METHODS,
-    DawidSkeneResult,
-    category_codes,
-    fit,
-    log_likelihood,
-    majority_posteriors,
-    mutual_information,
-    posterior,
-)
+from analytics.dawid_skene.information import mutual_information
+from analytics.dawid_skene.model import DawidSkeneResult, fit, log_likelihood, posterior
 from analytics.dawid_skene.reports import (
     annotator_information,
     annotator_table,
