@@ -235,13 +235,13 @@ def cmd_noise(args: argparse.Namespace) -> None:
 
 def cmd_dawid_skene(args: argparse.Namespace) -> None:
     from analytics.dawid_skene import fit
-    from analytics.dawid_skene.reports import annotator_table, gold_labels_table
+    from analytics.dawid_skene import annotator_table, model_labels_table
 
     if args.out:
         _writable(args.out)
     ann = _load(args)
     result = fit(ann, max_iter=args.max_iter, smoothing=args.smoothing)
-    gold = gold_labels_table(result)
+    gold = model_labels_table(result)
     if args.out:
         gold.to_csv(args.out, index=False)
     if args.json:

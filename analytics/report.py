@@ -210,7 +210,7 @@ def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
             ),
         ),
         Block(s, "figure", "Posterior confidence", figure=dsf.confidence_histogram(result)),
-        Block(s, "table", "Gold labels with confidence", table=dsr.gold_labels_table(result)),
+        Block(s, "table", "Gold labels with confidence", table=dsr.model_labels_table(result)),
     ]
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "EMEngine",
     "EMRun",
     "category_codes",
+    "data_notes",
     "design_matrix",
     "gold_codes",
     "initial_posteriors",
@@ -358,3 +359,49 @@ def best_run(
     runs = [engine.run(initial_posteriors(votes, how, s), max_iter, tol) for how, s in starts]
     best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
     return runs[best], starts[best][0], len(runs)
+
+
+def data_notes(ann: Annotations) -> tuple[str, ...]:
+    """Plain-language warnings about data the model cannot learn much from.
+
+    Parameters
+    ----------
+    ann : Annotations
+        Single-label annotations.
+
+    Returns
+    -------
+    tuple of str
+        One sentence per problem: one category, one annotator, items with a single
+        judgement, ordered labels read as unordered categories.
+    """
+    notes = []
+    if ann.n_categories < 2:
+        notes.append(
+            "Only one category is used, so every item is certain and the annotators carry "
+            "no information (mutual information and spammer scores are undefined)."
+        )
+    if ann.n_annotators < 2:
+        notes.append(
+            "There is only one annotator: the model cannot tell their errors from the truth "
+            "(many parameter values fit equally well), so its posteriors and confusion "
+            "matrix mean little; collect labels from a second annotator."
+        )
+    per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
+    single = int((per_item == 1).sum())
+    if single and single == ann.n_items:
+        notes.append(
+            "No item was labelled by two or more annotators, so annotator accuracy cannot "
+            "be estimated (the model is not identified); treat the results as unreliable."
+        )
+    elif single > 0.5 * ann.n_items:
+        notes.append(
+            f"{single:,} of {ann.n_items:,} items have a single judgement; their gold "
+            "labels rest on one annotator."
+        )
+    if ann.kind.value in ("numeric", "ordinal"):
+        notes.append(
+            "The labels are treated as unordered categories (the model ignores their order "
+            "and distances)."
+        )
+    return tuple(notes)

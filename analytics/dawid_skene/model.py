@@ -1,4 +1,4 @@
-"""The Dawid-Skene annotator model: gold labels with confidence, per-annotator confusion.
+"""The Dawid-Skene annotator model: each item's most likely label, per-annotator confusion.
 
 Dawid & Skene (1979), as presented by Passonneau & Carpenter (2014), section 2.2. Every
 item :math:`i` has a true category :math:`z_i \\sim \\mathrm{Categorical}(\\pi)`; a label
@@ -14,6 +14,17 @@ repeat is an independent draw).
 
 The EM engine itself (sparse coding, starts, E- and M-steps) is in
 :mod:`analytics.dawid_skene.em`.
+
+Three kinds of "gold" meet in Concord; in this family:
+
+- the **model's labels** (:attr:`DawidSkeneResult.labels`, downloaded by
+  :func:`~analytics.dawid_skene.model_labels_table` as "gold labels with confidence"):
+  what the model infers, with a posterior probability;
+- the **known gold**: true labels the user already has for some items, passed as
+  ``fit(..., gold=...)`` (those items are clamped) or scored with
+  :func:`~analytics.dawid_skene.gold_accuracy`;
+- not here: the multi-label **expert gold standard** of Bhowmick et al. (Algorithm 1),
+  :func:`analytics.multilabel.gold_standard`.
 
 References
 ----------
@@ -47,6 +58,7 @@ from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,
     best_run,
+    data_notes,
     design_matrix,
     gold_codes,
     pseudo_counts,
@@ -58,7 +70,10 @@ __all__ = ["DawidSkeneResult", "fit", "log_likelihood", "posterior"]
 # ---------------------------------------------------------------------- result
 @dataclass(frozen=True, eq=False)
 class DawidSkeneResult:
-    """A fitted Dawid-Skene model.
+    """A fitted Dawid-Skene model (what :func:`fit` returns).
+
+    ``labels`` are the model's labels (inferred), not the known gold labels a user may
+    pass to :func:`fit`; the items clamped to those are ``gold_items``.
 
     Attributes
     ----------
@@ -88,7 +103,8 @@ class DawidSkeneResult:
     judgements : pandas.Series
         Annotator -> number of judgements.
     gold_items : pandas.Index
-        Items whose true label was clamped to a given gold label.
+        Items whose true label was clamped to a known gold label (``fit(..., gold=...)``);
+        empty when no known gold was given.
     settings : dict
         The arguments of :func:`fit`.
     notes : tuple of str
@@ -133,8 +149,35 @@ class DawidSkeneResult:
             for j, a in enumerate(self.annotators)
         }
 
+    @cached_property
+    def annotator_accuracy(self) -> pd.Series:
+        """Annotator -> the chance that one of their labels is right.
+
+        Notes
+        -----
+        .. math::
+
+            \\mathrm{acc}_j = \\sum_k \\pi_k \\theta_{jkk}
+
+        the probability that annotator :math:`j`'s label on a random item equals its true
+        category (Passonneau & Carpenter 2014, section 2.2; the ``accuracy`` column of
+        :func:`~analytics.dawid_skene.annotator_table`).
+        """
+        diag = np.diagonal(self.confusion_array, axis1=1, axis2=2)
+        return pd.Series(diag @ self.prevalence.to_numpy(), index=self.annotators, name="accuracy")
+
+    @property
+    def mean_accuracy(self) -> float:
+        """The mean of :attr:`annotator_accuracy` over annotators (each counts once).
+
+        NaN when there is no annotator.
+        """
+        acc = self.annotator_accuracy
+        return float(acc.mean()) if len(acc) else float("nan")
+
     @property
     def final_log_likelihood(self) -> float:
+        """The last entry of ``log_likelihood`` (NaN if none)."""
         return float(self.log_likelihood[-1]) if len(self.log_likelihood) else float("nan")
 
     def __repr__(self) -> str:
@@ -154,22 +197,16 @@ def posterior(
 ) -> np.ndarray:
     """Posterior over the true category of one item, from given parameters (Bayes' rule).
 
-    .. math::
-
-        p(z = k \\mid y, \\theta, \\pi) \\propto \\pi_k \\prod_j \\theta_{j, k, y_j}
-
-    (Passonneau & Carpenter 2014, section 2.2.1). Computed in log space.
-
     Parameters
     ----------
-    prevalence
+    prevalence : array_like, shape (K,)
         :math:`\\pi`, a probability vector of length K (non-negative, finite, summing to
         1 within 1e-9).
-    confusions
-        Shape (J, K, K): ``confusions[j]`` is annotator j's K x K matrix (rows: true
+    confusions : array_like, shape (J, K, K)
+        ``confusions[j]`` is annotator j's K x K matrix (rows: true
         category, columns: given label); every row is a probability vector like
         ``prevalence``.
-    observed
+    observed : sequence of int or None, or ndarray, length J
         J entries: ``observed[j]`` is the 0-based index (0 .. K - 1) of the label annotator
         j gave, or **-1 or None when annotator j did not label the item** (that annotator
         then contributes nothing). Indices must be whole numbers (``1.0`` is accepted as
@@ -178,7 +215,8 @@ def posterior(
 
     Returns
     -------
-    ndarray of length K, summing to 1.
+    ndarray of shape (K,)
+        :math:`p(z = k \\mid y)`, summing to 1.
 
     Raises
     ------
@@ -186,6 +224,22 @@ def posterior(
         Parameters of the wrong shape (the message names the expected shape), rows that
         are not probability vectors, bad label indices, or labels that have probability
         zero under every category.
+
+    Notes
+    -----
+    .. math::
+
+        p(z = k \\mid y, \\theta, \\pi) \\propto \\pi_k \\prod_j \\theta_{j, k, y_j}
+
+    computed in log space.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5.
+
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2.1.
 
     Examples
     --------
@@ -227,44 +281,31 @@ def fit(
 ) -> DawidSkeneResult:
     """Fit the Dawid-Skene model by EM; return posteriors, prevalence and confusion matrices.
 
-    Maximises the penalised log-likelihood (log posterior density up to a constant)
-
-    .. math::
-
-        \\ell(\\pi, \\theta) = \\sum_i \\log \\sum_k \\pi_k \\prod_{n: ii[n]=i}
-            \\theta_{jj[n], k, y[n]}
-          + \\sum_k b_k \\log \\pi_k + \\sum_j \\sum_{k,k'} a_{kk'} \\log \\theta_{jkk'}
-
-    (Passonneau & Carpenter 2014, section 2.2, with Dirichlet priors
-    :math:`\\theta_{jk} \\sim \\mathrm{Dir}(a_k + 1)`, :math:`\\pi \\sim \\mathrm{Dir}(b + 1)`;
-    Dawid & Skene 1979, eqs. 2.3-2.5). For an item with a clamped gold label :math:`g`
-    the inner sum is replaced by the single term :math:`k = g`.
-
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         Single-label annotations (nominal, ordinal or numeric labels are all treated as
         unordered categories). Multi-label data are refused: fit one binary model per
         category instead (``ann.subset`` does not do this; see ``docs/dawid_skene.md``).
-    max_iter
+    max_iter : int, default 500
         Most EM iterations to run: a whole number >= 1.
-    tol
+    tol : float, default 1e-7
         Stop when :math:`|\\ell_t - \\ell_{t-1}| / |\\ell_{t-1}| < tol` for the true
         penalised log-likelihood: a finite number >= 0; 0 never stops early (runs exactly
         ``max_iter`` iterations, as the benchmark does to time iterations).
-    smoothing
+    smoothing : float, default 0.01
         Additive pseudo-count :math:`a = b` added to every confusion cell and every
         prevalence count (a MAP estimate): a finite number >= 0; 0 gives the unsmoothed
         maximum-likelihood fit.
-    prior
+    prior : None, float, array_like of shape (K, K) or pandas.DataFrame, default None
         Extra pseudo-counts for every annotator's confusion matrix, on top of
         ``smoothing``: one number (the same in every cell), or a K x K array or
         DataFrame (true x given), finite and >= 0. Nothing else is broadcast: a single
-        row of K numbers is refused. A prior
-        heavier on the diagonal, e.g. ``2 * np.eye(K)``, says "annotators are usually
-        right" and keeps sparse annotators away from extreme estimates.
-    init
-        ``"majority"``: start from majority vote, ties split equally (default);
+        row of K numbers is refused. A prior heavier on the diagonal, e.g.
+        ``2 * np.eye(K)``, says "annotators are usually right" and keeps sparse
+        annotators away from extreme estimates.
+    init : {"majority", "soft", "random", "best"}, default "majority"
+        ``"majority"``: start from majority vote, ties split equally;
         ``"soft"``: start from the share of votes per category;
         ``"random"``: random posteriors drawn with ``seed``;
         ``"best"``: run from majority, soft and 3 jittered vote starts (vote counts
@@ -273,23 +314,65 @@ def fit(
         (EM finds a local optimum; on the public data sets the majority start is
         sometimes not the best one). ``"random"`` starts may converge to a solution
         with the categories permuted (the likelihood cannot tell them apart).
-    gold
-        Known true labels for some items (item -> label, in the original label values);
-        those items are clamped to their label throughout (semi-supervised EM). Items not
-        in the data are ignored.
-    seed
+    gold : mapping or pandas.Series, default None
+        **Known gold**: true labels the user already has for some items (item -> label,
+        in the original label values; read a CSV with
+        ``analytics.data.gold_labels.read_gold_labels``). Those items are clamped to
+        their label throughout (semi-supervised EM) and listed in
+        ``result.gold_items``. Items not in the data are ignored. Not to be confused
+        with the model's own labels, ``result.labels``.
+    seed : int, default 0
         Random seed (a whole number >= 0) for the random starts (``init="random"`` or
         ``"best"``); the fit is otherwise deterministic.
 
     Returns
     -------
     DawidSkeneResult
+        Posteriors, the model's labels and their confidence, prevalence, confusion
+        matrices and the log-likelihood trace.
 
     Raises
     ------
     AnnotationDataError
         No judgements, multi-label data, gold labels that do not match, or a bad setting
         (the message names the setting and the expected shape or range).
+
+    Notes
+    -----
+    Maximises the penalised log-likelihood (log posterior density up to a constant)
+
+    .. math::
+
+        \\ell(\\pi, \\theta) = \\sum_i \\log \\sum_k \\pi_k \\prod_{n: ii[n]=i}
+            \\theta_{jj[n], k, y[n]}
+          + \\sum_k b_k \\log \\pi_k + \\sum_j \\sum_{k,k'} a_{kk'} \\log \\theta_{jkk'}
+
+    with Dirichlet priors :math:`\\theta_{jk} \\sim \\mathrm{Dir}(a_k + 1)`,
+    :math:`\\pi \\sim \\mathrm{Dir}(b + 1)`. The E-step is Bayes' rule per item
+    (:func:`posterior`); the M-step sets :math:`\\theta_{jkk'} \\propto N_{jkk'} + a_{kk'}`
+    and :math:`\\pi_k \\propto \\sum_i p(z_i = k) + b_k` from the expected counts
+    :math:`N`. For an item with a clamped gold label :math:`g` the inner sum is replaced
+    by the single term :math:`k = g`.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eqs. 2.3-2.5.
+
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from analytics.data import Annotations
+    >>> rows = [("i1", "a", "x"), ("i1", "b", "x"), ("i2", "a", "y"), ("i2", "b", "y")]
+    >>> ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    >>> result = fit(ann)
+    >>> result.labels.tolist()
+    ['x', 'y']
+    >>> bool(result.converged)
+    True
     """
     ann = as_annotations(ann)
     if ann.is_multilabel:
@@ -319,7 +402,7 @@ def fit(
     run, start, n_runs = best_run(engine, votes, init, seed, max_iter, tol)
     q, pi, theta, counts = run.q, run.pi, run.theta, run.counts
 
-    notes = _notes(ann)
+    notes = data_notes(ann)
     if init == "best":
         notes += (f"Best of {n_runs} starts: {start} (highest log-likelihood).",)
     cats = ann.categories
@@ -361,12 +444,46 @@ def log_likelihood(
 ) -> float:
     """The objective :func:`fit` maximises, evaluated at given parameters.
 
-    ``prevalence`` has one entry per category of ``ann``; ``confusion`` is
-    annotators x true x given in the order of ``ann.annotators``. With ``smoothing=0``
-    and no prior this is the plain log-likelihood, so fits made by other software can be
-    compared on the same scale. ``prevalence`` and every confusion row must be probability
-    vectors (finite, non-negative, summing to 1 within 1e-9); ``smoothing`` and ``prior``
-    are checked as in :func:`fit`. Bad input raises :class:`AnnotationDataError`.
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        Single-label annotations.
+    prevalence : array_like, shape (K,)
+        One probability per category of ``ann`` (finite, non-negative, summing to 1
+        within 1e-9).
+    confusion : array_like, shape (J, K, K)
+        Annotators x true x given, in the order of ``ann.annotators``; every row a
+        probability vector like ``prevalence``.
+    smoothing : float, default 0.0
+        As in :func:`fit`; with 0 and no prior this is the plain log-likelihood, so fits
+        made by other software can be compared on the same scale.
+    prior : None, float, array_like of shape (K, K) or pandas.DataFrame, default None
+        As in :func:`fit`.
+
+    Returns
+    -------
+    float
+        :math:`\\ell(\\pi, \\theta)` in nats.
+
+    Raises
+    ------
+    AnnotationDataError
+        Parameters of the wrong shape or not probability vectors, or a bad setting.
+
+    Notes
+    -----
+    .. math::
+
+        \\ell(\\pi, \\theta) = \\sum_i \\log \\sum_k \\pi_k \\prod_{n: ii[n]=i}
+            \\theta_{jj[n], k, y[n]}
+          + \\sum_k b_k \\log \\pi_k + \\sum_j \\sum_{k,k'} a_{kk'} \\log \\theta_{jkk'}
+
+    with :math:`a = b =` ``smoothing`` (plus ``prior`` in :math:`a`).
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.3.
     """
     ann = as_annotations(ann)
     k = ann.n_categories
@@ -386,36 +503,3 @@ def log_likelihood(
         np.full(ann.n_items, -1, np.int64),
     )
     return em.e_step(pi, theta)[1]
-
-
-def _notes(ann: Annotations) -> tuple[str, ...]:
-    notes = []
-    if ann.n_categories < 2:
-        notes.append(
-            "Only one category is used, so every item is certain and the annotators carry "
-            "no information (mutual information and spammer scores are undefined)."
-        )
-    if ann.n_annotators < 2:
-        notes.append(
-            "There is only one annotator: the model cannot tell their errors from the truth "
-            "(many parameter values fit equally well), so its posteriors and confusion "
-            "matrix mean little; collect labels from a second annotator."
-        )
-    per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
-    single = int((per_item == 1).sum())
-    if single and single == ann.n_items:
-        notes.append(
-            "No item was labelled by two or more annotators, so annotator accuracy cannot "
-            "be estimated (the model is not identified); treat the results as unreliable."
-        )
-    elif single > 0.5 * ann.n_items:
-        notes.append(
-            f"{single:,} of {ann.n_items:,} items have a single judgement; their gold "
-            "labels rest on one annotator."
-        )
-    if ann.kind.value in ("numeric", "ordinal"):
-        notes.append(
-            "The labels are treated as unordered categories (the model ignores their order "
-            "and distances)."
-        )
-    return tuple(notes)
