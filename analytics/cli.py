@@ -234,8 +234,7 @@ def cmd_noise(args: argparse.Namespace) -> None:
 
 
 def cmd_dawid_skene(args: argparse.Namespace) -> None:
-    from analytics.dawid_skene import fit
-    from analytics.dawid_skene import annotator_table, model_labels_table
+    from analytics.dawid_skene import annotator_table, fit, model_labels_table
 
     if args.out:
         _writable(args.out)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics.agreement import agreement_report
-from analytics.dawid_skene import fit
-from analytics.dawid_skene import model_labels_table
+from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.report import report_button
