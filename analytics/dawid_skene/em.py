@@ -58,8 +58,27 @@ N_RANDOM_STARTS = 3  # random starts tried by init="best", besides majority and 
 def category_codes(categories: pd.Index, values: Sequence[Any] | np.ndarray) -> np.ndarray:
     """0-based codes of label values among ``categories``; -1 where a value is unknown.
 
+    Parameters
+    ----------
+    categories : pandas.Index
+        The categories of a data set.
+    values : sequence or ndarray
+        Label values, e.g. known gold labels read as text.
+
+    Returns
+    -------
+    ndarray of int64
+        One code per value; -1 where a value matches no category.
+
+    Notes
+    -----
     Matches exactly first, then by text (``"1"`` matches the category ``1``; data read
     with ``dtype=str`` often arrives as text), then by number (``"1.0"`` matches ``1``).
+
+    Examples
+    --------
+    >>> category_codes(pd.Index([0, 1]), ["1", "1.0", 0, "x"]).tolist()
+    [1, 1, 0, -1]
     """
     values = list(values)
     codes = np.asarray(categories.get_indexer(pd.Index(values, dtype=object)), np.int64)
@@ -85,7 +104,25 @@ def category_codes(categories: pd.Index, values: Sequence[Any] | np.ndarray) -> 
 
 
 def gold_codes(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) -> np.ndarray:
-    """Item -> clamped category code (-1 where no gold label)."""
+    """The category code each item is clamped to by known gold labels (-1: not clamped).
+
+    Parameters
+    ----------
+    ann : Annotations
+        The data being fitted.
+    gold : mapping, pandas.Series or None
+        Known gold: item -> true label (original values or text). Missing labels and
+        items not in the data are ignored.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_items,)
+
+    Raises
+    ------
+    AnnotationDataError
+        None of the gold items is in the data, or a gold label is not a category.
+    """
     out = np.full(ann.n_items, -1, np.int64)
     if gold is None:
         return out
@@ -123,8 +160,21 @@ def _is_na(v: Any) -> bool:
 def majority_posteriors(votes: np.ndarray) -> np.ndarray:
     """Majority vote as a distribution per item, ties split equally.
 
-    An item whose top count is shared by t categories gives each of them 1/t; an item
-    with no judgement gives every category 1/K. ``votes`` is items x categories counts.
+    Parameters
+    ----------
+    votes : ndarray, shape (n_items, n_categories)
+        Judgement counts per item and category.
+
+    Returns
+    -------
+    ndarray of the same shape
+        An item whose top count is shared by t categories gives each of them 1/t; an
+        item with no judgement gives every category 1/K.
+
+    Examples
+    --------
+    >>> majority_posteriors(np.array([[2, 1, 0], [1, 1, 0]])).tolist()
+    [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0]]
     """
     votes = np.asarray(votes, dtype=float)
     k = votes.shape[1]
@@ -138,6 +188,8 @@ def majority_posteriors(votes: np.ndarray) -> np.ndarray:
 def design_matrix(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csc_matrix]:
     """Items x (annotator, label) counts C (CSR) and its transpose (a CSC view).
 
+    Column ``j * K + k`` counts annotator j's label k.
+
     Repeated judgements simply add up in C: each is an independent draw.
     """
     n_i, n_a, k = ann.n_items, ann.n_annotators, ann.n_categories
@@ -150,6 +202,8 @@ def design_matrix(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csc_matri
 # ---------------------------------------------------------------------- EM core
 @dataclass
 class EMRun:
+    """One EM run: final posteriors ``q``, parameters, expected counts and the trace."""
+
     q: np.ndarray
     pi: np.ndarray
     theta: np.ndarray
@@ -160,7 +214,26 @@ class EMRun:
 
 
 class EMEngine:
-    """The EM updates on coded data; everything is numpy/scipy, no per-item loops."""
+    """The EM updates on coded data; everything is numpy/scipy, no per-item loops.
+
+    Parameters
+    ----------
+    c, ct : scipy.sparse matrices
+        :func:`design_matrix` of the data.
+    n_annotators, k : int
+        J and K.
+    alpha : ndarray, shape (K, K)
+        Pseudo-counts of every confusion matrix (:func:`pseudo_counts`).
+    beta : ndarray, shape (K,)
+        Pseudo-counts of the prevalence.
+    gold : ndarray of int64, shape (n_items,)
+        :func:`gold_codes`: the clamped category per item, -1 where none.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, section 2.
+    """
 
     def __init__(
         self,
@@ -272,6 +345,23 @@ def _penalty(pseudo: np.ndarray, log_p: np.ndarray) -> float:
 
 
 def initial_posteriors(votes: np.ndarray, init: str, seed: int) -> np.ndarray:
+    """The posteriors EM starts from.
+
+    Parameters
+    ----------
+    votes : ndarray, shape (n_items, n_categories)
+        Judgement counts per item and category.
+    init : str
+        ``"majority"`` (ties split), ``"soft"`` (share of votes), ``"gold"`` (zeros: the
+        parameters then come from the clamped items alone), ``"jittered"`` (votes plus
+        up to one random vote per category) or ``"random"`` (Dirichlet draws).
+    seed : int
+        Seed of the random starts.
+
+    Returns
+    -------
+    ndarray of the same shape as ``votes``
+    """
     if init == "majority":
         return majority_posteriors(votes)
     if init == "soft":
