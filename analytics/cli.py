@@ -8,8 +8,10 @@ Commands
     Every agreement coefficient with its interval.
 ``noise FILE [--confidence 0.95] [--json]`` or ``noise --n N --d D --p P``
     The noise bound of the agreed subset (Beigman Klebanov & Beigman 2009).
-``dawid-skene FILE [--out gold.csv] [--json]``
-    Gold labels with confidence from the Dawid-Skene model.
+``dawid-skene FILE [--gold GOLD.csv [--clamp]] [--out labels.csv] [--json]``
+    Gold labels with confidence from the Dawid-Skene model; with ``--gold``, the accuracy
+    of majority vote and of the model against known gold labels (``--clamp`` also fixes
+    those items to their gold label while fitting, and scores the others).
 ``report FILE -o report.html [--zip]``
     The self-contained HTML report (or a zip with every table as CSV).
 
@@ -33,9 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
-from analytics.data.loading import load_annotations
-from analytics.data.model import Annotations
+from analytics import AnnotationDataError, Annotations, load_annotations
 
 JSON_VERSION = 1
 
@@ -234,41 +234,76 @@ def cmd_noise(args: argparse.Namespace) -> None:
 
 
 def cmd_dawid_skene(args: argparse.Namespace) -> None:
-    from analytics.dawid_skene import fit
-    from analytics.dawid_skene.reports import annotator_table, gold_labels_table
+    from analytics.data.gold_labels import read_gold_labels  # TODO(lead): analytics.data
+    from analytics.dawid_skene import (
+        annotator_table,
+        fit,
+        fit_summary,
+        gold_accuracy,
+        model_labels_table,
+    )
 
+    if args.clamp and not args.gold:
+        raise CliError("--clamp needs --gold FILE")
     if args.out:
         _writable(args.out)
     ann = _load(args)
-    result = fit(ann, max_iter=args.max_iter, smoothing=args.smoothing)
-    gold = gold_labels_table(result)
+    known = read_gold_labels(args.gold) if args.gold else None
+    result = fit(
+        ann,
+        max_iter=args.max_iter,
+        smoothing=args.smoothing,
+        gold=known if args.clamp else None,
+    )
+    labels = model_labels_table(result)
+    accuracy, why_not = None, None
+    if known is not None:
+        try:
+            accuracy = gold_accuracy(result, known)
+        except AnnotationDataError as exc:  # e.g. every gold item clamped: shown, not fatal
+            why_not = str(exc)
     if args.out:
-        gold.to_csv(args.out, index=False)
+        labels.to_csv(args.out, index=False)
     if args.json:
-        _emit(
-            {
-                "dataset": ann.name,
-                "converged": bool(result.converged),
-                "n_iter": int(result.n_iter),
-                "log_likelihood": float(result.log_likelihood[-1])
-                if len(result.log_likelihood)
-                else None,
-                "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
-                "annotators": _records(annotator_table(result).reset_index()),
-                "gold_file": str(args.out) if args.out else None,
+        payload = {
+            "dataset": ann.name,
+            "converged": bool(result.converged),
+            "n_iter": int(result.n_iter),
+            "log_likelihood": float(result.log_likelihood[-1])
+            if len(result.log_likelihood)
+            else None,
+            "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
+            "annotators": _records(annotator_table(result).reset_index()),
+            "gold_file": str(args.out) if args.out else None,
+        }
+        if known is not None:
+            payload["known_gold"] = {
+                "file": str(args.gold),
+                "clamped_items": len(result.gold_items),
+                "accuracy": None if accuracy is None else _records(accuracy.reset_index()),
+                "reason": why_not,
             }
-        )
+        _emit(payload)
         return
     print(
         f"{ann.name}: Dawid-Skene {'converged' if result.converged else 'stopped'} after {result.n_iter} iterations"
     )
     print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
-    share = float((result.confidence >= 0.99).mean()) if len(result.confidence) else float("nan")
-    print(f"items with posterior >= 0.99: {share:.1%}")
+    print(f"items with posterior >= 0.99: {fit_summary(result).confident_share:.1%}")
+    if why_not:
+        print(f"accuracy against the known gold labels not computed: {why_not}")
+    if accuracy is not None:
+        clamped = f", {len(result.gold_items):,} clamped items left out" if args.clamp else ""
+        print(
+            f"against the known gold labels in {args.gold} "
+            f"({int(accuracy['items'].iloc[0]):,} items{clamped}):"
+        )
+        for method, row in accuracy.iterrows():
+            print(f"  {method}: {row['accuracy']:.1%} right")
     if args.out:
         print(f"gold labels with confidence written to {args.out}")
     else:
-        print(gold.head(20).to_string(index=False))
+        print(labels.head(20).to_string(index=False))
 
 
 def _writable(path: str | Path) -> Path:
@@ -334,6 +369,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("dawid-skene", help="gold labels with confidence from the Dawid-Skene model")
     _add_loader_options(p)
     p.add_argument("--out", help="write gold labels (item, label, confidence, ...) to this CSV")
+    p.add_argument(
+        "--gold",
+        metavar="FILE",
+        help="known gold labels (CSV with columns item, label): report the accuracy of "
+        "majority vote and of the model against them",
+    )
+    p.add_argument(
+        "--clamp",
+        action="store_true",
+        help="with --gold: fix those items to their gold label while fitting "
+        "(semi-supervised); accuracy is then measured on the other items",
+    )
     p.add_argument("--max-iter", type=int, default=500)
     p.add_argument("--smoothing", type=float, default=0.01)
     p.add_argument("--json", action="store_true")

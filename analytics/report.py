@@ -26,8 +26,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
-from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics import AnnotationDataError, Annotations, as_annotations
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
 
@@ -48,7 +47,7 @@ class Block:
 
 # ---------------------------------------------------------------------- sections
 def _summary_blocks(ann: Annotations) -> list[Block]:
-    from analytics.data.overview import (
+    from analytics.data import (
         coverage_figure,
         judgements_per_item_figure,
         label_distribution_figure,
@@ -72,7 +71,6 @@ def _summary_blocks(ann: Annotations) -> list[Block]:
 
 def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
     from analytics import agreement as ag
-    from analytics.agreement import figures as af
 
     s = "agreement"
     report = ag.agreement_report(ann, n_boot=n_boot)
@@ -86,7 +84,7 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
             "annotator model below.",
         ),
         Block(s, "table", "Agreement coefficients", table=report),
-        Block(s, "figure", "Coefficients with intervals", figure=af.forest_plot(report)),
+        Block(s, "figure", "Coefficients with intervals", figure=ag.forest_plot(report)),
     ]
     coefficient, label = (
         ("percent_agreement", "agreement (identical label sets)")
@@ -94,19 +92,18 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
         else ("cohen_kappa", "Cohen's kappa")
     )
     pw = ag.pairwise(ann, coefficient)
-    blocks.append(Block(s, "figure", f"Pairwise {label}", figure=af.pairwise_heatmap(pw)))
+    blocks.append(Block(s, "figure", f"Pairwise {label}", figure=ag.pairwise_heatmap(pw)))
     blocks.append(Block(s, "table", f"Pairwise {label}", table=pw.values))
     blocks.append(Block(s, "table", "Shared items per pair", table=pw.shared))
     if not ann.is_multilabel:
         pc = ag.per_category(ann)
         blocks.append(Block(s, "table", "Agreement per category", table=pc))
-        blocks.append(Block(s, "figure", "Agreement per category", figure=af.per_category_bars(pc)))
+        blocks.append(Block(s, "figure", "Agreement per category", figure=ag.per_category_bars(pc)))
     return blocks
 
 
 def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
     from analytics import multilabel as ml
-    from analytics.multilabel import figures as mf
 
     s = "multilabel"
     am = ml.am_agreement(ann)
@@ -126,22 +123,22 @@ def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
             ),
         ),
         Block(s, "table", "A_m per annotator pair", table=pairs),
-        Block(s, "figure", "A_m per annotator pair", figure=mf.pairwise_am_heatmap(pairs)),
+        Block(s, "figure", "A_m per annotator pair", figure=ml.pairwise_am_heatmap(pairs)),
         Block(s, "table", "Items by observed agreement", table=bands),
-        Block(s, "figure", "Items by observed agreement", figure=mf.items_by_agreement_bars(bands)),
+        Block(s, "figure", "Items by observed agreement", figure=ml.items_by_agreement_bars(bands)),
         Block(s, "table", "Disagreements per category and annotator pair", table=disagreement),
         Block(
             s,
             "figure",
             "Disagreements per category",
-            figure=mf.category_disagreement_heatmap(disagreement),
+            figure=ml.category_disagreement_heatmap(disagreement),
         ),
         Block(s, "table", "Category-pair confusion", table=confusion),
         Block(
             s,
             "figure",
             "Category-pair confusion",
-            figure=mf.category_pair_confusion_heatmap(confusion),
+            figure=ml.category_pair_confusion_heatmap(confusion),
         ),
         Block(s, "table", "Alpha with set distances", table=ml.set_distance_alphas(ann)),
     ]
@@ -179,12 +176,10 @@ def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
 
 def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
     from analytics import dawid_skene as ds
-    from analytics.dawid_skene import figures as dsf
-    from analytics.dawid_skene import reports as dsr
 
     s = "dawid_skene"
     result = ds.fit(ann)
-    share = float((result.confidence >= 0.99).mean())
+    share = ds.fit_summary(result).confident_share
     return [
         Block(
             s,
@@ -197,20 +192,18 @@ def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
             s,
             "table",
             "Prevalence: model, majority vote, raw frequency",
-            table=dsr.prevalence_comparison(result),
+            table=ds.prevalence_comparison(result),
         ),
-        Block(s, "figure", "Prevalence", figure=dsf.prevalence_figure(result)),
-        Block(s, "table", "Annotators", table=dsr.annotator_table(result)),
+        Block(s, "figure", "Prevalence", figure=ds.prevalence_figure(result)),
+        Block(s, "table", "Annotators", table=ds.annotator_table(result)),
         Block(
             s,
             "figure",
             "Annotator confusion matrices",
-            figure=dsf.confusion_heatmaps(
-                result, dsf.pick_annotators(result, "least accurate", 6) if False else None
-            ),
+            figure=ds.confusion_heatmaps(result),  # the 6 least accurate annotators
         ),
-        Block(s, "figure", "Posterior confidence", figure=dsf.confidence_histogram(result)),
-        Block(s, "table", "Gold labels with confidence", table=dsr.gold_labels_table(result)),
+        Block(s, "figure", "Posterior confidence", figure=ds.confidence_histogram(result)),
+        Block(s, "table", "Gold labels with confidence", table=ds.model_labels_table(result)),
     ]
 
 
@@ -295,12 +288,6 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def _fmt(v: object) -> str:
-    if isinstance(v, float):
-        return "" if pd.isna(v) else f"{v:.4g}"
-    return str(v)
-
-
 def _table_html(df: pd.DataFrame) -> str:
     shown = df.head(MAX_TABLE_ROWS)
     out = shown.to_html(border=0, na_rep="", float_format=lambda x: f"{x:.4g}", escape=True)
@@ -376,7 +363,14 @@ def build_report(
     n_boot
         Bootstrap resamples for the agreement intervals.
     confidence
-        Confidence level for the noise bound.
+        The confidence of the noise bound (e.g. 0.95).
+    progress
+        Called with each section's title as it starts (optional).
+
+    Returns
+    -------
+    str
+        The whole HTML document.
     """
     ann = as_annotations(ann)
     blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)

@@ -3,35 +3,39 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import time
 
 import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError
+from analytics.data import SAMPLES
+
+# TODO(lead): import both from analytics.data once its __init__ exports them
+from analytics.data.gold_labels import read_gold_labels
+from analytics.data.samples import sample_truth
 from analytics.dawid_skene import (
+    PICKS,
     DawidSkeneResult,
     annotator_information,
     annotator_table,
-    confident_share,
-    fit,
-    gold_accuracy,
-    gold_labels_table,
-    item_judgements,
-    majority_agreement,
-    prevalence_comparison,
-)
-from analytics.dawid_skene.figures import (
-    PICKS,
     confidence_histogram,
+    confident_share,
     confusion_heatmaps,
+    fit,
+    fit_summary,
+    gold_accuracy,
+    item_judgements,
     log_likelihood_figure,
+    majority_agreement,
+    model_labels_table,
     mutual_information_figure,
     pick_annotators,
+    prevalence_comparison,
     prevalence_figure,
+    uncertain_items,
 )
-from ui.state import require_annotations
+from ui.state import get_source, require_annotations
 from ui.widgets import download_table, explain, show_figure, show_table
 
 INITS = {
@@ -40,6 +44,15 @@ INITS = {
     "best": "Best of several starts (slower)",
 }
 SECTIONS = ["Annotators", "Prevalence and confidence", "Item browser", "Fit details"]
+TOLERANCES = {
+    "1e-4": 1e-4,
+    "1e-5": 1e-5,
+    "1e-6": 1e-6,
+    "1e-7": 1e-7,
+    "1e-8": 1e-8,
+    "1e-9": 1e-9,
+    "1e-10": 1e-10,
+}  # shown -> the relative change that stops EM
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -59,20 +72,22 @@ def _fit(
 
 
 def _read_gold(upload) -> tuple[pd.Series, str]:
-    raw = upload.getvalue()
-    frame = pd.read_csv(
-        io.BytesIO(raw), dtype=str, keep_default_na=False, sep=None, engine="python"
-    )
-    cols = {c.lower().strip(): c for c in frame.columns}
-    item = cols.get("item", frame.columns[0])
-    label = cols.get("label", frame.columns[-1])
-    if item == label:
-        raise AnnotationDataError(
-            "the gold file needs two columns: item and label.", source=upload.name
-        )
-    gold = frame.set_index(item)[label]
-    gold = gold[gold.str.strip() != ""]
-    return gold, hashlib.blake2b(raw, digest_size=10).hexdigest()
+    """The uploaded known gold labels, and a key for the fit cache."""
+    return read_gold_labels(upload), hashlib.blake2b(upload.getvalue(), digest_size=10).hexdigest()
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _sample_gold(key: str) -> pd.Series | None:
+    return sample_truth(key)
+
+
+def _sample_with_truth(ann) -> str | None:
+    """The key of the bundled sample that is loaded, if it has known true labels."""
+    source = get_source()
+    for key, sample in SAMPLES.items():
+        if sample.truth and source == f"sample: {sample.title}" and ann.name == sample.file:
+            return key
+    return None
 
 
 st.title("Dawid-Skene: gold labels you can trust")
@@ -123,12 +138,21 @@ with st.expander("Model settings", expanded=False):
         "0 gives the plain maximum-likelihood fit.",
     )
     max_iter = c3.number_input("Most EM iterations", 1, 10_000, 500, key="ds_max_iter")
-    tol = 10.0 ** st.select_slider(
-        "Stop when the log-likelihood changes by less than (relative)",
-        options=[-4, -5, -6, -7, -8, -9, -10],
-        value=-7,
-        format_func=lambda e: f"1e{e}",
-        key="ds_tol",
+    tol = TOLERANCES[
+        st.select_slider(
+            "Stop when the log-likelihood changes by less than (relative)",
+            options=list(TOLERANCES),
+            value="1e-7",
+            key="ds_tol",
+        )
+    ]
+    sample = _sample_with_truth(ann)
+    use_truth = sample is not None and st.checkbox(
+        "Compare with the sample's known true labels",
+        value=True,
+        key="ds_sample_truth",
+        help="This sample ships with the true label of every item; an uploaded gold file "
+        "below replaces it.",
     )
     gold_file = st.file_uploader(
         "Expert gold labels (optional): CSV with columns item, label",
@@ -142,12 +166,15 @@ with st.expander("Model settings", expanded=False):
         help="Clamped items keep their gold label; accuracy is then measured on the others.",
     )
 
-gold, gold_key = None, ""
+gold, gold_key, gold_title = None, "", "Against your expert gold labels"
 if gold_file is not None:
     try:
         gold, gold_key = _read_gold(gold_file)
-    except (AnnotationDataError, ValueError, pd.errors.ParserError) as exc:
+    except AnnotationDataError as exc:
         st.error(f"Could not read the gold file: {exc}")
+elif use_truth:
+    gold, gold_key = _sample_gold(sample), f"sample:{sample}"
+    gold_title = "Against the sample's known true labels"
 
 try:
     with st.status("Fitting the Dawid-Skene model…", expanded=False) as status:
@@ -178,28 +205,27 @@ except AnnotationDataError as exc:
 for note in result.notes:
     st.warning(note)
 
-share = confident_share(result)
-agree = majority_agreement(result)
+headline = fit_summary(result)
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Items", f"{len(result.items):,}")
-m2.metric("Labels with posterior ≥ 0.99", f"{share.iloc[-1]['share of all items']:.1%}")
-m3.metric("Model agrees with majority vote", f"{agree.iloc[-1]['share']:.1%}")
-m4.metric("Mean annotator accuracy", f"{annotator_table(result)['accuracy'].mean():.1%}")
+m1.metric("Items", f"{headline.n_items:,}")
+m2.metric("Labels with posterior ≥ 0.99", f"{headline.confident_share:.1%}")
+m3.metric("Model agrees with majority vote", f"{headline.majority_agreement:.1%}")
+m4.metric("Mean annotator accuracy", f"{headline.mean_accuracy:.1%}")
 st.caption(
-    f"For {share.iloc[-1]['share of all items']:.0%} of items the model is at least 99% sure of "
-    f"the label. It disagrees with majority vote on {1 - agree.iloc[-1]['share']:.0%} of items: "
-    "those are where annotators' known biases and accuracies overturn a head count."
+    f"For {headline.confident_share:.0%} of items the model is at least 99% sure of "
+    f"the label. It disagrees with majority vote on {headline.majority_disagreement:.0%} of "
+    "items: those are where annotators' known biases and accuracies overturn a head count."
 )
 
-gold_table = gold_labels_table(result)
+model_labels = model_labels_table(result)
 download_table(
-    gold_table, f"{ann.name} gold labels with confidence", key="ds_gold_labels", index=False
+    model_labels, f"{ann.name} gold labels with confidence", key="ds_gold_labels", index=False
 )
 
 if gold is not None:
     try:
         acc = gold_accuracy(result, gold)
-        st.subheader("Against your expert gold labels")
+        st.subheader(gold_title)
         show_table(acc, "accuracy against gold", key="ds_gold_acc")
         mv, ds = acc["accuracy"]
         st.caption(
@@ -256,8 +282,8 @@ elif section == "Prevalence and confidence":
         "or against that category."
     )
     show_figure(confidence_histogram(result), "posterior confidence", key="ds_conf")
-    show_table(share, "confident labels per category", key="ds_share")
-    show_table(agree, "model vs majority agreement", key="ds_agree")
+    show_table(confident_share(result), "confident labels per category", key="ds_share")
+    show_table(majority_agreement(result), "model vs majority agreement", key="ds_agree")
 
 elif section == "Item browser":
     c1, c2 = st.columns([2, 1])
@@ -265,10 +291,8 @@ elif section == "Item browser":
         "Show items whose top posterior is below", 0.0, 1.0, 0.99, 0.01, key="ds_below"
     )
     order = c2.selectbox("Order", ["least sure first", "item order"], key="ds_order")
-    view = gold_table[gold_table["confidence"] < below]
-    if order == "least sure first":
-        view = view.sort_values("confidence", kind="stable")
-    st.caption(f"{len(view):,} of {len(gold_table):,} items are below {below:.2f}.")
+    view = uncertain_items(result, below, least_sure_first=order == "least sure first")
+    st.caption(f"{len(view):,} of {len(model_labels):,} items are below {below:.2f}.")
     if view.empty:
         st.info("No item is below this confidence: the model is sure of every label.")
     else:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics.agreement import agreement_report
-from analytics.dawid_skene import fit
-from analytics.dawid_skene.reports import gold_labels_table
+from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.report import report_button
@@ -65,7 +64,7 @@ else:
         (
             "Gold labels with confidence, Dawid-Skene CSV",
             "gold_labels_dawid_skene.csv",
-            lambda: gold_labels_table(fit(ann)),
+            lambda: model_labels_table(fit(ann)),
         )
     )
 results.append(

@@ -89,6 +89,48 @@ def test_dawid_skene_writes_gold(capsys, tmp_path):
     assert len(gold) == 300 and {"item", "label", "confidence"} <= set(gold.columns)
 
 
+TRUTH = str(SAMPLE_DATA / "crowd_intents_truth.csv")
+
+
+def test_dawid_skene_gold_reports_accuracy_against_known_gold(capsys):
+    out = run_json(capsys, "dawid-skene", CROWD, "--gold", TRUTH, "--json")
+    known = out["known_gold"]
+    assert known["file"] == TRUTH and known["clamped_items"] == 0 and known["reason"] is None
+    acc = {r["method"]: r for r in known["accuracy"]}
+    assert set(acc) == {"majority vote", "Dawid-Skene"}
+    assert acc["Dawid-Skene"]["items"] == 300 and 0.9 < acc["Dawid-Skene"]["accuracy"] <= 1
+    assert main(["dawid-skene", CROWD, "--gold", TRUTH]) == 0
+    text = capsys.readouterr().out
+    assert "against the known gold labels" in text and "Dawid-Skene: " in text
+
+
+def test_dawid_skene_clamp_fixes_the_gold_items(capsys, tmp_path):
+    half = tmp_path / "half.csv"
+    pd.read_csv(TRUTH, dtype=str).iloc[::2].to_csv(half, index=False)
+    out_file = tmp_path / "labels.csv"
+    argv = ["dawid-skene", CROWD, "--gold", str(half), "--clamp", "--out", str(out_file)]
+    out = run_json(capsys, *argv, "--json")
+    assert out["known_gold"]["clamped_items"] == 150
+    labels = pd.read_csv(out_file)
+    assert labels["clamped"].sum() == 150
+    # the clamped items are left out of the accuracy, and they are all the gold there
+    # is: nothing left to score, which is said rather than failing the command
+    assert out["known_gold"]["accuracy"] is None and "no item" in out["known_gold"]["reason"]
+    assert main(argv) == 0
+    assert "not computed" in capsys.readouterr().out
+
+
+def test_dawid_skene_gold_errors_exit_2(capsys, tmp_path):
+    assert main(["dawid-skene", CROWD, "--clamp"]) == 2
+    assert "--clamp needs --gold" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("item,label\nmsg001,question\nmsg001,praise\n", encoding="utf-8")
+    assert main(["dawid-skene", CROWD, "--gold", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.csv" in err and "more than one gold label" in err
+    assert main(["dawid-skene", CROWD, "--gold", str(tmp_path / "nope.csv")]) == 2
+
+
 def test_report_command_writes_html(tmp_path):
     target = tmp_path / "report.html"
     assert main(["report", CROWD, "-o", str(target)]) == 0

@@ -1,8 +1,27 @@
 """Dawid & Skene (1979): each annotator's confusion matrix and each item's most likely label.
+
+- :func:`fit`: the model by EM (Dawid & Skene 1979; Passonneau & Carpenter 2014,
+  section 2.2); :func:`posterior`: Bayes' rule for one item from given parameters;
+  :func:`log_likelihood`: the objective at given parameters.
+- Reading a fit: :func:`annotator_table`, :func:`annotator_information`,
+  :func:`prevalence_comparison`, :func:`confident_share`, :func:`majority_agreement`,
+  :func:`fit_summary`, :func:`item_judgements`, :func:`uncertain_items`.
+- :func:`mutual_information`: bits one label carries about the true category
+  (section 2.2.2).
+- Figures: :func:`confusion_heatmaps`, :func:`prevalence_figure`,
+  :func:`confidence_histogram`, :func:`mutual_information_figure`,
+  :func:`log_likelihood_figure`.
+
+Which "gold" is which: :func:`model_labels_table` holds the **model's labels** (inferred,
+with confidence; the app's "gold labels with confidence" download). The **known gold**
+is the true labels a user already has: ``fit(..., gold=...)`` clamps them and
+:func:`gold_accuracy` scores against them. The multi-label **expert gold standard** is
+another thing: :func:`analytics.multilabel.gold_standard`.
 """
 
 from __future__ import annotations
 
+from analytics.dawid_skene.em import INIT_METHODS, category_codes, majority_posteriors
 from analytics.dawid_skene.figures import (
     PICKS,
     confidence_histogram,
@@ -12,23 +31,20 @@ from analytics.dawid_skene.figures import (
     pick_annotators,
     prevalence_figure,
 )
-from analytics.dawid_skene.model import (
-    INIT_METHODS,
-    DawidSkeneResult,
-    category_codes,
-    fit,
-    log_likelihood,
-    majority_posteriors,
-    mutual_information,
-    posterior,
+from analytics.dawid_skene.information import mutual_information
+from analytics.dawid_skene.labels import (
+    gold_accuracy,
+    item_judgements,
+    model_labels_table,
+    uncertain_items,
 )
+from analytics.dawid_skene.model import DawidSkeneResult, fit, log_likelihood, posterior
 from analytics.dawid_skene.reports import (
+    FitSummary,
     annotator_information,
     annotator_table,
     confident_share,
-    gold_accuracy,
-    gold_labels_table,
-    item_judgements,
+    fit_summary,
     majority_agreement,
     prevalence_comparison,
     spammer_scores,
@@ -38,6 +54,7 @@ __all__ = [
     "INIT_METHODS",
     "PICKS",
     "DawidSkeneResult",
+    "FitSummary",
     "annotator_information",
     "annotator_table",
     "category_codes",
@@ -45,13 +62,14 @@ __all__ = [
     "confident_share",
     "confusion_heatmaps",
     "fit",
+    "fit_summary",
     "gold_accuracy",
-    "gold_labels_table",
     "item_judgements",
     "log_likelihood",
     "log_likelihood_figure",
     "majority_agreement",
     "majority_posteriors",
+    "model_labels_table",
     "mutual_information",
     "mutual_information_figure",
     "pick_annotators",
@@ -59,4 +77,5 @@ __all__ = [
     "prevalence_comparison",
     "prevalence_figure",
     "spammer_scores",
+    "uncertain_items",
 ]

@@ -61,7 +61,28 @@ def _check(confusion: ArrayLike, prevalence: ArrayLike) -> tuple[np.ndarray, np.
 
 
 def entropy(p: ArrayLike) -> float:
-    """Shannon entropy in bits, :math:`H = -\\sum_k p_k \\log_2 p_k` (0 log 0 = 0)."""
+    """Shannon entropy in bits, :math:`H = -\\sum_k p_k \\log_2 p_k` (0 log 0 = 0).
+
+    Parameters
+    ----------
+    p : array_like
+        A probability vector.
+
+    Returns
+    -------
+    float
+        Bits.
+
+    References
+    ----------
+    Cover, T. M. and Thomas, J. A. (1991). *Elements of Information Theory*. Wiley,
+    eq. 2.1.
+
+    Examples
+    --------
+    >>> entropy([0.5, 0.5])
+    1.0
+    """
     arr = np.asarray(p, dtype=float)
     return float(-_xlogx(arr).sum())
 
@@ -72,8 +93,26 @@ def conditional_entropy(confusion: ArrayLike, prevalence: ArrayLike) -> float | 
     Passonneau & Carpenter (2014), section 2.2.2 ("Conditional Entropy"). Computed as
     :math:`H[Z, Y] - H[Y]` with the joint :math:`p(k, k') = \\pi_k \\theta_{kk'}`.
 
-    Returns a float for one K x K matrix, an array of length J for a J x K x K stack.
-    With fewer than two categories the value is NaN (there is no uncertainty to reduce).
+    Parameters
+    ----------
+    confusion : array_like or pandas.DataFrame, shape (K, K) or (J, K, K)
+        Rows = true category, columns = given label, rows sum to 1.
+    prevalence : array_like or pandas.Series, shape (K,)
+        Probability of each true category (sums to 1).
+
+    Returns
+    -------
+    float or ndarray
+        A float for one K x K matrix, an array of length J for a J x K x K stack. With
+        fewer than two categories the value is NaN (there is no uncertainty to reduce).
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2.2.
+
+    Cover, T. M. and Thomas, J. A. (1991). *Elements of Information Theory*. Wiley,
+    eqs. 2.10 and 2.21 (chain rule).
     """
     theta, pi = _check(confusion, prevalence)
     if theta.shape[-1] < 2:
@@ -119,6 +158,21 @@ def mutual_information(confusion: ArrayLike, prevalence: ArrayLike) -> float | n
     Only the third annotator's figures are right: the exact values are
     0.664 / 0.058, 0.663 / 0.059 and 0.468 / 0.253 bits (checked as :math:`H[Z]-H[Z|Y]` and
     as :math:`H[Y]-H[Y|Z]`; see ``docs/dawid_skene.md``).
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2.2.
+
+    Cover, T. M. and Thomas, J. A. (1991). *Elements of Information Theory*. Wiley,
+    eq. 2.39.
+
+    Examples
+    --------
+    >>> mutual_information([[1.0, 0.0], [0.0, 1.0]], [0.5, 0.5])
+    1.0
+    >>> mutual_information([[0.5, 0.5], [0.5, 0.5]], [0.5, 0.5])
+    0.0
     """
     theta, pi = _check(confusion, prevalence)
     if theta.shape[-1] < 2:

@@ -1,4 +1,4 @@
-"""The Dawid-Skene annotator model: gold labels with confidence, per-annotator confusion.
+"""The Dawid-Skene annotator model: each item's most likely label, per-annotator confusion.
 
 Dawid & Skene (1979), as presented by Passonneau & Carpenter (2014), section 2.2. Every
 item :math:`i` has a true category :math:`z_i \\sim \\mathrm{Categorical}(\\pi)`; a label
@@ -12,21 +12,27 @@ posterior probability of every category. Judgements may be missing (an annotator
 any subset of items) or repeated (one annotator labels one item several times: each
 repeat is an independent draw).
 
-Implementation notes (why it is fast)
--------------------------------------
-All judgements are coded once into a sparse items x (annotator, label) count matrix
-:math:`C`. Then one EM iteration is two sparse-dense products and a log-sum-exp:
+The EM engine itself (sparse coding, starts, E- and M-steps) is in
+:mod:`analytics.dawid_skene.em`.
 
-- E-step: :math:`\\log p(z_i = k, y_i) = \\log\\pi_k + (C \\, T)_{ik}` where
-  :math:`T_{(j,k'),k} = \\log\\theta_{jkk'}` (log space, so hundreds of labels per item
-  do not underflow).
-- M-step: expected counts :math:`N_{(j,k'),k} = (C^\\top Q)_{(j,k'),k}` with :math:`Q` the
-  posteriors; then :math:`\\theta_{jkk'} \\propto N_{jkk'} + a_{kk'}` and
-  :math:`\\pi_k \\propto \\sum_i Q_{ik} + b_k`.
+Three kinds of "gold" meet in Concord; in this family:
 
-There is no Python loop over items, annotators or judgements. Hand-written code beats
-crowd-kit's pandas ``groupby``/``join`` per iteration by orders of magnitude here (see
-``benchmarks/bench_dawid_skene.py``).
+- the **model's labels** (:attr:`DawidSkeneResult.labels`, downloaded by
+  :func:`~analytics.dawid_skene.model_labels_table` as "gold labels with confidence"):
+  what the model infers, with a posterior probability;
+- the **known gold**: true labels the user already has for some items, passed as
+  ``fit(..., gold=...)`` (those items are clamped) or scored with
+  :func:`~analytics.dawid_skene.gold_accuracy`;
+- not here: the multi-label **expert gold standard** of Bhowmick et al. (Algorithm 1),
+  :func:`analytics.multilabel.gold_standard`.
+
+References
+----------
+Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
+
+Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+*Transactions of the ACL* 2, 311-326.
 """
 
 from __future__ import annotations
@@ -39,38 +45,35 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy import sparse
 
-from analytics._core.dawid_skene_checks import (
+from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import (
     check_confusions,
     check_observed,
     check_prevalence,
     check_settings,
+)
+from analytics.data import Annotations, as_annotations
+from analytics.dawid_skene.em import (
+    INIT_METHODS,
+    EMEngine,
+    best_run,
+    data_notes,
+    design_matrix,
+    gold_codes,
     pseudo_counts,
 )
-from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
-from analytics.dawid_skene.information import mutual_information
 
-__all__ = [
-    "INIT_METHODS",
-    "DawidSkeneResult",
-    "category_codes",
-    "fit",
-    "log_likelihood",
-    "majority_posteriors",
-    "mutual_information",
-    "posterior",
-]
-
-INIT_METHODS = ("majority", "soft", "random", "best")
-N_RANDOM_STARTS = 3  # random starts tried by init="best", besides majority and soft
+__all__ = ["DawidSkeneResult", "fit", "log_likelihood", "posterior"]
 
 
 # ---------------------------------------------------------------------- result
 @dataclass(frozen=True, eq=False)
 class DawidSkeneResult:
-    """A fitted Dawid-Skene model.
+    """A fitted Dawid-Skene model (what :func:`fit` returns).
+
+    ``labels`` are the model's labels (inferred), not the known gold labels a user may
+    pass to :func:`fit`; the items clamped to those are ``gold_items``.
 
     Attributes
     ----------
@@ -100,7 +103,8 @@ class DawidSkeneResult:
     judgements : pandas.Series
         Annotator -> number of judgements.
     gold_items : pandas.Index
-        Items whose true label was clamped to a given gold label.
+        Items whose true label was clamped to a known gold label (``fit(..., gold=...)``);
+        empty when no known gold was given.
     settings : dict
         The arguments of :func:`fit`.
     notes : tuple of str
@@ -145,8 +149,35 @@ class DawidSkeneResult:
             for j, a in enumerate(self.annotators)
         }
 
+    @cached_property
+    def annotator_accuracy(self) -> pd.Series:
+        """Annotator -> the chance that one of their labels is right.
+
+        Notes
+        -----
+        .. math::
+
+            \\mathrm{acc}_j = \\sum_k \\pi_k \\theta_{jkk}
+
+        the probability that annotator :math:`j`'s label on a random item equals its true
+        category (Passonneau & Carpenter 2014, section 2.2; the ``accuracy`` column of
+        :func:`~analytics.dawid_skene.annotator_table`).
+        """
+        diag = np.diagonal(self.confusion_array, axis1=1, axis2=2)
+        return pd.Series(diag @ self.prevalence.to_numpy(), index=self.annotators, name="accuracy")
+
+    @property
+    def mean_accuracy(self) -> float:
+        """The mean of :attr:`annotator_accuracy` over annotators (each counts once).
+
+        NaN when there is no annotator.
+        """
+        acc = self.annotator_accuracy
+        return float(acc.mean()) if len(acc) else float("nan")
+
     @property
     def final_log_likelihood(self) -> float:
+        """The last entry of ``log_likelihood`` (NaN if none)."""
         return float(self.log_likelihood[-1]) if len(self.log_likelihood) else float("nan")
 
     def __repr__(self) -> str:
@@ -166,22 +197,16 @@ def posterior(
 ) -> np.ndarray:
     """Posterior over the true category of one item, from given parameters (Bayes' rule).
 
-    .. math::
-
-        p(z = k \\mid y, \\theta, \\pi) \\propto \\pi_k \\prod_j \\theta_{j, k, y_j}
-
-    (Passonneau & Carpenter 2014, section 2.2.1). Computed in log space.
-
     Parameters
     ----------
-    prevalence
+    prevalence : array_like, shape (K,)
         :math:`\\pi`, a probability vector of length K (non-negative, finite, summing to
         1 within 1e-9).
-    confusions
-        Shape (J, K, K): ``confusions[j]`` is annotator j's K x K matrix (rows: true
+    confusions : array_like, shape (J, K, K)
+        ``confusions[j]`` is annotator j's K x K matrix (rows: true
         category, columns: given label); every row is a probability vector like
         ``prevalence``.
-    observed
+    observed : sequence of int or None, or ndarray, length J
         J entries: ``observed[j]`` is the 0-based index (0 .. K - 1) of the label annotator
         j gave, or **-1 or None when annotator j did not label the item** (that annotator
         then contributes nothing). Indices must be whole numbers (``1.0`` is accepted as
@@ -190,7 +215,8 @@ def posterior(
 
     Returns
     -------
-    ndarray of length K, summing to 1.
+    ndarray of shape (K,)
+        :math:`p(z = k \\mid y)`, summing to 1.
 
     Raises
     ------
@@ -198,6 +224,22 @@ def posterior(
         Parameters of the wrong shape (the message names the expected shape), rows that
         are not probability vectors, bad label indices, or labels that have probability
         zero under every category.
+
+    Notes
+    -----
+    .. math::
+
+        p(z = k \\mid y, \\theta, \\pi) \\propto \\pi_k \\prod_j \\theta_{j, k, y_j}
+
+    computed in log space.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5.
+
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2.1.
 
     Examples
     --------
@@ -225,242 +267,6 @@ def posterior(
     return p / p.sum()
 
 
-# ---------------------------------------------------------------------- helpers
-def category_codes(categories: pd.Index, values: Sequence[Any] | np.ndarray) -> np.ndarray:
-    """0-based codes of label values among ``categories``; -1 where a value is unknown.
-
-    Matches exactly first, then by text (``"1"`` matches the category ``1``; data read
-    with ``dtype=str`` often arrives as text), then by number (``"1.0"`` matches ``1``).
-    """
-    values = list(values)
-    codes = np.asarray(categories.get_indexer(pd.Index(values, dtype=object)), np.int64)
-    if (codes >= 0).all():
-        return codes
-    by_text = {str(c).strip(): i for i, c in enumerate(categories)}
-    by_num: dict[float, int] = {}
-    for i, c in enumerate(categories):
-        try:
-            by_num.setdefault(float(c), i)
-        except (TypeError, ValueError):
-            continue
-    for n in np.flatnonzero(codes < 0):
-        v = values[n]
-        code = by_text.get(str(v).strip(), -1)
-        if code < 0 and by_num:
-            try:
-                code = by_num.get(float(str(v).strip().replace("_", "x")), -1)
-            except ValueError:
-                code = -1
-        codes[n] = code
-    return codes
-
-
-def _gold_codes(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) -> np.ndarray:
-    """Item -> clamped category code (-1 where no gold label)."""
-    out = np.full(ann.n_items, -1, np.int64)
-    if gold is None:
-        return out
-    g = pd.Series(gold) if not isinstance(gold, pd.Series) else gold
-    g = g[[not _is_na(v) for v in g.to_numpy()]]
-    if g.empty:
-        return out
-    keys = list(g.index)
-    rows = ann.items.get_indexer(pd.Index(keys, dtype=object))
-    miss = rows < 0
-    if miss.any():
-        text = ann.items.get_indexer(pd.Index([str(k).strip() for k in keys], dtype=object))
-        rows = np.where(miss, text, rows)
-    known = rows >= 0
-    if not known.any():
-        raise AnnotationDataError(
-            "none of the gold items is in the data set.",
-            hint=f"Gold items look like {keys[:3]}; data items look like {list(ann.items[:3])}.",
-        )
-    codes = category_codes(ann.categories, g.to_numpy()[known])
-    if (codes < 0).any():
-        bad = sorted({str(v) for v in g.to_numpy()[known][codes < 0]})[:5]
-        raise AnnotationDataError(
-            f"gold labels {bad} are not among the categories {list(ann.categories)[:10]}.",
-            hint="Correct the gold file or declare the missing categories.",
-        )
-    out[rows[known]] = codes
-    return out
-
-
-def _is_na(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA
-
-
-def majority_posteriors(votes: np.ndarray) -> np.ndarray:
-    """Majority vote as a distribution per item, ties split equally.
-
-    An item whose top count is shared by t categories gives each of them 1/t; an item
-    with no judgement gives every category 1/K. ``votes`` is items x categories counts.
-    """
-    votes = np.asarray(votes, dtype=float)
-    k = votes.shape[1]
-    if votes.shape[0] == 0 or k == 0:
-        return np.zeros_like(votes)
-    top = votes.max(axis=1, keepdims=True)
-    winners = (votes == top).astype(float)
-    return winners / winners.sum(axis=1, keepdims=True)
-
-
-def _design(ann: Annotations) -> tuple[sparse.csr_matrix, sparse.csc_matrix]:
-    """Items x (annotator, label) counts C (CSR) and its transpose (a CSC view).
-
-    Repeated judgements simply add up in C: each is an independent draw.
-    """
-    n_i, n_a, k = ann.n_items, ann.n_annotators, ann.n_categories
-    code = ann.annotator_codes * k + ann.label_codes
-    c = sparse.csr_matrix((np.ones(ann.n_judgements), (ann.item_codes, code)), shape=(n_i, n_a * k))
-    c.sum_duplicates()
-    return c, c.T
-
-
-# ---------------------------------------------------------------------- EM core
-@dataclass
-class _Run:
-    q: np.ndarray
-    pi: np.ndarray
-    theta: np.ndarray
-    counts: np.ndarray
-    trace: np.ndarray
-    n_iter: int
-    converged: bool
-
-
-class _EM:
-    """The EM updates on coded data; everything is numpy/scipy, no per-item loops."""
-
-    def __init__(
-        self,
-        c: sparse.csr_matrix,
-        ct: sparse.csc_matrix,
-        n_annotators: int,
-        k: int,
-        alpha: np.ndarray,
-        beta: np.ndarray,
-        gold: np.ndarray,
-    ) -> None:
-        self.c, self.ct = c, ct
-        self.n_items = c.shape[0]
-        self.n_annotators, self.k = n_annotators, k
-        self.alpha, self.beta = alpha, beta  # pseudo-counts (Dirichlet parameter - 1)
-        self.gold_rows = np.flatnonzero(gold >= 0)
-        self.gold_codes = gold[self.gold_rows]
-
-    def clamp(self, q: np.ndarray) -> np.ndarray:
-        if len(self.gold_rows):
-            q[self.gold_rows] = 0.0
-            q[self.gold_rows, self.gold_codes] = 1.0
-        return q
-
-    def run(self, q0: np.ndarray, max_iter: int, tol: float) -> _Run:
-        """EM from initial posteriors ``q0`` until the relative change of the
-        penalised log-likelihood is below ``tol`` or ``max_iter`` M-steps were made.
-
-        Every trace entry is the objective of the parameters the posteriors were
-        computed from, so the returned posteriors, parameters and last trace entry
-        belong together.
-        """
-        pi, theta, counts = self.m_step(self.clamp(q0))
-        trace: list[float] = []
-        n_iter, converged = 0, False
-        while True:
-            q, ll = self.e_step(pi, theta)
-            trace.append(ll)
-            if len(trace) > 1:
-                prev = trace[-2]
-                if abs(ll - prev) / max(abs(prev), np.finfo(float).tiny) < tol:
-                    converged = True
-                    break
-            if n_iter >= max_iter:
-                break
-            pi, theta, counts = self.m_step(q)
-            n_iter += 1
-        return _Run(q, pi, theta, counts, np.asarray(trace), n_iter, converged)
-
-    def m_step(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """MAP update: Dirichlet mode = (expected count + pseudo-count) / row total."""
-        j, k = self.n_annotators, self.k
-        # counts[(j, given), true] -> annotator x true x given
-        counts = np.asarray(self.ct @ q).reshape(j, k, k).transpose(0, 2, 1)
-        # ct is C's CSC transpose (a free view): the CSC kernel streams through q in item
-        # order and scatters into the small (annotator, label) x K result that stays in
-        # cache, about 2x faster than a CSR copy of the transpose, which gathers q rows.
-        num = counts + self.alpha
-        den = num.sum(axis=2, keepdims=True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            theta = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0 / k)
-        pi_num = np.einsum("ik->k", q) + self.beta  # faster than q.sum(axis=0) here
-        pi = pi_num / pi_num.sum() if pi_num.sum() > 0 else np.full(k, 1.0 / k)
-        return pi, theta, counts
-
-    def e_step(self, pi: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, float]:
-        """Posteriors and the penalised log-likelihood of (pi, theta)."""
-        j, k = self.n_annotators, self.k
-        with np.errstate(divide="ignore"):
-            log_theta = np.log(theta)
-            log_pi = np.log(pi)
-        table = log_theta.transpose(0, 2, 1).reshape(j * k, k)  # row (j, given) -> true
-        s = self.c @ table
-        s += log_pi
-        # a clamped item contributes its complete-data log-likelihood log p(z=g, y)
-        gold_ll = s[self.gold_rows, self.gold_codes]
-        top = _row_reduce(np.maximum, s)
-        top[~np.isfinite(top)] = 0.0
-        s -= top[:, None]
-        np.exp(s, out=s)
-        z = _row_reduce(np.add, s)
-        s *= (1.0 / z)[:, None]  # one reciprocal per item, then multiplies
-        with np.errstate(divide="ignore"):
-            ll_items = top + np.log(z)
-        if len(self.gold_rows):
-            ll_items[self.gold_rows] = gold_ll
-            self.clamp(s)
-        ll = float(ll_items.sum()) + _penalty(self.alpha, log_theta) + _penalty(self.beta, log_pi)
-        return s, ll
-
-
-def _row_reduce(op: np.ufunc, a: np.ndarray) -> np.ndarray:
-    """``op.reduce(a, axis=1)`` for a tall, narrow array, one column at a time.
-
-    numpy reduces a short inner axis (K = a handful of categories) slowly; K vectorised
-    passes over the columns are several times faster for 10^5-10^6 items.
-    """
-    out = a[:, 0].copy()
-    for col in range(1, a.shape[1]):
-        op(out, a[:, col], out=out)
-    return out
-
-
-def _penalty(pseudo: np.ndarray, log_p: np.ndarray) -> float:
-    """Log Dirichlet density up to a constant: sum of (alpha - 1) log p, with 0 log 0 = 0."""
-    pseudo = np.broadcast_to(pseudo, log_p.shape)
-    used = pseudo > 0
-    return float((pseudo[used] * log_p[used]).sum())
-
-
-def _init_posteriors(votes: np.ndarray, init: str, seed: int) -> np.ndarray:
-    if init == "majority":
-        return majority_posteriors(votes)
-    if init == "soft":
-        tot = votes.sum(axis=1, keepdims=True)
-        k = votes.shape[1]
-        return np.where(tot > 0, votes / np.where(tot > 0, tot, 1), 1.0 / max(k, 1))
-    if init == "gold":
-        # parameters from the clamped gold items alone (rows of zeros elsewhere)
-        return np.zeros(votes.shape)
-    rng = np.random.default_rng(seed)
-    if init == "jittered":
-        # vote counts plus up to one random vote per category: near majority vote, so
-        # the start cannot land on a relabelled (category-permuted) solution
-        noisy = votes + rng.random(votes.shape)
-        return noisy / noisy.sum(axis=1, keepdims=True)
-    return rng.dirichlet(np.ones(votes.shape[1]), size=votes.shape[0])
-
-
 # ---------------------------------------------------------------------- fit
 def fit(
     ann: Annotations | pd.DataFrame,
@@ -475,44 +281,31 @@ def fit(
 ) -> DawidSkeneResult:
     """Fit the Dawid-Skene model by EM; return posteriors, prevalence and confusion matrices.
 
-    Maximises the penalised log-likelihood (log posterior density up to a constant)
-
-    .. math::
-
-        \\ell(\\pi, \\theta) = \\sum_i \\log \\sum_k \\pi_k \\prod_{n: ii[n]=i}
-            \\theta_{jj[n], k, y[n]}
-          + \\sum_k b_k \\log \\pi_k + \\sum_j \\sum_{k,k'} a_{kk'} \\log \\theta_{jkk'}
-
-    (Passonneau & Carpenter 2014, section 2.2, with Dirichlet priors
-    :math:`\\theta_{jk} \\sim \\mathrm{Dir}(a_k + 1)`, :math:`\\pi \\sim \\mathrm{Dir}(b + 1)`;
-    Dawid & Skene 1979, eqs. 2.3-2.5). For an item with a clamped gold label :math:`g`
-    the inner sum is replaced by the single term :math:`k = g`.
-
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         Single-label annotations (nominal, ordinal or numeric labels are all treated as
         unordered categories). Multi-label data are refused: fit one binary model per
         category instead (``ann.subset`` does not do this; see ``docs/dawid_skene.md``).
-    max_iter
+    max_iter : int, default 500
         Most EM iterations to run: a whole number >= 1.
-    tol
+    tol : float, default 1e-7
         Stop when :math:`|\\ell_t - \\ell_{t-1}| / |\\ell_{t-1}| < tol` for the true
         penalised log-likelihood: a finite number >= 0; 0 never stops early (runs exactly
         ``max_iter`` iterations, as the benchmark does to time iterations).
-    smoothing
+    smoothing : float, default 0.01
         Additive pseudo-count :math:`a = b` added to every confusion cell and every
         prevalence count (a MAP estimate): a finite number >= 0; 0 gives the unsmoothed
         maximum-likelihood fit.
-    prior
+    prior : None, float, array_like of shape (K, K) or pandas.DataFrame, default None
         Extra pseudo-counts for every annotator's confusion matrix, on top of
         ``smoothing``: one number (the same in every cell), or a K x K array or
         DataFrame (true x given), finite and >= 0. Nothing else is broadcast: a single
-        row of K numbers is refused. A prior
-        heavier on the diagonal, e.g. ``2 * np.eye(K)``, says "annotators are usually
-        right" and keeps sparse annotators away from extreme estimates.
-    init
-        ``"majority"``: start from majority vote, ties split equally (default);
+        row of K numbers is refused. A prior heavier on the diagonal, e.g.
+        ``2 * np.eye(K)``, says "annotators are usually right" and keeps sparse
+        annotators away from extreme estimates.
+    init : {"majority", "soft", "random", "best"}, default "majority"
+        ``"majority"``: start from majority vote, ties split equally;
         ``"soft"``: start from the share of votes per category;
         ``"random"``: random posteriors drawn with ``seed``;
         ``"best"``: run from majority, soft and 3 jittered vote starts (vote counts
@@ -521,23 +314,65 @@ def fit(
         (EM finds a local optimum; on the public data sets the majority start is
         sometimes not the best one). ``"random"`` starts may converge to a solution
         with the categories permuted (the likelihood cannot tell them apart).
-    gold
-        Known true labels for some items (item -> label, in the original label values);
-        those items are clamped to their label throughout (semi-supervised EM). Items not
-        in the data are ignored.
-    seed
+    gold : mapping or pandas.Series, default None
+        **Known gold**: true labels the user already has for some items (item -> label,
+        in the original label values; read a CSV with
+        ``analytics.data.gold_labels.read_gold_labels``). Those items are clamped to
+        their label throughout (semi-supervised EM) and listed in
+        ``result.gold_items``. Items not in the data are ignored. Not to be confused
+        with the model's own labels, ``result.labels``.
+    seed : int, default 0
         Random seed (a whole number >= 0) for the random starts (``init="random"`` or
         ``"best"``); the fit is otherwise deterministic.
 
     Returns
     -------
     DawidSkeneResult
+        Posteriors, the model's labels and their confidence, prevalence, confusion
+        matrices and the log-likelihood trace.
 
     Raises
     ------
     AnnotationDataError
         No judgements, multi-label data, gold labels that do not match, or a bad setting
         (the message names the setting and the expected shape or range).
+
+    Notes
+    -----
+    Maximises the penalised log-likelihood (log posterior density up to a constant)
+
+    .. math::
+
+        \\ell(\\pi, \\theta) = \\sum_i \\log \\sum_k \\pi_k \\prod_{n: ii[n]=i}
+            \\theta_{jj[n], k, y[n]}
+          + \\sum_k b_k \\log \\pi_k + \\sum_j \\sum_{k,k'} a_{kk'} \\log \\theta_{jkk'}
+
+    with Dirichlet priors :math:`\\theta_{jk} \\sim \\mathrm{Dir}(a_k + 1)`,
+    :math:`\\pi \\sim \\mathrm{Dir}(b + 1)`. The E-step is Bayes' rule per item
+    (:func:`posterior`); the M-step sets :math:`\\theta_{jkk'} \\propto N_{jkk'} + a_{kk'}`
+    and :math:`\\pi_k \\propto \\sum_i p(z_i = k) + b_k` from the expected counts
+    :math:`N`. For an item with a clamped gold label :math:`g` the inner sum is replaced
+    by the single term :math:`k = g`.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eqs. 2.3-2.5.
+
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from analytics.data import Annotations
+    >>> rows = [("i1", "a", "x"), ("i1", "b", "x"), ("i2", "a", "y"), ("i2", "b", "y")]
+    >>> ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    >>> result = fit(ann)
+    >>> result.labels.tolist()
+    ['x', 'y']
+    >>> bool(result.converged)
+    True
     """
     ann = as_annotations(ann)
     if ann.is_multilabel:
@@ -560,28 +395,16 @@ def fit(
     k, n_a = ann.n_categories, ann.n_annotators
     alpha = pseudo_counts(smoothing, prior, k, ann.categories)
     beta = np.full(k, float(smoothing))
-    gold_codes = _gold_codes(ann, gold)
-
-    c, ct = _design(ann)
+    clamped = gold_codes(ann, gold)
+    c, ct = design_matrix(ann)
     votes = ann.count_matrix()
-    em = _EM(c, ct, n_a, k, alpha, beta, gold_codes)
-    starts = (
-        [("majority", seed), ("soft", seed)]
-        + [("jittered", seed + r) for r in range(N_RANDOM_STARTS)]
-        if init == "best"
-        else [(init, seed)]
-    )
-    if init == "best" and (gold_codes >= 0).any():
-        starts.append(("gold", seed))
-    runs = [em.run(_init_posteriors(votes, how, s), max_iter, tol) for how, s in starts]
-    best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
-    run = runs[best]
+    engine = EMEngine(c, ct, n_a, k, alpha, beta, clamped)
+    run, start, n_runs = best_run(engine, votes, init, seed, max_iter, tol)
     q, pi, theta, counts = run.q, run.pi, run.theta, run.counts
-    trace, n_iter, converged = run.trace, run.n_iter, run.converged
 
-    notes = _notes(ann, gold_codes)
+    notes = data_notes(ann)
     if init == "best":
-        notes += (f"Best of {len(runs)} starts: {starts[best][0]} (highest log-likelihood).",)
+        notes += (f"Best of {n_runs} starts: {start} (highest log-likelihood).",)
     cats = ann.categories
     post = pd.DataFrame(q, index=ann.items, columns=cats)
     top = q.argmax(axis=1) if k else np.zeros(ann.n_items, np.int64)
@@ -590,21 +413,21 @@ def fit(
         posteriors=post,
         labels=pd.Series(np.asarray(cats, dtype=object)[top], index=ann.items, name="label"),
         confidence=pd.Series(q.max(axis=1), index=ann.items, name="confidence"),
-        log_likelihood=trace,
-        n_iter=n_iter,
-        converged=converged,
+        log_likelihood=run.trace,
+        n_iter=run.n_iter,
+        converged=run.converged,
         confusion_array=theta,
         expected_counts=counts,
         votes=votes,
         judgements=ann.judgements_per_annotator(),
-        gold_items=ann.items[gold_codes >= 0],
+        gold_items=ann.items[clamped >= 0],
         settings={
             "max_iter": max_iter,
             "tol": tol,
             "smoothing": smoothing,
             "prior": None if prior is None else np.asarray(prior).tolist(),
             "init": init,
-            "n_gold": int((gold_codes >= 0).sum()),
+            "n_gold": int((clamped >= 0).sum()),
             "seed": seed,
         },
         notes=notes,
@@ -621,12 +444,46 @@ def log_likelihood(
 ) -> float:
     """The objective :func:`fit` maximises, evaluated at given parameters.
 
-    ``prevalence`` has one entry per category of ``ann``; ``confusion`` is
-    annotators x true x given in the order of ``ann.annotators``. With ``smoothing=0``
-    and no prior this is the plain log-likelihood, so fits made by other software can be
-    compared on the same scale. ``prevalence`` and every confusion row must be probability
-    vectors (finite, non-negative, summing to 1 within 1e-9); ``smoothing`` and ``prior``
-    are checked as in :func:`fit`. Bad input raises :class:`AnnotationDataError`.
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        Single-label annotations.
+    prevalence : array_like, shape (K,)
+        One probability per category of ``ann`` (finite, non-negative, summing to 1
+        within 1e-9).
+    confusion : array_like, shape (J, K, K)
+        Annotators x true x given, in the order of ``ann.annotators``; every row a
+        probability vector like ``prevalence``.
+    smoothing : float, default 0.0
+        As in :func:`fit`; with 0 and no prior this is the plain log-likelihood, so fits
+        made by other software can be compared on the same scale.
+    prior : None, float, array_like of shape (K, K) or pandas.DataFrame, default None
+        As in :func:`fit`.
+
+    Returns
+    -------
+    float
+        :math:`\\ell(\\pi, \\theta)` in nats.
+
+    Raises
+    ------
+    AnnotationDataError
+        Parameters of the wrong shape or not probability vectors, or a bad setting.
+
+    Notes
+    -----
+    .. math::
+
+        \\ell(\\pi, \\theta) = \\sum_i \\log \\sum_k \\pi_k \\prod_{n: ii[n]=i}
+            \\theta_{jj[n], k, y[n]}
+          + \\sum_k b_k \\log \\pi_k + \\sum_j \\sum_{k,k'} a_{kk'} \\log \\theta_{jkk'}
+
+    with :math:`a = b =` ``smoothing`` (plus ``prior`` in :math:`a`).
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.3.
     """
     ann = as_annotations(ann)
     k = ann.n_categories
@@ -635,8 +492,8 @@ def log_likelihood(
         confusion, k, ann.n_annotators, list(ann.annotators), list(ann.categories)
     )
     alpha = pseudo_counts(smoothing, prior, k, ann.categories)  # checks smoothing too
-    c, ct = _design(ann)
-    em = _EM(
+    c, ct = design_matrix(ann)
+    em = EMEngine(
         c,
         ct,
         ann.n_annotators,
@@ -646,36 +503,3 @@ def log_likelihood(
         np.full(ann.n_items, -1, np.int64),
     )
     return em.e_step(pi, theta)[1]
-
-
-def _notes(ann: Annotations, gold_codes: np.ndarray) -> tuple[str, ...]:
-    notes = []
-    if ann.n_categories < 2:
-        notes.append(
-            "Only one category is used, so every item is certain and the annotators carry "
-            "no information (mutual information and spammer scores are undefined)."
-        )
-    if ann.n_annotators < 2:
-        notes.append(
-            "There is only one annotator: the model cannot tell their errors from the truth "
-            "(many parameter values fit equally well), so its posteriors and confusion "
-            "matrix mean little; collect labels from a second annotator."
-        )
-    per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
-    single = int((per_item == 1).sum())
-    if single and single == ann.n_items:
-        notes.append(
-            "No item was labelled by two or more annotators, so annotator accuracy cannot "
-            "be estimated (the model is not identified); treat the results as unreliable."
-        )
-    elif single > 0.5 * ann.n_items:
-        notes.append(
-            f"{single:,} of {ann.n_items:,} items have a single judgement; their gold "
-            "labels rest on one annotator."
-        )
-    if ann.kind.value in ("numeric", "ordinal"):
-        notes.append(
-            "The labels are treated as unordered categories (the model ignores their order "
-            "and distances)."
-        )
-    return tuple(notes)

@@ -1,4 +1,4 @@
-"""Tables that read a fitted Dawid-Skene model: annotators, prevalence, confidence, gold.
+"""Tables that read a fitted Dawid-Skene model: annotators, prevalence, confidence, labels.
 
 These are the comparisons Passonneau & Carpenter (2014) make: prevalence by the model vs
 majority vote vs raw label frequency (their Fig. 4), the share of items whose posterior is
@@ -7,30 +7,36 @@ labels (Fig. 7) and mutual information per annotator (Fig. 8).
 
 Majority-vote ties follow one stated rule everywhere: an item whose top vote count is
 shared by t categories gives each of them 1/t (the expected result of breaking the tie by
-a fair coin). So a tied item counts 1/t "correct" when the gold label is among the tied
-categories, and 1/t "in agreement" when the model's label is.
+a fair coin). So a tied item counts 1/t "in agreement" when the model's label is among
+the tied categories. Item-level tables (the model's labels, accuracy against known gold)
+are in :mod:`analytics.dawid_skene.labels`.
+
+References
+----------
+Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+*Transactions of the ACL* 2, 311-326.
+
+Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics.dawid_skene.em import majority_posteriors
 from analytics.dawid_skene.information import entropy, mutual_information
-from analytics.dawid_skene.model import DawidSkeneResult, category_codes, majority_posteriors
+from analytics.dawid_skene.model import DawidSkeneResult
 
 __all__ = [
+    "FitSummary",
     "annotator_information",
     "annotator_table",
     "confident_share",
-    "gold_accuracy",
-    "gold_labels_table",
-    "item_judgements",
+    "fit_summary",
     "majority_agreement",
     "prevalence_comparison",
     "spammer_scores",
@@ -43,24 +49,45 @@ def _majority(result: DawidSkeneResult) -> np.ndarray:
     return majority_posteriors(result.votes)
 
 
-def _expected_accuracy(result: DawidSkeneResult) -> np.ndarray:
-    """Per annotator: sum_k pi_k theta_jkk, the chance one of their labels is right."""
-    diag = np.diagonal(result.confusion_array, axis1=1, axis2=2)
-    return diag @ result.prevalence.to_numpy()
-
-
 def spammer_scores(confusion: np.ndarray) -> np.ndarray:
     """How alike an annotator's confusion rows are: 1 = spammer, 0 = rows disjoint.
 
+    Parameters
+    ----------
+    confusion : array_like, shape (J, K, K)
+        One confusion matrix per annotator (rows: true category, columns: given label).
+
+    Returns
+    -------
+    ndarray of shape (J,)
+        Scores in [0, 1]; NaN with fewer than two categories.
+
+    Notes
+    -----
     .. math::
 
         S_j = 1 - \\binom{K}{2}^{-1} \\sum_{k < m}
               \\tfrac12 \\lVert \\theta_{jk} - \\theta_{jm} \\rVert_1
 
     one minus the mean total-variation distance between pairs of rows. Identical rows
-    (the label does not depend on the true category, Passonneau & Carpenter 2014, "Spam
-    annotators") give 1; a perfect annotator (or a consistent relabeller) gives 0.
-    NaN with fewer than two categories.
+    (the label does not depend on the true category: Passonneau & Carpenter 2014,
+    section 2.2, "spam annotators") give 1; a perfect annotator (or a consistent
+    relabeller) gives 0. Raykar & Yu (2012) score the same idea, distance of the
+    confusion matrix from one with identical rows, with squared differences instead;
+    this total-variation form is Concord's own scale, bounded by 1 for any K.
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326.
+
+    Raykar, V. C. and Yu, S. (2012). Eliminating spammers and ranking annotators for
+    crowdsourced labeling tasks. *Journal of Machine Learning Research* 13, 491-518.
+
+    Examples
+    --------
+    >>> spammer_scores([[[0.5, 0.5], [0.5, 0.5]], [[1.0, 0.0], [0.0, 1.0]]]).tolist()
+    [1.0, 0.0]
     """
     theta = np.asarray(confusion, dtype=float)
     k = theta.shape[-1]
@@ -74,8 +101,20 @@ def spammer_scores(confusion: np.ndarray) -> np.ndarray:
 def annotator_table(result: DawidSkeneResult) -> pd.DataFrame:
     """One row per annotator: judgements, accuracy, bias, information, spammer score.
 
-    Columns
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+
+    Returns
     -------
+    pandas.DataFrame
+        Indexed by annotator, with the columns below.
+
+    Notes
+    -----
+    The columns:
+
     judgements
         How many labels the annotator gave.
     accuracy
@@ -92,6 +131,14 @@ def annotator_table(result: DawidSkeneResult) -> pd.DataFrame:
         :func:`spammer_scores`: 1 = labels ignore the item, 0 = labels fully informative.
     note
         Why a value is missing or shaky.
+
+    This is the paper's per-annotator reading of the fitted confusion matrices
+    (Passonneau & Carpenter 2014, section 2.2 and Fig. 6).
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326.
     """
     theta = result.confusion_array
     pi = result.prevalence.to_numpy()
@@ -99,7 +146,7 @@ def annotator_table(result: DawidSkeneResult) -> pd.DataFrame:
     out = pd.DataFrame(index=result.annotators)
     out.index.name = "annotator"
     out["judgements"] = result.judgements.to_numpy()
-    out["accuracy"] = _expected_accuracy(result)
+    out["accuracy"] = result.annotator_accuracy.to_numpy()
     diag = np.diagonal(theta, axis1=1, axis2=2)
     for i, c in enumerate(cats):
         out[f"accuracy on {c}"] = diag[:, i]
@@ -121,8 +168,30 @@ def annotator_table(result: DawidSkeneResult) -> pd.DataFrame:
 def annotator_information(result: DawidSkeneResult) -> pd.DataFrame:
     """Mutual information of every annotator, most informative first (paper's Fig. 8).
 
-    Columns: ``judgements``, ``mutual information (bits)``, and ``share of maximum``
-    (:math:`I[Z;Y] / H[Z]`: 1 means one label from them settles the category).
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by annotator; columns ``judgements``, ``mutual information (bits)`` and
+        ``share of maximum``.
+
+    Notes
+    -----
+    ``share of maximum`` is :math:`I[Z;Y] / H[Z]`: 1 means one label from the annotator
+    settles the category (:func:`~analytics.dawid_skene.mutual_information`; Passonneau
+    & Carpenter 2014, section 2.2.2).
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326.
+
+    Cover, T. M. and Thomas, J. A. (1991). *Elements of Information Theory*. Wiley,
+    chapter 2.
     """
     pi = result.prevalence.to_numpy()
     mi = mutual_information(result.confusion_array, pi) if len(result.annotators) else []
@@ -142,9 +211,26 @@ def annotator_information(result: DawidSkeneResult) -> pd.DataFrame:
 def prevalence_comparison(result: DawidSkeneResult) -> pd.DataFrame:
     """Prevalence of each category three ways (paper's Fig. 4).
 
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by category; columns ``model``, ``majority vote``, ``raw frequency``.
+
+    Notes
+    -----
     ``model``: :math:`\\hat\\pi`; ``majority vote``: share of items whose majority label is
     the category (ties split); ``raw frequency``: share of all judgements with that label.
     Items without judgements are left out of the majority-vote share.
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, Fig. 4.
     """
     judged = result.votes.sum(axis=1) > 0
     mv = _majority(result)[judged]
@@ -164,9 +250,25 @@ def prevalence_comparison(result: DawidSkeneResult) -> pd.DataFrame:
 def confident_share(result: DawidSkeneResult, threshold: float = 0.99) -> pd.DataFrame:
     """How many items the model labels with posterior >= ``threshold`` (paper's Fig. 5).
 
-    One row per category (the model's label, as text so it can sit beside the last
-    row) and a last row for all categories. Columns: ``items`` (with this model label), ``confident items`` (posterior >=
-    threshold), ``share of all items`` and ``share of this label``.
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+    threshold : float, default 0.99
+        The top posterior an item needs to count as confident.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per category (the model's label, as text so it can sit beside the last
+        row) and a last row for all categories. Columns: ``items`` (with this model
+        label), ``confident items`` (posterior >= threshold), ``share of all items`` and
+        ``share of this label``.
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, Fig. 5.
     """
     k = len(result.categories)
     codes = result.posteriors.to_numpy().argmax(axis=1) if k else np.zeros(0, np.int64)
@@ -192,9 +294,26 @@ def confident_share(result: DawidSkeneResult, threshold: float = 0.99) -> pd.Dat
 def majority_agreement(result: DawidSkeneResult) -> pd.DataFrame:
     """How often the model's label equals the majority-vote label (paper's Fig. 7).
 
-    One row per model label and one for all categories; a tied majority counts 1/t when
-    the model's label is among the t tied categories. Items without judgements are left
-    out. Columns: ``items``, ``agree`` (fractional with ties), ``share``.
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model label and one for all categories; columns ``items``,
+        ``agree`` (fractional with ties) and ``share``.
+
+    Notes
+    -----
+    A tied majority counts 1/t when the model's label is among the t tied categories.
+    Items without judgements are left out.
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, Fig. 7.
     """
     judged = result.votes.sum(axis=1) > 0
     k = len(result.categories)
@@ -210,137 +329,59 @@ def majority_agreement(result: DawidSkeneResult) -> pd.DataFrame:
     return pd.DataFrame({"items": items, "agree": agree, "share": share}, index=idx)
 
 
-def _gold_codes_for(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series) -> np.ndarray:
-    g = gold if isinstance(gold, pd.Series) else pd.Series(gold)
-    keys = pd.Index([str(k).strip() if not isinstance(k, str) else k for k in g.index])
-    rows = result.items.get_indexer(keys)
-    out = np.full(len(result.items), -1, np.int64)
-    ok = rows >= 0
-    codes = category_codes(result.categories, g.to_numpy()[ok])
-    out[rows[ok]] = codes  # -1 stays for gold labels outside the categories
-    return out
+@dataclass(frozen=True)
+class FitSummary:
+    """The headline numbers of a fit, as the page, the report and the CLI show them.
+
+    Attributes
+    ----------
+    n_items : int
+        Items in the data.
+    threshold : float
+        The posterior a label needs to count as confident.
+    confident_share : float
+        Share of items whose top posterior is at least ``threshold`` (NaN without items).
+    majority_agreement : float
+        Share of judged items whose model label equals the majority vote (ties count
+        1/t), as in :func:`majority_agreement`.
+    mean_accuracy : float
+        :attr:`DawidSkeneResult.mean_accuracy`: the mean over annotators of
+        :math:`\\sum_k \\pi_k \\theta_{jkk}`.
+    """
+
+    n_items: int
+    threshold: float
+    confident_share: float
+    majority_agreement: float
+    mean_accuracy: float
+
+    @property
+    def majority_disagreement(self) -> float:
+        """Share of judged items where the model overturns the majority vote."""
+        return 1.0 - self.majority_agreement
 
 
-def gold_accuracy(
-    result: DawidSkeneResult,
-    gold: Mapping[Any, Any] | pd.Series,
-    *,
-    exclude_clamped: bool = True,
-) -> pd.DataFrame:
-    """Accuracy of majority vote and of the model against known gold labels.
+def fit_summary(result: DawidSkeneResult, threshold: float = 0.99) -> FitSummary:
+    """The headline numbers of a fitted model.
 
-    Evaluated over items that have a gold label and at least one judgement. Majority-vote
-    ties score 1/t when the gold label is among the t tied categories. A gold label that
-    is not among the categories counts as wrong for both. Items whose label was clamped
-    during fitting (``fit(..., gold=...)``) are left out unless ``exclude_clamped`` is
-    False, since the model was told their answer.
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+    threshold : float, default 0.99
+        The posterior a label needs to count as confident (Passonneau & Carpenter 2014,
+        Fig. 5, use 0.99).
 
     Returns
     -------
-    DataFrame indexed by method (``majority vote``, ``Dawid-Skene``) with columns
-    ``items``, ``correct``, ``accuracy`` and ``tied items`` (majority vote only).
+    FitSummary
     """
-    codes = _gold_codes_for(result, gold)
-    use = _in_gold_index(result, gold) & (result.votes.sum(axis=1) > 0)
-    if exclude_clamped and len(result.gold_items):
-        use &= ~result.items.isin(result.gold_items)
-    n = int(use.sum())
-    if n == 0:
-        raise AnnotationDataError(
-            "no item has both a gold label and a judgement (after leaving out clamped items).",
-            hint="Check that the gold file uses the same item ids as the labels.",
-        )
-    g = codes[use]
-    valid = g >= 0
-    mv = _majority(result)[use]
-    mv_correct = float(mv[np.flatnonzero(valid), g[valid]].sum())
-    tied = int(((mv > 0).sum(axis=1) > 1).sum())
-    model = result.posteriors.to_numpy()[use].argmax(axis=1)
-    ds_correct = float((model[valid] == g[valid]).sum())
-    out = pd.DataFrame(
-        {
-            "items": [n, n],
-            "correct": [mv_correct, ds_correct],
-            "accuracy": [mv_correct / n, ds_correct / n],
-            "tied items": [tied, 0],
-        },
-        index=pd.Index(["majority vote", "Dawid-Skene"], name="method"),
-    )
-    return out
-
-
-def _in_gold_index(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series) -> np.ndarray:
-    g = gold if isinstance(gold, pd.Series) else pd.Series(gold)
-    keys = pd.Index([str(k).strip() if not isinstance(k, str) else k for k in g.index])
-    return result.items.isin(keys)
-
-
-def gold_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
-    """The download: one row per item with the model's label and how sure it is.
-
-    Columns: ``item``, ``label`` (original values), ``confidence``, ``judgements``,
-    ``majority label`` (first tied category when tied), ``majority tied`` (how many
-    categories share the top count; 1 = no tie), ``agrees with majority``, ``clamped``
-    (gold given to the fit) and ``p(<category>)`` for every category.
-    """
-    cats = np.asarray(result.categories, dtype=object)
-    votes = result.votes
-    judged = votes.sum(axis=1)
-    top = votes.max(axis=1) if votes.shape[1] else np.zeros(len(votes))
-    n_top = (votes == top[:, None]).sum(axis=1)
-    mv_code = votes.argmax(axis=1) if votes.shape[1] else np.zeros(len(votes), np.int64)
-    model_code = result.posteriors.to_numpy().argmax(axis=1)
-    in_tie = votes[np.arange(len(votes)), model_code] == top
-    out = pd.DataFrame(
-        {
-            "item": np.asarray(result.items, dtype=object),
-            "label": result.labels.to_numpy(),
-            "confidence": result.confidence.to_numpy(),
-            "judgements": judged,
-            "majority label": np.where(judged > 0, cats[mv_code] if len(cats) else None, None),
-            "majority tied": np.where(judged > 0, n_top, 0),
-            "agrees with majority": (judged > 0) & in_tie,
-            "clamped": result.items.isin(result.gold_items),
-        }
-    )
-    for i, c in enumerate(cats):
-        out[f"p({c})"] = result.posteriors.to_numpy()[:, i]
-    return out
-
-
-def item_judgements(
-    ann: Annotations | pd.DataFrame, result: DawidSkeneResult, item: Any
-) -> pd.DataFrame:
-    """Every judgement of one item, with what the model thinks of its annotator.
-
-    Columns: ``annotator``, ``label``, ``annotator accuracy`` (see
-    :func:`annotator_table`), ``p(label | model label)`` (how often this annotator gives
-    this label to items of the model's category) and ``mutual information (bits)``.
-    """
-    ann = as_annotations(ann)
-    row = ann.items.get_indexer([item])[0]
-    if row < 0:
-        row = ann.items.get_indexer([str(item)])[0]
-    if row < 0:
-        raise AnnotationDataError(f"unknown item {item!r}.")
-    sel = np.flatnonzero(ann.item_codes == row)
-    a = ann.annotator_codes[sel]
-    y = ann.label_codes[sel]
-    res_rows = result.annotators.get_indexer(ann.annotators[a])
-    res_item = result.items.get_indexer([ann.items[row]])[0]
-    if (res_rows < 0).any() or res_item < 0:
-        raise AnnotationDataError("this result was fitted on another data set.")
-    z = int(result.posteriors.to_numpy()[res_item].argmax())
-    theta = result.confusion_array
-    pi = result.prevalence.to_numpy()
-    acc = _expected_accuracy(result)[res_rows]
-    mi = mutual_information(theta[res_rows], pi) if len(res_rows) else np.zeros(0)
-    return pd.DataFrame(
-        {
-            "annotator": np.asarray(ann.annotators, dtype=object)[a],
-            "label": np.asarray(ann.categories, dtype=object)[y],
-            "annotator accuracy": acc,
-            "p(label | model label)": theta[res_rows, z, y],
-            "mutual information (bits)": mi,
-        }
+    share = confident_share(result, threshold)
+    agree = majority_agreement(result)
+    return FitSummary(
+        n_items=len(result.items),
+        threshold=float(threshold),
+        confident_share=float(share.iloc[-1]["share of all items"]),
+        majority_agreement=float(agree.iloc[-1]["share"]),
+        mean_accuracy=result.mean_accuracy,
     )

@@ -90,3 +90,52 @@ def test_multilabel_and_degenerate_data_explained():
     )
     at = run(one)
     assert any("only one annotator" in w.value for w in at.warning)
+
+
+def run_sample(key: str, **state) -> AppTest:
+    """The page on a bundled sample, loaded as the app loads it (with its source)."""
+    from analytics.data import SAMPLES, load_sample
+    from tests.helpers.paths import ROOT
+
+    at = AppTest.from_file(str(ROOT / "pages" / "dawid_skene.py"), default_timeout=60)
+    at.session_state["concord_annotations"] = load_sample(key)
+    at.session_state["concord_source"] = f"sample: {SAMPLES[key].title}"
+    for name, value in state.items():
+        at.session_state[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def accuracy_tables(at):
+    return [f for f in frames(at) if "accuracy" in f.columns and "tied items" in f.columns]
+
+
+def test_a_sample_with_known_truth_is_compared_with_it_by_default():
+    at = run_sample("crowd_intents")
+    assert not at.error
+    assert at.checkbox(key="ds_sample_truth").value
+    assert any("known true labels" in h.value for h in at.subheader)
+    (acc,) = accuracy_tables(at)
+    assert list(acc.index) == ["majority vote", "Dawid-Skene"]
+    assert acc.loc["Dawid-Skene", "items"] == 300
+    assert 0.9 < acc.loc["Dawid-Skene", "accuracy"] <= 1.0
+    # switched off: no comparison
+    at.checkbox(key="ds_sample_truth").uncheck().run()
+    assert not at.exception and not accuracy_tables(at)
+
+
+def test_the_real_rte_sample_is_compared_with_its_expert_gold():
+    at = run_sample("rte_snow2008")
+    assert not at.error
+    (acc,) = accuracy_tables(at)
+    assert acc.loc["Dawid-Skene", "items"] == 800
+
+
+def test_no_truth_offered_for_a_sample_without_one_or_for_other_data():
+    at = run_sample("ratings_ordinal")
+    assert not at.error and not accuracy_tables(at)
+    assert not [c for c in at.checkbox if c.key == "ds_sample_truth"]
+    # the same data set, but not loaded as the sample (e.g. set by a script): no truth
+    at = run_sample("crowd_intents", concord_source="set by a script")
+    assert not accuracy_tables(at)

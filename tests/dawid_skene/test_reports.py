@@ -16,9 +16,9 @@ from analytics.dawid_skene import (
     confident_share,
     fit,
     gold_accuracy,
-    gold_labels_table,
     item_judgements,
     majority_agreement,
+    model_labels_table,
     mutual_information,
     prevalence_comparison,
     spammer_scores,
@@ -158,8 +158,8 @@ def test_gold_accuracy(ann, res):
         gold_accuracy(res, {"nope": "x"})
 
 
-def test_gold_labels_table_and_item_judgements(ann, res):
-    t = gold_labels_table(res).set_index("item")
+def test_model_labels_table_and_item_judgements(ann, res):
+    t = model_labels_table(res).set_index("item")
     assert t.loc["i6", "majority tied"] == 3 and t.loc["i8", "majority tied"] == 1
     assert t.loc["i8", "majority label"] == "x" and t.loc["i8", "judgements"] == 2
     for i in res.items:

@@ -1,0 +1,248 @@
+"""Item by item: the model's labels, the uncertain ones, and accuracy against known gold.
+
+Two "golds" meet here and are kept apart by name:
+
+- :func:`model_labels_table`: the **model's labels** (inferred by Dawid-Skene, with their
+  posterior): the app's "gold labels with confidence" download;
+- :func:`gold_accuracy`: majority vote and the model scored against the user's **known
+  gold** labels (an expert's labels, or a sample's true labels).
+
+Majority-vote ties count 1/t when the gold label is among the t tied categories (the
+expected result of breaking the tie by a fair coin).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_number
+from analytics.data import Annotations, as_annotations
+from analytics.dawid_skene.em import category_codes, majority_posteriors
+from analytics.dawid_skene.information import mutual_information
+from analytics.dawid_skene.model import DawidSkeneResult
+
+__all__ = ["gold_accuracy", "item_judgements", "model_labels_table", "uncertain_items"]
+
+
+def _gold_codes_for(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series) -> np.ndarray:
+    g = gold if isinstance(gold, pd.Series) else pd.Series(gold)
+    keys = pd.Index([str(k).strip() if not isinstance(k, str) else k for k in g.index])
+    rows = result.items.get_indexer(keys)
+    out = np.full(len(result.items), -1, np.int64)
+    ok = rows >= 0
+    codes = category_codes(result.categories, g.to_numpy()[ok])
+    out[rows[ok]] = codes  # -1 stays for gold labels outside the categories
+    return out
+
+
+def gold_accuracy(
+    result: DawidSkeneResult,
+    gold: Mapping[Any, Any] | pd.Series,
+    *,
+    exclude_clamped: bool = True,
+) -> pd.DataFrame:
+    """Accuracy of majority vote and of the model against the user's known gold labels.
+
+    "Known gold" is a reference the user already has (an expert's labels, a sample's
+    true labels), not the model's labels (:func:`model_labels_table`).
+
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+    gold : mapping or pandas.Series
+        Item -> known true label, in the original label values (text is matched to the
+        categories as in :func:`~analytics.dawid_skene.category_codes`). Items not in
+        the data are ignored.
+    exclude_clamped : bool, default True
+        Leave out items whose label was clamped during fitting (``fit(..., gold=...)``),
+        since the model was told their answer.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by method (``majority vote``, ``Dawid-Skene``) with columns ``items``,
+        ``correct``, ``accuracy`` and ``tied items`` (majority vote only).
+
+    Raises
+    ------
+    AnnotationDataError
+        No item has both a known gold label and a judgement.
+
+    Notes
+    -----
+    Evaluated over items that have a gold label and at least one judgement:
+    :math:`\\mathrm{accuracy} = \\mathrm{correct} / \\mathrm{items}`. Majority-vote ties
+    score 1/t when the gold label is among the t tied categories. A gold label that is
+    not among the categories counts as wrong for both.
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326.
+    """
+    codes = _gold_codes_for(result, gold)
+    use = _in_gold_index(result, gold) & (result.votes.sum(axis=1) > 0)
+    if exclude_clamped and len(result.gold_items):
+        use &= ~result.items.isin(result.gold_items)
+    n = int(use.sum())
+    if n == 0:
+        raise AnnotationDataError(
+            "no item has both a gold label and a judgement (after leaving out clamped items).",
+            hint="Check that the gold file uses the same item ids as the labels.",
+        )
+    g = codes[use]
+    valid = g >= 0
+    mv = majority_posteriors(result.votes)[use]
+    mv_correct = float(mv[np.flatnonzero(valid), g[valid]].sum())
+    tied = int(((mv > 0).sum(axis=1) > 1).sum())
+    model = result.posteriors.to_numpy()[use].argmax(axis=1)
+    ds_correct = float((model[valid] == g[valid]).sum())
+    out = pd.DataFrame(
+        {
+            "items": [n, n],
+            "correct": [mv_correct, ds_correct],
+            "accuracy": [mv_correct / n, ds_correct / n],
+            "tied items": [tied, 0],
+        },
+        index=pd.Index(["majority vote", "Dawid-Skene"], name="method"),
+    )
+    return out
+
+
+def _in_gold_index(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series) -> np.ndarray:
+    g = gold if isinstance(gold, pd.Series) else pd.Series(gold)
+    keys = pd.Index([str(k).strip() if not isinstance(k, str) else k for k in g.index])
+    return result.items.isin(keys)
+
+
+def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
+    """The model's labels, one row per item with how sure the model is.
+
+    This is the app's "gold labels with confidence" download: labels the model
+    *infers*. It is not the known gold a user passes to ``fit(..., gold=...)`` (those
+    items show ``clamped``), nor the multi-label expert gold standard
+    (:func:`analytics.multilabel.gold_standard`).
+
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: ``item``, ``label`` (original values), ``confidence`` (top posterior),
+        ``judgements``, ``majority label`` (first tied category when tied), ``majority
+        tied`` (how many categories share the top count; 1 = no tie), ``agrees with
+        majority``, ``clamped`` (known gold given to the fit) and ``p(<category>)`` for
+        every category.
+    """
+    cats = np.asarray(result.categories, dtype=object)
+    votes = result.votes
+    judged = votes.sum(axis=1)
+    top = votes.max(axis=1) if votes.shape[1] else np.zeros(len(votes))
+    n_top = (votes == top[:, None]).sum(axis=1)
+    mv_code = votes.argmax(axis=1) if votes.shape[1] else np.zeros(len(votes), np.int64)
+    model_code = result.posteriors.to_numpy().argmax(axis=1)
+    in_tie = votes[np.arange(len(votes)), model_code] == top
+    out = pd.DataFrame(
+        {
+            "item": np.asarray(result.items, dtype=object),
+            "label": result.labels.to_numpy(),
+            "confidence": result.confidence.to_numpy(),
+            "judgements": judged,
+            "majority label": np.where(judged > 0, cats[mv_code] if len(cats) else None, None),
+            "majority tied": np.where(judged > 0, n_top, 0),
+            "agrees with majority": (judged > 0) & in_tie,
+            "clamped": result.items.isin(result.gold_items),
+        }
+    )
+    for i, c in enumerate(cats):
+        out[f"p({c})"] = result.posteriors.to_numpy()[:, i]
+    return out
+
+
+def item_judgements(
+    ann: Annotations | pd.DataFrame, result: DawidSkeneResult, item: Any
+) -> pd.DataFrame:
+    """Every judgement of one item, with what the model thinks of its annotator.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The data the model was fitted on.
+    result : DawidSkeneResult
+        The fitted model.
+    item : Any
+        The item (its id, or the id as text).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: ``annotator``, ``label``, ``annotator accuracy`` (see
+        :func:`annotator_table`), ``p(label | model label)`` (:math:`\\theta_{j,\\hat z, y}`:
+        how often this annotator gives this label to items of the model's category) and
+        ``mutual information (bits)``.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown item, or a result fitted on another data set.
+    """
+    ann = as_annotations(ann)
+    row = ann.items.get_indexer([item])[0]
+    if row < 0:
+        row = ann.items.get_indexer([str(item)])[0]
+    if row < 0:
+        raise AnnotationDataError(f"unknown item {item!r}.")
+    sel = np.flatnonzero(ann.item_codes == row)
+    a = ann.annotator_codes[sel]
+    y = ann.label_codes[sel]
+    res_rows = result.annotators.get_indexer(ann.annotators[a])
+    res_item = result.items.get_indexer([ann.items[row]])[0]
+    if (res_rows < 0).any() or res_item < 0:
+        raise AnnotationDataError("this result was fitted on another data set.")
+    z = int(result.posteriors.to_numpy()[res_item].argmax())
+    theta = result.confusion_array
+    pi = result.prevalence.to_numpy()
+    acc = result.annotator_accuracy.to_numpy()[res_rows]
+    mi = mutual_information(theta[res_rows], pi) if len(res_rows) else np.zeros(0)
+    return pd.DataFrame(
+        {
+            "annotator": np.asarray(ann.annotators, dtype=object)[a],
+            "label": np.asarray(ann.categories, dtype=object)[y],
+            "annotator accuracy": acc,
+            "p(label | model label)": theta[res_rows, z, y],
+            "mutual information (bits)": mi,
+        }
+    )
+
+
+def uncertain_items(
+    result: DawidSkeneResult, below: float = 0.99, *, least_sure_first: bool = True
+) -> pd.DataFrame:
+    """The rows of :func:`model_labels_table` whose top posterior is below ``below``.
+
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+    below : float, default 0.99
+        Keep items with ``confidence < below``.
+    least_sure_first : bool, default True
+        Order by confidence, lowest first (stable); False keeps item order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The same columns as :func:`model_labels_table`.
+    """
+    table = model_labels_table(result)
+    view = table[table["confidence"] < check_number(below, "below")]
+    return view.sort_values("confidence", kind="stable") if least_sure_first else view
