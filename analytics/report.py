@@ -27,7 +27,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
 

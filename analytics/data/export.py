@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics.data.loading import as_annotations
+from analytics.data.model import Annotations
 from analytics.data.overview import wide_table
 
 __all__ = ["EMPTY_SET", "choose_separator", "to_long_csv", "to_wide_csv"]

@@ -10,7 +10,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics._core.style import QUALITATIVE, SEQUENTIAL, apply_layout, empty_figure
-from analytics.data.model import Annotations, as_annotations
+from analytics.data.loading import as_annotations
+from analytics.data.model import Annotations
 
 __all__ = [
     "coverage_figure",

@@ -49,7 +49,7 @@ from analytics._core.dawid_skene_checks import (
     pseudo_counts,
 )
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene.information import mutual_information
 
 __all__ = [

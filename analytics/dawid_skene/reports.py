@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene.information import entropy, mutual_information
 from analytics.dawid_skene.model import DawidSkeneResult, category_codes, majority_posteriors
 

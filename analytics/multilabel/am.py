@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import sparse
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 from analytics.multilabel.pairs import JudgementPairs, judgement_pairs, ragged_positions
 
 __all__ = [

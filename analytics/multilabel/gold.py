@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 from analytics.multilabel.pairs import judgement_pairs
 
 __all__ = ["GoldStandard", "gold_standard"]

@@ -20,7 +20,7 @@ from functools import cached_property
 import numpy as np
 from scipy import sparse
 
-from analytics.data.model import Annotations
+from analytics.data import Annotations
 
 __all__ = ["JudgementPairs", "judgement_pairs", "last_judgements", "ragged_positions"]
 

@@ -31,7 +31,7 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics.agreement.coefficients import krippendorff_alpha
 from analytics.agreement.set_distances import SET_DISTANCES
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 from analytics.multilabel.am import (
     AmInterval,
     AmResult,

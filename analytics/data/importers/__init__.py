@@ -8,7 +8,7 @@ is by content (column names and the shape of the cells), never by file name.
 Supported: Label Studio JSON, Prodigy JSONL (``db-out``), Amazon Mechanical Turk batch
 results CSV and Toloka result TSV. Plain item/annotator/label tables (and crowd-kit style
 ``task, worker, label`` with ``INPUT:``/``OUTPUT:`` prefixes) need no reader: the column
-synonyms of :mod:`analytics.data.loading` cover them.
+synonyms of :mod:`analytics.data.layout` cover them.
 
 Tool-specific choices travel in one ``options`` dict, e.g.
 ``{"from_name": "sentiment"}`` for Label Studio or ``{"answer": "Answer.topic"}`` for
@@ -27,7 +27,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data.importers import label_studio, mturk, prodigy, toloka
 from analytics.data.importers.base import ToolInfo, ToolReader, ToolResult
 from analytics.data.importers.options import ToolOption, build_options, check_option, parse_option
-from analytics.data.model import LoadReport
+from analytics.data.load_report import LoadReport
 
 __all__ = [
     "TOOL_OPTIONS",
@@ -81,7 +81,7 @@ def convert_tool_export(
     Parameters
     ----------
     table, rows, report
-        What :func:`analytics.data.loading.read_table` returned.
+        What :func:`analytics.data.reading.read_table` returned.
     options
         Tool-specific choices (see :data:`TOOL_OPTIONS`), a dict or (name, value)
         pairs; None or ``{}`` for the defaults. Options given for a file that no tool recognises, or that do not
@@ -123,7 +123,7 @@ def convert_tool_export(
 def describe_tool_export(table: pd.DataFrame) -> ToolInfo | None:
     """Which tool made this table, and the choices its reader offers (None: no tool).
 
-    For the upload page: read the file with :func:`analytics.data.loading.read_table`, call
+    For the upload page: read the file with :func:`analytics.data.reading.read_table`, call
     this, offer ``info.choices``, then load with the chosen options.
     """
     for reader in TOOL_READERS:

@@ -1,9 +1,9 @@
 """What every tool reader shares: the reader record, option checks and label-set rules.
 
 A tool reader turns one annotation tool's export (already read into a raw table by
-:func:`analytics.data.loading.read_table`) into long data: one row per judgement with columns
+:func:`analytics.data.reading.read_table`) into long data: one row per judgement with columns
 ``item``, ``annotator``, ``label``, the row number of each judgement in the file, and a
-:class:`~analytics.data.model.LoadReport` that names the tool, what was chosen and
+:class:`~analytics.data.load_report.LoadReport` that names the tool, what was chosen and
 what was skipped. Label sets are frozensets in the ``label`` cell (the data model then
 reads the data as multi-label); an explicit empty set is ``frozenset()``.
 """
@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import MISSING_TOKENS, LoadReport, SkipNote, is_missing
+from analytics.data.cells import MISSING_TOKENS, is_missing
+from analytics.data.load_report import LoadReport, SkipNote
 
 __all__ = [
     "ToolInfo",

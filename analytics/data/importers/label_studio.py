@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
@@ -43,7 +44,7 @@ from analytics.data.importers.base import (
     settle_sets,
     skip,
 )
-from analytics.data.model import LoadReport, SkipNote, is_missing
+from analytics.data.load_report import LoadReport, SkipNote
 
 NAME = "Label Studio"
 SET_TYPES = ("choices", "taxonomy")

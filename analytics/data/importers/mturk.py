@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
@@ -45,7 +46,7 @@ from analytics.data.importers.base import (
     name_set,
     settle_sets,
 )
-from analytics.data.model import LoadReport, is_missing
+from analytics.data.load_report import LoadReport
 
 NAME = "Mechanical Turk"
 TASK_ANSWERS = "Answer.taskAnswers"

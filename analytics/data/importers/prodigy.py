@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
@@ -42,7 +43,7 @@ from analytics.data.importers.base import (
     settle_sets,
     skip,
 )
-from analytics.data.model import LoadReport, is_missing
+from analytics.data.load_report import LoadReport
 
 NAME = "Prodigy"
 ANSWERS = ("accept", "reject", "ignore")

@@ -31,7 +31,7 @@ from analytics.data.importers.base import (
     column,
     item_ids,
 )
-from analytics.data.model import LoadReport
+from analytics.data.load_report import LoadReport
 
 NAME = "Toloka"
 WORKER = "ASSIGNMENT:worker_id"
