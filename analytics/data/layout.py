@@ -24,6 +24,7 @@ from analytics.data.load_report import LoadReport
 
 __all__ = ["ROLE_SYNONYMS", "detect_columns", "detect_separator", "to_long"]
 
+#: Column names (lower case, blanks and dashes as ``_``) recognised for each role.
 ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "item": (
         "item",
@@ -98,7 +99,34 @@ def detect_columns(
     """Find the item, annotator and label columns by name (case-insensitive synonyms).
 
     Columns named by the caller win. A role that several columns could fill is an error
-    listing the candidates (name the one you mean).
+    listing the candidates (name the one you mean), unless exactly one of them is the
+    role's own name (``item`` beside ``id``).
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The table's column names.
+    item, annotator, label : str or None, default None
+        Columns the caller named for a role; they must exist.
+    source : str or None, default None
+        The file name, for error messages.
+
+    Returns
+    -------
+    dict
+        ``{"item": ..., "annotator": ..., "label": ...}``: the column for each role, None
+        where no column matched (case and blanks ignored; ``INPUT:``/``OUTPUT:``
+        prefixes dropped; see :data:`ROLE_SYNONYMS`).
+
+    Raises
+    ------
+    AnnotationDataError
+        When a named column does not exist, or several columns could fill a role.
+
+    Examples
+    --------
+    >>> detect_columns(["id", "item", "rater", "x"])
+    {'item': 'item', 'annotator': 'rater', 'label': None}
     """
     given = {"item": item, "annotator": annotator, "label": label}
     cols = [str(c) for c in columns]
@@ -146,7 +174,54 @@ def to_long(
 ) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any], str, str, list[str]]:
     """Decide long or wide form and return a long frame (item, annotator, label).
 
-    Also returns the layout's reason and any cautions for the user.
+    Long form when item, annotator and label columns are found (with three columns, two
+    recognised, the third takes the remaining role, and the reason says it was a
+    guess). Otherwise wide form: one row per item (the item column, or a first column
+    with a distinct value on every row), every other column one annotator.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The raw table (:func:`~analytics.data.reading.read_table`).
+    rows : ndarray of int
+        The file row number of each row of ``df``.
+    report : LoadReport
+        The report so far (its ``source`` names the file in errors).
+    item, annotator, label : str or None
+        Columns named by the caller (None: detect).
+    layout : {"long", "wide"} or None
+        Force a layout; None detects it.
+
+    Returns
+    -------
+    long : pandas.DataFrame
+        Columns ``item``, ``annotator``, ``label``, one judgement (or empty cell) per row.
+    rows : ndarray of int
+        The file row number of each row of ``long``.
+    columns : dict
+        The columns used: ``item``/``annotator``/``label``, or ``item``/``annotators``.
+    layout : str
+        ``"long"`` or ``"wide"``.
+    reason : str
+        Why, in plain words.
+    cautions : list of str
+        Guesses the user should check (e.g. a header that looks like data).
+
+    Raises
+    ------
+    AnnotationDataError
+        When the roles cannot be told apart, an unknown layout is asked for, or wide
+        data repeats an item id.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> wide = pd.DataFrame({"item": ["q1", "q2"], "r1": [1, 2], "r2": [1, None]})
+    >>> long, rows, cols, layout, why, _ = to_long(
+    ...     wide, np.array([2, 3]), LoadReport(), item=None, annotator=None, label=None,
+    ...     layout=None)
+    >>> layout, long["annotator"].tolist(), rows.tolist()
+    ('wide', ['r1', 'r2', 'r1', 'r2'], [2, 2, 3, 3])
     """
     name = report.source
     cautions: list[str] = []
@@ -273,6 +348,24 @@ def to_long(
 
 
 def detect_separator(labels: np.ndarray) -> str | None:
+    """The multi-label separator used in text label cells, if any.
+
+    Parameters
+    ----------
+    labels : ndarray of object
+        Label cells.
+
+    Returns
+    -------
+    str or None
+        ``";"`` or ``"|"`` (in that order of preference) when at least 2% of the
+        non-missing text cells contain it, else None.
+
+    Examples
+    --------
+    >>> detect_separator(np.array(["anger;fear", "joy", None], dtype=object))
+    ';'
+    """
     texts = [v for v in labels if isinstance(v, str) and not is_missing(v)]
     if not texts:
         return None

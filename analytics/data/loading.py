@@ -52,37 +52,37 @@ def load_annotations(
 
     Parameters
     ----------
-    source
+    source : str, os.PathLike, bytes, file-like or pandas.DataFrame
         A path, a file-like object with ``.read()`` (``st.file_uploader`` gives one, with
         a ``.name``), raw bytes, or a DataFrame (multi-label cells may be sets or lists).
-    item, annotator, label
+    item, annotator, label : str or None, default None
         Column names, when the common names are not used. Recognised without naming:
         item/task/unit/id/orig_id, annotator/worker/rater/coder/user/annotator_id,
         label/response/answer/category/value (case-insensitive; ``INPUT:``/``OUTPUT:``
         prefixes ignored).
-    format
+    format : str or None, default None
         ``"csv"``, ``"tsv"``, ``"json"``, ``"jsonl"``, ``"excel"`` or ``"parquet"``;
         by default from the extension, else from the content.
-    multilabel_sep
+    multilabel_sep : str or None, default None
         Split label cells on this separator into sets (e.g. ``";"`` for ``anger;fear``).
         Detected (``;`` or ``|``) and reported when None; ``""`` turns detection off.
-    categories
+    categories : sequence or None, default None
         Declared categories in order (ordinal scales; categories nobody used still count).
         Declaring text categories keeps numeric-looking labels as text.
-    duplicates
-        One annotator judging one item more than once: ``"error"`` (default),
+    duplicates : str, default "error"
+        One annotator judging one item more than once: ``"error"``,
         ``"first"``, ``"last"`` or ``"keep"``.
-    kind
+    kind : str, LabelKind or None, default None
         ``"nominal"``, ``"ordinal"``, ``"numeric"`` or ``"multilabel"``; inferred if None.
-    layout
+    layout : str or None, default None
         ``"long"`` or ``"wide"``; detected if None (the report says why).
-    max_bytes
-        Refuse files larger than this (default 200 MB).
-    sheet
+    max_bytes : int, default DEFAULT_MAX_BYTES
+        Refuse files larger than this (200 MB).
+    sheet : str, int or None, default None
         Excel sheet name or index (default: the first).
-    name
+    name : str or None, default None
         Display name (default: the file name).
-    tool_options
+    tool_options : dict or None, default None
         Choices for annotation-tool exports (Label Studio ``from_name``, MTurk ``answer``
         column, Prodigy ``annotator_key``, ...): see :data:`analytics.data.importers.TOOL_OPTIONS`.
 
@@ -96,6 +96,14 @@ def load_annotations(
     ------
     AnnotationDataError
         For any input that cannot be read; the message names file, column and rows.
+
+    Examples
+    --------
+    >>> ann = load_annotations("sample_data/ratings_ordinal_wide.csv", kind="ordinal")
+    >>> ann.n_items, ann.n_annotators, ann.kind.value, ann.report.layout
+    (200, 6, 'ordinal', 'wide')
+    >>> ann.report.n_missing > 0
+    True
     """
     try:
         return _load(
@@ -260,6 +268,32 @@ def as_annotations(data: Annotations | pd.DataFrame, **kwargs: Any) -> Annotatio
     """Accept an :class:`Annotations` or a long DataFrame (item, annotator, label).
 
     Every public analytics function calls this first, so scripts may pass a DataFrame.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        Annotations are returned as they are; a DataFrame is loaded.
+    **kwargs
+        Passed to :func:`load_annotations` for a DataFrame (``kind=``, ...).
+
+    Returns
+    -------
+    Annotations
+
+    Raises
+    ------
+    TypeError
+        For anything else (a path, say: load files with :func:`load_annotations`).
+    AnnotationDataError
+        When the DataFrame cannot be read as annotations.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"]})
+    >>> ann = as_annotations(df)
+    >>> as_annotations(ann) is ann
+    True
     """
     if isinstance(data, Annotations):
         return data

@@ -7,7 +7,9 @@ single category code; the empty set is a real judgement ("none of these"), disti
 from a missing one (no row at all).
 
 Building one from a table is ingestion and lives in :mod:`analytics.data.encode`
-(:meth:`Annotations.from_frame` calls it); loading files is :mod:`analytics.data.loading`.
+(:meth:`Annotations.from_frame` calls it); the read-only views (labels, wide tables,
+counts, summaries) are inherited from :class:`~analytics.data.views.AnnotationViews`;
+loading files is :mod:`analytics.data.loading`.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data.encode import encode_frame, one_per_pair, set_codes
 from analytics.data.kinds import LabelKind
 from analytics.data.load_report import LoadReport
+from analytics.data.views import AnnotationViews
 
 __all__ = ["Annotations", "LabelKind"]
 
@@ -37,13 +39,13 @@ def _freeze(a: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class Annotations:
+class Annotations(AnnotationViews):
     """Judgements of items by annotators: the one data model of Concord.
 
     Build one with :func:`analytics.load_annotations` (files, uploads, DataFrames) or
     :meth:`Annotations.from_frame`. It is immutable; :meth:`subset` returns a new one.
 
-    Attributes
+    Parameters
     ----------
     item_codes, annotator_codes : ndarray of int64, shape (n_judgements,)
         Index into :attr:`items` and :attr:`annotators`.
@@ -53,13 +55,24 @@ class Annotations:
     items, annotators, categories : pandas.Index
         Original names. Categories are in their declared order, numeric labels sorted
         numerically, text labels in first-seen order.
-    kind : LabelKind
-    label_matrix : ndarray of bool, shape (n_judgements, n_categories) or None
+    kind : LabelKind or str, default LabelKind.NOMINAL
+        What a label is (see :class:`~analytics.data.kinds.LabelKind`).
+    label_matrix : ndarray of bool, shape (n_judgements, n_categories) or None, default None
         Multi-label data only: which categories each judgement assigned.
-    name : str
+    name : str, default "annotations"
         A display name (usually the file name).
-    report : LoadReport
+    report : LoadReport, default LoadReport()
         What the loader did.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the codes differ in length or fall outside the names, or ``label_matrix``
+        is missing (multi-label) or present (single-label) or of the wrong shape.
+
+    See Also
+    --------
+    analytics.data.load_annotations : load files, uploads and DataFrames.
     """
 
     item_codes: np.ndarray
@@ -259,178 +272,6 @@ class Annotations:
         # codes were assigned by set_codes in the same order (np.unique of rows)
         return _freeze(uniq)
 
-    def label_values(self) -> np.ndarray:
-        """The label of each judgement as a number (numeric and ordinal codes only).
-
-        Numeric categories give their value; text ordinal categories give their rank.
-        """
-        if self.is_multilabel:
-            raise AnnotationDataError("multi-label judgements have no single value.")
-        if pd.api.types.is_numeric_dtype(self.categories):
-            return self.categories.to_numpy(dtype=float)[self.label_codes]
-        return self.label_codes.astype(float)
-
-    def labels(self) -> np.ndarray:
-        """The original label of each judgement (frozensets for multi-label data)."""
-        if self.is_multilabel:
-            cats = np.asarray(self.categories, dtype=object)
-            table = np.empty(len(self.label_sets_table), dtype=object)
-            table[:] = [frozenset(cats[row]) for row in self.label_sets_table]
-            return table[self.label_codes]
-        return np.asarray(self.categories, dtype=object)[self.label_codes]
-
-    def to_frame(self, sep: str | None = None) -> pd.DataFrame:
-        """The long form: one row per judgement, columns item, annotator, label.
-
-        Multi-label sets come as frozensets, or as ``sep``-joined text when ``sep`` is given
-        (categories in their declared order).
-        """
-        labels = self.labels()
-        if self.is_multilabel and sep is not None:
-            order = {c: i for i, c in enumerate(self.categories)}
-            labels = np.array(
-                [sep.join(str(c) for c in sorted(s, key=order.__getitem__)) for s in labels],
-                dtype=object,
-            )
-        return pd.DataFrame(
-            {
-                "item": np.asarray(self.items, dtype=object)[self.item_codes],
-                "annotator": np.asarray(self.annotators, dtype=object)[self.annotator_codes],
-                "label": labels,
-            }
-        )
-
-    def count_matrix(self) -> np.ndarray:
-        """Items x categories: how many judgements put each item in each category.
-
-        For multi-label data, how many annotators assigned the category to the item.
-        """
-        return self._tally(self.item_codes, self.n_items)
-
-    def counts(self) -> pd.DataFrame:
-        """:meth:`count_matrix` as a DataFrame indexed by item, one column per category."""
-        return pd.DataFrame(self.count_matrix(), index=self.items, columns=self.categories)
-
-    def wide_codes(self) -> np.ndarray:
-        """Items x annotators of category codes, -1 where not labelled.
-
-        Single-label data only (multi-label data has :meth:`binary`). When an annotator
-        judged an item more than once, the last judgement in input order is used.
-        """
-        if self.is_multilabel:
-            raise AnnotationDataError("use binary() for multi-label annotations.")
-        out = np.full((self.n_items, self.n_annotators), -1, np.int64)
-        out[self.item_codes, self.annotator_codes] = self.label_codes
-        return out
-
-    def wide(self) -> pd.DataFrame:
-        """Items x annotators of original labels (NaN/None where not labelled)."""
-        out = np.full((self.n_items, self.n_annotators), None, dtype=object)
-        out[self.item_codes, self.annotator_codes] = self.labels()
-        frame = pd.DataFrame(out, index=self.items, columns=self.annotators)
-        frame.index.name, frame.columns.name = "item", "annotator"
-        return frame
-
-    def judged(self) -> np.ndarray:
-        """Items x annotators, True where the annotator judged the item."""
-        out = np.zeros((self.n_items, self.n_annotators), bool)
-        out[self.item_codes, self.annotator_codes] = True
-        return out
-
-    def binary(self) -> np.ndarray:
-        """Items x annotators x categories of bool: which categories each annotator gave.
-
-        For single-label data this is the one-hot view. Combine with :meth:`judged` to
-        tell an empty set (judged, nothing assigned) from a missing judgement.
-        """
-        out = np.zeros((self.n_items, self.n_annotators, self.n_categories), bool)
-        if self.is_multilabel:
-            out[self.item_codes, self.annotator_codes] = self.label_matrix
-        else:
-            out[self.item_codes, self.annotator_codes, self.label_codes] = True
-        return out
-
-    # ------------------------------------------------------------------ summaries
-    def judgements_per_item(self) -> pd.Series:
-        return pd.Series(
-            np.bincount(self.item_codes, minlength=self.n_items),
-            index=self.items,
-            name="judgements",
-        )
-
-    def judgements_per_annotator(self) -> pd.Series:
-        return pd.Series(
-            np.bincount(self.annotator_codes, minlength=self.n_annotators),
-            index=self.annotators,
-            name="judgements",
-        )
-
-    def coverage(self) -> pd.DataFrame:
-        """Annotators x annotators: how many items each pair both judged (diagonal: own)."""
-        j = sparse.csr_matrix(
-            (np.ones(self.n_judgements), (self.item_codes, self.annotator_codes)),
-            shape=(self.n_items, self.n_annotators),
-        )
-        j.data[:] = 1.0  # repeated judgements count once
-        shared = np.asarray((j.T @ j).todense()).astype(np.int64)
-        return pd.DataFrame(shared, index=self.annotators, columns=self.annotators)
-
-    def label_distribution(self) -> pd.DataFrame:
-        """Annotators x categories: how often each annotator used each category."""
-        counts = self._tally(self.annotator_codes, self.n_annotators)
-        return pd.DataFrame(counts, index=self.annotators, columns=self.categories)
-
-    def _tally(self, groups: np.ndarray, n_groups: int) -> np.ndarray:
-        """Groups x categories: how many judgements of each group gave each category."""
-        n_c = self.n_categories
-        if self.is_multilabel:
-            onehot = sparse.csr_matrix(
-                (np.ones(self.n_judgements), (groups, np.arange(self.n_judgements))),
-                shape=(n_groups, self.n_judgements),
-            )
-            return np.asarray(onehot @ self.label_matrix.astype(np.int64)).astype(np.int64)
-        flat = np.bincount(groups * n_c + self.label_codes, minlength=n_groups * n_c)
-        return flat.reshape(n_groups, n_c)
-
-    def summary(self) -> pd.DataFrame:
-        """One row per fact about the data set: columns ``measure`` and ``value`` (as text).
-
-        For the numbers themselves use the properties (``n_items``, ...) and
-        :meth:`judgements_per_item`.
-        """
-        per_item = np.bincount(self.item_codes, minlength=self.n_items)
-        judged = self.judged()
-        n_judges = judged.sum(axis=1)
-        rows = [
-            ("items", self.n_items),
-            ("annotators", self.n_annotators),
-            ("judgements", self.n_judgements),
-            ("categories", self.n_categories),
-            ("label kind", self.kind.value),
-            (
-                "judgements per item (mean)",
-                round(float(per_item.mean()), 2) if self.n_items else float("nan"),
-            ),
-            ("judgements per item (min)", int(per_item.min()) if self.n_items else 0),
-            ("judgements per item (max)", int(per_item.max()) if self.n_items else 0),
-            ("items with 2+ annotators", int((n_judges >= 2).sum())),
-            ("items with 1 annotator", int((n_judges == 1).sum())),
-            ("repeated judgements", int(self.n_judgements - judged.sum())),
-            ("missing labels read as 'not labelled'", self.report.n_missing),
-            ("rows skipped", self.report.n_skipped),
-        ]
-        if self.is_multilabel:
-            sizes = self.label_matrix.sum(axis=1)
-            rows.append(
-                (
-                    "labels per judgement (mean)",
-                    round(float(sizes.mean()), 2) if len(sizes) else float("nan"),
-                )
-            )
-            rows.append(("empty-set judgements", int((sizes == 0).sum())))
-        # values are shown as text: the column mixes counts, means and the label kind
-        return pd.DataFrame([(m, str(v)) for m, v in rows], columns=["measure", "value"])
-
     # ------------------------------------------------------------------ subsets
     def subset(
         self,
@@ -445,6 +286,20 @@ class Annotations:
         dropped; for multi-label data every judgement stays, its set restricted to the
         chosen categories (an empty set is still a judgement). Category order follows
         the original order.
+
+        Parameters
+        ----------
+        annotators, items, categories : iterable or None, default None
+            The names to keep (None keeps all). Names may be given as text.
+
+        Returns
+        -------
+        Annotations
+
+        Raises
+        ------
+        AnnotationDataError
+            For a name that is not in the data.
         """
         keep = np.ones(self.n_judgements, bool)
         if annotators is not None:
@@ -486,6 +341,21 @@ class Annotations:
         Agreement compares coders, and an annotator's second look at an item is not a
         second coder; models such as Dawid-Skene use the repeats, so loading keeps them
         on request (``duplicates="keep"``) and each analysis decides.
+
+        Parameters
+        ----------
+        keep : {"last", "first"}, default "last"
+            Which judgement of a repeated (item, annotator) pair to keep.
+
+        Returns
+        -------
+        Annotations
+            ``self`` when nothing repeats.
+
+        Raises
+        ------
+        AnnotationDataError
+            For another ``keep``.
         """
         if keep not in ("first", "last"):
             raise AnnotationDataError(f"keep must be 'first' or 'last', not {keep!r}.")
@@ -502,7 +372,22 @@ class Annotations:
         )
 
     def with_kind(self, kind: str | LabelKind) -> Annotations:
-        """The same judgements read as another label kind (not to or from multi-label)."""
+        """The same judgements read as another label kind (not to or from multi-label).
+
+        Parameters
+        ----------
+        kind : str or LabelKind
+            ``"nominal"``, ``"ordinal"`` or ``"numeric"`` (for single-label data).
+
+        Returns
+        -------
+        Annotations
+
+        Raises
+        ------
+        AnnotationDataError
+            Between single- and multi-label, or numeric for text categories.
+        """
         lk = LabelKind.parse(kind)
         if (lk is LabelKind.MULTILABEL) != self.is_multilabel:
             raise AnnotationDataError("cannot convert between single-label and multi-label data.")

@@ -29,7 +29,9 @@ from analytics.data.load_report import LoadReport
 
 __all__ = ["DEFAULT_MAX_BYTES", "FORMATS", "read_table"]
 
+#: Files larger than this (200 MB) are refused unless the caller raises the limit.
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+#: The formats :func:`read_table` reads.
 FORMATS = ("csv", "tsv", "json", "jsonl", "excel", "parquet")
 _EXTENSIONS = {
     ".csv": "csv",
@@ -329,11 +331,42 @@ def read_table(
     max_bytes: int = DEFAULT_MAX_BYTES,
     sheet: str | int | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray, LoadReport]:
-    """Read a file into a raw table of text cells (no interpretation yet).
+    r"""Read a file into a raw table of text cells (no interpretation yet).
 
-    Returns the table, the row number of each record as a person counts it in the file
-    (header = row 1 for delimited text and Excel; records from 1 for JSON and Parquet),
-    and a partial :class:`LoadReport`.
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes or file-like
+        A path, raw bytes, or an object with ``.read()`` (an upload; its ``.name``
+        gives the file name).
+    format : str or None, default None
+        One of :data:`FORMATS` (also ``"xlsx"``, ``"ndjson"``, ``"pq"``, ``"tab"``); by
+        default from the extension, else from the content.
+    max_bytes : int, default DEFAULT_MAX_BYTES
+        Refuse larger files.
+    sheet : str, int or None, default None
+        Excel sheet name or index (default: the first).
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        The cells, with the header's column names (stripped).
+    rows : ndarray of int
+        The row number of each record as a person counts it in the file (header = row 1
+        for delimited text and Excel; records from 1 for JSON and Parquet).
+    report : LoadReport
+        A partial report: source, format, encoding, rows read and notes.
+
+    Raises
+    ------
+    AnnotationDataError
+        For a missing, empty, oversized, binary, malformed or ragged file, an unknown
+        format, or a header with empty or repeated names.
+
+    Examples
+    --------
+    >>> table, rows, report = read_table(b"item,annotator,label\n1,a,x\n1,b,y\n")
+    >>> table.shape, rows.tolist(), report.messages()[0]
+    ((2, 3), [2, 3], 'Read 2 rows as CSV (long form).')
     """
     data, name = _read_source(source, max_bytes)
     if not data.strip():
@@ -353,38 +386,9 @@ def read_table(
         text, encoding = _decode(data, name)
         df, rows, more = _read_json(text, name, lines=fmt == "jsonl")
     elif fmt == "excel":
-        try:
-            df = pd.read_excel(
-                io.BytesIO(data), sheet_name=sheet if sheet is not None else 0, dtype=object
-            )
-        except Exception as exc:  # openpyxl raises many types for corrupt files
-            raise AnnotationDataError(
-                f"could not read it as an Excel workbook ({type(exc).__name__}: {exc}).",
-                source=name,
-                hint="Save it again as .xlsx, or export CSV.",
-            ) from None
-        if df.shape[1] == 0 and df.shape[0] == 0:
-            raise AnnotationDataError("the sheet is empty.", source=name)
-        _check_header(
-            [str(c) if not str(c).startswith("Unnamed:") else "" for c in df.columns], name
-        )
-        if len(df) == 0:
-            raise AnnotationDataError("the sheet has a header row but no data rows.", source=name)
-        if df.shape[1] == 1:
-            raise AnnotationDataError(
-                f"the sheet has a single column ('{df.columns[0]}').", source=name
-            )
-        rows, more = np.arange(2, len(df) + 2), []
+        df, rows, more = _read_excel(data, name, sheet)
     else:  # parquet
-        try:
-            df = pd.read_parquet(io.BytesIO(data))
-        except Exception as exc:  # pyarrow raises its own types
-            raise AnnotationDataError(
-                f"could not read it as Parquet ({type(exc).__name__}: {exc}).", source=name
-            ) from None
-        if len(df) == 0:
-            raise AnnotationDataError("the Parquet file has no rows.", source=name)
-        rows, more = np.arange(1, len(df) + 1), []
+        df, rows, more = _read_parquet(data, name)
     df.columns = [str(c).strip() for c in df.columns]
     report = LoadReport(
         source=name, format=fmt, encoding=encoding, n_rows=len(df), notes=tuple(notes + more)
@@ -397,3 +401,40 @@ def _sniff_delimiter(text: str) -> str:
     counts = {d: first.count(d) for d in (",", "\t", ";", "|")}
     best = max(counts, key=counts.get)
     return best if counts[best] > 0 else ","
+
+
+def _read_excel(
+    data: bytes, name: str, sheet: str | int | None
+) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    try:
+        df = pd.read_excel(
+            io.BytesIO(data), sheet_name=sheet if sheet is not None else 0, dtype=object
+        )
+    except Exception as exc:  # openpyxl raises many types for corrupt files
+        raise AnnotationDataError(
+            f"could not read it as an Excel workbook ({type(exc).__name__}: {exc}).",
+            source=name,
+            hint="Save it again as .xlsx, or export CSV.",
+        ) from None
+    if df.shape[1] == 0 and df.shape[0] == 0:
+        raise AnnotationDataError("the sheet is empty.", source=name)
+    _check_header([str(c) if not str(c).startswith("Unnamed:") else "" for c in df.columns], name)
+    if len(df) == 0:
+        raise AnnotationDataError("the sheet has a header row but no data rows.", source=name)
+    if df.shape[1] == 1:
+        raise AnnotationDataError(
+            f"the sheet has a single column ('{df.columns[0]}').", source=name
+        )
+    return df, np.arange(2, len(df) + 2), []
+
+
+def _read_parquet(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    try:
+        df = pd.read_parquet(io.BytesIO(data))
+    except Exception as exc:  # pyarrow raises its own types
+        raise AnnotationDataError(
+            f"could not read it as Parquet ({type(exc).__name__}: {exc}).", source=name
+        ) from None
+    if len(df) == 0:
+        raise AnnotationDataError("the Parquet file has no rows.", source=name)
+    return df, np.arange(1, len(df) + 1), []
