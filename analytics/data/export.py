@@ -34,6 +34,15 @@ SEPARATORS = (";", "|")
 def choose_separator(ann: Annotations | pd.DataFrame) -> str:
     """The first of ``;`` and ``|`` that no category name contains.
 
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+
+    Returns
+    -------
+    str
+
     Raises
     ------
     AnnotationDataError
@@ -68,10 +77,15 @@ def to_long_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
 
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame).
-    sep
+    sep : str or None, default None
         Separator for multi-label sets; by default :func:`choose_separator`.
+
+    Returns
+    -------
+    str
+        CSV text with ``\n`` line ends; the empty set is written ``{}``.
     """
     ann = as_annotations(ann)
     if ann.is_multilabel and sep is None:
@@ -91,10 +105,15 @@ def to_wide_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
 
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame).
-    sep
+    sep : str or None, default None
         Separator for multi-label sets; by default :func:`choose_separator`.
+
+    Returns
+    -------
+    str
+        CSV text with ``\n`` line ends; empty cells where an annotator did not judge.
 
     Raises
     ------

@@ -58,8 +58,20 @@ def parse_tool_option(key: str, value: str) -> tuple[str, Any]:
     also takes ``auto`` (None: decide from the data). ``str`` options take the text
     stripped of surrounding spaces (not empty). ``int`` options take a whole number.
     ``item_columns`` (``list[str]``) takes column names separated by commas (empty
-    parts dropped). Returns ``(key, value)``, ready for ``dict(...)`` and
-    ``load_annotations(..., tool_options=)``.
+    parts dropped).
+
+    Parameters
+    ----------
+    key : str
+        The option's name.
+    value : str
+        Its text.
+
+    Returns
+    -------
+    tuple
+        ``(key, value)``, ready for ``dict(...)`` and
+        ``load_annotations(..., tool_options=)``.
 
     Raises
     ------
@@ -80,13 +92,18 @@ def convert_tool_export(
 
     Parameters
     ----------
-    table, rows, report
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
         What :func:`analytics.data.reading.read_table` returned.
-    options
+    options : mapping, iterable of pairs or None, default None
         Tool-specific choices (see :data:`TOOL_OPTIONS`), a dict or (name, value)
         pairs; None or ``{}`` for the defaults. Options given for a file that no tool recognises, or that do not
         apply to the recognised tool, are an error (they would otherwise be ignored
         silently).
+
+    Returns
+    -------
+    ToolResult or None
+        The long table (item, annotator, label), its row numbers and the report.
 
     Raises
     ------
@@ -125,6 +142,15 @@ def describe_tool_export(table: pd.DataFrame) -> ToolInfo | None:
 
     For the upload page: read the file with :func:`analytics.data.reading.read_table`, call
     this, offer ``info.choices``, then load with the chosen options.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A raw table.
+
+    Returns
+    -------
+    ToolInfo or None
     """
     for reader in TOOL_READERS:
         if reader.recognise(table):

@@ -74,6 +74,15 @@ def recognise(table: pd.DataFrame) -> bool:
     the plain loader reading it as a wide table of dict reprs. A delimited file cannot
     hold list or object cells, so plain tables with an ``annotations`` column are left
     alone.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A raw table from :func:`~analytics.data.reading.read_table`.
+
+    Returns
+    -------
+    bool
     """
     key = _annotation_key(table)
     if key is None:
@@ -309,6 +318,29 @@ def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) ->
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Label Studio export: one row per judgement.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+    rows : ndarray of int
+        The file row number of each row of ``table``.
+    report : LoadReport
+        The report so far.
+    options : Mapping
+        This reader's options (see ``OPTIONS``), already checked.
+
+    Returns
+    -------
+    ToolResult
+        The long table (item, annotator, label), its row numbers and the updated report.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the export is malformed or an option does not fit the file.
+    """
     source = report.source
     include = bool(options.get("include_predictions", False))
     entries, controls, skipped, n_predictions, read_notes = _collect(table, rows, source, include)
@@ -413,6 +445,17 @@ def convert(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Label Studio export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+
+    Returns
+    -------
+    ToolInfo
+    """
     controls: dict[str, str] = {}
     has_predictions = False
     key = _annotation_key(table)

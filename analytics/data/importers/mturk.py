@@ -60,7 +60,17 @@ OPTIONS = {
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """``HITId`` and ``WorkerId`` next to at least one ``Answer.*`` column."""
+    """``HITId`` and ``WorkerId`` next to at least one ``Answer.*`` column.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A raw table from :func:`~analytics.data.reading.read_table`.
+
+    Returns
+    -------
+    bool
+    """
     cols = [str(c) for c in table.columns]
     return {"HITId", "WorkerId"} <= set(cols) and any(c.startswith("Answer.") for c in cols)
 
@@ -140,7 +150,19 @@ def _fields(forms: Sequence[dict | None]) -> tuple[list[str], list[str]]:
 
 
 def questions(table: pd.DataFrame, forms: Sequence[dict | None] | None) -> list[str]:
-    """Every question a worker answered: Answer.* columns and crowd-html form fields."""
+    """Every question a worker answered: Answer.* columns and crowd-html form fields.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export.
+    forms : sequence of dict or None
+        The parsed ``Answer.taskAnswers`` form of each assignment, if the column exists.
+
+    Returns
+    -------
+    list of str
+    """
     out = [str(c) for c in table.columns if str(c).startswith("Answer.") and c != TASK_ANSWERS]
     if forms is not None:
         fields, buttons = _fields(forms)
@@ -230,6 +252,29 @@ def _item_columns(options: Mapping[str, Any]) -> list[str] | None:
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Mechanical Turk export: one row per judgement.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+    rows : ndarray of int
+        The file row number of each row of ``table``.
+    report : LoadReport
+        The report so far.
+    options : Mapping
+        This reader's options (see ``OPTIONS``), already checked.
+
+    Returns
+    -------
+    ToolResult
+        The long table (item, annotator, label), its row numbers and the updated report.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the export is malformed or an option does not fit the file.
+    """
     source = report.source
     rows = np.asarray(rows, dtype=np.int64)
     forms = _parse_task_answers(table, rows, source) if TASK_ANSWERS in table.columns else None
@@ -282,6 +327,17 @@ def convert(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Mechanical Turk export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+
+    Returns
+    -------
+    ToolInfo
+    """
     forms = None
     if TASK_ANSWERS in table.columns:
         try:

@@ -56,7 +56,17 @@ OPTIONS = {
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """Prodigy's hashes next to an ``answer`` field."""
+    """Prodigy's hashes next to an ``answer`` field.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A raw table from :func:`~analytics.data.reading.read_table`.
+
+    Returns
+    -------
+    bool
+    """
     cols = set(table.columns)
     return "answer" in cols and ("_input_hash" in cols or "_task_hash" in cols)
 
@@ -85,6 +95,29 @@ def _annotator_key(table: pd.DataFrame, options: Mapping[str, Any], source: str)
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Prodigy export: one row per judgement.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+    rows : ndarray of int
+        The file row number of each row of ``table``.
+    report : LoadReport
+        The report so far.
+    options : Mapping
+        This reader's options (see ``OPTIONS``), already checked.
+
+    Returns
+    -------
+    ToolResult
+        The long table (item, annotator, label), its row numbers and the updated report.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the export is malformed or an option does not fit the file.
+    """
     source = report.source
     rows = np.asarray(rows, dtype=np.int64)
     if "_input_hash" not in table.columns:
@@ -264,6 +297,17 @@ def _choice(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Prodigy export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+
+    Returns
+    -------
+    ToolInfo
+    """
     present = [k for k in ANNOTATOR_KEYS if k in table.columns and table[k].notna().any()]
     return ToolInfo(
         tool=NAME,

@@ -46,13 +46,46 @@ def _prefixed(table: pd.DataFrame, prefix: str) -> list[str]:
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """``ASSIGNMENT:worker_id`` next to at least one ``OUTPUT:`` column."""
+    """``ASSIGNMENT:worker_id`` next to at least one ``OUTPUT:`` column.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A raw table from :func:`~analytics.data.reading.read_table`.
+
+    Returns
+    -------
+    bool
+    """
     return WORKER in table.columns and bool(_prefixed(table, "OUTPUT:"))
 
 
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Toloka export: one row per judgement.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+    rows : ndarray of int
+        The file row number of each row of ``table``.
+    report : LoadReport
+        The report so far.
+    options : Mapping
+        This reader's options (see ``OPTIONS``), already checked.
+
+    Returns
+    -------
+    ToolResult
+        The long table (item, annotator, label), its row numbers and the updated report.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the export is malformed or an option does not fit the file.
+    """
     source = report.source
     outputs = _prefixed(table, "OUTPUT:")
     inputs = _prefixed(table, "INPUT:")
@@ -100,6 +133,17 @@ def convert(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Toloka export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export, as :func:`~analytics.data.reading.read_table` returned it.
+
+    Returns
+    -------
+    ToolInfo
+    """
     outputs = _prefixed(table, "OUTPUT:")
     inputs = _prefixed(table, "INPUT:")
     return ToolInfo(
