@@ -39,13 +39,12 @@ from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
     ToolResult,
-    assignments_result,
     choose,
     column,
-    item_ids,
     name_set,
     settle_sets,
 )
+from analytics.data.importers.crowd import assignments_result, item_ids
 from analytics.data.load_report import LoadReport
 
 NAME = "Mechanical Turk"

@@ -26,11 +26,10 @@ from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
     ToolResult,
-    assignments_result,
     choose,
     column,
-    item_ids,
 )
+from analytics.data.importers.crowd import assignments_result, item_ids
 from analytics.data.load_report import LoadReport
 
 NAME = "Toloka"
