@@ -188,7 +188,7 @@ def label_text(value: Any) -> str:
     Parameters
     ----------
     value : object
-        A cell that is not missing.
+        A label cell that is not missing (and not a set).
 
     Returns
     -------

@@ -78,7 +78,7 @@ def recognise(table: pd.DataFrame) -> bool:
     Parameters
     ----------
     table : pandas.DataFrame
-        A raw table from :func:`~analytics.data.reading.read_table`.
+        Any raw table; True only for a Label Studio task list.
 
     Returns
     -------
@@ -318,28 +318,19 @@ def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) ->
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
-    """The long form of a Label Studio export: one row per judgement.
+    """The long form of a Label Studio export.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
-    rows : ndarray of int
-        The file row number of each row of ``table``.
-    report : LoadReport
-        The report so far.
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        A Label Studio task list, as :func:`~analytics.data.reading.read_table` returned it.
     options : Mapping
-        This reader's options (see ``OPTIONS``), already checked.
+        Checked choices among ``from_name``, ``include_predictions``, ``multilabel`` (see ``OPTIONS``).
 
     Returns
     -------
     ToolResult
-        The long table (item, annotator, label), its row numbers and the updated report.
-
-    Raises
-    ------
-    AnnotationDataError
-        When the export is malformed or an option does not fit the file.
+        One judgement per annotation of the chosen control; sets for multi-choice controls.
     """
     source = report.source
     include = bool(options.get("include_predictions", False))
@@ -450,11 +441,12 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     Parameters
     ----------
     table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
+        A Label Studio task list.
 
     Returns
     -------
     ToolInfo
+        The controls to choose from (``from_name``) and whether predictions exist.
     """
     controls: dict[str, str] = {}
     has_predictions = False

@@ -64,7 +64,7 @@ def recognise(table: pd.DataFrame) -> bool:
     Parameters
     ----------
     table : pandas.DataFrame
-        A raw table from :func:`~analytics.data.reading.read_table`.
+        Any raw table; True only for an MTurk batch results table.
 
     Returns
     -------
@@ -251,28 +251,19 @@ def _item_columns(options: Mapping[str, Any]) -> list[str] | None:
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
-    """The long form of a Mechanical Turk export: one row per judgement.
+    """The long form of a Mechanical Turk export.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
-    rows : ndarray of int
-        The file row number of each row of ``table``.
-    report : LoadReport
-        The report so far.
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        An MTurk batch results table, as :func:`~analytics.data.reading.read_table` returned it.
     options : Mapping
-        This reader's options (see ``OPTIONS``), already checked.
+        Checked choices among ``answer``, ``item_columns`` (see ``OPTIONS``).
 
     Returns
     -------
     ToolResult
-        The long table (item, annotator, label), its row numbers and the updated report.
-
-    Raises
-    ------
-    AnnotationDataError
-        When the export is malformed or an option does not fit the file.
+        One judgement per accepted assignment, from the chosen ``Answer.*`` question.
     """
     source = report.source
     rows = np.asarray(rows, dtype=np.int64)
@@ -331,11 +322,12 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     Parameters
     ----------
     table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
+        An MTurk batch results table.
 
     Returns
     -------
     ToolInfo
+        The questions (``answer``) and ``Input.*`` columns (``item_columns``) to choose from.
     """
     forms = None
     if TASK_ANSWERS in table.columns:

@@ -61,7 +61,7 @@ def recognise(table: pd.DataFrame) -> bool:
     Parameters
     ----------
     table : pandas.DataFrame
-        A raw table from :func:`~analytics.data.reading.read_table`.
+        Any raw table; True only for prodigy ``db-out`` records.
 
     Returns
     -------
@@ -95,28 +95,19 @@ def _annotator_key(table: pd.DataFrame, options: Mapping[str, Any], source: str)
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
-    """The long form of a Prodigy export: one row per judgement.
+    """The long form of a Prodigy export.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
-    rows : ndarray of int
-        The file row number of each row of ``table``.
-    report : LoadReport
-        The report so far.
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        Prodigy ``db-out`` records, as :func:`~analytics.data.reading.read_table` returned it.
     options : Mapping
-        This reader's options (see ``OPTIONS``), already checked.
+        Checked choices among ``annotator_key`` (see ``OPTIONS``).
 
     Returns
     -------
     ToolResult
-        The long table (item, annotator, label), its row numbers and the updated report.
-
-    Raises
-    ------
-    AnnotationDataError
-        When the export is malformed or an option does not fit the file.
+        One judgement per answered task; accepted binary labels of one input grouped into sets.
     """
     source = report.source
     rows = np.asarray(rows, dtype=np.int64)
@@ -302,11 +293,12 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     Parameters
     ----------
     table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
+        Prodigy ``db-out`` records.
 
     Returns
     -------
     ToolInfo
+        The annotator fields present (``annotator_key``).
     """
     present = [k for k in ANNOTATOR_KEYS if k in table.columns and table[k].notna().any()]
     return ToolInfo(

@@ -50,7 +50,7 @@ def recognise(table: pd.DataFrame) -> bool:
     Parameters
     ----------
     table : pandas.DataFrame
-        A raw table from :func:`~analytics.data.reading.read_table`.
+        Any raw table; True only for a Toloka pool results table.
 
     Returns
     -------
@@ -62,28 +62,19 @@ def recognise(table: pd.DataFrame) -> bool:
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
-    """The long form of a Toloka export: one row per judgement.
+    """The long form of a Toloka export.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
-    rows : ndarray of int
-        The file row number of each row of ``table``.
-    report : LoadReport
-        The report so far.
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        A Toloka pool results table, as :func:`~analytics.data.reading.read_table` returned it.
     options : Mapping
-        This reader's options (see ``OPTIONS``), already checked.
+        Checked choices among ``answer``, ``item_columns`` (see ``OPTIONS``).
 
     Returns
     -------
     ToolResult
-        The long table (item, annotator, label), its row numbers and the updated report.
-
-    Raises
-    ------
-    AnnotationDataError
-        When the export is malformed or an option does not fit the file.
+        One judgement per accepted assignment, from the chosen ``OUTPUT:`` column.
     """
     source = report.source
     outputs = _prefixed(table, "OUTPUT:")
@@ -137,11 +128,12 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     Parameters
     ----------
     table : pandas.DataFrame
-        The export, as :func:`~analytics.data.reading.read_table` returned it.
+        A Toloka pool results table.
 
     Returns
     -------
     ToolInfo
+        The ``OUTPUT:`` columns (``answer``) and ``INPUT:`` columns (``item_columns``).
     """
     outputs = _prefixed(table, "OUTPUT:")
     inputs = _prefixed(table, "INPUT:")
