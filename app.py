@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics.data.samples import DEFAULT_SAMPLE, SAMPLES
+from analytics.data import DEFAULT_SAMPLE, SAMPLES
 from ui.loaders import load_sample_cached
 from ui.report import report_button
 from ui.state import get_annotations, set_annotations, set_source

@@ -234,7 +234,7 @@ def cmd_noise(args: argparse.Namespace) -> None:
 
 
 def cmd_dawid_skene(args: argparse.Namespace) -> None:
-    from analytics.data.gold_labels import read_gold_labels  # TODO(lead): analytics.data
+    from analytics.data import read_gold_labels
     from analytics.dawid_skene import (
         annotator_table,
         fit,

@@ -27,7 +27,7 @@ from analytics.agreement.figures import (
     per_category_bars,
 )
 from analytics.agreement.set_distances import SET_DISTANCES
-from analytics.data.model import Annotations, LabelKind
+from analytics.data import Annotations, LabelKind
 from ui.state import require_annotations
 from ui.widgets import explain, show_error, show_figure, show_table
 

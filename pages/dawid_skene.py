@@ -9,11 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError
-from analytics.data import SAMPLES
-
-# TODO(lead): import both from analytics.data once its __init__ exports them
-from analytics.data.gold_labels import read_gold_labels
-from analytics.data.samples import sample_truth
+from analytics.data import SAMPLES, read_gold_labels, sample_truth
 from analytics.dawid_skene import (
     PICKS,
     DawidSkeneResult,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics import AnnotationDataError
-from analytics.data.model import DUPLICATE_POLICIES, LabelKind
-from analytics.data.samples import SAMPLES
+from analytics.data import DUPLICATE_POLICIES, SAMPLES, LabelKind
 from ui.loaders import data_overview, describe_upload, load_cached, preview_upload, sample_source
 from ui.state import get_annotations, get_source, set_annotations, set_source
 from ui.widgets import annotation_downloads, download_table, explain, show_figure, show_table

@@ -8,15 +8,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analytics import Annotations, load_annotations
-from analytics.data.importers import ToolInfo, describe_tool_export
-from analytics.data.loading import read_table
-from analytics.data.overview import (
+from analytics.data import (
+    SAMPLES,
+    Annotations,
     coverage_figure,
     judgements_per_item_figure,
     label_distribution_figure,
+    load_annotations,
+    read_table,
 )
-from analytics.data.samples import SAMPLES
+from analytics.data.importers import ToolInfo, describe_tool_export
 
 
 def _named_bytes(data: bytes, name: str) -> io.BytesIO:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics import Annotations
+from analytics.data import Annotations
 
 DATA_KEY = "concord_annotations"
 SOURCE_KEY = "concord_source"

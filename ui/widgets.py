@@ -12,8 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from analytics import Annotations
-from analytics.data.export import to_long_csv, to_wide_csv
+from analytics.data import Annotations, to_long_csv, to_wide_csv
 
 
 def _slug(text: str) -> str:

@@ -57,7 +57,7 @@ from analytics.agreement.coincidence import (
     resolve_distance,
     value_table,
 )
-from analytics.data.model import Annotations, LabelKind, as_annotations
+from analytics.data import Annotations, LabelKind, as_annotations
 
 __all__ = [
     "CAVEAT",

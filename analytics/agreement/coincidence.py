@@ -30,7 +30,7 @@ from scipy import sparse
 
 from analytics._core.errors import AnnotationDataError
 from analytics.agreement import set_distances
-from analytics.data.model import Annotations, LabelKind
+from analytics.data import Annotations, LabelKind
 
 __all__ = [
     "METRIC_DISTANCES",

@@ -20,7 +20,7 @@ from analytics.agreement.coefficients import (
     gwet_ac1,
     percent_agreement,
 )
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 
 __all__ = [
     "contingency_heatmap",

@@ -1,48 +1,60 @@
 """The canonical data model and everything that turns a file into it.
 
 :class:`Annotations` (immutable, integer codes beside the original names), the loader
-:func:`load_annotations` with its format and layout detection and the tool importers,
-exports, bundled samples and overview figures.
+:func:`load_annotations` with its format and layout detection, exports, bundled samples
+and overview figures. The tool importers have their own face,
+:mod:`analytics.data.importers`.
+
+The modules, bottom to top (each imports only those above it in this list):
+
+- :mod:`~analytics.data.cells`: what one cell means (missing, number, label set, id);
+- :mod:`~analytics.data.kinds`: :class:`LabelKind`;
+- :mod:`~analytics.data.load_report`: :class:`LoadReport` and :class:`SkipNote`;
+- :mod:`~analytics.data.encode`: a long table into integer codes (ingestion);
+- :mod:`~analytics.data.views`: the read-only views the model inherits (wide, counts, ...);
+- :mod:`~analytics.data.model`: :class:`Annotations`, its checks and subsets;
+- :mod:`~analytics.data.reading`: bytes into a raw table (:func:`read_table`);
+- :mod:`~analytics.data.layout`: which column is which, long or wide form;
+- :mod:`~analytics.data.importers`: annotation-tool exports into long tables;
+- :mod:`~analytics.data.loading`: :func:`load_annotations` and :func:`as_annotations`;
+- :mod:`~analytics.data.gold_labels`: a file of known true labels (:func:`read_gold_labels`);
+- :mod:`~analytics.data.overview`, :mod:`~analytics.data.export`,
+  :mod:`~analytics.data.samples`: figures, CSV exports and the bundled samples.
+
+>>> from analytics.data import load_annotations
+>>> load_annotations("sample_data/crowd_intents.csv")
+Annotations('crowd_intents.csv': 300 items, 20 annotators, 1500 judgements, 4 categories, nominal)
 """
 
 from __future__ import annotations
 
+from analytics.data.cells import MISSING_TOKENS, is_missing, looks_numeric
+from analytics.data.encode import DUPLICATE_POLICIES
 from analytics.data.export import (
     EMPTY_SET,
     choose_separator,
     to_long_csv,
     to_wide_csv,
 )
-from analytics.data.loading import (
-    DEFAULT_MAX_BYTES,
-    FORMATS,
-    ROLE_SYNONYMS,
-    detect_columns,
-    load_annotations,
-    read_table,
-)
-from analytics.data.model import (
-    DUPLICATE_POLICIES,
-    MISSING_TOKENS,
-    Annotations,
-    LabelKind,
-    LoadReport,
-    SkipNote,
-    as_annotations,
-    is_missing,
-    looks_numeric,
-)
+from analytics.data.gold_labels import read_gold_labels
+from analytics.data.kinds import LabelKind
+from analytics.data.layout import ROLE_SYNONYMS, detect_columns
+from analytics.data.load_report import LoadReport, SkipNote
+from analytics.data.loading import as_annotations, load_annotations
+from analytics.data.model import Annotations
 from analytics.data.overview import (
     coverage_figure,
     judgements_per_item_figure,
     label_distribution_figure,
     wide_table,
 )
+from analytics.data.reading import DEFAULT_MAX_BYTES, FORMATS, read_table
 from analytics.data.samples import (
     DEFAULT_SAMPLE,
     SAMPLES,
     Sample,
     load_sample,
+    sample_truth,
 )
 
 __all__ = [
@@ -69,7 +81,9 @@ __all__ = [
     "load_annotations",
     "load_sample",
     "looks_numeric",
+    "read_gold_labels",
     "read_table",
+    "sample_truth",
     "to_long_csv",
     "to_wide_csv",
     "wide_table",

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, as_annotations
+from analytics.data.loading import as_annotations
+from analytics.data.model import Annotations
 from analytics.data.overview import wide_table
 
 __all__ = ["EMPTY_SET", "choose_separator", "to_long_csv", "to_wide_csv"]
@@ -32,6 +33,15 @@ SEPARATORS = (";", "|")
 
 def choose_separator(ann: Annotations | pd.DataFrame) -> str:
     """The first of ``;`` and ``|`` that no category name contains.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+
+    Returns
+    -------
+    str
 
     Raises
     ------
@@ -67,10 +77,15 @@ def to_long_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
 
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame).
-    sep
+    sep : str or None, default None
         Separator for multi-label sets; by default :func:`choose_separator`.
+
+    Returns
+    -------
+    str
+        CSV text with ``\n`` line ends; the empty set is written ``{}``.
     """
     ann = as_annotations(ann)
     if ann.is_multilabel and sep is None:
@@ -90,10 +105,15 @@ def to_wide_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
 
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame).
-    sep
+    sep : str or None, default None
         Separator for multi-label sets; by default :func:`choose_separator`.
+
+    Returns
+    -------
+    str
+        CSV text with ``\n`` line ends; empty cells where an annotator did not judge.
 
     Raises
     ------

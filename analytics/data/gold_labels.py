@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.loading import read_table
+from analytics.data.reading import read_table
 
 __all__ = ["read_gold_labels"]
 

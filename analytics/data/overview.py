@@ -10,7 +10,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics._core.style import QUALITATIVE, SEQUENTIAL, apply_layout, empty_figure
-from analytics.data.model import Annotations, as_annotations
+from analytics.data.loading import as_annotations
+from analytics.data.model import Annotations
 
 __all__ = [
     "coverage_figure",
@@ -24,7 +25,17 @@ MAX_HEATMAP_ANNOTATORS = 60
 
 
 def judgements_per_item_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
-    """Bar chart: how many items received 1, 2, 3, ... judgements."""
+    """Bar chart: how many items received 1, 2, 3, ... judgements.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     ann = as_annotations(ann)
     title = "Judgements per item"
     if ann.n_items == 0:
@@ -53,6 +64,17 @@ def coverage_figure(
 
     With more than ``max_annotators`` annotators only the busiest are drawn (the title
     says so); the full matrix is :meth:`Annotations.coverage`.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+    max_annotators : int, default MAX_HEATMAP_ANNOTATORS
+        Draw at most this many annotators.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     ann = as_annotations(ann)
     title = "Shared items between annotators"
@@ -89,7 +111,19 @@ def coverage_figure(
 def label_distribution_figure(
     ann: Annotations | pd.DataFrame, max_annotators: int = MAX_HEATMAP_ANNOTATORS
 ) -> go.Figure:
-    """Stacked bars: each annotator's share of each category (bias at a glance)."""
+    """Stacked bars: each annotator's share of each category (bias at a glance).
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+    max_annotators : int, default MAX_HEATMAP_ANNOTATORS
+        Draw at most this many annotators (the busiest).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     ann = as_annotations(ann)
     title = "Label distribution per annotator"
     if ann.n_judgements == 0:
@@ -124,7 +158,20 @@ def label_distribution_figure(
 
 
 def wide_table(ann: Annotations | pd.DataFrame, sep: str = ";") -> pd.DataFrame:
-    """Items x annotators of labels as text (sets joined by ``sep``), empty where missing."""
+    """Items x annotators of labels as text (sets joined by ``sep``), empty where missing.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+    sep : str, default ";"
+        Joins a multi-label set.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by item, one column per annotator.
+    """
     ann = as_annotations(ann)
     wide = ann.wide()
     if ann.is_multilabel:

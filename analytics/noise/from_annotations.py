@@ -30,7 +30,7 @@ import pandas as pd
 from scipy import sparse
 
 from analytics._core.validation import check_confidence, check_method
-from analytics.data.model import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations
 from analytics.noise.bound import NoiseBound, noise_bound
 from analytics.noise.mixture import DEFAULT_NODES, hidden_hard_posterior
 

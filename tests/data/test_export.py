@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from analytics import load_annotations
 from analytics._core.errors import AnnotationDataError
+from analytics.data import Annotations, LabelKind
 from analytics.data.export import choose_separator, to_long_csv, to_wide_csv
-from analytics.data.model import Annotations, LabelKind
 from analytics.data.overview import wide_table
 from tests.helpers.paths import FIXTURES, load_public
 

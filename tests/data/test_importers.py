@@ -17,9 +17,8 @@ import pytest
 
 from analytics import load_annotations
 from analytics._core.errors import AnnotationDataError
+from analytics.data import Annotations, LabelKind, read_table
 from analytics.data.importers import TOOL_OPTIONS, convert_tool_export, describe_tool_export
-from analytics.data.loading import read_table
-from analytics.data.model import Annotations, LabelKind
 from tests.helpers.paths import FIXTURES
 
 FIX = FIXTURES

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from analytics import load_annotations
 from analytics._core.errors import AnnotationDataError
+from analytics.data import ROLE_SYNONYMS, read_table
 from analytics.data.importers import convert_tool_export, describe_tool_export
-from analytics.data.loading import ROLE_SYNONYMS, read_table
 from analytics.data.model import LabelKind
 from tests.helpers.importers import (
     CROWD_HTML,
@@ -221,7 +221,7 @@ def test_hitid_workerid_table_without_answer_columns_is_plain_long_data():
 def test_detection_never_fires_on_plain_tables(item, annotator, label, extra, values):
     cols = list(dict.fromkeys([item, annotator, label, *extra]))
     table = pd.DataFrame({c: [v[k % 2] for v in values] for k, c in enumerate(cols)}, dtype=object)
-    from analytics.data.model import LoadReport
+    from analytics.data import LoadReport
 
     assert convert_tool_export(table, np.arange(1, len(table) + 1), LoadReport()) is None
     assert describe_tool_export(table) is None

@@ -13,7 +13,7 @@ import pytest
 
 from analytics import load_annotations
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations, LabelKind
+from analytics.data import Annotations, LabelKind
 from tests.helpers.importers import convert, crowd_csv, upload
 from tests.helpers.paths import FIXTURES
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analytics import LabelKind, load_annotations
-from analytics.data.samples import SAMPLES, load_sample
+from analytics.data import SAMPLES, load_sample
 from tests.helpers.paths import DATASETS
 
 LONG = pd.DataFrame(

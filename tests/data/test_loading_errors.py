@@ -195,7 +195,7 @@ def test_an_internal_bug_is_not_dressed_up_in_strict_mode(monkeypatch):
     def broken(*args, **kwargs):
         raise KeyError("bug")
 
-    monkeypatch.setattr(loading, "_to_long", broken)
+    monkeypatch.setattr(loading, "to_long", broken)
     with pytest.raises(KeyError):
         load_annotations(upload(b"item,annotator,label\n1,a,x\n"))
     monkeypatch.delenv("CONCORD_STRICT_ERRORS")

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from analytics import Annotations
+from analytics.data import read_table
 from analytics.data.importers import convert_tool_export
-from analytics.data.loading import read_table
 from tests.helpers.paths import FIXTURES
 
 FIX = FIXTURES

@@ -8,7 +8,7 @@ is by content (column names and the shape of the cells), never by file name.
 Supported: Label Studio JSON, Prodigy JSONL (``db-out``), Amazon Mechanical Turk batch
 results CSV and Toloka result TSV. Plain item/annotator/label tables (and crowd-kit style
 ``task, worker, label`` with ``INPUT:``/``OUTPUT:`` prefixes) need no reader: the column
-synonyms of :mod:`analytics.data.loading` cover them.
+synonyms of :mod:`analytics.data.layout` cover them.
 
 Tool-specific choices travel in one ``options`` dict, e.g.
 ``{"from_name": "sentiment"}`` for Label Studio or ``{"answer": "Answer.topic"}`` for
@@ -27,7 +27,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data.importers import label_studio, mturk, prodigy, toloka
 from analytics.data.importers.base import ToolInfo, ToolReader, ToolResult
 from analytics.data.importers.options import ToolOption, build_options, check_option, parse_option
-from analytics.data.model import LoadReport
+from analytics.data.load_report import LoadReport
 
 __all__ = [
     "TOOL_OPTIONS",
@@ -58,8 +58,20 @@ def parse_tool_option(key: str, value: str) -> tuple[str, Any]:
     also takes ``auto`` (None: decide from the data). ``str`` options take the text
     stripped of surrounding spaces (not empty). ``int`` options take a whole number.
     ``item_columns`` (``list[str]``) takes column names separated by commas (empty
-    parts dropped). Returns ``(key, value)``, ready for ``dict(...)`` and
-    ``load_annotations(..., tool_options=)``.
+    parts dropped).
+
+    Parameters
+    ----------
+    key : str
+        The option's name.
+    value : str
+        Its text.
+
+    Returns
+    -------
+    tuple
+        ``(key, value)``, ready for ``dict(...)`` and
+        ``load_annotations(..., tool_options=)``.
 
     Raises
     ------
@@ -80,13 +92,18 @@ def convert_tool_export(
 
     Parameters
     ----------
-    table, rows, report
-        What :func:`analytics.data.loading.read_table` returned.
-    options
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        What :func:`analytics.data.reading.read_table` returned.
+    options : mapping, iterable of pairs or None, default None
         Tool-specific choices (see :data:`TOOL_OPTIONS`), a dict or (name, value)
         pairs; None or ``{}`` for the defaults. Options given for a file that no tool recognises, or that do not
         apply to the recognised tool, are an error (they would otherwise be ignored
         silently).
+
+    Returns
+    -------
+    ToolResult or None
+        The long table (item, annotator, label), its row numbers and the report.
 
     Raises
     ------
@@ -123,8 +140,17 @@ def convert_tool_export(
 def describe_tool_export(table: pd.DataFrame) -> ToolInfo | None:
     """Which tool made this table, and the choices its reader offers (None: no tool).
 
-    For the upload page: read the file with :func:`analytics.data.loading.read_table`, call
+    For the upload page: read the file with :func:`analytics.data.reading.read_table`, call
     this, offer ``info.choices``, then load with the chosen options.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A raw table.
+
+    Returns
+    -------
+    ToolInfo or None
     """
     for reader in TOOL_READERS:
         if reader.recognise(table):

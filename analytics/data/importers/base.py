@@ -1,9 +1,9 @@
 """What every tool reader shares: the reader record, option checks and label-set rules.
 
 A tool reader turns one annotation tool's export (already read into a raw table by
-:func:`analytics.data.loading.read_table`) into long data: one row per judgement with columns
+:func:`analytics.data.reading.read_table`) into long data: one row per judgement with columns
 ``item``, ``annotator``, ``label``, the row number of each judgement in the file, and a
-:class:`~analytics.data.model.LoadReport` that names the tool, what was chosen and
+:class:`~analytics.data.load_report.LoadReport` that names the tool, what was chosen and
 what was skipped. Label sets are frozensets in the ``label`` cell (the data model then
 reads the data as multi-label); an explicit empty set is ``frozenset()``.
 """
@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import MISSING_TOKENS, LoadReport, SkipNote, is_missing
+from analytics.data.cells import MISSING_TOKENS, is_missing
+from analytics.data.cells import id_text as plain_id_text
+from analytics.data.load_report import LoadReport, SkipNote
 
 __all__ = [
     "ToolInfo",
@@ -99,20 +101,40 @@ class ToolReader:
 
 # ---------------------------------------------------------------------------- cells
 def id_text(value: Any) -> str | None:
-    """An item or annotator id as text (integral floats lose '.0'), None if missing."""
+    """An item or annotator id as text (integral floats lose '.0'), None if missing.
+
+    Parameters
+    ----------
+    value : object
+        A cell of a tool's export.
+
+    Returns
+    -------
+    str or None
+        Lists and objects as sorted JSON, bools as ``true``/``false``, anything else
+        as :func:`analytics.data.cells.id_text` writes it.
+    """
     if isinstance(value, (list, dict, tuple, set, frozenset)):
         return json.dumps(value, sort_keys=True, default=str)
     if is_missing(value):
         return None
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return str(int(value))
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value)).lower()
-    return str(value).strip()
+    return plain_id_text(value)
 
 
 def is_name(value: Any) -> bool:
-    """An option name as JSON writes it: text or a number (not a list, object, bool or null)."""
+    """An option name as JSON writes it: text or a number (not a list, object, bool or null).
+
+    Parameters
+    ----------
+    value : object
+        One element of a tool's list of chosen options.
+
+    Returns
+    -------
+    bool
+    """
     if isinstance(value, (bool, np.bool_)):
         return False
     if isinstance(value, (float, np.floating)):
@@ -126,6 +148,15 @@ def name_set(value: Any) -> frozenset[str] | None:
     Tools write chosen options as a list of names or ids. Anything else (a string, which
     would split into characters, nested lists, objects, nulls) is not guessed at: the
     caller raises an error naming the field and the row.
+
+    Parameters
+    ----------
+    value : object
+        A tool's record of the chosen options.
+
+    Returns
+    -------
+    frozenset of str or None
     """
     if isinstance(value, list) and all(is_name(x) for x in value):
         # text stays as written (even "None": finish() warns about such names)
@@ -134,13 +165,38 @@ def name_set(value: Any) -> frozenset[str] | None:
 
 
 def column(table: pd.DataFrame, name: str) -> np.ndarray:
-    """A column as an object array (None where the column is absent)."""
+    """A column as an object array (None where the column is absent).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export.
+    name : str
+        The column.
+
+    Returns
+    -------
+    ndarray of object, shape (len(table),)
+    """
     if name not in table.columns:
         return np.full(len(table), None, dtype=object)
     return table[name].to_numpy(dtype=object)
 
 
 def skip(reason: str, rows: Sequence[int] | np.ndarray) -> SkipNote:
+    """A :class:`~analytics.data.load_report.SkipNote` for rows skipped for one reason.
+
+    Parameters
+    ----------
+    reason : str
+        Why, in plain words.
+    rows : sequence of int
+        The skipped rows' numbers (all of them; the note keeps the first few).
+
+    Returns
+    -------
+    SkipNote
+    """
     rows = [int(r) for r in rows]
     return SkipNote(reason, len(rows), tuple(rows[:MAX_ROWS_SHOWN]))
 
@@ -148,7 +204,27 @@ def skip(reason: str, rows: Sequence[int] | np.ndarray) -> SkipNote:
 def choose(
     value: Any, available: Sequence[Any], *, what: str, option: str, source: str, tool: str
 ) -> Any:
-    """Check that a chosen value is among those the file offers."""
+    """Check that a chosen value is among those the file offers.
+
+    Parameters
+    ----------
+    value : object
+        The user's choice.
+    available : sequence
+        The values the file offers.
+    what, option, source, tool : str
+        For the error message: what is chosen, the option's name, the file, the tool.
+
+    Returns
+    -------
+    object
+        ``value``.
+
+    Raises
+    ------
+    AnnotationDataError
+        When ``value`` is not available; the message lists what is.
+    """
     if value not in available:
         shown = ", ".join(repr(a) for a in available) or "none"
         raise AnnotationDataError(
@@ -172,9 +248,28 @@ def settle_sets(
     option becomes None (missing) for single-label controls and the empty set (a real
     "none of these" judgement) for multi-label ones.
 
-    ``declared_by`` says in words who set ``multilabel`` (the user, or the export).
+    Parameters
+    ----------
+    sets : sequence of frozenset or None
+        The options each judgement chose (None: the judgement chose nothing).
+    multilabel : bool or None
+        Whether the control allows several options; None decides from the data.
+    declared_by : str, default "as chosen"
+        Says in words who set ``multilabel`` (the user, or the export).
 
-    Returns the labels, whether they are sets, and the reason in words.
+    Returns
+    -------
+    labels : list
+        Sets, or single labels (None where missing).
+    multi : bool
+        Whether the labels are sets.
+    reason : str
+        Why, in words.
+
+    Raises
+    ------
+    AnnotationDataError
+        When ``multilabel`` is False but a judgement chose several options.
     """
     widest = max((len(s) for s in sets if s is not None), default=0)
     if multilabel is None:
@@ -202,7 +297,18 @@ def settle_sets(
 
 
 def missing_like_note(labels: Sequence[Any]) -> str | None:
-    """Warn when a tool's category name is a word Concord reads as 'not labelled'."""
+    """Warn when a tool's category name is a word Concord reads as 'not labelled'.
+
+    Parameters
+    ----------
+    labels : sequence
+        Labels or label sets.
+
+    Returns
+    -------
+    str or None
+        The warning, or None when no name is one of the missing tokens.
+    """
     names: set[str] = set()
     for v in labels:
         values = v if isinstance(v, frozenset) else (v,)
@@ -233,7 +339,34 @@ def finish(
     notes: Sequence[str] = (),
     columns: Mapping[str, Any] | None = None,
 ) -> ToolResult:
-    """Package the long table, its row numbers and the updated report."""
+    """Package the long table, its row numbers and the updated report.
+
+    Parameters
+    ----------
+    report : LoadReport
+        The report so far.
+    tool : str
+        The tool's name (recorded in the report).
+    items, annotators, labels : sequence
+        One entry per judgement.
+    rows : sequence of int
+        The file row number of each judgement.
+    skipped : sequence of SkipNote, default ()
+        Rows skipped by the reader (notes with no rows are dropped).
+    notes : sequence of str, default ()
+        Decisions to report.
+    columns : mapping or None, default None
+        The fields used, for the report.
+
+    Returns
+    -------
+    ToolResult
+
+    Raises
+    ------
+    AnnotationDataError
+        When no judgement is left.
+    """
     n = len(items)
     if not (n == len(annotators) == len(labels) == len(rows)):  # pragma: no cover - internal
         raise AssertionError("long columns differ in length")
@@ -266,66 +399,3 @@ def finish(
         }
     )
     return long, np.asarray(rows, dtype=np.int64), new
-
-
-# ---------------------------------------------------------------------------- crowd platforms
-def item_ids(
-    table: pd.DataFrame, item_columns: Sequence[str], rows: np.ndarray, source: str
-) -> np.ndarray:
-    """Item ids from one column, or several joined by ' | ' (None where all are empty)."""
-    missing = [c for c in item_columns if c not in table.columns]
-    if missing or not item_columns:
-        raise AnnotationDataError(
-            f"there is no column {missing[0]!r} to identify the items."
-            if missing
-            else "no columns were given to identify the items.",
-            source=source,
-            hint=f"Columns present: {', '.join(map(str, table.columns))}.",
-        )
-    parts = [np.array([id_text(v) for v in column(table, c)], dtype=object) for c in item_columns]
-    if len(parts) == 1:
-        return parts[0]
-    stacked = np.stack(parts, axis=1)
-    empty = np.all(stacked == None, axis=1)  # noqa: E711 - elementwise test for None
-    joined = np.array(
-        [" | ".join("" if p is None else p for p in r) for r in stacked], dtype=object
-    )
-    joined[empty] = None
-    return joined
-
-
-def assignments_result(
-    table: pd.DataFrame,
-    rows: np.ndarray,
-    report: LoadReport,
-    *,
-    tool: str,
-    items: np.ndarray,
-    worker_column: str,
-    labels: Sequence[Any],
-    status_column: str,
-    rejected_value: str,
-    notes: list[str],
-) -> ToolResult:
-    """Long data from one row per assignment (MTurk, Toloka): rejected ones skipped."""
-    rows = np.asarray(rows, dtype=np.int64)
-    status = np.array(
-        [str(s).strip().lower() if not is_missing(s) else "" for s in column(table, status_column)],
-        dtype=object,
-    )
-    rejected = status == rejected_value.lower()
-    if status_column not in table.columns:
-        notes.append(f"No '{status_column}' column: every assignment is kept.")
-    keep = ~rejected
-    label_arr = np.empty(len(labels), dtype=object)
-    label_arr[:] = list(labels)
-    return finish(
-        report,
-        tool=tool,
-        items=items[keep],
-        annotators=column(table, worker_column)[keep],
-        labels=label_arr[keep],
-        rows=rows[keep],
-        skipped=[skip(f"rejected assignments ({status_column} {rejected_value})", rows[rejected])],
-        notes=notes,
-    )

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
@@ -43,7 +44,7 @@ from analytics.data.importers.base import (
     settle_sets,
     skip,
 )
-from analytics.data.model import LoadReport, SkipNote, is_missing
+from analytics.data.load_report import LoadReport, SkipNote
 
 NAME = "Label Studio"
 SET_TYPES = ("choices", "taxonomy")
@@ -73,6 +74,15 @@ def recognise(table: pd.DataFrame) -> bool:
     the plain loader reading it as a wide table of dict reprs. A delimited file cannot
     hold list or object cells, so plain tables with an ``annotations`` column are left
     alone.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Any raw table; True only for a Label Studio task list.
+
+    Returns
+    -------
+    bool
     """
     key = _annotation_key(table)
     if key is None:
@@ -308,6 +318,20 @@ def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) ->
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Label Studio export.
+
+    Parameters
+    ----------
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        A Label Studio task list, as :func:`~analytics.data.reading.read_table` returned it.
+    options : Mapping
+        Checked choices among ``from_name``, ``include_predictions``, ``multilabel`` (see ``OPTIONS``).
+
+    Returns
+    -------
+    ToolResult
+        One judgement per annotation of the chosen control; sets for multi-choice controls.
+    """
     source = report.source
     include = bool(options.get("include_predictions", False))
     entries, controls, skipped, n_predictions, read_notes = _collect(table, rows, source, include)
@@ -412,6 +436,18 @@ def convert(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Label Studio export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A Label Studio task list.
+
+    Returns
+    -------
+    ToolInfo
+        The controls to choose from (``from_name``) and whether predictions exist.
+    """
     controls: dict[str, str] = {}
     has_predictions = False
     key = _annotation_key(table)

@@ -34,18 +34,18 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
     ToolResult,
-    assignments_result,
     choose,
     column,
-    item_ids,
     name_set,
     settle_sets,
 )
-from analytics.data.model import LoadReport, is_missing
+from analytics.data.importers.crowd import assignments_result, item_ids
+from analytics.data.load_report import LoadReport
 
 NAME = "Mechanical Turk"
 TASK_ANSWERS = "Answer.taskAnswers"
@@ -59,7 +59,17 @@ OPTIONS = {
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """``HITId`` and ``WorkerId`` next to at least one ``Answer.*`` column."""
+    """``HITId`` and ``WorkerId`` next to at least one ``Answer.*`` column.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Any raw table; True only for an MTurk batch results table.
+
+    Returns
+    -------
+    bool
+    """
     cols = [str(c) for c in table.columns]
     return {"HITId", "WorkerId"} <= set(cols) and any(c.startswith("Answer.") for c in cols)
 
@@ -139,7 +149,19 @@ def _fields(forms: Sequence[dict | None]) -> tuple[list[str], list[str]]:
 
 
 def questions(table: pd.DataFrame, forms: Sequence[dict | None] | None) -> list[str]:
-    """Every question a worker answered: Answer.* columns and crowd-html form fields."""
+    """Every question a worker answered: Answer.* columns and crowd-html form fields.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export.
+    forms : sequence of dict or None
+        The parsed ``Answer.taskAnswers`` form of each assignment, if the column exists.
+
+    Returns
+    -------
+    list of str
+    """
     out = [str(c) for c in table.columns if str(c).startswith("Answer.") and c != TASK_ANSWERS]
     if forms is not None:
         fields, buttons = _fields(forms)
@@ -229,6 +251,20 @@ def _item_columns(options: Mapping[str, Any]) -> list[str] | None:
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Mechanical Turk export.
+
+    Parameters
+    ----------
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        An MTurk batch results table, as :func:`~analytics.data.reading.read_table` returned it.
+    options : Mapping
+        Checked choices among ``answer``, ``item_columns`` (see ``OPTIONS``).
+
+    Returns
+    -------
+    ToolResult
+        One judgement per accepted assignment, from the chosen ``Answer.*`` question.
+    """
     source = report.source
     rows = np.asarray(rows, dtype=np.int64)
     forms = _parse_task_answers(table, rows, source) if TASK_ANSWERS in table.columns else None
@@ -281,6 +317,18 @@ def convert(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Mechanical Turk export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        An MTurk batch results table.
+
+    Returns
+    -------
+    ToolInfo
+        The questions (``answer``) and ``Input.*`` columns (``item_columns``) to choose from.
+    """
     forms = None
     if TASK_ANSWERS in table.columns:
         try:

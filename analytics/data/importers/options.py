@@ -64,7 +64,17 @@ class ToolOption:
 
 
 def build_options(readers: Iterable[ToolReader]) -> dict[str, ToolOption]:
-    """The options of all readers, each with its type (a reader option without one is a bug)."""
+    """The options of all readers, each with its type (a reader option without one is a bug).
+
+    Parameters
+    ----------
+    readers : iterable of ToolReader
+        The tool readers.
+
+    Returns
+    -------
+    dict of str to ToolOption
+    """
     out: dict[str, ToolOption] = {}
     for reader in readers:
         for key, text in reader.options.items():
@@ -84,7 +94,25 @@ def _unknown(key: str, options: Mapping[str, ToolOption]) -> AnnotationDataError
 
 
 def parse_option(key: str, value: str, options: Mapping[str, ToolOption]) -> tuple[str, Any]:
-    """Convert command-line text to the option's type (see :func:`parse_tool_option`)."""
+    """Convert command-line text to the option's type (see :func:`parse_tool_option`).
+
+    Parameters
+    ----------
+    key, value : str
+        The option's name and its text.
+    options : mapping of str to ToolOption
+        The known options.
+
+    Returns
+    -------
+    tuple
+        ``(key, value)`` with the value converted.
+
+    Raises
+    ------
+    AnnotationDataError
+        For an unknown key or a value that does not convert.
+    """
     key = key.strip()
     if key not in options:
         raise _unknown(key, options)
@@ -121,7 +149,22 @@ def parse_option(key: str, value: str, options: Mapping[str, ToolOption]) -> tup
 
 
 def check_option(key: str, value: Any, options: Mapping[str, ToolOption]) -> None:
-    """A value given from Python has the option's type (``"false"`` is not False)."""
+    """Check that a value given from Python has the option's type (``"false"`` is not False).
+
+    Parameters
+    ----------
+    key : str
+        The option's name.
+    value : object
+        Its value.
+    options : mapping of str to ToolOption
+        The known options.
+
+    Raises
+    ------
+    AnnotationDataError
+        For an unknown key or a value of the wrong type.
+    """
     if key not in options:
         raise _unknown(key, options)
     opt = options[key]

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
@@ -42,7 +43,7 @@ from analytics.data.importers.base import (
     settle_sets,
     skip,
 )
-from analytics.data.model import LoadReport, is_missing
+from analytics.data.load_report import LoadReport
 
 NAME = "Prodigy"
 ANSWERS = ("accept", "reject", "ignore")
@@ -55,7 +56,17 @@ OPTIONS = {
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """Prodigy's hashes next to an ``answer`` field."""
+    """Prodigy's hashes next to an ``answer`` field.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Any raw table; True only for prodigy ``db-out`` records.
+
+    Returns
+    -------
+    bool
+    """
     cols = set(table.columns)
     return "answer" in cols and ("_input_hash" in cols or "_task_hash" in cols)
 
@@ -84,6 +95,20 @@ def _annotator_key(table: pd.DataFrame, options: Mapping[str, Any], source: str)
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Prodigy export.
+
+    Parameters
+    ----------
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        Prodigy ``db-out`` records, as :func:`~analytics.data.reading.read_table` returned it.
+    options : Mapping
+        Checked choices among ``annotator_key`` (see ``OPTIONS``).
+
+    Returns
+    -------
+    ToolResult
+        One judgement per answered task; accepted binary labels of one input grouped into sets.
+    """
     source = report.source
     rows = np.asarray(rows, dtype=np.int64)
     if "_input_hash" not in table.columns:
@@ -263,6 +288,18 @@ def _choice(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Prodigy export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Prodigy ``db-out`` records.
+
+    Returns
+    -------
+    ToolInfo
+        The annotator fields present (``annotator_key``).
+    """
     present = [k for k in ANNOTATOR_KEYS if k in table.columns and table[k].notna().any()]
     return ToolInfo(
         tool=NAME,

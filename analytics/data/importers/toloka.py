@@ -26,12 +26,11 @@ from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
     ToolResult,
-    assignments_result,
     choose,
     column,
-    item_ids,
 )
-from analytics.data.model import LoadReport
+from analytics.data.importers.crowd import assignments_result, item_ids
+from analytics.data.load_report import LoadReport
 
 NAME = "Toloka"
 WORKER = "ASSIGNMENT:worker_id"
@@ -46,13 +45,37 @@ def _prefixed(table: pd.DataFrame, prefix: str) -> list[str]:
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """``ASSIGNMENT:worker_id`` next to at least one ``OUTPUT:`` column."""
+    """``ASSIGNMENT:worker_id`` next to at least one ``OUTPUT:`` column.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Any raw table; True only for a Toloka pool results table.
+
+    Returns
+    -------
+    bool
+    """
     return WORKER in table.columns and bool(_prefixed(table, "OUTPUT:"))
 
 
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
+    """The long form of a Toloka export.
+
+    Parameters
+    ----------
+    table, rows, report : pandas.DataFrame, ndarray of int, LoadReport
+        A Toloka pool results table, as :func:`~analytics.data.reading.read_table` returned it.
+    options : Mapping
+        Checked choices among ``answer``, ``item_columns`` (see ``OPTIONS``).
+
+    Returns
+    -------
+    ToolResult
+        One judgement per accepted assignment, from the chosen ``OUTPUT:`` column.
+    """
     source = report.source
     outputs = _prefixed(table, "OUTPUT:")
     inputs = _prefixed(table, "INPUT:")
@@ -100,6 +123,18 @@ def convert(
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
+    """The choices a Toloka export offers, for the upload page.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A Toloka pool results table.
+
+    Returns
+    -------
+    ToolInfo
+        The ``OUTPUT:`` columns (``answer``) and ``INPUT:`` columns (``item_columns``).
+    """
     outputs = _prefixed(table, "OUTPUT:")
     inputs = _prefixed(table, "INPUT:")
     return ToolInfo(

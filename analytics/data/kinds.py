@@ -1,0 +1,60 @@
+"""What a label is: :class:`LabelKind`.
+
+The kind decides the sensible distances between labels (nominal: same or different;
+ordinal: ranks; numeric: differences; multi-label: set distances).
+
+>>> LabelKind.parse("Ordinal")
+<LabelKind.ORDINAL: 'ordinal'>
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from analytics._core.errors import AnnotationDataError
+
+__all__ = ["LabelKind"]
+
+
+class LabelKind(StrEnum):
+    """What a label is, which decides the sensible distances between labels.
+
+    Members are ``NOMINAL``, ``ORDINAL``, ``NUMERIC`` (interval or ratio) and
+    ``MULTILABEL`` (each judgement a set of categories).
+    """
+
+    NOMINAL = "nominal"
+    ORDINAL = "ordinal"
+    NUMERIC = "numeric"  # interval or ratio
+    MULTILABEL = "multilabel"
+
+    @classmethod
+    def parse(cls, value: str | LabelKind) -> LabelKind:
+        """The kind named by ``value`` (case-insensitive).
+
+        Parameters
+        ----------
+        value : str or LabelKind
+            ``"nominal"``, ``"ordinal"``, ``"numeric"`` or ``"multilabel"``.
+
+        Returns
+        -------
+        LabelKind
+
+        Raises
+        ------
+        AnnotationDataError
+            For any other name; the message lists the allowed ones.
+
+        Examples
+        --------
+        >>> LabelKind.parse("NUMERIC") is LabelKind.NUMERIC
+        True
+        """
+        try:
+            return cls(value.value if isinstance(value, LabelKind) else str(value).lower())
+        except ValueError:
+            allowed = ", ".join(k.value for k in cls)
+            raise AnnotationDataError(
+                f"unknown label kind {value!r}.", hint=f"Use one of: {allowed}."
+            ) from None

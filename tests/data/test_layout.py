@@ -1,0 +1,78 @@
+"""analytics.data.layout: which column is which, long or wide form, label-set separators."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import AnnotationDataError
+from analytics.data import ROLE_SYNONYMS, LoadReport, detect_columns
+from analytics.data.layout import detect_separator, to_long
+
+
+def test_every_role_has_synonyms_including_its_own_name():
+    assert set(ROLE_SYNONYMS) == {"item", "annotator", "label"}
+    assert all(role in names for role, names in ROLE_SYNONYMS.items())
+
+
+def test_detect_columns_by_synonym_and_by_name():
+    assert detect_columns(["Task ID", "worker", "OUTPUT:answer"]) == {
+        "item": "Task ID",
+        "annotator": "worker",
+        "label": "OUTPUT:answer",
+    }
+    assert detect_columns(["a", "b", "c"], item="a", annotator="b", label="c") == {
+        "item": "a",
+        "annotator": "b",
+        "label": "c",
+    }
+    # the role's own name wins over another synonym; a golden column is never the label
+    assert detect_columns(["id", "item", "GOLDEN:label"])["item"] == "item"
+    assert detect_columns(["id", "item", "GOLDEN:label"])["label"] is None
+
+
+def test_detect_columns_errors_name_the_problem():
+    with pytest.raises(AnnotationDataError, match="there is no column 'who'"):
+        detect_columns(["item", "label"], annotator="who")
+    with pytest.raises(AnnotationDataError, match="several columns could hold the annotator"):
+        detect_columns(["item", "worker", "rater", "label"])
+
+
+def _long(df, **named):
+    args = {"item": None, "annotator": None, "label": None, "layout": None, **named}
+    return to_long(df, np.arange(2, len(df) + 2), LoadReport(source="t.csv"), **args)
+
+
+def test_to_long_keeps_long_data_and_says_why():
+    df = pd.DataFrame({"item": [1, 2], "annotator": ["a", "b"], "label": ["x", "y"]})
+    long, rows, columns, layout, why, cautions = _long(df)
+    assert layout == "long" and rows.tolist() == [2, 3] and cautions == []
+    assert list(long.columns) == ["item", "annotator", "label"]
+    assert columns == {"item": "item", "annotator": "annotator", "label": "label"}
+    assert why.startswith("Long form")
+
+
+def test_to_long_melts_wide_data_row_by_row():
+    df = pd.DataFrame({"item": ["q1", "q2"], "r1": ["x", None], "r2": ["y", "x"]})
+    long, rows, columns, layout, _, _ = _long(df)
+    assert layout == "wide" and columns == {"item": "item", "annotators": ["r1", "r2"]}
+    assert long["item"].tolist() == ["q1", "q1", "q2", "q2"]
+    assert long["annotator"].tolist() == ["r1", "r2", "r1", "r2"]
+    assert rows.tolist() == [2, 2, 3, 3]
+
+
+def test_to_long_refuses_repeated_ids_in_wide_data_and_unknown_layouts():
+    df = pd.DataFrame({"item": ["q1", "q1"], "r1": ["x", "y"]})
+    with pytest.raises(AnnotationDataError, match="item ids repeat"):
+        _long(df, layout="wide")
+    with pytest.raises(AnnotationDataError, match="unknown layout"):
+        _long(df, layout="diagonal")
+
+
+def test_detect_separator_needs_two_percent_of_text_cells():
+    cells = np.array(["a;b"] + ["a"] * 49 + [None, "NA"], dtype=object)
+    assert detect_separator(cells) == ";"
+    assert detect_separator(np.array(["a;b"] + ["a"] * 60, dtype=object)) is None
+    assert detect_separator(np.array(["a|b", "c"], dtype=object)) == "|"
+    assert detect_separator(np.array([1, 2], dtype=object)) is None

@@ -1,0 +1,35 @@
+"""analytics.data.reading: bytes into a raw table, with the row numbers a person sees."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from analytics import AnnotationDataError
+from analytics.data import DEFAULT_MAX_BYTES, FORMATS, read_table
+
+
+def test_formats_and_limit():
+    assert FORMATS == ("csv", "tsv", "json", "jsonl", "excel", "parquet")
+    assert DEFAULT_MAX_BYTES == 200 * 1024 * 1024
+
+
+def test_read_table_keeps_cells_as_text_and_counts_rows_from_the_header():
+    table, rows, report = read_table(b"item,annotator,label\n\n007,a,1.0\n8,b,2\n")
+    assert table["item"].tolist() == ["007", "8"] and table["label"].tolist() == ["1.0", "2"]
+    assert rows.tolist() == [3, 4]  # the blank line keeps its number
+    assert (report.format, report.encoding, report.n_rows) == ("csv", "utf-8", 2)
+    assert "1 blank line(s) ignored." in report.notes
+
+
+def test_read_table_json_records_count_from_one():
+    upload = io.BytesIO(b'[{"item": 1, "annotator": "a", "label": "x"}]')
+    upload.name = "export.json"
+    _, rows, report = read_table(upload)
+    assert rows.tolist() == [1] and report.source == "export.json" and report.format == "json"
+
+
+def test_read_table_refuses_ragged_rows_naming_them():
+    with pytest.raises(AnnotationDataError, match="row 3 has 2"):
+        read_table(b"item,annotator,label\n1,a,x\n2,b\n")
