@@ -29,8 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.agreement.coefficients import krippendorff_alpha
-from analytics.agreement.set_distances import SET_DISTANCES
+from analytics.agreement import SET_DISTANCES, krippendorff_alpha
 from analytics.data.model import Annotations, as_annotations
 from analytics.multilabel.am import (
     AmInterval,
