@@ -36,11 +36,11 @@ from analytics.agreement.figures import (
     pairwise_heatmap,
     per_category_bars,
 )
-from analytics.agreement.krippendorff import default_distance, krippendorff_alpha
+from analytics.agreement.krippendorff import default_distance, distance_options, krippendorff_alpha
 from analytics.agreement.paradox import KappaParadox, kappa_paradox
 from analytics.agreement.prepared import Coefficient
 from analytics.agreement.reading import CAVEAT, band, reading
-from analytics.agreement.report import COEFFICIENTS, agreement_report
+from analytics.agreement.report import COEFFICIENTS, agreement_report, bootstrap_cost
 from analytics.agreement.set_distances import (
     SET_DISTANCES,
     dice,
@@ -72,6 +72,7 @@ __all__ = [
     "agreement_report",
     "band",
     "beyond_chance",
+    "bootstrap_cost",
     "brennan_prediger",
     "chance_agreement",
     "cohen_kappa",
@@ -81,6 +82,7 @@ __all__ = [
     "default_distance",
     "dice",
     "distance_matrix",
+    "distance_options",
     "fleiss_kappa",
     "forest_plot",
     "gwet_ac1",

@@ -22,13 +22,15 @@ from analytics.agreement.coincidence import (
     value_table,
 )
 from analytics.agreement.prepared import NO_PAIRS, Built, Coefficient, coders, undefined
-from analytics.data.model import Annotations, LabelKind
+from analytics.agreement.set_distances import SET_DISTANCES
+from analytics.data.model import Annotations, LabelKind, as_annotations
 
 __all__ = [
     "alpha_statistic",
     "build_alpha",
     "default_distance",
     "distance_label",
+    "distance_options",
     "krippendorff_alpha",
 ]
 
@@ -61,6 +63,34 @@ def default_distance(ann: Annotations | pd.DataFrame) -> str:
         LabelKind.NUMERIC: "interval",
         LabelKind.MULTILABEL: "masi",
     }[ann.kind]
+
+
+def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
+    """The alpha distances that make sense for these labels, to offer a user.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+
+    Returns
+    -------
+    list of str
+        Multi-label data: the set distances, then ``"nominal"``; numeric labels:
+        ``"nominal", "ordinal", "interval", "ratio"``; text labels: ``"nominal",
+        "ordinal"`` (interval and ratio need numbers).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"]})
+    >>> distance_options(df)
+    ['nominal', 'ordinal']
+    """
+    ann = as_annotations(ann)
+    if ann.kind is LabelKind.MULTILABEL:
+        return [*SET_DISTANCES, "nominal"]
+    if pd.api.types.is_numeric_dtype(ann.categories):
+        return ["nominal", "ordinal", "interval", "ratio"]
+    return ["nominal", "ordinal"]
 
 
 def alpha_statistic(ann: Annotations, distance: str | Callable) -> ItemStatistic:

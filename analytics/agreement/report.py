@@ -30,7 +30,7 @@ from analytics.agreement.prepared import (
 )
 from analytics.data.model import Annotations, LabelKind, as_annotations
 
-__all__ = ["COEFFICIENTS", "agreement_report", "gwet_standard_error"]
+__all__ = ["COEFFICIENTS", "agreement_report", "bootstrap_cost", "gwet_standard_error"]
 
 COEFFICIENTS = {
     "percent_agreement": "Percent agreement",
@@ -49,6 +49,33 @@ UNSTABLE = (
     "it is unstable under resampling (a mean over annotator pairs is, when many pairs share "
     "few items); rely on Fleiss' kappa, AC1 or alpha here"
 )
+
+
+def bootstrap_cost(ann: Annotations | pd.DataFrame) -> int:
+    """The work of one bootstrap resample of :func:`agreement_report`: items x annotator pairs.
+
+    The pairwise means (Light's kappa, Scott's pi) cost that much per resample, so a
+    caller can choose between the bootstrap and the analytic intervals by it.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+
+    Returns
+    -------
+    int
+        :math:`n_{items} \\cdot \\max(1, a(a-1)/2)` for :math:`a` annotators.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2], "annotator": ["a", "b", "c", "a"],
+    ...                    "label": ["x", "y", "x", "y"]})
+    >>> bootstrap_cost(df)
+    6
+    """
+    ann = as_annotations(ann)
+    n_pairs = ann.n_annotators * (ann.n_annotators - 1) // 2
+    return ann.n_items * max(n_pairs, 1)
 
 
 def _report_entries(p: Prepared, distance: str | Callable) -> list[tuple[str, Built]]:

@@ -235,6 +235,16 @@ class Pairwise(NamedTuple):
     shared: pd.DataFrame
     coefficient: str
 
+    def most_shared(self) -> tuple[int, int]:
+        """Positions (row, column) of the two different annotators who share most items.
+
+        Ties go to the first pair in row order; with one annotator, ``(0, 0)``.
+        """
+        shared = self.shared.to_numpy().copy()
+        np.fill_diagonal(shared, -1)
+        ia, ib = np.unravel_index(int(np.argmax(shared)), shared.shape)
+        return int(ia), int(ib)
+
 
 _PAIRWISE = {
     "cohen_kappa": "cohen",
