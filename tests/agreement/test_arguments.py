@@ -54,20 +54,18 @@ def _sets(rows) -> Annotations:
     return Annotations.from_frame(df, kind="multilabel", categories=["a", "b", "c"])
 
 
-CROSSED = [
-    ("1", "u0", {"a"}),
-    ("1", "u1", {"b"}),
-    ("2", "u0", {"a", "c"}),
-    ("2", "u1", {"b"}),
-    ("3", "u0", {"a"}),
-    ("3", "u1", {"a", "b"}),
-]
+# items x annotators x categories (a, b, c): item 1 {a} vs {b}, item 2 {a, c} vs {b},
+# item 3 {a} vs {a, b}
+CROSSED = np.array(
+    [[[1, 0, 0], [0, 1, 0]], [[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [1, 1, 0]]], dtype=bool
+)
 
 
 def test_per_category_multilabel_worked_example():
     # category a: (y, m) = (1,2), (1,2), (2,2): P_i = 0, 0, 1 -> P = 1/3; pi = 4/6;
     # P_e = 5/9; kappa = (1/3 - 5/9) / (4/9) = -1/2; alpha = 1 - (4/6) / (16/30) = -1/4
-    table = ag.per_category(_sets(CROSSED), n_boot=0).set_index("category")
+    table = ag.per_category(from_array(CROSSED, categories=["a", "b", "c"]), n_boot=0)
+    table = table.set_index("category")
     assert table.loc["a", "observed_agreement"] == pytest.approx(1 / 3)
     assert table.loc["a", "fleiss_kappa"] == pytest.approx(-0.5)
     assert table.loc["a", "alpha"] == pytest.approx(-0.25)
