@@ -6,28 +6,26 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, Annotations
 from analytics.agreement import (
     CAVEAT,
     agreement_levels,
     agreement_report,
+    bootstrap_cost,
     contingency,
-    default_distance,
-    item_agreement,
-    pairwise,
-    per_category,
-    reading,
-)
-from analytics.agreement.figures import (
     contingency_heatmap,
+    default_distance,
+    distance_options,
     forest_plot,
+    item_agreement,
     item_agreement_histogram,
     kappa_paradox_figure,
+    pairwise,
     pairwise_heatmap,
+    per_category,
     per_category_bars,
+    reading,
 )
-from analytics.agreement.set_distances import SET_DISTANCES
-from analytics.data import Annotations, LabelKind
 from ui.state import require_annotations
 from ui.widgets import explain, show_error, show_figure, show_table
 
@@ -65,14 +63,6 @@ def _pairwise(fp: str, _ann: Annotations, coefficient: str):
 @st.cache_data(max_entries=16, show_spinner=False)
 def _items(fp: str, _ann: Annotations) -> tuple[pd.DataFrame, pd.DataFrame]:
     return item_agreement(_ann), agreement_levels(_ann)
-
-
-def _distances(ann: Annotations) -> list[str]:
-    if ann.kind is LabelKind.MULTILABEL:
-        return [*SET_DISTANCES, "nominal"]
-    if pd.api.types.is_numeric_dtype(ann.categories):
-        return ["nominal", "ordinal", "interval", "ratio"]
-    return ["nominal", "ordinal"]
 
 
 # ---------------------------------------------------------------------- page
@@ -116,7 +106,7 @@ with st.container(border=True):
         help="Single-label data: judgements in other categories are left out. "
         "Multi-label data: sets are restricted to these categories.",
     )
-    options = _distances(ann)
+    options = distance_options(ann)
     default = default_distance(ann)
     distance = right.selectbox(
         "Distance for alpha",
@@ -126,8 +116,7 @@ with st.container(border=True):
         help=f"Default for {ann.kind.value} labels: {default}.",
     )
     c1, c2 = st.columns([2, 1])
-    n_pairs = ann.n_annotators * (ann.n_annotators - 1) // 2
-    bootstrap_is_quick = ann.n_items * max(n_pairs, 1) <= BOOTSTRAP_DEFAULT_BUDGET
+    bootstrap_is_quick = bootstrap_cost(ann) <= BOOTSTRAP_DEFAULT_BUDGET
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
@@ -264,13 +253,11 @@ with tab_pairs:
         st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
         show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
         st.markdown("**Two annotators side by side**")
-        shared = pw.shared.to_numpy().copy()
-        np.fill_diagonal(shared, -1)
-        ia, ib = np.unravel_index(int(np.argmax(shared)), shared.shape)
+        ia, ib = pw.most_shared()
         names = list(sub.annotators)
         ca, cb = st.columns(2)
-        a = ca.selectbox("Annotator (rows)", names, index=int(ia), key="agr_ct_a")
-        b = cb.selectbox("Annotator (columns)", names, index=int(ib), key="agr_ct_b")
+        a = ca.selectbox("Annotator (rows)", names, index=ia, key="agr_ct_a")
+        b = cb.selectbox("Annotator (columns)", names, index=ib, key="agr_ct_b")
         if a == b:
             st.info("Choose two different annotators.")
         else:

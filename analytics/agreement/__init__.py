@@ -3,32 +3,29 @@
 Krippendorff's alpha with any distance, Cohen's and Conger's kappa, Scott's pi, Fleiss'
 kappa, Gwet's AC1/AC2, Brennan-Prediger and percent agreement, with bootstrap or analytic
 intervals (:func:`agreement_report`), per-category, per-pair and per-item views, a
-plain-language reading, and the figures that show them.
+plain-language reading, and the figures that show them. This module is the family's
+public face; its modules are:
+
+- ``prepared``: the :class:`Coefficient` type and the data every coefficient starts from;
+- ``chance``: chance agreement of the Fleiss family and agreement beyond chance;
+- ``coefficients``: percent agreement and the kappa-type coefficients;
+- ``annotator_pairs``: two-annotator coefficients and their mean over pairs;
+- ``krippendorff`` (on the ``coincidence`` engine) and ``set_distances``: alpha;
+- ``report``: :func:`agreement_report`; ``tables``: per category, pairwise, per item;
+- ``reading``: the plain-language reading; ``paradox``: the kappa paradox;
+- ``figures``: the plotly figures (they draw, they compute nothing).
 """
 
 from __future__ import annotations
 
+from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import (
-    CAVEAT,
-    COEFFICIENTS,
-    Coefficient,
-    Pairwise,
-    agreement_levels,
-    agreement_report,
-    band,
     brennan_prediger,
     cohen_kappa,
     conger_kappa,
-    contingency,
-    default_distance,
     fleiss_kappa,
     gwet_ac1,
-    item_agreement,
-    krippendorff_alpha,
-    pairwise,
-    per_category,
     percent_agreement,
-    reading,
     scott_pi,
 )
 from analytics.agreement.figures import (
@@ -39,6 +36,11 @@ from analytics.agreement.figures import (
     pairwise_heatmap,
     per_category_bars,
 )
+from analytics.agreement.krippendorff import default_distance, distance_options, krippendorff_alpha
+from analytics.agreement.paradox import KappaParadox, kappa_paradox
+from analytics.agreement.prepared import Coefficient
+from analytics.agreement.reading import CAVEAT, band, reading
+from analytics.agreement.report import COEFFICIENTS, agreement_report, bootstrap_cost
 from analytics.agreement.set_distances import (
     SET_DISTANCES,
     dice,
@@ -47,17 +49,32 @@ from analytics.agreement.set_distances import (
     masi,
     passonneau,
 )
+from analytics.agreement.tables import (
+    ItemAgreementSummary,
+    Pairwise,
+    agreement_levels,
+    contingency,
+    item_agreement,
+    item_agreement_summary,
+    pairwise,
+    per_category,
+)
 
 __all__ = [
     "CAVEAT",
     "COEFFICIENTS",
     "SET_DISTANCES",
     "Coefficient",
+    "ItemAgreementSummary",
+    "KappaParadox",
     "Pairwise",
     "agreement_levels",
     "agreement_report",
     "band",
+    "beyond_chance",
+    "bootstrap_cost",
     "brennan_prediger",
+    "chance_agreement",
     "cohen_kappa",
     "conger_kappa",
     "contingency",
@@ -65,12 +82,15 @@ __all__ = [
     "default_distance",
     "dice",
     "distance_matrix",
+    "distance_options",
     "fleiss_kappa",
     "forest_plot",
     "gwet_ac1",
     "item_agreement",
     "item_agreement_histogram",
+    "item_agreement_summary",
     "jaccard",
+    "kappa_paradox",
     "kappa_paradox_figure",
     "krippendorff_alpha",
     "masi",

@@ -3,7 +3,7 @@
 Chance-corrected coefficients use the diverging scale centred on 0 (red below chance,
 blue above); raw agreement and counts use the sequential blues. Every function returns a
 figure with an explanatory annotation instead of a blank chart when there is nothing to
-draw.
+draw. Figures compute no statistic: they draw what the tables and coefficients return.
 """
 
 from __future__ import annotations
@@ -14,13 +14,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from analytics._core.style import ACCENT, BAD, DIVERGING, GOOD, MUTED, SEQUENTIAL, apply_layout
-from analytics.agreement.coefficients import (
-    Pairwise,
-    fleiss_kappa,
-    gwet_ac1,
-    percent_agreement,
-)
-from analytics.data import Annotations, as_annotations
+from analytics.agreement.paradox import kappa_paradox
+from analytics.agreement.tables import Pairwise, item_agreement_summary
+from analytics.data import Annotations
 
 __all__ = [
     "contingency_heatmap",
@@ -56,7 +52,19 @@ def _message(fig: go.Figure, text: str) -> go.Figure:
 
 
 def pairwise_heatmap(pw: Pairwise) -> go.Figure:
-    """Annotator x annotator heatmap: values printed, shared-item counts on hover."""
+    """Annotator x annotator heatmap: values printed, shared-item counts on hover.
+
+    Parameters
+    ----------
+    pw : Pairwise
+        From :func:`~analytics.agreement.pairwise`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Diverging colours centred on 0 for chance-corrected coefficients, sequential blues
+        for percent agreement.
+    """
     name = _NAMES.get(pw.coefficient, pw.coefficient)
     fig = go.Figure()
     apply_layout(fig, title=f"Pairwise {name}", x_title="Annotator", y_title="Annotator")
@@ -96,7 +104,18 @@ def pairwise_heatmap(pw: Pairwise) -> go.Figure:
 
 
 def forest_plot(report: pd.DataFrame) -> go.Figure:
-    """Every coefficient of :func:`~analytics.agreement.agreement_report` with its interval."""
+    """Every coefficient with its interval.
+
+    Parameters
+    ----------
+    report : DataFrame
+        From :func:`~analytics.agreement.agreement_report`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One marker per coefficient with its interval; undefined coefficients say why.
+    """
     fig = go.Figure()
     apply_layout(
         fig,
@@ -149,7 +168,19 @@ def forest_plot(report: pd.DataFrame) -> go.Figure:
 
 
 def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.Figure:
-    """One-vs-rest agreement per category (from :func:`~analytics.agreement.per_category`)."""
+    """One-vs-rest agreement per category, with intervals.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`~analytics.agreement.per_category`.
+    measure : {"fleiss_kappa", "alpha"}, default "fleiss_kappa"
+        Which coefficient to draw.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     low, high = (
         ("kappa_low", "kappa_high") if measure == "fleiss_kappa" else ("alpha_low", "alpha_high")
     )
@@ -188,7 +219,18 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
 
 
 def contingency_heatmap(table: pd.DataFrame) -> go.Figure:
-    """Confusion matrix between two annotators (from :func:`~analytics.agreement.contingency`)."""
+    """Confusion matrix between two annotators.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`~analytics.agreement.contingency` (index and columns named after the
+        annotators).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     a, b = table.index.name or "annotator A", table.columns.name or "annotator B"
     fig = go.Figure()
     apply_layout(
@@ -219,7 +261,19 @@ def contingency_heatmap(table: pd.DataFrame) -> go.Figure:
 
 
 def item_agreement_histogram(items: pd.DataFrame) -> go.Figure:
-    """How the items spread over observed agreement (from :func:`~analytics.agreement.item_agreement`)."""
+    """How the items spread over observed agreement.
+
+    Parameters
+    ----------
+    items : DataFrame
+        A table of :func:`~analytics.agreement.item_agreement`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        A histogram with the mean (:func:`~analytics.agreement.tables.item_agreement_summary`)
+        marked and the share of items in full agreement noted.
+    """
     fig = go.Figure()
     apply_layout(
         fig,
@@ -227,30 +281,28 @@ def item_agreement_histogram(items: pd.DataFrame) -> go.Figure:
         x_title="Share of agreeing pairs of judgements on the item",
         y_title="Number of items",
     )
-    values = items["agreement"].dropna()
-    if values.empty:
+    summary = item_agreement_summary(items)
+    if summary.n_items == 0:
         return _message(
             fig, "No item has two or more judgements, so no item agreement can be measured."
         )
     fig.add_trace(
         go.Histogram(
-            x=values,
+            x=items["agreement"].dropna(),
             xbins={"start": 0, "end": 1.0001, "size": 0.05},
             marker={"color": ACCENT},
             name="items",
             hovertemplate="agreement %{x}<br>%{y} items<extra></extra>",
         )
     )
-    mean = float(values.mean())
     fig.add_vline(
-        x=mean,
+        x=summary.mean,
         line={"color": GOOD, "dash": "dash"},
-        annotation_text=f"mean {mean:.2f}",
+        annotation_text=f"mean {summary.mean:.2f}",
         annotation_position="top left",
     )
-    full = float((values >= 1 - 1e-12).mean())
     fig.add_annotation(
-        text=f"{full:.0%} of {len(values):,} items: full agreement",
+        text=f"{summary.full_share:.0%} of {summary.n_items:,} items: full agreement",
         xref="paper",
         yref="paper",
         x=0.02,
@@ -265,13 +317,29 @@ def item_agreement_histogram(items: pd.DataFrame) -> go.Figure:
 def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
     """The kappa paradox made visible: prevalence beside kappa and AC1.
 
-    Left: how often each category was used. Right: for the observed agreement of these
-    data, kappa (Fleiss) and Gwet's AC1 of two categories as the majority category's
-    prevalence grows (Feinstein & Cicchetti 1990; Passonneau & Carpenter 2014, section
-    2.1): kappa falls toward and below 0 while AC1 stays near the observed agreement.
-    The data's own kappa and AC1 are marked at their majority prevalence.
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Single-label judgements with two or more categories (otherwise the figure says
+        why there is no view).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Left: how often each category was used. Right: for the observed agreement of these
+        data, kappa (Fleiss) and Gwet's AC1 of two categories as the majority category's
+        prevalence grows (:func:`~analytics.agreement.kappa_paradox`): kappa falls toward
+        and below 0 while AC1 stays near the observed agreement. The data's own kappa and
+        AC1 are marked at their majority prevalence.
+
+    References
+    ----------
+    Feinstein, A. R., & Cicchetti, D. V. (1990). High agreement but low kappa: I. The
+    problems of two paradoxes. *Journal of Clinical Epidemiology* 43(6), 543-549.
+    Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.1.
     """
-    ann = as_annotations(ann)
+    view = kappa_paradox(ann)
     fig = make_subplots(
         rows=1,
         cols=2,
@@ -282,21 +350,12 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
     apply_layout(
         fig, title="The kappa paradox: high agreement, low kappa when one category dominates"
     )
-    po = percent_agreement(ann)
-    if ann.is_multilabel or not np.isfinite(po) or ann.n_categories < 2:
-        why = (
-            po.note
-            if not np.isfinite(po)
-            else "this view needs single-label data with 2+ categories"
-        )
-        return _message(fig, f"No paradox view: {why}.")
-    dist = np.asarray(ann.count_matrix().sum(axis=0), dtype=float)
-    share = dist / dist.sum()
-    cats = [str(c) for c in ann.categories]
+    if view.reason:
+        return _message(fig, f"No paradox view: {view.reason}.")
     fig.add_trace(
         go.Bar(
-            x=cats,
-            y=share,
+            x=view.categories,
+            y=view.shares,
             marker={"color": ACCENT},
             name="prevalence",
             hovertemplate="%{x}: %{y:.1%} of judgements<extra></extra>",
@@ -304,43 +363,26 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
         row=1,
         col=1,
     )
-    prev = np.linspace(0.5, 0.995, 100)
-    pe_kappa = prev**2 + (1 - prev) ** 2
-    pe_ac1 = 2 * prev * (1 - prev)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        kappa_curve = (po - pe_kappa) / (1 - pe_kappa)
-        ac1_curve = (po - pe_ac1) / (1 - pe_ac1)
-    fig.add_trace(
-        go.Scatter(
-            x=prev,
-            y=kappa_curve,
-            name="kappa",
-            line={"color": BAD},
-            hovertemplate="prevalence %{x:.0%}: kappa %{y:.2f}<extra></extra>",
-        ),
-        row=1,
-        col=2,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=prev,
-            y=ac1_curve,
-            name="AC1",
-            line={"color": GOOD},
-            hovertemplate="prevalence %{x:.0%}: AC1 %{y:.2f}<extra></extra>",
-        ),
-        row=1,
-        col=2,
-    )
-    top = float(share.max())
+    for curve, name, colour in ((view.kappa, "kappa", BAD), (view.ac1, "AC1", GOOD)):
+        fig.add_trace(
+            go.Scatter(
+                x=view.prevalence,
+                y=curve,
+                name=name,
+                line={"color": colour},
+                hovertemplate="prevalence %{x:.0%}: " + name + " %{y:.2f}<extra></extra>",
+            ),
+            row=1,
+            col=2,
+        )
     for value, label, colour in (
-        (fleiss_kappa(ann), "these data: Fleiss' kappa", BAD),
-        (gwet_ac1(ann), "these data: AC1", GOOD),
+        (view.fleiss_kappa, "these data: Fleiss' kappa", BAD),
+        (view.gwet_ac1, "these data: AC1", GOOD),
     ):
         if np.isfinite(value):
             fig.add_trace(
                 go.Scatter(
-                    x=[top],
+                    x=[view.majority],
                     y=[float(value)],
                     mode="markers",
                     name=label,
@@ -357,6 +399,9 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
         title_text="Prevalence of the majority category", tickformat=".0%", row=1, col=2
     )
     fig.update_yaxes(
-        title_text=f"Coefficient at observed agreement {po:.2f}", range=[-1, 1.05], row=1, col=2
+        title_text=f"Coefficient at observed agreement {view.observed:.2f}",
+        range=[-1, 1.05],
+        row=1,
+        col=2,
     )
     return fig

@@ -82,7 +82,30 @@ def _masi(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
 def jaccard(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     r"""Jaccard distance :math:`1 - |A \cap B| / |A \cup B|` (0 for two empty sets).
 
-    Poesio & Artstein (2005), section 3.2.
+    Parameters
+    ----------
+    a, b : array_like of bool, shape (..., n_categories)
+        Label sets as boolean category rows; they broadcast against each other.
+
+    Returns
+    -------
+    ndarray of float
+        The distance of every pair, in [0, 1].
+
+    Notes
+    -----
+    .. math:: d_J(A, B) = 1 - \frac{|A \cap B|}{|A \cup B|}
+
+    References
+    ----------
+    Poesio, M., & Artstein, R. (2005). The reliability of anaphoric annotation,
+    reconsidered: taking ambiguity into account. *Proceedings of the Workshop on Frontiers
+    in Corpus Annotation II*, ACL 2005, section 3.2.
+
+    Examples
+    --------
+    >>> float(jaccard([True, True, False], [True, False, False]))
+    0.5
     """
     return _jaccard(*_sizes(a, b))
 
@@ -90,16 +113,68 @@ def jaccard(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def dice(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     r"""Dice distance :math:`1 - 2|A \cap B| / (|A| + |B|)` (0 for two empty sets).
 
-    Poesio & Artstein (2005), section 3.2. Never larger than the Jaccard distance.
+    Parameters
+    ----------
+    a, b : array_like of bool, shape (..., n_categories)
+        Label sets as boolean category rows; they broadcast against each other.
+
+    Returns
+    -------
+    ndarray of float
+        The distance of every pair, in [0, 1].
+
+    Notes
+    -----
+    .. math:: d_D(A, B) = 1 - \frac{2 |A \cap B|}{|A| + |B|}
+
+    Never larger than the Jaccard distance.
+
+    References
+    ----------
+    Poesio, M., & Artstein, R. (2005). The reliability of anaphoric annotation,
+    reconsidered: taking ambiguity into account. ACL 2005 workshop, section 3.2.
+
+    Examples
+    --------
+    >>> round(float(dice([True, True, False], [True, False, False])), 3)
+    0.333
     """
     return _dice(*_sizes(a, b))
 
 
 def passonneau(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Passonneau's (2004) distance: 0 equal, 1/3 subset, 2/3 overlap, 1 disjoint.
+    r"""Passonneau's (2004) distance: 0 equal, 1/3 subset, 2/3 overlap, 1 disjoint.
 
-    As given by Poesio & Artstein (2005), section 3.2. The empty set against a non-empty
-    set counts as disjoint (distance 1), as in MASI, where the Jaccard factor is 0 there.
+    Parameters
+    ----------
+    a, b : array_like of bool, shape (..., n_categories)
+        Label sets as boolean category rows; they broadcast against each other.
+
+    Returns
+    -------
+    ndarray of float
+        The distance of every pair, in [0, 1].
+
+    Notes
+    -----
+    .. math:: d_P(A, B) = \begin{cases} 0 & A = B \\ 1/3 & A \subset B \text{ or }
+              B \subset A \\ 2/3 & A \cap B \ne \emptyset \\ 1 & \text{otherwise}
+              \end{cases}
+
+    The empty set against a non-empty set counts as disjoint (distance 1), as in MASI,
+    where the Jaccard factor is 0 there.
+
+    References
+    ----------
+    Passonneau, R. (2004). Computing reliability for coreference annotation. *Proceedings
+    of LREC 2004*.
+    Poesio, M., & Artstein, R. (2005). The reliability of anaphoric annotation,
+    reconsidered. ACL 2005 workshop, section 3.2 (the distance as used here).
+
+    Examples
+    --------
+    >>> round(float(passonneau([True, True, False], [True, False, False])), 3)
+    0.333
     """
     return _passonneau(*_sizes(a, b))
 
@@ -107,10 +182,34 @@ def passonneau(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def masi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     r"""MASI (Passonneau 2006): :math:`1 - J(A, B) \cdot M(A, B)`.
 
-    :math:`J` is the Jaccard similarity and :math:`M` the monotonicity weight as NLTK's
-    ``masi_distance`` has it: 1 identical, 2/3 subset, 1/3 overlap, 0 disjoint. Two empty
-    sets are at distance 0 (NLTK divides by zero). Since :math:`J < 1` for unequal sets, MASI
-    is never below the Jaccard or the Passonneau distance.
+    Parameters
+    ----------
+    a, b : array_like of bool, shape (..., n_categories)
+        Label sets as boolean category rows; they broadcast against each other.
+
+    Returns
+    -------
+    ndarray of float
+        The distance of every pair, in [0, 1].
+
+    Notes
+    -----
+    .. math:: d_{MASI}(A, B) = 1 - \frac{|A \cap B|}{|A \cup B|}\, M(A, B)
+
+    :math:`M` is the monotonicity weight as NLTK's ``masi_distance`` has it: 1 identical,
+    2/3 subset, 1/3 overlap, 0 disjoint. Two empty sets are at distance 0 (NLTK divides by
+    zero). Since the Jaccard similarity is below 1 for unequal sets, MASI is never below
+    the Jaccard or the Passonneau distance.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. *Proceedings of LREC 2006*.
+
+    Examples
+    --------
+    >>> round(float(masi([True, True, False], [True, False, False])), 3)
+    0.667
     """
     return _masi(*_sizes(a, b))
 
@@ -135,9 +234,9 @@ def distance_matrix(sets: np.ndarray, distance: str | SetDistance) -> np.ndarray
 
     Parameters
     ----------
-    sets
+    sets : ndarray of bool, shape (n_sets, n_categories)
         Boolean rows, one per distinct label set (``Annotations.label_sets_table``).
-    distance
+    distance : str or callable
         A name from :data:`SET_DISTANCES` or a vectorised callable ``f(a, b)`` of the same
         form as :func:`jaccard`.
 

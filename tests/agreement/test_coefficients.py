@@ -14,8 +14,10 @@ from nltk.metrics import distance as nltk_distance
 from statsmodels.stats import inter_rater
 
 from analytics import agreement as ag
-from analytics.agreement import coefficients
 from analytics.agreement.coincidence import resolve_distance
+from analytics.agreement.krippendorff import alpha_statistic
+from analytics.agreement.prepared import prepare
+from analytics.agreement.report import gwet_standard_error
 from analytics.data.model import Annotations
 from tests.helpers.builders import from_coders, from_items, from_table, random_coders
 from tests.helpers.references import COHEN_1960, FLEISS_1971, GWET_RAW4RATERS, KRIPPENDORFF_2011
@@ -256,7 +258,7 @@ def test_missing_data_coefficients_match_irrcac(irrcac, missing, seed):
     assert ag.gwet_ac1(ann, weights="quadratic") == pytest.approx(
         quad.gwet()["est"]["coefficient_value"], abs=TOL
     )
-    se = coefficients._gwet_se(coefficients._prepare(ann), np.eye(4), "gwet")
+    se = gwet_standard_error(prepare(ann), np.eye(4), "gwet_ac1")
     assert se == pytest.approx(cac.gwet()["est"]["se"], abs=TOL)
 
 
@@ -295,7 +297,7 @@ def test_bootstrap_statistic_equals_point_estimate():
     rows = random_coders(rng, 50, 4, 5, missing=0.2)
     ann = from_coders(rows, kind="numeric")
     for d in ["nominal", "ordinal", "interval", "ratio", lambda a, b: abs(a - b)]:
-        assert coefficients._alpha_statistic(ann, resolve_distance(d, ann.kind)).value() == pytest.approx(
+        assert alpha_statistic(ann, resolve_distance(d, ann.kind)).value() == pytest.approx(
             ag.krippendorff_alpha(ann, d), abs=TOL
         )
 

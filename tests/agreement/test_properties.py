@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analytics import agreement as ag
-from analytics.agreement import coefficients
+from analytics.agreement.krippendorff import alpha_statistic
+from analytics.agreement.prepared import prepare
 from analytics.data.model import Annotations
 from tests.helpers.builders import from_coders, random_coders
 
@@ -126,8 +127,8 @@ def test_bootstrap_matches_a_copying_bootstrap():
 
     rng = np.random.default_rng(1)
     ann = from_coders(random_coders(rng, 40, 3, 3, missing=0.2))
-    p = coefficients._prepare(ann)
-    stat = coefficients._alpha_statistic(ann, "nominal")
+    p = prepare(ann)
+    stat = alpha_statistic(ann, "nominal")
     reps = bootstrap_replicates({"a": stat}, Patterns.identity(ann.n_items), 20, seed=3)["a"]
     draw = np.random.default_rng(3).integers(0, ann.n_items, size=(20, ann.n_items))
     frame = ann.to_frame()

@@ -1,0 +1,194 @@
+"""Krippendorff's alpha, with any distance, on any label kind, right on missing data.
+
+:func:`krippendorff_alpha` (and :func:`build_alpha` with its bootstrap statistic) on top of
+the coincidence engine (:mod:`analytics.agreement.coincidence`); :func:`default_distance`
+is the distance that suits the label kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.bootstrap import ItemStatistic
+from analytics._core.errors import AnnotationDataError
+from analytics.agreement.coincidence import (
+    alpha_from_coincidences,
+    coincidence_matrix,
+    per_item_coincidences,
+    resolve_distance,
+    value_table,
+)
+from analytics.agreement.prepared import NO_PAIRS, Built, Coefficient, coders, undefined
+from analytics.agreement.set_distances import SET_DISTANCES
+from analytics.data import Annotations, LabelKind, as_annotations
+
+__all__ = [
+    "alpha_statistic",
+    "build_alpha",
+    "default_distance",
+    "distance_label",
+    "distance_options",
+    "krippendorff_alpha",
+]
+
+
+def default_distance(ann: Annotations | pd.DataFrame) -> str:
+    """The alpha distance that suits the label kind.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+
+    Returns
+    -------
+    str
+        nominal -> ``"nominal"``, ordinal -> ``"ordinal"``, numeric -> ``"interval"``,
+        multi-label -> ``"masi"`` (MASI: partial credit for overlapping sets, more for
+        subsets; the distance NLTK uses for set-valued labels).
+
+    References
+    ----------
+    Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*, 2nd
+    ed., Sage, chapter 11 (the metrics for each level of measurement).
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. *Proceedings of LREC 2006*.
+    """
+    ann = coders(ann)
+    return {
+        LabelKind.NOMINAL: "nominal",
+        LabelKind.ORDINAL: "ordinal",
+        LabelKind.NUMERIC: "interval",
+        LabelKind.MULTILABEL: "masi",
+    }[ann.kind]
+
+
+def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
+    """The alpha distances that make sense for these labels, to offer a user.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+
+    Returns
+    -------
+    list of str
+        Multi-label data: the set distances, then ``"nominal"``; numeric labels:
+        ``"nominal", "ordinal", "interval", "ratio"``; text labels: ``"nominal",
+        "ordinal"`` (interval and ratio need numbers).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"]})
+    >>> distance_options(df)
+    ['nominal', 'ordinal']
+    """
+    ann = as_annotations(ann)
+    if ann.kind is LabelKind.MULTILABEL:
+        return [*SET_DISTANCES, "nominal"]
+    if pd.api.types.is_numeric_dtype(ann.categories):
+        return ["nominal", "ordinal", "interval", "ratio"]
+    return ["nominal", "ordinal"]
+
+
+def alpha_statistic(ann: Annotations, distance: str | Callable) -> ItemStatistic:
+    """Krippendorff's alpha as a sum over items of per-item coincidences (for the bootstrap)."""
+    table = value_table(ann)
+    pmat, rows, cols = per_item_coincidences(table.counts)
+
+    def finish(t: np.ndarray) -> np.ndarray:
+        return alpha_from_coincidences(t, rows, cols, table, distance, symmetric_upper=True)
+
+    return ItemStatistic(pmat, finish)
+
+
+def distance_label(name: str | Callable) -> str:
+    """How a distance is named in notes: its name, or the callable's ``__name__``."""
+    return name if isinstance(name, str) else getattr(name, "__name__", "custom")
+
+
+def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
+    """Krippendorff's alpha and a function building its bootstrap statistic."""
+    name = resolve_distance(distance, ann.kind)
+    if name in ("interval", "ratio") and not pd.api.types.is_numeric_dtype(ann.categories):
+        raise AnnotationDataError(
+            f"the {name} distance needs numeric labels; these are text.",
+            hint="Use 'nominal' or 'ordinal' (ordinal uses the declared category order).",
+        )
+    if ann.n_judgements == 0:
+        return undefined("there are no judgements"), None
+    table = value_table(ann)
+    o, m = coincidence_matrix(table.counts)
+    used = int((m >= 2).sum())
+    if used == 0:
+        return undefined(NO_PAIRS), None
+    value = alpha_from_coincidences(o.data, o.row, o.col, table, name, symmetric_upper=False)[0]
+    if np.isnan(value):
+        reason = (
+            "every pairable judgement has the same value (or all values are at distance 0), "
+            "so expected disagreement is 0 and alpha is undefined"
+        )
+        return undefined(reason, used), None
+    note = f"{distance_label(name)} distance"
+    if name == "ordinal" and not pd.api.types.is_numeric_dtype(ann.categories):
+        order = ", ".join(map(str, ann.categories[:8])) + (" ..." if ann.n_categories > 8 else "")
+        how = (
+            "declared order" if ann.report.categories_declared else "first-seen order, NOT declared"
+        )
+        note += f" (categories in {how}: {order})"
+    return Coefficient(float(value), note, used), lambda: alpha_statistic(ann, name)
+
+
+def krippendorff_alpha(
+    ann: Annotations | pd.DataFrame, distance: str | Callable = "nominal"
+) -> Coefficient:
+    """Krippendorff's alpha from the coincidence matrix.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        Judgements of any label kind, with any pattern of missing judgements.
+    distance : str or callable, default "nominal"
+        ``"nominal"``, ``"ordinal"`` (Krippendorff's frequency-based metric
+        :math:`\\delta^2_{ck} = (\\sum_{g=c}^k n_g - (n_c + n_k)/2)^2`, categories in their
+        declared order), ``"interval"`` :math:`(c - k)^2`, ``"ratio"``
+        :math:`((c - k)/(c + k))^2`; for multi-label data a set distance from
+        :data:`~analytics.agreement.SET_DISTANCES` (``"masi"``, ``"passonneau"``,
+        ``"jaccard"``, ``"dice"``) or ``"nominal"`` (sets equal or not); or a callable
+        ``f(label_1, label_2) -> float`` returning the disagreement :math:`\\delta^2`
+        (symmetric, 0 for equal labels; called once per pair of distinct values; labels
+        are category names, or frozensets for multi-label data).
+
+    Returns
+    -------
+    Coefficient
+        ``items_used`` counts the pairable items (two or more judgements).
+
+    Notes
+    -----
+    .. math:: \\alpha = 1 - (n - 1)\\frac{\\sum_{ck} o_{ck} \\delta^2_{ck}}
+                                         {\\sum_{ck} n_c n_k \\delta^2_{ck}}
+
+    with :math:`o_{ck}` the coincidences and :math:`n_c` their margins. Every pairable
+    judgement counts: items with a single judgement are left out, items with
+    :math:`m_u \\ge 2` judgements count with weight :math:`1/(m_u - 1)`.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School
+    for Communication, University of Pennsylvania (the coincidence matrix, the difference
+    functions for nominal, ordinal, interval and ratio data, missing values; its
+    4-observer x 12-unit example is a test of this function).
+    Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*, 2nd
+    ed., Sage, chapter 11.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "annotator": ["a", "b"] * 4,
+    ...                    "label": ["x", "x", "y", "y", "x", "y", "y", "y"]})
+    >>> round(krippendorff_alpha(df), 3)
+    0.533
+    """
+    return build_alpha(coders(ann), distance)[0]

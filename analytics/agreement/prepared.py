@@ -1,0 +1,415 @@
+"""What every agreement coefficient shares: the value type, the reasons, the prepared data.
+
+- :class:`Coefficient`: a float (NaN when undefined) carrying ``note`` and ``items_used``;
+  :func:`undefined` makes the NaN one with its reason.
+- :class:`Prepared` (made by :func:`prepare`): the item x category counts, one judgement
+  per annotator and item, and, on demand, the :class:`JudgementPairs` (every pair of
+  judgements of an item by two annotators) and the bootstrap patterns.
+- :func:`coders` keeps one judgement per annotator and item; :func:`weight_matrix` turns
+  ``weights=`` into agreement weights :math:`w_{kl}`.
+
+Notation (used by every module of :mod:`analytics.agreement`): item :math:`i` has
+:math:`r_{ik}` judgements in category :math:`k` and :math:`r_i = \\sum_k r_{ik}`;
+:math:`q` categories; agreement weights :math:`w_{kl}` (identity when unweighted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from analytics._core.bootstrap import ItemStatistic, Patterns
+from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_confidence, check_whole
+from analytics.agreement.coincidence import pairs_within_groups
+from analytics.data import Annotations, as_annotations
+
+__all__ = [
+    "MULTILABEL_ONLY_ALPHA",
+    "NO_PAIRS",
+    "ONE_CATEGORY",
+    "ONE_CATEGORY_RAW",
+    "Built",
+    "Coefficient",
+    "JudgementPairs",
+    "Prepared",
+    "Weights",
+    "check_resampling",
+    "coders",
+    "join_notes",
+    "prepare",
+    "single_label_only",
+    "undefined",
+    "weight_matrix",
+]
+
+Weights = None | str | np.ndarray | Sequence[Sequence[float]]
+"""``weights=``: None (unweighted), ``"linear"``, ``"quadratic"`` or a q x q matrix."""
+
+
+class Coefficient(float):
+    """A coefficient value: a float (NaN when undefined) with the facts behind it.
+
+    Parameters
+    ----------
+    value : float
+        The coefficient (NaN when undefined).
+    note : str, default ""
+        Why the value is NaN, or what the reader should know.
+    items_used : int, default 0
+        How many items entered the computation.
+
+    Attributes
+    ----------
+    note : str
+        Why the value is NaN, or what the reader should know (e.g. how many pairs a mean
+        is over).
+    items_used : int
+        How many items entered the computation.
+
+    Examples
+    --------
+    >>> c = Coefficient(float("nan"), "no pairs", 0)
+    >>> c.reason
+    'no pairs'
+    >>> Coefficient(0.5, "linear weights", 10) * 2
+    1.0
+    """
+
+    note: str
+    items_used: int
+
+    def __new__(cls, value: float, note: str = "", items_used: int = 0) -> Coefficient:
+        obj = super().__new__(cls, value)
+        obj.note = note
+        obj.items_used = int(items_used)
+        return obj
+
+    @property
+    def reason(self) -> str:
+        """Why the value is NaN (empty when it is not)."""
+        return self.note if np.isnan(self) else ""
+
+    def __repr__(self) -> str:
+        extra = f", note={self.note!r}" if self.note else ""
+        return f"Coefficient({float(self)!r}, items_used={self.items_used}{extra})"
+
+
+Built = tuple[Coefficient, "ItemStatistic | Callable[[], ItemStatistic] | None"]
+"""A coefficient and its bootstrap statistic (or a function building it; None if undefined)."""
+
+# ---------------------------------------------------------------------- reasons
+NO_PAIRS = "no item was judged by two or more annotators, so there is nothing to compare"
+ONE_CATEGORY = (
+    "every judgement is in the same category, so chance agreement is 1 and agreement "
+    "beyond chance is undefined (not perfect: there was nothing to disagree about)"
+)
+ONE_CATEGORY_RAW = (
+    "every judgement is in the same category: the annotators never had to choose, so raw "
+    "agreement says nothing (it would be a trivial 100%)"
+)
+MULTILABEL_ONLY_ALPHA = (
+    "defined for single-label data only; for multi-label data use Krippendorff's alpha "
+    "with a set distance, or the per-category view"
+)
+
+
+def undefined(reason: str, items_used: int = 0) -> Coefficient:
+    """A NaN :class:`Coefficient` that says why."""
+    return Coefficient(float("nan"), reason, items_used)
+
+
+def join_notes(*parts: str) -> str:
+    """The non-empty notes joined by "; "."""
+    return "; ".join(x for x in parts if x)
+
+
+def single_label_only(ann: Annotations, name: str) -> Coefficient | None:
+    """A NaN coefficient for multi-label data (``name`` compares single labels), else None."""
+    if ann.is_multilabel:
+        return undefined(f"{name} is {MULTILABEL_ONLY_ALPHA}")
+    return None
+
+
+def check_resampling(confidence: Any, n_boot: Any, seed: Any) -> tuple[float, int, int | None]:
+    """The interval arguments, checked: ``confidence`` in (0, 1), whole ``n_boot >= 0``,
+    ``seed`` a whole number >= 0 or None.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the argument that is wrong.
+    """
+    return (
+        check_confidence(confidence),
+        check_whole(n_boot, "n_boot", 0),
+        None if seed is None else check_whole(seed, "seed", 0),
+    )
+
+
+# ---------------------------------------------------------------------- preparation
+@dataclass(frozen=True)
+class Prepared:
+    """Everything the coefficients share, computed once per data set (:func:`prepare`).
+
+    Attributes
+    ----------
+    ann : Annotations
+        The data (one judgement per annotator and item, see :func:`coders`).
+    counts : scipy.sparse.csr_matrix
+        Items x categories (multi-label data: items x distinct label sets), all judgements.
+    n_i : ndarray of int
+        Judgements per item, :math:`r_i`.
+    item, annotator, label : ndarray of int
+        The deduplicated judgements (the last per item and annotator), sorted by item, then
+        annotator.
+    repeats : bool
+        Some annotator judged some item more than once.
+    """
+
+    ann: Annotations
+    counts: sparse.csr_matrix
+    n_i: np.ndarray
+    item: np.ndarray
+    annotator: np.ndarray
+    label: np.ndarray
+    repeats: bool
+
+    @property
+    def n_pairable(self) -> int:
+        """Items with two or more judgements."""
+        return int((self.n_i >= 2).sum())
+
+    @property
+    def q(self) -> int:
+        """The number of declared categories."""
+        return self.ann.n_categories
+
+    @cached_property
+    def dense_counts(self) -> np.ndarray:
+        """Items x categories as a dense float array (for the analytic standard errors)."""
+        return self.counts.toarray().astype(float)
+
+    @cached_property
+    def pairs(self) -> JudgementPairs:
+        """Every pair of judgements of an item by two annotators (Cohen, Scott, pairwise)."""
+        return JudgementPairs.of(self)
+
+    @cached_property
+    def patterns(self) -> Patterns:
+        """Items grouped by identical judgements (only the bootstrap needs them)."""
+        ann = self.ann
+        if self.repeats or ann.n_annotators > 64:
+            return Patterns.identity(ann.n_items)
+        wide = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
+        wide[self.item, self.annotator] = self.label
+        return Patterns.from_keys(wide)
+
+
+def coders(ann: Annotations | pd.DataFrame) -> Annotations:
+    """One judgement per annotator and item (the last one, as :meth:`Annotations.wide_codes`).
+
+    Agreement compares coders; an annotator's repeated look at an item is not a second
+    coder, so repeats (loaded with ``duplicates="keep"``) must not pair with each other.
+    :func:`~analytics.agreement.agreement_report` says when this happened.
+
+    Parameters
+    ----------
+    ann : Annotations or DataFrame
+        The judgements (a long DataFrame is read with :func:`as_annotations`).
+
+    Returns
+    -------
+    Annotations
+        ``ann`` itself when nobody judged an item twice.
+    """
+    ann = as_annotations(ann)
+    return ann.without_repeats("last") if ann.has_repeats else ann
+
+
+def prepare(ann: Annotations) -> Prepared:
+    """The counts and deduplicated judgements every coefficient starts from.
+
+    Parameters
+    ----------
+    ann : Annotations
+        The data (usually already through :func:`coders`).
+
+    Returns
+    -------
+    Prepared
+    """
+    n_i = np.bincount(ann.item_codes, minlength=ann.n_items)
+    n_cols = len(ann.label_sets_table) if ann.is_multilabel else ann.n_categories
+    counts = sparse.csr_matrix(
+        (np.ones(ann.n_judgements), (ann.item_codes, ann.label_codes)),
+        shape=(ann.n_items, n_cols),
+    )
+    counts.sum_duplicates()
+    # one judgement per (item, annotator), the last one, as wide_codes() has it
+    key = ann.item_codes * max(ann.n_annotators, 1) + ann.annotator_codes
+    if len(key) and (np.diff(key) < 0).any():
+        order = np.argsort(key, kind="stable")  # stable: repeats stay in input order
+    else:
+        order = np.arange(len(key))
+    sorted_key = key[order]
+    last_of_run = np.r_[sorted_key[1:] != sorted_key[:-1], True] if len(key) else np.zeros(0, bool)
+    repeats = not last_of_run.all()
+    if repeats:
+        order = order[last_of_run]
+    item, annotator, label = (
+        ann.item_codes[order],
+        ann.annotator_codes[order],
+        ann.label_codes[order],
+    )
+    return Prepared(ann, counts, n_i, item, annotator, label, repeats)
+
+
+def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
+    """Agreement weights :math:`w_{kl}` (1 on the diagonal) and a label for notes.
+
+    Parameters
+    ----------
+    ann : Annotations
+        The data (its categories give the values :math:`x_k`).
+    weights : None, str or array_like
+        None (or ``"identity"``, ``"none"``, ``"unweighted"``), ``"linear"``,
+        ``"quadratic"``, or a categories x categories matrix in [0, 1] with 1 on the
+        diagonal.
+
+    Returns
+    -------
+    w : ndarray, shape (q, q)
+    label : str
+        ``""`` when unweighted, else e.g. ``"linear weights"``.
+
+    Notes
+    -----
+    ``"linear"``: :math:`w_{kl} = 1 - |x_k - x_l| / (x_{max} - x_{min})`; ``"quadratic"``:
+    :math:`w_{kl} = 1 - (x_k - x_l)^2 / (x_{max} - x_{min})^2`, where :math:`x` are the
+    category values (numeric categories) or their ranks in the declared order (text
+    categories).
+
+    References
+    ----------
+    Cohen, J. (1968). Weighted kappa. *Psychological Bulletin* 70(4), 213-220.
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (the linear and
+    quadratic weights for ordinal and interval data).
+    """
+    q = ann.n_categories
+    if weights is None or (
+        isinstance(weights, str) and weights in ("identity", "none", "unweighted")
+    ):
+        return np.eye(q), ""
+    if isinstance(weights, str):
+        try:
+            x = ann.categories.to_numpy(dtype=float)
+        except (TypeError, ValueError):
+            x = np.arange(q, dtype=float)
+        span = x.max() - x.min() if q else 0.0
+        diff = np.abs(x[:, None] - x[None, :]) / (span if span > 0 else 1.0)
+        if weights == "linear":
+            return 1.0 - diff, "linear weights"
+        if weights == "quadratic":
+            return 1.0 - diff**2, "quadratic weights"
+        raise AnnotationDataError(
+            f"unknown weights {weights!r}.",
+            hint="Use None, 'linear', 'quadratic', or a categories x categories matrix.",
+        )
+    w = np.asarray(weights, dtype=float)
+    if w.shape != (q, q):
+        raise AnnotationDataError(
+            f"the weight matrix is {w.shape[0] if w.ndim else 0} x {w.shape[1] if w.ndim > 1 else 0}, "
+            f"but there are {q} categories.",
+            hint="Give one row and one column per category, in the declared order.",
+        )
+    if not np.allclose(np.diag(w), 1.0) or (w < 0).any() or (w > 1).any():
+        raise AnnotationDataError(
+            "agreement weights must lie in [0, 1] with 1 on the diagonal (full agreement).",
+        )
+    return w, "custom weights"
+
+
+# ---------------------------------------------------------------------- pairs of judgements
+@dataclass(frozen=True)
+class JudgementPairs:
+    """Every pair of judgements of one item by two annotators (``a < b``).
+
+    Two-annotator coefficients need, per annotator pair, only the number of shared items,
+    the (weighted) agreements and the two annotators' category counts: ``2 + 2q`` numbers,
+    not a ``q x q`` table, so many categories and many annotator pairs stay cheap.
+
+    Attributes
+    ----------
+    item, pair, la, lb : ndarray of int
+        Per judgement pair: the item, the annotator pair (index into ``first``/``second``),
+        and the two labels.
+    first, second : ndarray of int
+        Per annotator pair: the two annotators' codes.
+    q, n_items : int
+        Categories (columns of the margins) and items.
+    """
+
+    item: np.ndarray
+    pair: np.ndarray
+    la: np.ndarray
+    lb: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    q: int
+    n_items: int
+
+    @classmethod
+    def of(cls, p: Prepared) -> JudgementPairs:
+        """All judgement pairs of the prepared data."""
+        a_n = max(p.ann.n_annotators, 1)
+        left, right = pairs_within_groups(p.item)
+        a, b = p.annotator[left], p.annotator[right]  # a < b: judgements sorted by annotator
+        uniq, pair_idx = np.unique(a * a_n + b, return_inverse=True)
+        return cls(
+            p.item[left],
+            pair_idx.reshape(-1),
+            p.label[left],
+            p.label[right],
+            uniq // a_n,
+            uniq % a_n,
+            p.q,
+            p.ann.n_items,
+        )
+
+    @property
+    def n_pairs(self) -> int:
+        """Annotator pairs that share at least one item."""
+        return len(self.first)
+
+    def agreement(self, w: np.ndarray | None) -> np.ndarray:
+        """Agreement of each judgement pair: 1/0, or the weight ``w[la, lb]``."""
+        return (self.la == self.lb).astype(float) if w is None else w[self.la, self.lb]
+
+    def totals(self, w: np.ndarray | None) -> np.ndarray:
+        """Pairs x (2 + 2q): ``[shared, agreement, counts_a, counts_b]`` over all items."""
+        n_p, q = self.n_pairs, self.q
+        return np.column_stack(
+            [
+                np.bincount(self.pair, minlength=n_p),
+                np.bincount(self.pair, weights=self.agreement(w), minlength=n_p),
+                np.bincount(self.pair * q + self.la, minlength=n_p * q).reshape(n_p, q),
+                np.bincount(self.pair * q + self.lb, minlength=n_p * q).reshape(n_p, q),
+            ]
+        ).astype(float)
+
+    def stats(self, w: np.ndarray | None) -> sparse.csr_matrix:
+        """Items x (pairs * (2 + 2q)): per pair ``[shared, agreement, counts_a, counts_b]``."""
+        q, width = self.q, 2 + 2 * self.q
+        base = self.pair * width
+        agree = self.agreement(w)
+        rows = np.tile(self.item, 4)
+        cols = np.concatenate([base, base + 1, base + 2 + self.la, base + 2 + q + self.lb])
+        data = np.concatenate([np.ones(len(base)), agree, np.ones(len(base)), np.ones(len(base))])
+        return sparse.csr_matrix((data, (rows, cols)), shape=(self.n_items, self.n_pairs * width))

@@ -1,0 +1,153 @@
+"""What a coefficient means in plain words, for annotation teams.
+
+:func:`band` gives a value its verbal label (Landis & Koch 1977 for kappa-type
+coefficients, Krippendorff's thresholds for alpha), :func:`reading` one or two sentences on
+a value and its interval, and :data:`CAVEAT` what agreement cannot tell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analytics._core.validation import check_confidence
+
+__all__ = ["CAVEAT", "band", "reading"]
+
+CAVEAT = (
+    "Agreement is neither necessary nor sufficient for a good gold standard. Annotators who "
+    "make the same mistakes agree (two wrongs make a right), and when one category dominates, "
+    "accurate annotators can still get a low kappa (Passonneau & Carpenter 2014, section 2.1). "
+    "Even a kappa of 0.8 leaves about a fifth of the items to guesswork (Beigman Klebanov & "
+    "Beigman 2009, section 3). Use agreement to find problems with guidelines and annotators; "
+    "judge the labels themselves with a model of the annotators (Dawid-Skene) and expert checks."
+)
+"""What agreement cannot tell, in one paragraph (shown beside every agreement report)."""
+
+_BANDS = [  # Landis & Koch (1977), for kappa-type coefficients
+    (0.0, "less than chance agreement"),
+    (0.20, "slight agreement beyond chance"),
+    (0.40, "fair agreement beyond chance"),
+    (0.60, "moderate agreement beyond chance"),
+    (0.80, "substantial agreement beyond chance"),
+    (1.0 + 1e-9, "almost perfect agreement beyond chance"),
+]
+
+
+def band(coefficient: str, value: float) -> str:
+    """A verbal label for a coefficient's value.
+
+    Parameters
+    ----------
+    coefficient : str
+        The coefficient's display name: names starting with "percent" are raw agreement,
+        names containing "alpha" are Krippendorff's alpha, anything else kappa-type.
+    value : float
+        The value (NaN: ``"undefined"``).
+
+    Returns
+    -------
+    str
+
+    Notes
+    -----
+    Kappa-type coefficients: below 0 "less than chance", then the bands 0-0.20, 0.21-0.40,
+    0.41-0.60, 0.61-0.80 and 0.81-1 (slight, fair, moderate, substantial, almost perfect).
+    Alpha: at least 0.8 reliable, 0.667 to 0.8 only for tentative conclusions, below
+    0.667 not reliable.
+
+    References
+    ----------
+    Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
+    categorical data. *Biometrics* 33(1), 159-174 (the benchmark bands).
+    Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*, 2nd
+    ed., Sage, chapter 11 (the 0.8 and 0.667 thresholds).
+
+    Examples
+    --------
+    >>> band("Fleiss' kappa", 0.5)
+    'moderate agreement beyond chance'
+    >>> band("Krippendorff's alpha (nominal)", 0.7)
+    'good enough only for tentative conclusions (Krippendorff: 0.667 to 0.8)'
+    """
+    if not np.isfinite(value):
+        return "undefined"
+    if coefficient.lower().startswith("percent"):
+        return f"{value:.0%} of pairs of judgements agree"
+    if "alpha" in coefficient.lower():
+        if value >= 0.8:
+            return "reliable by Krippendorff's standard (alpha of 0.8 or more)"
+        if value >= 0.667:
+            return "good enough only for tentative conclusions (Krippendorff: 0.667 to 0.8)"
+        return "not reliable by Krippendorff's standard (below 0.667)"
+    for top, label in _BANDS:
+        if value < top:
+            return label
+    return _BANDS[-1][1]
+
+
+def reading(
+    coefficient: str,
+    value: float,
+    ci_low: float = float("nan"),
+    ci_high: float = float("nan"),
+    confidence: float = 0.95,
+    note: str = "",
+) -> str:
+    """One or two plain sentences reading a coefficient and its interval, for annotation teams.
+
+    Parameters
+    ----------
+    coefficient : str
+        The coefficient's display name (as in :func:`~analytics.agreement.agreement_report`).
+    value : float
+        Its value (NaN: the sentence gives ``note`` as the reason).
+    ci_low, ci_high : float, default NaN
+        The interval (NaN: none).
+    confidence : float, default 0.95
+        The interval's coverage, strictly between 0 and 1.
+    note : str, default ""
+        Why the value is undefined, if it is.
+
+    Returns
+    -------
+    str
+
+    Notes
+    -----
+    The verbal label is :func:`band`'s; when the interval's ends fall in different bands
+    the sentence says the label is uncertain. Fleiss' kappa between 0 and 1 is also read
+    as the share of "easy" items everyone gets right.
+
+    References
+    ----------
+    Landis, J. R., & Koch, G. G. (1977). *Biometrics* 33(1), 159-174 (the bands).
+    Beigman Klebanov, B., & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503, section 3.3 (kappa as a share of easy
+    items).
+
+    Examples
+    --------
+    >>> reading("Cohen's kappa", 0.62, 0.58, 0.66)  # doctest: +ELLIPSIS
+    "0.62: substantial agreement beyond chance; the 95% interval 0.58-0.66 ..."
+    """
+    confidence = check_confidence(confidence)
+    if not np.isfinite(value):
+        return f"Undefined: {note}." if note else "Undefined for these data."
+    text = f"{value:.2f}: {band(coefficient, value)}"
+    if coefficient.lower().startswith("percent"):
+        text = f"{value:.2f}: {band(coefficient, value)} (not corrected for chance)"
+    if np.isfinite(ci_low) and np.isfinite(ci_high):
+        lo_band, hi_band = band(coefficient, ci_low), band(coefficient, ci_high)
+        text += (
+            f"; the {confidence:.0%} interval {ci_low:.2f}-{ci_high:.2f} says that with other items "
+            f"of the same kind the value could plausibly lie anywhere in that range"
+        )
+        if lo_band != hi_band and not coefficient.lower().startswith("percent"):
+            text += f", from '{lo_band}' to '{hi_band}', so the verbal label is uncertain"
+    text += "."
+    if coefficient.startswith("Fleiss") and 0 < value <= 1:
+        text += (
+            f" Read as a share of easy items (Beigman Klebanov & Beigman 2009, section 3.3): about "
+            f"{value:.0%} of items look like ones everyone gets right; the rest behave like guesses."
+        )
+    return text

@@ -1,0 +1,119 @@
+"""Argument checks of the agreement functions, and per_category on multi-label data.
+
+Bad ``confidence``, ``n_boot`` or ``seed`` raise :class:`AnnotationDataError` naming the
+argument (through :mod:`analytics._core.validation`), never a numpy error or a silent
+interval of the wrong width.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import AnnotationDataError, Annotations
+from analytics import agreement as ag
+from tests.helpers.builders import from_array, from_coders, random_data
+from tests.helpers.references import KRIPPENDORFF_2011
+
+ANN = from_coders(KRIPPENDORFF_2011, kind="numeric")
+BAD = [
+    ({"confidence": 1.5}, "confidence"),
+    ({"confidence": 0}, "confidence"),
+    ({"confidence": float("nan")}, "confidence"),
+    ({"confidence": "95%"}, "confidence"),
+    ({"n_boot": -1}, "n_boot"),
+    ({"n_boot": 2.5}, "n_boot"),
+    ({"n_boot": "100"}, "n_boot"),
+    ({"seed": -3}, "seed"),
+    ({"seed": 1.5}, "seed"),
+]
+
+
+@pytest.mark.parametrize("function", [ag.per_category, ag.agreement_report])
+@pytest.mark.parametrize(("kwargs", "name"), BAD)
+def test_bad_interval_arguments_name_the_argument(function, kwargs, name):
+    with pytest.raises(AnnotationDataError, match=name):
+        function(ANN, **kwargs)
+
+
+def test_reading_checks_its_confidence():
+    with pytest.raises(AnnotationDataError, match="confidence"):
+        ag.reading("Fleiss' kappa", 0.5, 0.4, 0.6, confidence=95)
+
+
+def test_good_arguments_still_pass():
+    table = ag.per_category(ANN, confidence=0.9, n_boot=20, seed=None)
+    assert (table["kappa_low"] <= table["kappa_high"]).all()
+    report = ag.agreement_report(ANN, confidence=np.float64(0.8), n_boot=20.0, seed=3)
+    assert report["ci_low"].notna().any()
+
+
+def _sets(rows) -> Annotations:
+    df = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    return Annotations.from_frame(df, kind="multilabel", categories=["a", "b", "c"])
+
+
+# items x annotators x categories (a, b, c): item 1 {a} vs {b}, item 2 {a, c} vs {b},
+# item 3 {a} vs {a, b}
+CROSSED = np.array(
+    [[[1, 0, 0], [0, 1, 0]], [[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [1, 1, 0]]], dtype=bool
+)
+
+
+def test_per_category_multilabel_worked_example():
+    # category a: (y, m) = (1,2), (1,2), (2,2): P_i = 0, 0, 1 -> P = 1/3; pi = 4/6;
+    # P_e = 5/9; kappa = (1/3 - 5/9) / (4/9) = -1/2; alpha = 1 - (4/6) / (16/30) = -1/4
+    table = ag.per_category(from_array(CROSSED, categories=["a", "b", "c"]), n_boot=0)
+    table = table.set_index("category")
+    assert table.loc["a", "observed_agreement"] == pytest.approx(1 / 3)
+    assert table.loc["a", "fleiss_kappa"] == pytest.approx(-0.5)
+    assert table.loc["a", "alpha"] == pytest.approx(-0.25)
+    assert table["items_used"].tolist() == [3, 3, 3]
+
+
+def test_per_category_category_used_only_on_items_judged_once_is_undefined():
+    """'nobody used' would be false: u0 used b on item 3, which nobody else judged."""
+    rows = [
+        ("1", "u0", {"a"}),
+        ("1", "u1", {"a"}),
+        ("2", "u0", {"c"}),
+        ("2", "u1", set()),
+        ("3", "u0", {"b"}),
+    ]
+    table = ag.per_category(_sets(rows), n_boot=20).set_index("category")
+    note = table.loc["b", "note"]
+    assert "judged by two or more annotators" in note
+    assert not note.startswith("nobody used this category:")
+    assert np.isnan(table.loc["b", "fleiss_kappa"]) and np.isnan(table.loc["b", "alpha"])
+    nobody = _sets([("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", set()), ("2", "u1", {"a"})])
+    out = ag.per_category(nobody, n_boot=0).set_index("category")
+    assert np.isnan(out.loc["b", "fleiss_kappa"]) and out.loc["b", "note"].startswith("nobody")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_per_category_multilabel_equals_the_formula_with_missing_judgements(seed):
+    x, judged = random_data(seed, n_i=40, n_u=5, n_c=3, p=0.4, p_missing=0.3)
+    table = ag.per_category(from_array(x, judged), n_boot=0)
+    m_all = judged.sum(axis=1)
+    for c in range(3):
+        y_all = (x[:, :, c] & judged).sum(axis=1)
+        keep = m_all >= 2
+        m, y = m_all[keep], y_all[keep]
+        agree = np.mean((y * (y - 1) + (m - y) * (m - y - 1)) / (m * (m - 1)))
+        pi = np.mean(y_all[m_all > 0] / m_all[m_all > 0])
+        p_e = pi**2 + (1 - pi) ** 2
+        assert table["observed_agreement"].iloc[c] == pytest.approx(agree)
+        assert table["fleiss_kappa"].iloc[c] == pytest.approx((agree - p_e) / (1 - p_e))
+
+
+@pytest.mark.parametrize("categories", [None, ["x"], ["x", "y"]])
+def test_per_category_of_empty_sets_never_raises(categories):
+    df = pd.DataFrame(
+        {"item": ["s1", "s1", "s2", "s2"], "annotator": ["a", "b", "a", "b"], "label": ["{}"] * 4}
+    )
+    ann = Annotations.from_frame(df, kind="multilabel", multilabel_sep=";", categories=categories)
+    table = ag.per_category(ann, n_boot=20)
+    assert len(table) == ann.n_categories
+    assert table["fleiss_kappa"].isna().all() and table["alpha"].isna().all()
+    assert all(len(note) > 0 for note in table["note"])
