@@ -148,8 +148,7 @@ def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
 
 
 def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
-    from analytics.noise import noise_from_annotations
-    from analytics.noise.figures import posterior_figure
+    from analytics.noise import noise_from_annotations, posterior_figure
 
     s = "noise"
     result = noise_from_annotations(ann, confidence=confidence)

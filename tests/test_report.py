@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analytics import Annotations
-from analytics.data.samples import load_sample
+from analytics.data import load_sample
 from analytics.report import SECTIONS, build_report, build_report_zip, report_blocks
 
 

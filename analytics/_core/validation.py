@@ -176,6 +176,7 @@ def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
         )
     return value
 
+
 # ====================================================================== Dawid-Skene
 # The EM settings of analytics.dawid_skene.fit and the parameters of its posterior and
 # log_likelihood (prevalence, confusion matrices, one item's observed labels, a prior).

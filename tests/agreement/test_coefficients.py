@@ -13,12 +13,12 @@ from nltk.metrics import agreement as nltk_agreement
 from nltk.metrics import distance as nltk_distance
 from statsmodels.stats import inter_rater
 
+from analytics import Annotations
 from analytics import agreement as ag
 from analytics.agreement.coincidence import resolve_distance
 from analytics.agreement.krippendorff import alpha_statistic
 from analytics.agreement.prepared import prepare
 from analytics.agreement.report import gwet_standard_error
-from analytics.data.model import Annotations
 from tests.helpers.builders import from_coders, from_items, from_table, random_coders
 from tests.helpers.references import COHEN_1960, FLEISS_1971, GWET_RAW4RATERS, KRIPPENDORFF_2011
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from analytics import Annotations
 from analytics import agreement as ag
 from analytics.agreement.krippendorff import alpha_statistic
 from analytics.agreement.prepared import prepare
-from analytics.data.model import Annotations
 from tests.helpers.builders import from_coders, random_coders
 
 SCALARS = [

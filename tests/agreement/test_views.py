@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analytics import Annotations
 from analytics import agreement as ag
 from analytics.agreement import figures as af
-from analytics.data.model import Annotations
 from tests.helpers.builders import from_coders, from_table
 from tests.helpers.paths import load_public
 from tests.helpers.references import KRIPPENDORFF_2011

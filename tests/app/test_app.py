@@ -40,7 +40,7 @@ def test_every_page_runs_on_the_default_sample(app, page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_on_multilabel_data(app, page):
-    from analytics.data.samples import load_sample
+    from analytics.data import load_sample
 
     app.session_state["concord_annotations"] = load_sample("affect_multilabel")
     app.switch_page(page).run()
@@ -48,7 +48,7 @@ def test_every_page_runs_on_multilabel_data(app, page):
 
 
 def test_data_set_survives_page_switches(app):
-    from analytics.data.samples import load_sample
+    from analytics.data import load_sample
 
     ratings = load_sample("ratings_ordinal")
     app.session_state["concord_annotations"] = ratings

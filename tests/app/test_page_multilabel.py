@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from analytics.data.model import Annotations
-from analytics.data.samples import load_sample
+from analytics import Annotations
+from analytics.data import load_sample
 from analytics.multilabel import am_agreement, gold_standard
 from tests.helpers.app import run_page
 

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from analytics.data.model import Annotations
+from analytics import Annotations
 from analytics.noise import noise_from_annotations
 from tests.helpers.app import run_page
 from tests.helpers.paths import load_public

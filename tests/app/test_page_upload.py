@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from analytics.data.samples import SAMPLES
+from analytics.data import SAMPLES
 from tests.helpers.paths import FIXTURES, ROOT
 
 PAGE = str(ROOT / "pages" / "upload.py")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics.data.model import Annotations
+from analytics import Annotations
 from analytics.dawid_skene import annotator_table, fit
 from analytics.dawid_skene.figures import (
     confidence_histogram,

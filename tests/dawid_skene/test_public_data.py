@@ -34,7 +34,7 @@ import warnings
 import numpy as np
 import pytest
 
-from analytics.data.model import Annotations
+from analytics import Annotations
 from analytics.dawid_skene import fit, gold_accuracy, log_likelihood
 from tests.helpers.paths import PUBLIC_SETS, load_public
 

@@ -11,6 +11,7 @@ DATASETS = ROOT / "datasets"
 SAMPLE_DATA = ROOT / "sample_data"
 FIXTURES = ROOT / "tests" / "fixtures"
 
+
 def load_public(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(labels, gold) of a public data set in ``datasets/``, ids kept as text."""
     folder = DATASETS / name

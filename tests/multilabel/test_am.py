@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import sparse
 
-from analytics import AnnotationDataError
-from analytics.data.model import Annotations
+from analytics import AnnotationDataError, Annotations
 from analytics.multilabel import (
     am_agreement,
     am_agreement_unclubbed,

@@ -12,9 +12,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from analytics import Annotations
 from analytics import agreement as ag
 from analytics import multilabel as ml
-from analytics.data.model import Annotations
 from analytics.multilabel import figures as mf
 
 FOUR = {"item": ["s1", "s1", "s2", "s2"], "annotator": ["a", "b", "a", "b"]}

@@ -7,9 +7,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from analytics import Annotations
 from analytics import agreement as ag
 from analytics import multilabel as ml
-from analytics.data.model import Annotations
 from analytics.multilabel import figures as mf
 from tests.helpers.builders import from_array, random_data
 

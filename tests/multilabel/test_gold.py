@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.data.model import Annotations
+from analytics import Annotations
 from analytics.multilabel import gold_standard
 from tests.helpers.builders import from_array, random_data
 from tests.helpers.multilabel_loops import loop_gold

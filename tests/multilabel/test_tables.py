@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import fleiss_kappa
 
+from analytics import Annotations
 from analytics import agreement as agreement
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations
 from analytics.multilabel import (
     PAPER_BINS,
     am_item_agreement,
@@ -267,5 +267,5 @@ def test_per_category_note_is_true_when_a_category_was_used_only_on_items_judged
         ]
     )
     note = agreement.per_category(ann, n_boot=0).set_index("category").loc["b", "note"]
-    assert "2+ judgements" in note
+    assert "judged by two or more annotators" in note
     assert not note.startswith("nobody used this category:")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.data.model import Annotations
+from analytics import Annotations
 from analytics.noise import hidden_hard_posterior, noise_bound, noise_from_annotations
 from tests.helpers.paths import load_public
 

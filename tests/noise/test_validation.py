@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analytics import Annotations
 from analytics._core.errors import AnnotationDataError
-from analytics.data.model import Annotations
 from analytics.noise import (
     adding_annotators,
     agreement_probability,
