@@ -16,7 +16,7 @@ ideas, five subpackages, each with its ``__init__`` as its only public face:
 """
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_percent
+from analytics._core.formatting import format_confidence, format_number, format_percent
 from analytics.data import (
     Annotations,
     LabelKind,
@@ -33,6 +33,8 @@ __all__ = [
     "LoadReport",
     "SkipNote",
     "as_annotations",
+    "format_confidence",
+    "format_number",
     "format_percent",
     "load_annotations",
 ]

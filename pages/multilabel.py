@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, format_number
 from analytics import agreement as ag
 from analytics import multilabel as ml
 from analytics.data import SAMPLES
@@ -119,25 +119,25 @@ if run_boot:
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
     "A_m",
-    ml.format_value(am.a_m),
+    format_number(am.a_m),
     help="Bhowmick et al. (2008), equations 1-8: (P_o - P_e) / (1 - P_e).",
 )
 if interval is not None and not interval.reason:
     c1.caption(f"{interval.confidence:.0%} interval {interval.low:.3f} to {interval.high:.3f}")
 c2.metric(
     "Observed agreement P_o",
-    ml.format_value(am.p_o),
+    format_number(am.p_o),
     help="Share of (item, annotator pair, category pair) on which both gave the same "
     "yes/no to both categories.",
 )
 c3.metric(
     "Chance agreement P_e",
-    ml.format_value(am.p_e),
+    format_number(am.p_e),
     help="Equation 8, with [0 1] and [1 0] counted as one combination, as in the paper.",
 )
 c4.metric(
     "A_m, four combinations",
-    ml.format_value(am4.a_m),
+    format_number(am4.a_m),
     help="The same with [0 1] and [1 0] kept apart in chance agreement.",
 )
 if not am.reason:
@@ -306,7 +306,7 @@ with tabs[5]:
             for col, row in zip(cols, alphas.itertuples(), strict=True):
                 col.metric(
                     f"alpha, {row.distance}",
-                    ml.format_value(row.alpha),
+                    format_number(row.alpha),
                     help=row.note or None,
                 )
             st.markdown(ml.set_distance_sentence(core["pair_types"], alphas))

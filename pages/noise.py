@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics import AnnotationDataError, format_percent
+from analytics import AnnotationDataError, format_confidence, format_percent
 from analytics.noise import (
     AnnotationNoise,
     NoiseBound,
@@ -15,7 +15,6 @@ from analytics.noise import (
     chance_difference,
     equal_rates,
     follow_up_defaults,
-    format_confidence,
     kappa_noise_estimate,
     max_disagreements,
     noise_bound,

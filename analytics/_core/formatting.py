@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_percent"]
+__all__ = ["format_confidence", "format_number", "format_percent"]
 
 
 def format_percent(x: float, digits: int = 1) -> str:
@@ -31,3 +31,47 @@ def format_percent(x: float, digits: int = 1) -> str:
     """
     x = float(x)
     return f"{100 * x:.{digits}f}%" if math.isfinite(x) else "n/a"
+
+
+def format_number(x: float, digits: int = 3) -> str:
+    """A coefficient with ``digits`` decimals, or "—" when it is undefined (NaN).
+
+    Parameters
+    ----------
+    x : float
+        The value.
+    digits : int, default 3
+        Decimals shown.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> format_number(0.42822), format_number(float("nan"))
+    ('0.428', '—')
+    """
+    x = float(x)
+    return f"{x:.{digits}f}" if math.isfinite(x) else "—"
+
+
+def format_confidence(confidence: float) -> str:
+    """A confidence (the paper's alpha) written as a percentage without trailing zeros.
+
+    Parameters
+    ----------
+    confidence : float
+        A share strictly between 0 and 1, e.g. 0.95.
+
+    Returns
+    -------
+    str
+        ``"95%"`` for 0.95, ``"97.5%"`` for 0.975 (``%g``: as many digits as it needs).
+
+    Examples
+    --------
+    >>> format_confidence(0.95), format_confidence(0.975)
+    ('95%', '97.5%')
+    """
+    return f"{100 * confidence:g}%"

@@ -11,7 +11,7 @@ The family's public face: import from here, not from the modules.
   :func:`set_distance_sentence`;
 - the gold standard of label sets: :func:`gold_standard` (:class:`LabelSetGoldStandard`);
 - plain words for pages and reports: :func:`am_reading`, :func:`am_summary`,
-  :func:`lowest_pair`, :func:`format_value`;
+  :func:`lowest_pair`;
 - figures: :mod:`analytics.multilabel.figures` (also re-exported here).
 
 Per-category kappa and alpha on multi-label data are :func:`analytics.agreement.per_category`.
@@ -47,7 +47,7 @@ from analytics.multilabel.figures import (
 )
 from analytics.multilabel.gold import LabelSetGoldStandard, gold_standard
 from analytics.multilabel.interval import AmInterval, am_bootstrap
-from analytics.multilabel.reading import am_reading, am_summary, format_value, lowest_pair
+from analytics.multilabel.reading import am_reading, am_summary, lowest_pair
 from analytics.multilabel.tables import (
     PAPER_BINS,
     am_item_agreement,
@@ -78,7 +78,6 @@ __all__ = [
     "category_pair_confusion",
     "category_pair_confusion_heatmap",
     "expert_index_bars",
-    "format_value",
     "gold_distribution_bars",
     "gold_standard",
     "items_by_agreement",

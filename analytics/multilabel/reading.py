@@ -11,7 +11,7 @@ import pandas as pd
 
 from analytics.multilabel.am import AmResult
 
-__all__ = ["am_reading", "am_summary", "format_value", "lowest_pair"]
+__all__ = ["am_reading", "am_summary", "lowest_pair"]
 
 # (lower bound, words), highest first; A_m at or above the bound reads as the words
 _BANDS = (
@@ -19,29 +19,6 @@ _BANDS = (
     (0.67, "good agreement, enough for tentative conclusions"),
     (0.4, "moderate agreement: check the categories annotators confuse"),
 )
-
-
-def format_value(x: float, digits: int = 3) -> str:
-    """A coefficient with ``digits`` decimals, or "—" when it is undefined (NaN).
-
-    Parameters
-    ----------
-    x : float
-        The value.
-    digits : int, default 3
-        Decimals shown.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> format_value(0.42822), format_value(float("nan"))
-    ('0.428', '—')
-    """
-    x = float(x)
-    return f"{x:.{digits}f}" if math.isfinite(x) else "—"
 
 
 def am_reading(a_m: float) -> str:

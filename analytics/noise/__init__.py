@@ -54,7 +54,6 @@ from analytics.noise.questions import (
     kappa_noise_estimate,
     max_disagreements,
 )
-from analytics.noise.results import format_confidence
 
 __all__ = [
     "AnnotationNoise",
@@ -72,7 +71,6 @@ __all__ = [
     "equal_rates",
     "equation1_posterior",
     "follow_up_defaults",
-    "format_confidence",
     "hidden_hard_posterior",
     "kappa_noise_estimate",
     "max_disagreements",

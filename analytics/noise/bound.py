@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from analytics._core.formatting import format_percent
+from analytics._core.formatting import format_confidence, format_percent
 from analytics._core.validation import check_confidence, check_counts, check_probability
 from analytics.noise.posterior import equation1_posterior, uniform_window
-from analytics.noise.results import ExplainedResult, format_confidence
+from analytics.noise.results import ExplainedResult
 
 __all__ = ["NoiseBound", "closed_form_bound", "noise_bound"]
 

@@ -15,14 +15,14 @@ import numpy as np
 from scipy import stats
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_percent
+from analytics._core.formatting import format_confidence, format_percent
 from analytics._core.validation import (
     check_choice,
     check_confidence,
     check_number,
     check_whole,
 )
-from analytics.noise.results import ExplainedResult, format_confidence
+from analytics.noise.results import ExplainedResult
 
 __all__ = ["CHANCE_BOUNDS", "ChanceDifference", "chance_difference"]
 

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_percent
+from analytics._core.formatting import format_confidence, format_percent
 from analytics._core.validation import (
     check_confidence,
     check_counts,
@@ -30,7 +30,7 @@ from analytics._core.validation import (
 )
 from analytics.noise.bound import noise_bound
 from analytics.noise.chance_agreement import agreement_probability
-from analytics.noise.results import ExplainedResult, format_confidence
+from analytics.noise.results import ExplainedResult
 
 __all__ = [
     "KappaNoiseEstimate",

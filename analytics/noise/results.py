@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-__all__ = ["ExplainedResult", "format_confidence"]
+__all__ = ["ExplainedResult"]
 
 
 class ExplainedResult(ABC):
@@ -34,24 +34,3 @@ class ExplainedResult(ABC):
     def summary(self) -> str:
         """The same sentence as :meth:`explain`."""
         return self.explain()
-
-
-def format_confidence(confidence: float) -> str:
-    """A confidence (the paper's alpha) written as a percentage without trailing zeros.
-
-    Parameters
-    ----------
-    confidence : float
-        A share strictly between 0 and 1, e.g. 0.95.
-
-    Returns
-    -------
-    str
-        ``"95%"`` for 0.95, ``"97.5%"`` for 0.975 (``%g``: as many digits as it needs).
-
-    Examples
-    --------
-    >>> format_confidence(0.95), format_confidence(0.975)
-    ('95%', '97.5%')
-    """
-    return f"{100 * confidence:g}%"
