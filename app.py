@@ -20,7 +20,7 @@ st.set_page_config(page_title="Concord", page_icon=":material/handshake:", layou
 if get_annotations() is None and not st.session_state.get("concord_started"):
     st.session_state["concord_started"] = True
     set_annotations(load_sample_cached(DEFAULT_SAMPLE))
-    set_source(f"sample: {SAMPLES[DEFAULT_SAMPLE].title}")
+    set_source(f"sample: {SAMPLES[DEFAULT_SAMPLE].title}", sample=DEFAULT_SAMPLE)
 
 PAGES = [
     st.Page("pages/upload.py", title="Data", icon=":material/upload_file:", default=True),

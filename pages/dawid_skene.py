@@ -31,7 +31,7 @@ from analytics.dawid_skene import (
     prevalence_figure,
     uncertain_items,
 )
-from ui.state import get_source, require_annotations
+from ui.state import get_sample_key, require_annotations
 from ui.widgets import download_table, explain, show_figure, show_table
 
 INITS = {
@@ -79,11 +79,9 @@ def _sample_gold(key: str) -> pd.Series | None:
 
 def _sample_with_truth(ann) -> str | None:
     """The key of the bundled sample that is loaded, if it has known true labels."""
-    source = get_source()
-    for key, sample in SAMPLES.items():
-        if sample.truth and source == f"sample: {sample.title}" and ann.name == sample.file:
-            return key
-    return None
+    key = get_sample_key()
+    sample = SAMPLES.get(key)
+    return key if sample and sample.truth and ann.name == sample.file else None
 
 
 st.title("Dawid-Skene: gold labels you can trust")

@@ -79,7 +79,7 @@ if not ann.is_multilabel:
     )
     if st.button(f"Load the sample: {SAMPLES[MULTILABEL_SAMPLE].title}", key="ml_load_sample"):
         set_annotations(load_sample_cached(MULTILABEL_SAMPLE))
-        set_source(f"sample: {SAMPLES[MULTILABEL_SAMPLE].title}")
+        set_source(f"sample: {SAMPLES[MULTILABEL_SAMPLE].title}", sample=MULTILABEL_SAMPLE)
         st.rerun()
     st.stop()
 

@@ -154,9 +154,10 @@ if data is not None:
                 )
             else:
                 set_annotations(ann)
-                set_source(
-                    f"file: {name}" if origin[0] == "file" else f"sample: {SAMPLES[key].title}"
-                )
+                if origin[0] == "file":
+                    set_source(f"file: {name}")
+                else:
+                    set_source(f"sample: {SAMPLES[key].title}", sample=key)
                 st.session_state[LOAD_TOKEN] = choice
                 current = ann
 

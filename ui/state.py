@@ -8,6 +8,7 @@ from analytics.data import Annotations
 
 DATA_KEY = "concord_annotations"
 SOURCE_KEY = "concord_source"
+SAMPLE_KEY = "concord_sample"
 
 
 def get_annotations() -> Annotations | None:
@@ -28,10 +29,16 @@ def require_annotations() -> Annotations:
     return ann
 
 
-def set_source(description: str) -> None:
-    """Where the loaded data set came from (a sample or an uploaded file), for display."""
+def set_source(description: str, *, sample: str | None = None) -> None:
+    """Where the loaded data set came from, for display; ``sample`` is the bundled sample's key."""
     st.session_state[SOURCE_KEY] = description
+    st.session_state[SAMPLE_KEY] = sample
 
 
 def get_source() -> str | None:
     return st.session_state.get(SOURCE_KEY)
+
+
+def get_sample_key() -> str | None:
+    """The key of the bundled sample that is loaded (in ``analytics.data.SAMPLES``), or None."""
+    return st.session_state.get(SAMPLE_KEY)

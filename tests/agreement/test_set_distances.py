@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.metrics.distance import jaccard_distance, masi_distance
 
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError
 from analytics.agreement.set_distances import (
     SET_DISTANCES,
     dice,

@@ -31,6 +31,15 @@ def test_opens_with_the_sample_loaded(app):
     assert any("crowd_intents.csv" in m.value for m in app.sidebar.markdown)
 
 
+def test_the_opening_sample_is_compared_with_its_known_truth(app):
+    """The sample's description promises known true labels: the Dawid-Skene page uses them."""
+    assert app.session_state["concord_sample"] == "crowd_intents"
+    app.switch_page("pages/dawid_skene.py").run()
+    assert not app.exception
+    assert app.checkbox(key="ds_sample_truth").value
+    assert any("known true labels" in h.value for h in app.subheader)
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_on_the_default_sample(app, page):
     app.switch_page(page).run()

@@ -100,6 +100,7 @@ def run_sample(key: str, **state) -> AppTest:
     at = AppTest.from_file(str(ROOT / "pages" / "dawid_skene.py"), default_timeout=60)
     at.session_state["concord_annotations"] = load_sample(key)
     at.session_state["concord_source"] = f"sample: {SAMPLES[key].title}"
+    at.session_state["concord_sample"] = key
     for name, value in state.items():
         at.session_state[name] = value
     at.run()
@@ -137,5 +138,5 @@ def test_no_truth_offered_for_a_sample_without_one_or_for_other_data():
     assert not at.error and not accuracy_tables(at)
     assert not [c for c in at.checkbox if c.key == "ds_sample_truth"]
     # the same data set, but not loaded as the sample (e.g. set by a script): no truth
-    at = run_sample("crowd_intents", concord_source="set by a script")
+    at = run_sample("crowd_intents", concord_source="set by a script", concord_sample=None)
     assert not accuracy_tables(at)

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics import load_annotations
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError, load_annotations
 from analytics.data import Annotations, LabelKind
 from analytics.data.export import choose_separator, to_long_csv, to_wide_csv
 from analytics.data.overview import wide_table

@@ -15,25 +15,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics import load_annotations
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError, load_annotations
 from analytics.data import Annotations, LabelKind, read_table
 from analytics.data.importers import TOOL_OPTIONS, convert_tool_export, describe_tool_export
+from tests.helpers.importers import convert
 from tests.helpers.paths import FIXTURES
 
 FIX = FIXTURES
 LS = FIX / "label_studio_export.json"
 PRODIGY_BINARY = FIX / "prodigy_binary.jsonl"
 PRODIGY_CHOICE = FIX / "prodigy_choice.jsonl"
-
-
-def convert(source, **options) -> Annotations:
-    """read_table -> convert_tool_export(options) -> Annotations, as the loader will."""
-    table, rows, report = read_table(source)
-    out = convert_tool_export(table, rows, report, options=options or None)
-    assert out is not None, "the export was not recognised"
-    long, rows, report = out
-    return Annotations.from_frame(long, row_numbers=rows, report=report, name=report.source)
 
 
 def triples(ann: Annotations) -> set[tuple]:

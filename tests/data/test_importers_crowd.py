@@ -14,8 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics import load_annotations
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError, load_annotations
 from analytics.data import ROLE_SYNONYMS, read_table
 from analytics.data.importers import convert_tool_export, describe_tool_export
 from analytics.data.model import LabelKind

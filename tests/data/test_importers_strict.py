@@ -11,8 +11,7 @@ import json
 
 import pytest
 
-from analytics import load_annotations
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError, load_annotations
 from analytics.data import Annotations, LabelKind
 from tests.helpers.importers import convert, crowd_csv, upload
 from tests.helpers.paths import FIXTURES

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analytics import Annotations
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError, Annotations
 from analytics.dawid_skene import fit, majority_posteriors, posterior
 
 PAPER_PI = [0.2, 0.8]

@@ -8,8 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics import Annotations
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError, Annotations
 from analytics.dawid_skene import fit, log_likelihood, posterior
 
 PI = [0.2, 0.8]

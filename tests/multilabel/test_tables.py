@@ -12,9 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from analytics import Annotations
+from analytics import AnnotationDataError, Annotations
 from analytics import agreement as agreement
-from analytics._core.errors import AnnotationDataError
 from analytics.multilabel import (
     PAPER_BINS,
     am_item_agreement,

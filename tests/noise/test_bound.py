@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError
 from analytics.noise import (
     adding_annotators,
     agreement_probability,

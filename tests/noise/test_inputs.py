@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError
 from analytics.noise import (
     FollowUpDefaults,
     adding_annotators,

@@ -10,8 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics import Annotations
-from analytics._core.errors import AnnotationDataError
+from analytics import AnnotationDataError, Annotations
 from analytics.noise import (
     adding_annotators,
     agreement_probability,
