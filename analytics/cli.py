@@ -368,7 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("dawid-skene", help="gold labels with confidence from the Dawid-Skene model")
     _add_loader_options(p)
-    p.add_argument("--out", help="write gold labels (item, label, confidence, ...) to this CSV")
+    p.add_argument(
+        "--out", help="write the model's labels (item, label, confidence, ...) to this CSV"
+    )
     p.add_argument(
         "--gold",
         metavar="FILE",
@@ -379,7 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--clamp",
         action="store_true",
         help="with --gold: fix those items to their gold label while fitting "
-        "(semi-supervised); accuracy is then measured on the other items",
+        "(semi-supervised); clamped items are left out of the accuracy, so with every gold "
+        "item clamped no accuracy is reported (the JSON says why)",
     )
     p.add_argument("--max-iter", type=int, default=500)
     p.add_argument("--smoothing", type=float, default=0.01)
