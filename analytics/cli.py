@@ -9,7 +9,7 @@ Commands
 ``noise FILE [--confidence 0.95] [--json]`` or ``noise --n N --d D --p P``
     The noise bound of the agreed subset (Beigman Klebanov & Beigman 2009).
 ``dawid-skene FILE [--gold GOLD.csv [--clamp]] [--out labels.csv] [--json]``
-    Gold labels with confidence from the Dawid-Skene model; with ``--gold``, the accuracy
+    The Dawid-Skene model's most likely labels, with confidence; with ``--gold``, the accuracy
     of majority vote and of the model against known gold labels (``--clamp`` also fixes
     those items to their gold label while fitting, and scores the others).
 ``report FILE -o report.html [--zip]``
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -274,7 +275,8 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
             else None,
             "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
             "annotators": _records(annotator_table(result).reset_index()),
-            "gold_file": str(args.out) if args.out else None,
+            "gold_file": str(args.out) if args.out else None,  # older name of labels_file
+            "labels_file": str(args.out) if args.out else None,
         }
         if known is not None:
             payload["known_gold"] = {
@@ -301,7 +303,7 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         for method, row in accuracy.iterrows():
             print(f"  {method}: {row['accuracy']:.1%} right")
     if args.out:
-        print(f"gold labels with confidence written to {args.out}")
+        print(f"the model's labels with confidence written to {args.out}")
     else:
         print(labels.head(20).to_string(index=False))
 
@@ -366,7 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
             action.nargs = "?"
             action.default = None
 
-    p = sub.add_parser("dawid-skene", help="gold labels with confidence from the Dawid-Skene model")
+    p = sub.add_parser(
+        "dawid-skene", help="the Dawid-Skene model's most likely labels, with confidence"
+    )
     _add_loader_options(p)
     p.add_argument(
         "--out", help="write the model's labels (item, label, confidence, ...) to this CSV"
@@ -409,12 +413,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"concord: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # piped into head: the reader left, nothing went wrong
+        # (caught before OSError, of which it is a kind)
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except OSError as exc:  # writing an output file (disk full, permissions, ...)
         print(
             f"concord: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
             file=sys.stderr,
         )
         return 2
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
-        return 0
     return 0

@@ -27,6 +27,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from analytics import AnnotationDataError, Annotations, as_annotations
+from analytics._core.validation import check_confidence, check_whole
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
 
@@ -35,7 +36,23 @@ MAX_TABLE_ROWS = 200
 
 @dataclass(frozen=True)
 class Block:
-    """One piece of a report section: a heading, a paragraph, a table or a figure."""
+    """One piece of a report section: a heading, a paragraph, a table or a figure.
+
+    Parameters
+    ----------
+    section : str
+        The section it belongs to, a key of :data:`SECTIONS`.
+    kind : {"text", "table", "figure"}
+        What it holds.
+    title : str, default ""
+        Heading shown above it ("" for none); also names a table's CSV in the zip.
+    text : str, default ""
+        The paragraph of a ``"text"`` block (one bullet per line when it has several).
+    table : pandas.DataFrame or None, default None
+        The table of a ``"table"`` block.
+    figure : plotly.graph_objects.Figure or None, default None
+        The figure of a ``"figure"`` block.
+    """
 
     section: str
     kind: str  # "text" | "table" | "figure"
@@ -168,7 +185,7 @@ def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
         Block(s, "table", "Annotator category rates on disagreed items", table=result.rates)
     )
     blocks.append(
-        Block(s, "table", "Agreed items (candidate gold standard)", table=result.gold_standard())
+        Block(s, "table", "Agreed items (candidate gold standard)", table=result.agreed_items())
     )
     return blocks
 
@@ -202,7 +219,12 @@ def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
             figure=ds.confusion_heatmaps(result),  # the 6 least accurate annotators
         ),
         Block(s, "figure", "Posterior confidence", figure=ds.confidence_histogram(result)),
-        Block(s, "table", "Gold labels with confidence", table=ds.model_labels_table(result)),
+        Block(
+            s,
+            "table",
+            "The model's most likely labels, with confidence",
+            table=ds.model_labels_table(result),
+        ),
     ]
 
 
@@ -231,16 +253,46 @@ def report_blocks(
 ) -> list[Block]:
     """Compute every block of the report, section by section.
 
-    A section that cannot be computed for this data becomes one text block that says why.
-    ``progress`` (optional) is called with each section's title as it starts.
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+    sections : str, sequence of str or None, default None
+        Which sections, in order, from :data:`SECTIONS`; None: all that apply to the data
+        (multi-label data: summary, agreement, multilabel, noise; otherwise summary,
+        agreement, noise, dawid_skene).
+    n_boot : int, default 200
+        Bootstrap resamples for the agreement intervals: a whole number >= 0.
+    confidence : float, default 0.95
+        The confidence of the noise bound, strictly between 0 and 1.
+    progress : callable or None, default None
+        Called with each section's title as it starts.
+
+    Returns
+    -------
+    list of Block
+        In section order. A section that cannot be computed for this data becomes one
+        text block that says why.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown section, or a bad ``n_boot`` or ``confidence`` (checked before any
+        section is computed, so a bad argument is never shown as "Not computed for this
+        data").
     """
     ann = as_annotations(ann)
+    n_boot = check_whole(n_boot, "n_boot", 0)
+    confidence = check_confidence(confidence)
     if isinstance(sections, str):
         sections = [sections]
     chosen = list(sections) if sections is not None else _default_sections(ann)
-    unknown = [s for s in chosen if s not in SECTIONS]
+    unknown = [s for s in chosen if not isinstance(s, str) or s not in SECTIONS]
     if unknown:
-        raise ValueError(f"unknown report sections {unknown}; choose from {list(SECTIONS)}")
+        raise AnnotationDataError(
+            f"unknown report sections {unknown}.",
+            hint=f"Choose from: {', '.join(SECTIONS)}.",
+        )
     makers: dict[str, Callable[[], list[Block]]] = {
         "summary": lambda: _summary_blocks(ann),
         "agreement": lambda: _agreement_blocks(ann, n_boot),
@@ -353,23 +405,29 @@ def build_report(
 
     Parameters
     ----------
-    ann
+    ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame).
-    sections
-        Which sections, in order, from :data:`SECTIONS`; default: all that apply.
-    title
-        Report title; default "Concord report: <data set name>".
-    n_boot
-        Bootstrap resamples for the agreement intervals.
-    confidence
-        The confidence of the noise bound (e.g. 0.95).
-    progress
-        Called with each section's title as it starts (optional).
+    sections : str, sequence of str or None, default None
+        Which sections, in order, from :data:`SECTIONS`; None: all that apply.
+    title : str or None, default None
+        Report title; None gives "Concord report: <data set name>".
+    n_boot : int, default 200
+        Bootstrap resamples for the agreement intervals: a whole number >= 0.
+    confidence : float, default 0.95
+        The confidence of the noise bound, strictly between 0 and 1.
+    progress : callable or None, default None
+        Called with each section's title as it starts.
 
     Returns
     -------
     str
         The whole HTML document.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown section, or a bad ``n_boot`` or ``confidence`` (see
+        :func:`report_blocks`).
     """
     ann = as_annotations(ann)
     blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
@@ -385,7 +443,35 @@ def build_report_zip(
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
 ) -> bytes:
-    """A zip with ``report.html`` and every table of the report as a CSV under ``tables/``."""
+    """A zip with ``report.html`` and every table of the report as a CSV under ``tables/``.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations (or a long DataFrame).
+    sections : str, sequence of str or None, default None
+        Which sections, in order, from :data:`SECTIONS`; None: all that apply.
+    title : str or None, default None
+        Report title; None gives "Concord report: <data set name>".
+    n_boot : int, default 200
+        Bootstrap resamples for the agreement intervals: a whole number >= 0.
+    confidence : float, default 0.95
+        The confidence of the noise bound, strictly between 0 and 1.
+    progress : callable or None, default None
+        Called with each section's title as it starts.
+
+    Returns
+    -------
+    bytes
+        The zip archive: ``report.html`` (as :func:`build_report` makes it) and one
+        ``tables/<section>_<title>.csv`` per table.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown section, or a bad ``n_boot`` or ``confidence`` (see
+        :func:`report_blocks`).
+    """
     ann = as_annotations(ann)
     blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
     buffer = io.BytesIO()

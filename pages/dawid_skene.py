@@ -1,4 +1,4 @@
-"""Dawid-Skene: gold labels with confidence, annotator confusion matrices, information."""
+"""Dawid-Skene: the model's labels with confidence, annotator confusion matrices, information."""
 
 from __future__ import annotations
 
@@ -213,7 +213,7 @@ st.caption(
 
 model_labels = model_labels_table(result)
 download_table(
-    model_labels, f"{ann.name} gold labels with confidence", key="ds_gold_labels", index=False
+    model_labels, f"{ann.name} model labels with confidence", key="ds_model_labels", index=False
 )
 
 if gold is not None:

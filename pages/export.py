@@ -54,7 +54,7 @@ results = [
 if ann.is_multilabel:
     results.append(
         (
-            "Gold standard, Algorithm 1 CSV",
+            "Label-set gold standard (Algorithm 1) CSV",
             "gold_standard_algorithm1.csv",
             lambda: gold_standard(ann).to_frame(),
         )
@@ -62,8 +62,8 @@ if ann.is_multilabel:
 else:
     results.append(
         (
-            "Gold labels with confidence, Dawid-Skene CSV",
-            "gold_labels_dawid_skene.csv",
+            "Model labels with confidence, Dawid-Skene CSV",
+            "model_labels_dawid_skene.csv",
             lambda: model_labels_table(fit(ann)),
         )
     )
@@ -71,7 +71,7 @@ results.append(
     (
         "Agreed items (noise calculator) CSV",
         "agreed_items.csv",
-        lambda: noise_from_annotations(ann).gold_standard(),
+        lambda: noise_from_annotations(ann).agreed_items(),
     )
 )
 for column, (label, file_name, make) in zip(st.columns(len(results)), results, strict=True):
@@ -91,7 +91,7 @@ st.markdown(
     """
 - **Agreement report**: the coefficient table, per-category and pairwise tables (CSV), every figure (HTML/PNG).
 - **Multi-label**: A_m tables, category disagreement, the Algorithm 1 gold standard (CSV).
-- **Noise calculator**: the agreed items that form the gold standard (CSV).
-- **Dawid-Skene**: gold labels with confidence, the annotator table (CSV).
+- **Noise calculator**: the agreed items, the usual candidate gold standard (CSV).
+- **Dawid-Skene**: the model's most likely labels with confidence, the annotator table (CSV).
 """
 )

@@ -139,7 +139,7 @@ if mode == MODES[0] and ann is not None:
                 "lopsided these are, the likelier a chance agreement."
             )
             show_table(result.rates, "annotator rates on hard items", key="noise_rates")
-        gold = result.gold_standard()
+        gold = result.agreed_items()
         if len(gold):
             st.markdown(
                 f"**The agreed gold standard**: {len(gold):,} items, with the agreed label, how "

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from analytics.cli import main
-from tests.helpers.paths import ROOT, SAMPLE_DATA
+from tests.helpers.paths import DATASETS, ROOT, SAMPLE_DATA
 
 CROWD = str(SAMPLE_DATA / "crowd_intents.csv")
 
@@ -87,6 +87,8 @@ def test_dawid_skene_writes_gold(capsys, tmp_path):
     assert out["converged"] is True and abs(sum(out["prevalence"].values()) - 1) < 1e-9
     gold = pd.read_csv(out_file)
     assert len(gold) == 300 and {"item", "label", "confidence"} <= set(gold.columns)
+    # the file is the model's labels; ``gold_file`` stays as its older name (JSON stability)
+    assert out["labels_file"] == out["gold_file"] == str(out_file)
 
 
 TRUTH = str(SAMPLE_DATA / "crowd_intents_truth.csv")
@@ -147,6 +149,28 @@ def test_module_entry_point_runs():
         timeout=120,
     )
     assert proc.returncode == 0 and "300 items" in proc.stdout
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    """`concord ... | head -1`: the closed pipe ends the command quietly, with exit code 0."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "analytics",
+            "dawid-skene",
+            str(DATASETS / "snow_rte" / "labels.csv"),
+            "--json",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.read(1) == b"{"
+    proc.stdout.close()  # the JSON is larger than the pipe's buffer: the writer hits a closed pipe
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert b"error" not in err
 
 
 def test_unwritable_output_exits_2(capsys, tmp_path):

@@ -50,8 +50,8 @@ def test_zip_holds_the_report_and_every_table_as_csv(crowd):
     tables = [n for n in names if n.startswith("tables/") and n.endswith(".csv")]
     n_table_blocks = sum(b.kind == "table" for b in report_blocks(crowd, n_boot=50))
     assert len(tables) == n_table_blocks >= 8
-    gold = pd.read_csv(zf.open(next(n for n in tables if "gold_labels" in n)))
-    assert len(gold) == crowd.n_items
+    model_labels = pd.read_csv(zf.open(next(n for n in tables if "most_likely_labels" in n)))
+    assert len(model_labels) == crowd.n_items
 
 
 def test_degenerate_data_is_explained_not_fatal():

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_choice
 
 __all__ = ["FLEISS_FAMILY", "beyond_chance", "chance_agreement"]
 
@@ -41,6 +41,11 @@ def chance_agreement(
     ndarray, shape (b,)
         :math:`p_e` for every row of ``shares``.
 
+    Raises
+    ------
+    AnnotationDataError
+        ``coefficient`` is not one of :data:`FLEISS_FAMILY`.
+
     Notes
     -----
     .. math:: p_e^{F} = \\sum_{kl} w_{kl} \\pi_k \\pi_l,\\qquad
@@ -63,6 +68,7 @@ def chance_agreement(
     >>> [round(float(chance_agreement(c, shares)[0]), 2) for c in FLEISS_FAMILY]
     [0.82, 0.18, 0.5]
     """
+    check_choice(coefficient, "coefficient", FLEISS_FAMILY)
     pi = np.atleast_2d(np.asarray(shares, dtype=float))
     q = pi.shape[1]
     w = np.eye(q) if weights is None else np.asarray(weights, dtype=float)
@@ -72,11 +78,7 @@ def chance_agreement(
         if q < 2:
             return np.ones(len(pi))
         return float(w.sum()) * (pi * (1.0 - pi)).sum(axis=1) / (q * (q - 1))
-    if coefficient == "brennan_prediger":
-        return np.full(len(pi), float(w.sum()) / q**2)
-    raise AnnotationDataError(
-        f"unknown coefficient {coefficient!r}.", hint=f"Use one of: {', '.join(FLEISS_FAMILY)}."
-    )
+    return np.full(len(pi), float(w.sum()) / q**2)  # brennan_prediger
 
 
 def beyond_chance(observed: Any, chance: Any) -> np.ndarray:

@@ -13,7 +13,16 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from analytics._core.style import ACCENT, BAD, DIVERGING, GOOD, MUTED, SEQUENTIAL, apply_layout
+from analytics._core.style import (
+    ACCENT,
+    BAD,
+    DIVERGING,
+    GOOD,
+    MUTED,
+    SEQUENTIAL,
+    apply_layout,
+    empty_figure,
+)
 from analytics.agreement.paradox import kappa_paradox
 from analytics.agreement.tables import Pairwise, item_agreement_summary
 from analytics.data import Annotations
@@ -36,21 +45,6 @@ _NAMES = {
 }
 
 
-def _message(fig: go.Figure, text: str) -> go.Figure:
-    fig.add_annotation(
-        text=text,
-        showarrow=False,
-        xref="paper",
-        yref="paper",
-        x=0.5,
-        y=0.5,
-        font={"size": 14, "color": "#495057"},
-    )
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    return fig
-
-
 def pairwise_heatmap(pw: Pairwise) -> go.Figure:
     """Annotator x annotator heatmap: values printed, shared-item counts on hover.
 
@@ -70,8 +64,8 @@ def pairwise_heatmap(pw: Pairwise) -> go.Figure:
     apply_layout(fig, title=f"Pairwise {name}", x_title="Annotator", y_title="Annotator")
     values = pw.values.to_numpy(dtype=float)
     if not np.isfinite(values).any():
-        return _message(
-            fig,
+        return empty_figure(
+            fig.layout.title.text,
             "No pair of annotators has a defined value: pairs share no items, or used one category.",
         )
     chance = pw.coefficient != "percent_agreement"
@@ -126,7 +120,9 @@ def forest_plot(report: pd.DataFrame) -> go.Figure:
     )
     ok = report["value"].notna().to_numpy()
     if not ok.any():
-        return _message(fig, "No coefficient is defined for these data; the table says why.")
+        return empty_figure(
+            fig.layout.title.text, "No coefficient is defined for these data; the table says why."
+        )
     names = report["coefficient"].tolist()
     has_ci = report["ci_low"].notna().to_numpy()
     lo = (report["value"] - report["ci_low"]).where(has_ci)
@@ -194,7 +190,9 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
     )
     values = table[measure].to_numpy(dtype=float)
     if not np.isfinite(values).any():
-        return _message(fig, "No category has a defined agreement; the table says why.")
+        return empty_figure(
+            fig.layout.title.text, "No category has a defined agreement; the table says why."
+        )
     cats = [str(c) for c in table["category"]]
     fig.add_trace(
         go.Bar(
@@ -241,7 +239,7 @@ def contingency_heatmap(table: pd.DataFrame) -> go.Figure:
     )
     counts = table.to_numpy()
     if counts.sum() == 0:
-        return _message(fig, f"{a} and {b} judged no item in common.")
+        return empty_figure(fig.layout.title.text, f"{a} and {b} judged no item in common.")
     rows, cols = [str(x) for x in table.index], [str(x) for x in table.columns]
     fig.add_trace(
         go.Heatmap(
@@ -283,8 +281,9 @@ def item_agreement_histogram(items: pd.DataFrame) -> go.Figure:
     )
     summary = item_agreement_summary(items)
     if summary.n_items == 0:
-        return _message(
-            fig, "No item has two or more judgements, so no item agreement can be measured."
+        return empty_figure(
+            fig.layout.title.text,
+            "No item has two or more judgements, so no item agreement can be measured.",
         )
     fig.add_trace(
         go.Histogram(
@@ -351,7 +350,7 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
         fig, title="The kappa paradox: high agreement, low kappa when one category dominates"
     )
     if view.reason:
-        return _message(fig, f"No paradox view: {view.reason}.")
+        return empty_figure(fig.layout.title.text, f"No paradox view: {view.reason}.")
     fig.add_trace(
         go.Bar(
             x=view.categories,

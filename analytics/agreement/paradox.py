@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from analytics._core.validation import check_whole
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import fleiss_kappa, gwet_ac1, percent_agreement
 from analytics.agreement.prepared import Coefficient
@@ -65,13 +66,18 @@ def kappa_paradox(ann: Annotations | pd.DataFrame, points: int = 100) -> KappaPa
     ann : Annotations or DataFrame
         Single-label judgements with two or more categories.
     points : int, default 100
-        Prevalences on the curves, evenly from 0.5 to 0.995.
+        Prevalences on the curves, evenly from 0.5 to 0.995: a whole number >= 2.
 
     Returns
     -------
     KappaParadox
         With ``reason`` set (and empty curves) for multi-label data, fewer than two
         categories, or undefined observed agreement.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``points`` is not a whole number >= 2.
 
     Notes
     -----
@@ -104,6 +110,7 @@ def kappa_paradox(ann: Annotations | pd.DataFrame, points: int = 100) -> KappaPa
     >>> view.prevalence.tolist(), view.kappa.round(3).tolist(), view.ac1.round(3).tolist()
     ([0.5, 0.995], [0.5, -24.126], [0.5, 0.747])
     """
+    points = check_whole(points, "points", 2)
     ann = as_annotations(ann)
     po = percent_agreement(ann)
     if ann.is_multilabel or not np.isfinite(po) or ann.n_categories < 2:

@@ -245,6 +245,28 @@ def distance_matrix(sets: np.ndarray, distance: str | SetDistance) -> np.ndarray
     ndarray of float, shape (n_sets, n_sets)
         Symmetric, zero on the diagonal. Computed on the distinct sets only, so the cost is
         n_sets squared, not the number of judgements squared.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``sets`` is not 2-d, or ``distance`` is an unknown name.
+
+    Notes
+    -----
+    Entry :math:`(s, t)` is :math:`d(A_s, A_t)` for the chosen distance: the named ones
+    are computed from :math:`|A_s \\cap A_t|`, :math:`|A_s|` and :math:`|A_t|` alone
+    (one integer matrix product gives every intersection). It is the distance table
+    :math:`\\delta_{ck}` over the distinct values that Krippendorff's alpha with a set
+    distance uses.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. *Proceedings of LREC 2006* (the MASI distance).
+
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School
+    for Communication, University of Pennsylvania (the distance :math:`\\delta` of
+    alpha).
     """
     sets = np.asarray(sets, bool)
     if sets.ndim != 2:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from analytics._core.bootstrap import ItemStatistic, bootstrap_replicates, percentile_interval
 from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_choice
 from analytics.agreement.annotator_pairs import pair_values_from_margins, two_annotators
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.prepared import (
@@ -288,11 +289,7 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     Krippendorff, K. (2011) (alpha of two observers).
     """
     ann = coders(ann)
-    if coefficient not in _PAIRWISE:
-        raise AnnotationDataError(
-            f"unknown pairwise coefficient {coefficient!r}.",
-            hint=f"Use one of: {', '.join(_PAIRWISE)}.",
-        )
+    check_choice(coefficient, "coefficient", tuple(_PAIRWISE))
     names = ann.annotators
     a_n = ann.n_annotators
     shared = ann.coverage()
@@ -335,6 +332,24 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
     DataFrame
         Counts of shared items; rows and columns are the categories (multi-label data: the
         distinct label sets), named after the annotators.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown annotator.
+
+    Notes
+    -----
+    Cell :math:`(k, l)` is :math:`n_{kl}`, the number of items ``a`` labelled :math:`k`
+    and ``b`` labelled :math:`l`: the agreement table whose proportions
+    :math:`p_{kl} = n_{kl} / n` give Cohen's :math:`p_o = \\sum_k p_{kk}` and, from its
+    margins, :math:`p_e = \\sum_k p_{k\\cdot} p_{\\cdot k}`.
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
+    Psychological Measurement* 20(1), 37-46, equation 1 (the kappa computed from this
+    table).
     """
     ann = coders(ann)
     ia, ib = two_annotators(ann, a, b)
@@ -419,14 +434,22 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
 
 
 class ItemAgreementSummary(NamedTuple):
-    """How the items spread over observed agreement (:func:`item_agreement_summary`)."""
+    """How the items spread over observed agreement (:func:`item_agreement_summary`).
+
+    Parameters
+    ----------
+    n_items : int
+        Items with two or more judgements (the ones with an agreement).
+    mean : float
+        Mean item agreement, Fleiss's (1971) :math:`\\bar P` (NaN without such items).
+    full_share : float
+        Share of those items on which every pair of judgements agrees (NaN without such
+        items).
+    """
 
     n_items: int
-    """Items with two or more judgements (the ones with an agreement)."""
     mean: float
-    """Mean item agreement (NaN without such items)."""
     full_share: float
-    """Share of those items on which every pair of judgements agrees."""
 
 
 def item_agreement_summary(items: pd.DataFrame) -> ItemAgreementSummary:
@@ -445,7 +468,14 @@ def item_agreement_summary(items: pd.DataFrame) -> ItemAgreementSummary:
     Notes
     -----
     The mean is Fleiss's (1971) :math:`\\bar P = \\frac{1}{n'} \\sum_i p_i` over the
-    :math:`n'` items with :math:`r_i \\ge 2`.
+    :math:`n'` items with :math:`r_i \\ge 2`; the full share is the fraction of those
+    items with :math:`p_i = 1`.
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    *Psychological Bulletin* 76(5), 378-382 (:math:`P_i` and their mean
+    :math:`\\bar P`, the observed agreement of kappa).
     """
     values = items["agreement"].dropna()
     if values.empty:

@@ -80,12 +80,19 @@ def to_long_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
     ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame).
     sep : str or None, default None
-        Separator for multi-label sets; by default :func:`choose_separator`.
+        Separator for multi-label sets; None picks one with :func:`choose_separator`
+        (single-label data ignore it).
 
     Returns
     -------
     str
         CSV text with ``\n`` line ends; the empty set is written ``{}``.
+
+    Raises
+    ------
+    AnnotationDataError
+        Multi-label data whose category names contain both ``;`` and ``|`` (and no
+        ``sep`` given), see :func:`choose_separator`.
     """
     ann = as_annotations(ann)
     if ann.is_multilabel and sep is None:
@@ -108,7 +115,8 @@ def to_wide_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
     ann : Annotations or pandas.DataFrame
         The annotations (or a long DataFrame).
     sep : str or None, default None
-        Separator for multi-label sets; by default :func:`choose_separator`.
+        Separator for multi-label sets; None picks one with :func:`choose_separator`
+        (single-label data ignore it).
 
     Returns
     -------

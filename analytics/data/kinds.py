@@ -21,6 +21,17 @@ class LabelKind(StrEnum):
 
     Members are ``NOMINAL``, ``ORDINAL``, ``NUMERIC`` (interval or ratio) and
     ``MULTILABEL`` (each judgement a set of categories).
+
+    Parameters
+    ----------
+    value : str
+        ``"nominal"``, ``"ordinal"``, ``"numeric"`` or ``"multilabel"`` (exact, lower
+        case; :meth:`parse` also takes other cases and gives a readable error).
+
+    Returns
+    -------
+    LabelKind
+        The member with that value (a ``str`` subclass, equal to its value).
     """
 
     NOMINAL = "nominal"

@@ -17,9 +17,11 @@ from plotly.subplots import make_subplots
 
 from analytics._core.style import ACCENT, MUTED, QUALITATIVE, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
+from analytics.dawid_skene.information import entropy
 from analytics.dawid_skene.reports import (
     annotator_information,
     annotator_table,
+    fit_summary,
     prevalence_comparison,
 )
 
@@ -176,7 +178,7 @@ def confidence_histogram(result: DawidSkeneResult, threshold: float = 0.99) -> g
             hovertemplate="%{x}: %{y} items<extra></extra>",
         )
     )
-    share = float((conf >= threshold).mean())
+    share = fit_summary(result, threshold).confident_share
     fig.add_vline(
         x=threshold,
         line_dash="dash",
@@ -206,12 +208,7 @@ def mutual_information_figure(result: DawidSkeneResult, top: int = 40) -> go.Fig
     if len(info) > top:
         half = top // 2
         info = pd.concat([info.head(half), info.tail(top - half)])
-    h = float(
-        -(
-            result.prevalence[result.prevalence > 0]
-            * np.log2(result.prevalence[result.prevalence > 0])
-        ).sum()
-    )
+    h = entropy(result.prevalence.to_numpy())
     fig = go.Figure(
         go.Bar(
             x=[str(a) for a in info.index],

@@ -24,9 +24,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-__all__ = ["conditional_entropy", "entropy", "mutual_information"]
+from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import (
+    PROBABILITY_TOL,
+    check_confusions,
+    check_prevalence,
+    check_probabilities,
+)
 
-_ROW_TOL = 1e-6
+__all__ = ["conditional_entropy", "entropy", "mutual_information"]
 
 
 def _xlogx(p: np.ndarray) -> np.ndarray:
@@ -38,26 +44,24 @@ def _xlogx(p: np.ndarray) -> np.ndarray:
 
 
 def _check(confusion: ArrayLike, prevalence: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    theta = np.asarray(
-        confusion.to_numpy() if isinstance(confusion, pd.DataFrame) else confusion, dtype=float
+    """One K x K confusion matrix or a J x K x K stack, and a prevalence of length K.
+
+    Checked by :func:`~analytics._core.validation.check_confusions` (every row a
+    probability vector) and :func:`~analytics._core.validation.check_prevalence`; both
+    raise :class:`~analytics._core.errors.AnnotationDataError` naming the argument.
+    """
+    values = confusion.to_numpy() if isinstance(confusion, pd.DataFrame) else confusion
+    try:
+        shape = np.shape(values)
+    except ValueError:  # ragged nested lists: check_confusions says what it must be
+        shape = ()
+    single = len(shape) == 2
+    k = int(shape[-1]) if len(shape) in (2, 3) else 0
+    theta = check_confusions(np.asarray(values)[None] if single else values, k)
+    pi = check_prevalence(
+        prevalence.to_numpy() if isinstance(prevalence, pd.Series) else prevalence, k
     )
-    pi = np.asarray(
-        prevalence.to_numpy() if isinstance(prevalence, pd.Series) else prevalence, dtype=float
-    )
-    if theta.ndim not in (2, 3) or theta.shape[-1] != theta.shape[-2]:
-        raise ValueError(
-            f"a confusion matrix must be K x K (or J x K x K), got shape {theta.shape}."
-        )
-    k = theta.shape[-1]
-    if pi.shape != (k,):
-        raise ValueError(f"the prevalence needs {k} entries (one per category), got {pi.shape}.")
-    if (theta < -_ROW_TOL).any() or (pi < -_ROW_TOL).any():
-        raise ValueError("probabilities cannot be negative.")
-    if not np.allclose(theta.sum(axis=-1), 1.0, atol=_ROW_TOL):
-        raise ValueError("every row of a confusion matrix (one true category) must sum to 1.")
-    if not np.isclose(pi.sum(), 1.0, atol=_ROW_TOL):
-        raise ValueError("the prevalence must sum to 1.")
-    return np.clip(theta, 0.0, 1.0), np.clip(pi, 0.0, 1.0)
+    return (theta[0] if single else theta), pi
 
 
 def entropy(p: ArrayLike) -> float:
@@ -66,12 +70,23 @@ def entropy(p: ArrayLike) -> float:
     Parameters
     ----------
     p : array_like
-        A probability vector.
+        A probability distribution: numbers in [0, 1] summing to 1 (within
+        :data:`~analytics._core.validation.PROBABILITY_TOL`). A table (for example a
+        joint distribution) is read flattened.
 
     Returns
     -------
     float
         Bits.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``p`` holds text, NaN or numbers outside [0, 1], or does not sum to 1.
+
+    Notes
+    -----
+    .. math:: H(p) = -\\sum_k p_k \\log_2 p_k
 
     References
     ----------
@@ -83,7 +98,14 @@ def entropy(p: ArrayLike) -> float:
     >>> entropy([0.5, 0.5])
     1.0
     """
-    arr = np.asarray(p, dtype=float)
+    arr = check_probabilities(p, "p")
+    total = float(arr.sum())
+    if abs(total - 1.0) > PROBABILITY_TOL:
+        raise AnnotationDataError(
+            f"p must be a probability distribution summing to 1 (within {PROBABILITY_TOL:g}); "
+            f"it sums to {total:.12g}.",
+            hint="Divide it by its sum.",
+        )
     return float(-_xlogx(arr).sum())
 
 
@@ -105,6 +127,12 @@ def conditional_entropy(confusion: ArrayLike, prevalence: ArrayLike) -> float | 
     float or ndarray
         A float for one K x K matrix, an array of length J for a J x K x K stack. With
         fewer than two categories the value is NaN (there is no uncertainty to reduce).
+
+    Raises
+    ------
+    AnnotationDataError
+        ``confusion`` is not K x K (or J x K x K) with every row summing to 1, or
+        ``prevalence`` is not a probability vector of length K.
 
     References
     ----------
@@ -139,10 +167,10 @@ def mutual_information(confusion: ArrayLike, prevalence: ArrayLike) -> float | n
 
     Parameters
     ----------
-    confusion
-        Rows = true category, columns = given label, rows sum to 1. One K x K matrix
-        (array or DataFrame) or a J x K x K stack.
-    prevalence
+    confusion : array_like or pandas.DataFrame, shape (K, K) or (J, K, K)
+        Rows = true category, columns = given label, every row a probability vector
+        (sums to 1). One K x K matrix (array or DataFrame) or a J x K x K stack.
+    prevalence : array_like or pandas.Series, shape (K,)
         Probability of each true category (sums to 1).
 
     Returns
@@ -150,6 +178,12 @@ def mutual_information(confusion: ArrayLike, prevalence: ArrayLike) -> float | n
     float or ndarray
         Bits (base-2 logarithm); an array of length J for a stack. NaN with fewer than two
         categories (nothing to learn).
+
+    Raises
+    ------
+    AnnotationDataError
+        ``confusion`` is not K x K (or J x K x K) with every row summing to 1, or
+        ``prevalence`` is not a probability vector of length K.
 
     Notes
     -----

@@ -3,7 +3,7 @@
 Two "golds" meet here and are kept apart by name:
 
 - :func:`model_labels_table`: the **model's labels** (inferred by Dawid-Skene, with their
-  posterior): the app's "gold labels with confidence" download;
+  posterior): the app's download of the model's most likely labels, with confidence;
 - :func:`gold_accuracy`: majority vote and the model scored against the user's **known
   gold** labels (an expert's labels, or a sample's true labels).
 
@@ -84,7 +84,12 @@ def gold_accuracy(
     References
     ----------
     Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
-    *Transactions of the ACL* 2, 311-326.
+    *Transactions of the ACL* 2, 311-326, section 2.2 (the model's labels; majority
+    vote as the baseline, Fig. 7).
+
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5 (the
+    posterior whose largest entry is the model's label).
     """
     codes = _gold_codes_for(result, gold)
     use = _in_gold_index(result, gold) & (result.votes.sum(axis=1) > 0)
@@ -124,8 +129,8 @@ def _in_gold_index(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series
 def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
     """The model's labels, one row per item with how sure the model is.
 
-    This is the app's "gold labels with confidence" download: labels the model
-    *infers*. It is not the known gold a user passes to ``fit(..., gold=...)`` (those
+    This is the app's download of the model's most likely labels, with confidence:
+    labels the model *infers*. It is not the known gold a user passes to ``fit(..., gold=...)`` (those
     items show ``clamped``), nor the multi-label expert gold standard
     (:func:`analytics.multilabel.gold_standard`).
 
@@ -142,6 +147,23 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
         tied`` (how many categories share the top count; 1 = no tie), ``agrees with
         majority``, ``clamped`` (known gold given to the fit) and ``p(<category>)`` for
         every category.
+
+    Notes
+    -----
+    An item's ``label`` is :math:`\\hat z_i = \\arg\\max_k p(z_i = k \\mid y)` and its
+    ``confidence`` that maximum, where the posterior is the fitted model's
+    :math:`p(z_i = k \\mid y) \\propto \\pi_k \\prod_j \\theta_{j, k, y_{ij}}`. The
+    majority label is the most frequent label (ties: the first of the tied categories).
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5 (the
+    posterior of the true category).
+
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2.1 (the posterior) and Fig. 7
+    (model vs majority-vote labels).
     """
     cats = np.asarray(result.categories, dtype=object)
     votes = result.votes
@@ -194,6 +216,23 @@ def item_judgements(
     ------
     AnnotationDataError
         An unknown item, or a result fitted on another data set.
+
+    Notes
+    -----
+    With :math:`\\hat z` the model's label of the item, a judgement :math:`y` by
+    annotator :math:`j` gets :math:`\\theta_{j \\hat z y}` (an entry of the confusion
+    matrix of Dawid & Skene 1979, section 2), the annotator's accuracy
+    :math:`\\sum_k \\pi_k \\theta_{jkk}` and the mutual information :math:`I[Z; Y_j]` of
+    their confusion matrix (:func:`~analytics.dawid_skene.mutual_information`).
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, section 2.
+
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2.2 (accuracy) and section 2.2.2
+    (mutual information).
     """
     ann = as_annotations(ann)
     row = ann.items.get_indexer([item])[0]
@@ -242,6 +281,24 @@ def uncertain_items(
     -------
     pandas.DataFrame
         The same columns as :func:`model_labels_table`.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``below`` is not a number.
+
+    Notes
+    -----
+    Keeps the items with :math:`\\max_k p(z_i = k \\mid y) <` ``below``.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5 (the
+    posterior of the true category).
+
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, Fig. 5 (items with posterior below 0.99).
     """
     table = model_labels_table(result)
     view = table[table["confidence"] < check_number(below, "below")]

@@ -23,10 +23,12 @@ error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from analytics._core.validation import check_confusions, check_probability
 from analytics.dawid_skene.em import majority_posteriors
 from analytics.dawid_skene.information import entropy, mutual_information
 from analytics.dawid_skene.model import DawidSkeneResult
@@ -49,18 +51,25 @@ def _majority(result: DawidSkeneResult) -> np.ndarray:
     return majority_posteriors(result.votes)
 
 
-def spammer_scores(confusion: np.ndarray) -> np.ndarray:
+def spammer_scores(confusion: Any) -> np.ndarray:
     """How alike an annotator's confusion rows are: 1 = spammer, 0 = rows disjoint.
 
     Parameters
     ----------
     confusion : array_like, shape (J, K, K)
-        One confusion matrix per annotator (rows: true category, columns: given label).
+        One confusion matrix per annotator (rows: true category, columns: given label),
+        every row a probability vector (sums to 1).
 
     Returns
     -------
     ndarray of shape (J,)
         Scores in [0, 1]; NaN with fewer than two categories.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``confusion`` is not J x K x K, or a row holds a negative or non-finite number or
+        does not sum to 1 (:func:`~analytics._core.validation.check_confusions`).
 
     Notes
     -----
@@ -79,7 +88,8 @@ def spammer_scores(confusion: np.ndarray) -> np.ndarray:
     References
     ----------
     Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
-    *Transactions of the ACL* 2, 311-326.
+    *Transactions of the ACL* 2, 311-326, section 2.2 (spam annotators: identical
+    confusion rows).
 
     Raykar, V. C. and Yu, S. (2012). Eliminating spammers and ranking annotators for
     crowdsourced labeling tasks. *Journal of Machine Learning Research* 13, 491-518.
@@ -89,7 +99,11 @@ def spammer_scores(confusion: np.ndarray) -> np.ndarray:
     >>> spammer_scores([[[0.5, 0.5], [0.5, 0.5]], [[1.0, 0.0], [0.0, 1.0]]]).tolist()
     [1.0, 0.0]
     """
-    theta = np.asarray(confusion, dtype=float)
+    try:
+        shape = np.shape(confusion)
+    except ValueError:  # ragged nested lists: check_confusions says what it must be
+        shape = ()
+    theta = check_confusions(confusion, int(shape[-1]) if len(shape) == 3 else 0)
     k = theta.shape[-1]
     if k < 2:
         return np.full(theta.shape[0], np.nan)
@@ -138,7 +152,12 @@ def annotator_table(result: DawidSkeneResult) -> pd.DataFrame:
     References
     ----------
     Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
-    *Transactions of the ACL* 2, 311-326.
+    *Transactions of the ACL* 2, 311-326, section 2.2 and Fig. 6 (accuracy and bias per
+    annotator); section 2.2.2 (mutual information).
+
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, section 2
+    (the confusion matrices :math:`\\theta_j` and the prevalence :math:`\\pi`).
     """
     theta = result.confusion_array
     pi = result.prevalence.to_numpy()
@@ -265,11 +284,17 @@ def confident_share(result: DawidSkeneResult, threshold: float = 0.99) -> pd.Dat
         label), ``confident items`` (posterior >= threshold), ``share of all items`` and
         ``share of this label``.
 
+    Raises
+    ------
+    AnnotationDataError
+        ``threshold`` is not a number between 0 and 1.
+
     References
     ----------
     Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
     *Transactions of the ACL* 2, 311-326, Fig. 5.
     """
+    threshold = check_probability(threshold, "threshold")
     k = len(result.categories)
     codes = result.posteriors.to_numpy().argmax(axis=1) if k else np.zeros(0, np.int64)
     sure = result.confidence.to_numpy() >= threshold
@@ -375,7 +400,30 @@ def fit_summary(result: DawidSkeneResult, threshold: float = 0.99) -> FitSummary
     Returns
     -------
     FitSummary
+
+    Raises
+    ------
+    AnnotationDataError
+        ``threshold`` is not a number between 0 and 1.
+
+    Notes
+    -----
+    ``confident_share`` is the last row of :func:`confident_share`: the share of items
+    with :math:`\\max_k p(z_i = k \\mid y) \\ge` ``threshold``, the posterior of Dawid &
+    Skene (1979), eq. 2.5. ``majority_agreement`` is the last row of
+    :func:`majority_agreement`. ``mean_accuracy`` is the mean over annotators of
+    :math:`\\sum_k \\pi_k \\theta_{jkk}`.
+
+    References
+    ----------
+    Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, Fig. 5 (share of items with posterior at
+    least 0.99) and Fig. 7 (model vs majority-vote labels).
+
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5.
     """
+    threshold = check_probability(threshold, "threshold")
     share = confident_share(result, threshold)
     agree = majority_agreement(result)
     return FitSummary(

@@ -52,7 +52,19 @@ def _first_note(table: pd.DataFrame) -> str:
 
 
 def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
-    """Table 2 as an annotator x annotator heatmap of A_m (diverging, 0 = chance)."""
+    """Table 2 as an annotator x annotator heatmap of A_m (diverging, 0 = chance).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.multilabel.pairwise_am`: one row per annotator pair (columns
+        ``P_o``, ``P_e``, ``A_m``).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "A_m for every pair of annotators"
     if table.empty:
         return _empty(title, _no_pairs(table))
@@ -89,7 +101,19 @@ def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
 
 
 def pairwise_am_bars(table: pd.DataFrame) -> go.Figure:
-    """Table 2 as bars: P_o, P_e and A_m side by side for each annotator pair."""
+    """Table 2 as bars: P_o, P_e and A_m side by side for each annotator pair.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.multilabel.pairwise_am`: one row per annotator pair (columns
+        ``P_o``, ``P_e``, ``A_m``).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Observed agreement, chance agreement and A_m per annotator pair"
     if table.empty:
         return _empty(title, _no_pairs(table))
@@ -125,7 +149,18 @@ def pairwise_am_bars(table: pd.DataFrame) -> go.Figure:
 
 
 def items_by_agreement_bars(bands: pd.DataFrame) -> go.Figure:
-    """Table 3 as bars: number of items in each band of observed agreement P_i."""
+    """Table 3 as bars: number of items in each band of observed agreement P_i.
+
+    Parameters
+    ----------
+    bands : pandas.DataFrame
+        :func:`~analytics.multilabel.items_by_agreement`: items per band of :math:`P_i`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Items by observed agreement"
     if bands["n_items"].sum() == 0:
         reason = bands.attrs.get("reason") or "No item was judged by two or more annotators."
@@ -153,7 +188,19 @@ def _no_categories_or_pairs(table: pd.DataFrame) -> str:
 
 
 def category_disagreement_heatmap(table: pd.DataFrame) -> go.Figure:
-    """Table 4 as a heatmap: disagreements per category (columns) per annotator pair (rows)."""
+    """Table 4 as a heatmap: disagreements per category (columns) per annotator pair (rows).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.multilabel.category_disagreement`: disagreements per annotator
+        pair (rows) and category (columns).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Disagreements per category and annotator pair"
     if table.empty:
         return _empty(title, _no_categories_or_pairs(table))
@@ -177,7 +224,19 @@ def category_disagreement_heatmap(table: pd.DataFrame) -> go.Figure:
 
 
 def category_disagreement_bars(table: pd.DataFrame) -> go.Figure:
-    """Table 4's Total row as bars: disagreements per category over all annotator pairs."""
+    """Table 4's Total row as bars: disagreements per category over all annotator pairs.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.multilabel.category_disagreement`: disagreements per annotator
+        pair (rows) and category (columns).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Disagreements per category, all annotator pairs"
     if table.empty:
         return _empty(title, _no_categories_or_pairs(table))
@@ -196,7 +255,19 @@ def category_disagreement_bars(table: pd.DataFrame) -> go.Figure:
 
 
 def category_pair_confusion_heatmap(conf: pd.DataFrame) -> go.Figure:
-    """Table 5 as a triangular heatmap (upper triangle only, as in the paper)."""
+    """Table 5 as a triangular heatmap (upper triangle only, as in the paper).
+
+    Parameters
+    ----------
+    conf : pandas.DataFrame
+        :func:`~analytics.multilabel.category_pair_confusion`: a category x category
+        table of confusion counts (upper triangle used).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Confusion between category pairs ([a -] meets [- b])"
     z = conf.to_numpy(dtype=float)
     if z.shape[0] < 2 or not np.isfinite(z).any():
@@ -227,7 +298,21 @@ def category_pair_confusion_heatmap(conf: pd.DataFrame) -> go.Figure:
 
 
 def category_pair_bars(conf: pd.DataFrame, top: int = 15) -> go.Figure:
-    """The paper's figure 2: category pairs by confusion count, most confused first."""
+    """The paper's figure 2: category pairs by confusion count, most confused first.
+
+    Parameters
+    ----------
+    conf : pandas.DataFrame
+        :func:`~analytics.multilabel.category_pair_confusion`: a category x category
+        table of confusion counts (upper triangle used).
+    top : int, default 15
+        How many of the most confused pairs to show.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Most confused category pairs"
     z = conf.to_numpy(dtype=float)
     iu = np.triu_indices(z.shape[0], 1)
@@ -256,7 +341,18 @@ def category_pair_bars(conf: pd.DataFrame, top: int = 15) -> go.Figure:
 
 
 def gold_distribution_bars(gold: LabelSetGoldStandard) -> go.Figure:
-    """The paper's figure 3: items per category in the gold standard."""
+    """The paper's figure 3: items per category in the gold standard.
+
+    Parameters
+    ----------
+    gold : LabelSetGoldStandard
+        :func:`~analytics.multilabel.gold_standard` of the data.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Items per category in the gold standard"
     if gold.matrix.shape[0] == 0:
         return _empty(title, "No items.")
@@ -280,7 +376,18 @@ def gold_distribution_bars(gold: LabelSetGoldStandard) -> go.Figure:
 
 
 def expert_index_bars(gold: LabelSetGoldStandard) -> go.Figure:
-    """Final expert coder index of every annotator (Algorithm 1's rho)."""
+    """Final expert coder index of every annotator (Algorithm 1's rho).
+
+    Parameters
+    ----------
+    gold : LabelSetGoldStandard
+        :func:`~analytics.multilabel.gold_standard` of the data.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Expert coder index (majority decisions each annotator sided with)"
     rho = gold.expert_index.sort_values(ascending=False)
     if rho.empty:
@@ -356,7 +463,19 @@ def per_category_bars(frame: pd.DataFrame) -> go.Figure:
 
 
 def am_bootstrap_histogram(interval: AmInterval) -> go.Figure:
-    """The bootstrap replicates of A_m with the interval and the estimate marked."""
+    """The bootstrap replicates of A_m with the interval and the estimate marked.
+
+    Parameters
+    ----------
+    interval : AmInterval
+        :func:`~analytics.multilabel.am_bootstrap`: the estimate, the interval and its
+        replicates.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = f"A_m over {interval.n_boot:,} bootstrap resamples of the items"
     reps = interval.replicates[np.isfinite(interval.replicates)] if len(interval.replicates) else []
     if len(reps) == 0:
@@ -380,7 +499,18 @@ def am_bootstrap_histogram(interval: AmInterval) -> go.Figure:
 
 
 def set_distance_alpha_bars(table: pd.DataFrame) -> go.Figure:
-    """Krippendorff's alpha with each set distance, side by side."""
+    """Krippendorff's alpha with each set distance, side by side.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.multilabel.set_distance_alphas`: one row per set distance.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The chart, or a figure that says in words why there is nothing to draw.
+    """
     title = "Krippendorff's alpha with each set distance"
     if table.empty or table["alpha"].isna().all():
         note = table["note"].dropna().iloc[0] if len(table) and table["note"].any() else "undefined"

@@ -105,8 +105,13 @@ class AnnotationNoise(NoiseBound):
             )
         return text
 
-    def gold_standard(self) -> pd.DataFrame:
-        """The agreed items with their label: the candidate gold standard (for CSV).
+    def agreed_items(self) -> pd.DataFrame:
+        """The agreed items with their label: the subset whose noise this result bounds.
+
+        Teams often take these as their gold standard; up to ``gamma`` of them may be
+        coin-flips (see :meth:`explain`). Not to be confused with the Dawid-Skene model's
+        labels (:func:`analytics.dawid_skene.model_labels_table`) or the multi-label gold
+        standard of label sets (:func:`analytics.multilabel.gold_standard`).
 
         Returns
         -------

@@ -40,7 +40,7 @@ def test_two_annotators_footnote_3_and_equation_1():
     ref = noise_bound(10, 3, 4 / 9)
     assert (r.t0, r.hidden_hard, r.gamma) == (ref.t0, ref.hidden_hard, ref.gamma)
     assert not r.uneven and r.method == "equation (1)"
-    gold = r.gold_standard()
+    gold = r.agreed_items()
     assert len(gold) == 7 and set(gold.columns) == {"item", "label", "annotators", "p"}
     assert gold.set_index("item").loc["i1", "label"] == "x"
     assert "of your 7 agreed items" in r.explain()
@@ -153,7 +153,7 @@ def test_degenerate_data_gives_nan_with_reason(rows, needle):
     assert math.isnan(r.gamma) and math.isnan(r.t0)
     assert needle in r.reason
     assert r.explain().startswith("No noise bound")
-    assert isinstance(r.gold_standard(), pd.DataFrame)
+    assert isinstance(r.agreed_items(), pd.DataFrame)
 
 
 def test_annotator_without_disagreed_items_gets_pooled_rates():
@@ -190,7 +190,7 @@ def test_multilabel_sets_are_categories():
     r = noise_from_annotations(ann)
     assert (r.n_items, r.n_disagreed) == (4, 2)  # {a,b} = {b,a} and {} = {} agree
     assert any("label set" in n for n in r.notes)
-    gold = r.gold_standard().set_index("item")
+    gold = r.agreed_items().set_index("item")
     assert gold.loc["i1", "label"] == "a|b"
     assert gold.loc["i3", "label"].startswith("∅")
 
@@ -201,7 +201,7 @@ def test_public_data_set_runs_and_gold_is_the_agreed_items():
     r = noise_from_annotations(ann)
     assert r.ok and r.uneven  # 164 workers, 10 per item: many panels
     assert r.n_items == 800 and r.n_excluded == 0
-    gold = r.gold_standard()
+    gold = r.agreed_items()
     assert len(gold) == r.n_agreed
     wide = ann.wide()
     for item, label in gold.head(20)[["item", "label"]].itertuples(index=False):

@@ -19,8 +19,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.cells import MISSING_TOKENS, is_missing
-from analytics.data.cells import id_text as plain_id_text
+from analytics.data.cells import MISSING_TOKENS, id_text, is_missing
 from analytics.data.load_report import LoadReport, SkipNote
 
 __all__ = [
@@ -28,10 +27,10 @@ __all__ = [
     "ToolReader",
     "ToolResult",
     "finish",
-    "id_text",
     "is_name",
     "name_set",
     "settle_sets",
+    "tool_id_text",
 ]
 
 ToolResult = tuple[pd.DataFrame, np.ndarray, LoadReport]
@@ -100,7 +99,7 @@ class ToolReader:
 
 
 # ---------------------------------------------------------------------------- cells
-def id_text(value: Any) -> str | None:
+def tool_id_text(value: Any) -> str | None:
     """An item or annotator id as text (integral floats lose '.0'), None if missing.
 
     Parameters
@@ -120,7 +119,7 @@ def id_text(value: Any) -> str | None:
         return None
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value)).lower()
-    return plain_id_text(value)
+    return id_text(value)
 
 
 def is_name(value: Any) -> bool:
@@ -160,7 +159,7 @@ def name_set(value: Any) -> frozenset[str] | None:
     """
     if isinstance(value, list) and all(is_name(x) for x in value):
         # text stays as written (even "None": finish() warns about such names)
-        return frozenset(x if isinstance(x, str) else str(id_text(x)) for x in value)
+        return frozenset(x if isinstance(x, str) else str(tool_id_text(x)) for x in value)
     return None
 
 

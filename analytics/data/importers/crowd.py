@@ -14,7 +14,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import is_missing
-from analytics.data.importers.base import ToolResult, column, finish, id_text, skip
+from analytics.data.importers.base import ToolResult, column, finish, skip, tool_id_text
 from analytics.data.load_report import LoadReport
 
 __all__ = ["assignments_result", "item_ids"]
@@ -54,7 +54,9 @@ def item_ids(
             source=source,
             hint=f"Columns present: {', '.join(map(str, table.columns))}.",
         )
-    parts = [np.array([id_text(v) for v in column(table, c)], dtype=object) for c in item_columns]
+    parts = [
+        np.array([tool_id_text(v) for v in column(table, c)], dtype=object) for c in item_columns
+    ]
     if len(parts) == 1:
         return parts[0]
     stacked = np.stack(parts, axis=1)

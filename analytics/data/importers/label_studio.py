@@ -38,11 +38,11 @@ from analytics.data.importers.base import (
     ToolResult,
     choose,
     finish,
-    id_text,
     is_name,
     name_set,
     settle_sets,
     skip,
+    tool_id_text,
 )
 from analytics.data.load_report import LoadReport, SkipNote
 
@@ -150,9 +150,9 @@ def _annotator(completed_by: Any) -> str | None:
     if isinstance(completed_by, dict):
         for key in ("email", "id", "username"):
             if not is_missing(completed_by.get(key)):
-                return id_text(completed_by[key])
+                return tool_id_text(completed_by[key])
         return None
-    return id_text(completed_by)
+    return tool_id_text(completed_by)
 
 
 class _Entry:
@@ -224,8 +224,8 @@ def _collect(
     # Parsing nested JSON: one Python pass over the tasks is unavoidable here.
     for task_id, task_anns, task_preds, row in zip(ids, anns, preds, rows, strict=True):
         row = int(row)
-        item = id_text(task_id) or f"task@{row}"
-        task = f"task {item}" if id_text(task_id) else "the task"
+        item = tool_id_text(task_id) or f"task@{row}"
+        task = f"task {item}" if tool_id_text(task_id) else "the task"
         if not isinstance(task_anns, list):  # missing: _check_tasks refused anything else
             task_anns = []
         for a in task_anns:
@@ -260,7 +260,7 @@ def _collect(
                 for p in task_preds:
                     if not isinstance(p, dict):
                         continue
-                    version = id_text(p.get("model_version")) or "unnamed"
+                    version = tool_id_text(p.get("model_version")) or "unnamed"
                     results = _results_by_control(p.get("result", []), row, source, controls)
                     entries.append(_Entry(item, f"model:{version}", row, results, task))
     skipped = [

@@ -38,10 +38,10 @@ from analytics.data.importers.base import (
     choose,
     column,
     finish,
-    id_text,
     name_set,
     settle_sets,
     skip,
+    tool_id_text,
 )
 from analytics.data.load_report import LoadReport
 
@@ -117,7 +117,7 @@ def convert(
             source=source,
             hint="Export with 'prodigy db-out', which keeps the hashes.",
         )
-    items = np.array([id_text(v) for v in column(table, "_input_hash")], dtype=object)
+    items = np.array([tool_id_text(v) for v in column(table, "_input_hash")], dtype=object)
     no_hash = np.flatnonzero([v is None for v in items])
     if len(no_hash):
         raise AnnotationDataError(
@@ -140,7 +140,7 @@ def convert(
             rows=rows[bad].tolist(),
         )
     key = _annotator_key(table, options, source)
-    annotators = np.array([id_text(v) for v in column(table, key)], dtype=object)
+    annotators = np.array([tool_id_text(v) for v in column(table, key)], dtype=object)
     accept_cells = column(table, "accept")
     labels = column(table, "label")
     is_choice = np.fromiter((isinstance(v, list) for v in accept_cells), bool, len(table))
