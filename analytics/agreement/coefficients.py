@@ -122,6 +122,9 @@ def percent_agreement(ann: Annotations | pd.DataFrame) -> Coefficient:
 
     References
     ----------
+    Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2, *Agreement*: A_{m,n} for a pair and A,
+    its mean over the pairs of annotators.
     Artstein, R., & Poesio, M. (2008). Inter-coder agreement for computational
     linguistics. *Computational Linguistics* 34(4), 555-596, section 2 (observed
     agreement, chance correction, more than two coders).
@@ -217,6 +220,9 @@ def fleiss_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
 
     References
     ----------
+    Beigman Klebanov, B., & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503, section 3.3, equation 2: Siegel & Castellan's K
+    (P_E, p_j, P_A, P_{A_i}), which is Fleiss' kappa with every item judged by k annotators.
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
     *Psychological Bulletin* 76(5), 378-382.
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., Advanced Analytics
@@ -403,6 +409,9 @@ def cohen_kappa(
 
     References
     ----------
+    Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2, *Chance-Adjusted Agreement*: IA_{m,n} =
+    (A_{m,n} - C_{m,n}) / (1 - C_{m,n}) with Cohen's chance C_{m,n} = sum_k psi_{m,k} psi_{n,k}.
     Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
     Psychological Measurement* 20(1), 37-46, equation 1.
     Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for scaled
@@ -442,6 +451,9 @@ def scott_pi(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> C
 
     References
     ----------
+    Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+    *Transactions of the ACL* 2, 311-326, section 2, *Chance-Adjusted Agreement*: the pooled
+    chance C'_{m,n} = sum_k phi_k^2, which Scott's pi uses for a pair.
     Scott, W. A. (1955). Reliability of content analysis: the case of nominal scale
     coding. *Public Opinion Quarterly* 19(3), 321-325.
     """

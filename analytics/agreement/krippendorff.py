@@ -177,6 +177,9 @@ def krippendorff_alpha(
 
     References
     ----------
+    Poesio, M., & Artstein, R. (2005). The reliability of anaphoric annotation,
+    reconsidered: taking ambiguity into account. *Proceedings of the Workshop on Frontiers
+    in Corpus Annotation II*, table 1 (alpha = 1 - D_o / D_e with a distance metric).
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School
     for Communication, University of Pennsylvania (the coincidence matrix, the difference
     functions for nominal, ordinal, interval and ratio data, missing values; its
