@@ -206,7 +206,9 @@ with tabs[2]:
         )
     show_table(dis.reset_index(), "category_disagreement", key="ml_dis", index=False)
     per_cat = core["per_category"]
-    show_figure(ml.per_category_bars(per_cat), "per_category_agreement", key="ml_percat_fig")
+    show_figure(
+        ag.per_category_bars(per_cat, measure="both"), "per_category_agreement", key="ml_percat_fig"
+    )
     show_table(
         per_cat.drop(columns=["kappa_low", "kappa_high", "alpha_low", "alpha_high"]),
         "per_category_agreement",

@@ -23,6 +23,7 @@ from analytics._core.style import (
     apply_layout,
     empty_figure,
 )
+from analytics._core.validation import check_choice
 from analytics.agreement.paradox import kappa_paradox
 from analytics.agreement.tables import Pairwise, item_agreement_summary
 from analytics.data import Annotations
@@ -170,13 +171,17 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
     ----------
     table : DataFrame
         From :func:`~analytics.agreement.per_category`.
-    measure : {"fleiss_kappa", "alpha"}, default "fleiss_kappa"
-        Which coefficient to draw.
+    measure : {"fleiss_kappa", "alpha", "both"}, default "fleiss_kappa"
+        Which coefficient to draw; ``"both"`` draws kappa and alpha side by side, without
+        intervals (the multi-label page's view).
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
+    check_choice(measure, "measure", ("fleiss_kappa", "alpha", "both"))
+    if measure == "both":
+        return _kappa_and_alpha_bars(table)
     low, high = (
         ("kappa_low", "kappa_high") if measure == "fleiss_kappa" else ("alpha_low", "alpha_high")
     )
@@ -214,6 +219,47 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
     fig.update_xaxes(type="category")
     fig.add_hline(y=0, line={"color": MUTED, "dash": "dash"})
     return fig
+
+
+def _kappa_and_alpha_bars(frame: pd.DataFrame) -> go.Figure:
+    """Fleiss' kappa and Krippendorff's alpha per category, side by side (0 = chance)."""
+    title = "Agreement on each category on its own"
+    if frame.empty:
+        return empty_figure(title, "There are no categories (every judgement is the empty set).")
+    if frame[["fleiss_kappa", "alpha"]].isna().all().all():
+        return empty_figure(
+            title,
+            "Undefined for every category: " + str(frame["note"].iloc[0] if len(frame) else ""),
+        )
+    cats = [str(c) for c in frame["category"]]
+    fig = go.Figure()
+    fig.add_bar(
+        x=cats,
+        y=frame["fleiss_kappa"],
+        name="Fleiss' kappa",
+        marker_color=ACCENT,
+        hovertemplate="%{x}: kappa %{y:.3f}<extra></extra>",
+    )
+    fig.add_bar(
+        x=cats,
+        y=frame["alpha"],
+        name="Krippendorff's alpha",
+        marker_color=GOOD,
+        hovertemplate="%{x}: alpha %{y:.3f}<extra></extra>",
+    )
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(
+        range=[
+            min(
+                -0.1,
+                float(np.nanmin(frame[["fleiss_kappa", "alpha"]].to_numpy(dtype=float))) - 0.05,
+            ),
+            1,
+        ]
+    )
+    return apply_layout(
+        fig, title=title, x_title="category", y_title="coefficient (0 = chance, 1 = perfect)"
+    )
 
 
 def contingency_heatmap(table: pd.DataFrame) -> go.Figure:

@@ -42,7 +42,6 @@ from analytics.multilabel.figures import (
     items_by_agreement_bars,
     pairwise_am_bars,
     pairwise_am_heatmap,
-    per_category_bars,
     set_distance_alpha_bars,
 )
 from analytics.multilabel.gold import LabelSetGoldStandard, gold_standard
@@ -86,7 +85,6 @@ __all__ = [
     "pairwise_am",
     "pairwise_am_bars",
     "pairwise_am_heatmap",
-    "per_category_bars",
     "set_distance_alpha_bars",
     "set_distance_alphas",
     "set_distance_sentence",

@@ -1,8 +1,8 @@
 """Figures for the multi-label measures: Bhowmick et al. (2008) tables 2-5 and figures 2-3.
 
-Every function takes a result of :mod:`analytics.multilabel` (or, for
-:func:`per_category_bars`, of :func:`analytics.agreement.per_category`) and gives a plotly
-Figure; it draws the numbers it is given and computes none. Degenerate input gives a
+Every function takes a result of :mod:`analytics.multilabel` and gives a plotly Figure
+(per-category kappa and alpha are drawn by
+``analytics.agreement.per_category_bars(table, measure="both")``); it draws the numbers it is given and computes none. Degenerate input gives a
 figure that says why it is empty.
 """
 
@@ -28,7 +28,6 @@ __all__ = [
     "items_by_agreement_bars",
     "pairwise_am_bars",
     "pairwise_am_heatmap",
-    "per_category_bars",
     "set_distance_alpha_bars",
 ]
 
@@ -408,58 +407,6 @@ def expert_index_bars(gold: LabelSetGoldStandard) -> go.Figure:
         )
     )
     return apply_layout(fig, title=title, x_title="annotator", y_title="expert index (decisions)")
-
-
-def per_category_bars(frame: pd.DataFrame) -> go.Figure:
-    """Fleiss' kappa and Krippendorff's alpha per category, side by side (0 = chance).
-
-    Parameters
-    ----------
-    frame : DataFrame
-        :func:`analytics.agreement.per_category` of the data (columns ``category``,
-        ``fleiss_kappa``, ``alpha``, ``note``).
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-    """
-    title = "Agreement on each category on its own"
-    if frame.empty:
-        return _empty(title, "There are no categories (every judgement is the empty set).")
-    if frame[["fleiss_kappa", "alpha"]].isna().all().all():
-        return _empty(
-            title,
-            "Undefined for every category: " + str(frame["note"].iloc[0] if len(frame) else ""),
-        )
-    cats = [str(c) for c in frame["category"]]
-    fig = go.Figure()
-    fig.add_bar(
-        x=cats,
-        y=frame["fleiss_kappa"],
-        name="Fleiss' kappa",
-        marker_color=ACCENT,
-        hovertemplate="%{x}: kappa %{y:.3f}<extra></extra>",
-    )
-    fig.add_bar(
-        x=cats,
-        y=frame["alpha"],
-        name="Krippendorff's alpha",
-        marker_color=GOOD,
-        hovertemplate="%{x}: alpha %{y:.3f}<extra></extra>",
-    )
-    fig.update_layout(barmode="group")
-    fig.update_yaxes(
-        range=[
-            min(
-                -0.1,
-                float(np.nanmin(frame[["fleiss_kappa", "alpha"]].to_numpy(dtype=float))) - 0.05,
-            ),
-            1,
-        ]
-    )
-    return apply_layout(
-        fig, title=title, x_title="category", y_title="coefficient (0 = chance, 1 = perfect)"
-    )
 
 
 def am_bootstrap_histogram(interval: AmInterval) -> go.Figure:

@@ -45,3 +45,12 @@ def test_chance_agreement_good_names_still_pass():
     shares = np.array([0.9, 0.1])
     values = [float(chance_agreement(c, shares)[0]) for c in ag.chance.FLEISS_FAMILY]
     assert values == pytest.approx([0.82, 0.18, 0.5])
+
+
+def test_per_category_bars_draws_one_or_both_coefficients_and_checks_measure():
+    table = ag.per_category(from_coders(KRIPPENDORFF_2011), n_boot=0)
+    assert len(ag.per_category_bars(table, "alpha").data) == 1
+    both = ag.per_category_bars(table, measure="both")
+    assert [t.name for t in both.data] == ["Fleiss' kappa", "Krippendorff's alpha"]
+    with pytest.raises(AnnotationDataError, match="measure"):
+        ag.per_category_bars(table, measure="kappa")

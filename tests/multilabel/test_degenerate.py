@@ -78,7 +78,7 @@ def _everything(ann: Annotations) -> tuple[dict[str, object], dict[str, go.Figur
         "conf_bars": mf.category_pair_bars(results["confusion"]),
         "gold": mf.gold_distribution_bars(gold),
         "rho": mf.expert_index_bars(gold),
-        "per_category": mf.per_category_bars(results["per_category"]),
+        "per_category": ag.per_category_bars(results["per_category"], measure="both"),
         "bootstrap": mf.am_bootstrap_histogram(results["boot"]),
         "alpha": mf.set_distance_alpha_bars(results["alphas"]),
     }

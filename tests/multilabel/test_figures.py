@@ -29,7 +29,7 @@ def _figures(ann: Annotations) -> dict[str, go.Figure]:
         "conf_bars": mf.category_pair_bars(conf),
         "gold": mf.gold_distribution_bars(gold),
         "rho": mf.expert_index_bars(gold),
-        "per_category": mf.per_category_bars(ag.per_category(ann, n_boot=0)),
+        "per_category": ag.per_category_bars(ag.per_category(ann, n_boot=0), measure="both"),
         "bootstrap": mf.am_bootstrap_histogram(ml.am_bootstrap(ann, n_boot=50)),
         "alpha": mf.set_distance_alpha_bars(
             pd.DataFrame({"distance": ["masi", "dice"], "alpha": [0.4, 0.5], "note": ["", ""]})
