@@ -18,7 +18,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-__all__ = ["ItemStatistic", "Patterns", "bootstrap_replicates", "percentile_interval"]
+from analytics._core.validation import check_confidence, check_whole
+
+__all__ = [
+    "ItemStatistic",
+    "Patterns",
+    "bootstrap_replicates",
+    "check_resampling",
+    "percentile_interval",
+]
 
 _CELLS_PER_CHUNK = 4_000_000  # replicates x items drawn at once (32 MB of int64)
 
@@ -177,3 +185,42 @@ def percentile_interval(
     tail = (1.0 - confidence) / 2.0
     lo, hi = np.quantile(reps, [tail, 1.0 - tail])
     return float(lo), float(hi), len(reps)
+
+
+def check_resampling(
+    confidence: object, n_boot: object, seed: object, *, min_boot: int = 0
+) -> tuple[float, int, int | None]:
+    """The arguments of every bootstrap interval, checked the same way everywhere.
+
+    Parameters
+    ----------
+    confidence : object
+        The interval's level, strictly between 0 and 1 (0.95 for 95%).
+    n_boot : object
+        Resamples: a whole number >= ``min_boot`` (0 means no bootstrap where the caller
+        has an analytic interval to fall back on).
+    seed : object
+        A whole number >= 0, or None for a fresh random stream.
+    min_boot : int, default 0
+        The fewest resamples the caller accepts.
+
+    Returns
+    -------
+    tuple of (float, int, int or None)
+        ``confidence``, ``n_boot``, ``seed``.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the argument that is wrong.
+
+    Examples
+    --------
+    >>> check_resampling(0.95, 1000.0, None)
+    (0.95, 1000, None)
+    """
+    return (
+        check_confidence(confidence),
+        check_whole(n_boot, "n_boot", min_boot),
+        None if seed is None else check_whole(seed, "seed", 0),
+    )

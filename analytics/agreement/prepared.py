@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,7 +25,6 @@ from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic, Patterns
 from analytics._core.errors import AnnotationDataError
-from analytics._core.validation import check_confidence, check_whole
 from analytics.agreement.coincidence import pairs_within_groups
 from analytics.data import Annotations, as_annotations
 
@@ -40,7 +38,6 @@ __all__ = [
     "JudgementPairs",
     "Prepared",
     "Weights",
-    "check_resampling",
     "coders",
     "join_notes",
     "prepare",
@@ -135,22 +132,6 @@ def single_label_only(ann: Annotations, name: str) -> Coefficient | None:
     if ann.is_multilabel:
         return undefined(f"{name} is {MULTILABEL_ONLY_ALPHA}")
     return None
-
-
-def check_resampling(confidence: Any, n_boot: Any, seed: Any) -> tuple[float, int, int | None]:
-    """The interval arguments, checked: ``confidence`` in (0, 1), whole ``n_boot >= 0``,
-    ``seed`` a whole number >= 0 or None.
-
-    Raises
-    ------
-    AnnotationDataError
-        Naming the argument that is wrong.
-    """
-    return (
-        check_confidence(confidence),
-        check_whole(n_boot, "n_boot", 0),
-        None if seed is None else check_whole(seed, "seed", 0),
-    )
 
 
 # ---------------------------------------------------------------------- preparation

@@ -14,7 +14,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from analytics._core.bootstrap import ItemStatistic, bootstrap_replicates, percentile_interval
+from analytics._core.bootstrap import (
+    ItemStatistic,
+    bootstrap_replicates,
+    check_resampling,
+    percentile_interval,
+)
 from analytics.agreement.annotator_pairs import joint_table, pair_mean
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
@@ -23,7 +28,6 @@ from analytics.agreement.krippendorff import build_alpha, default_distance, dist
 from analytics.agreement.prepared import (
     Built,
     Prepared,
-    check_resampling,
     coders,
     join_notes,
     prepare,

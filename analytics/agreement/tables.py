@@ -15,7 +15,12 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from analytics._core.bootstrap import ItemStatistic, bootstrap_replicates, percentile_interval
+from analytics._core.bootstrap import (
+    ItemStatistic,
+    bootstrap_replicates,
+    check_resampling,
+    percentile_interval,
+)
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
 from analytics.agreement.annotator_pairs import pair_values_from_margins, two_annotators
@@ -23,7 +28,6 @@ from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.prepared import (
     MULTILABEL_ONLY_ALPHA,
     NO_PAIRS,
-    check_resampling,
     coders,
     prepare,
 )

@@ -19,7 +19,7 @@ import numpy as np
 from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic
-from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_choice
 from analytics.data import Annotations
 from analytics.multilabel.pairs import JudgementPairs, judgement_pairs, ragged_positions
 
@@ -148,12 +148,7 @@ def check_combinations(combinations: str) -> Combinations:
     AnnotationDataError
         For anything else, naming the argument.
     """
-    if combinations not in ("clubbed", "four"):
-        raise AnnotationDataError(
-            f"unknown combinations {combinations!r}.",
-            hint="Use 'clubbed' (the paper's three combinations) or 'four'.",
-        )
-    return combinations  # type: ignore[return-value]
+    return check_choice(combinations, "combinations", ("clubbed", "four"))  # type: ignore[return-value]
 
 
 def undefined_reason(n_categories: int, n_units: int, what: str) -> str:

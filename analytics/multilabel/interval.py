@@ -12,8 +12,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analytics._core.bootstrap import Patterns, bootstrap_replicates, percentile_interval
-from analytics._core.validation import check_confidence, check_whole
+from analytics._core.bootstrap import (
+    Patterns,
+    bootstrap_replicates,
+    check_resampling,
+    percentile_interval,
+)
 from analytics.data import Annotations, as_annotations
 from analytics.multilabel.am import am_agreement, am_statistic
 from analytics.multilabel.engine import check_combinations
@@ -124,10 +128,7 @@ def am_bootstrap(
     """
     ann = as_annotations(ann)
     combos = check_combinations(combinations)
-    n_boot = check_whole(n_boot, "n_boot", 1)
-    confidence = check_confidence(confidence)
-    if seed is not None:
-        seed = check_whole(seed, "seed", 0)
+    confidence, n_boot, seed = check_resampling(confidence, n_boot, seed, min_boot=1)
     point = am_agreement(ann, combos)
     if point.reason and not np.isfinite(point.p_e):
         empty = np.full(0, np.nan)
