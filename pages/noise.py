@@ -11,7 +11,6 @@ from analytics.noise import (
     adding_annotators,
     adding_annotators_figure,
     agreement_probability,
-    annotator_counts,
     chance_difference,
     equal_rates,
     follow_up_defaults,
@@ -21,7 +20,6 @@ from analytics.noise import (
     noise_from_annotations,
     posterior_figure,
     rates_table,
-    share_from_percent,
 )
 from ui.state import get_annotations
 from ui.widgets import explain, show_figure, show_table
@@ -213,7 +211,7 @@ try:
         n_r = c1.number_input("Items", min_value=1, value=start.n_items, key="noise_rev_n")
         p_r = c2.number_input("p", 0.0, 1.0, value=start.p, format="%.4f", key="noise_rev_p")
         g_r = c3.number_input("Noise at most (%)", 0.0, 100.0, value=5.0, key="noise_rev_g")
-        rev = max_disagreements(int(n_r), float(p_r), share_from_percent(g_r), float(confidence))
+        rev = max_disagreements(int(n_r), float(p_r), g_r / 100, float(confidence))
         if rev.reason:
             st.warning(rev.explain())
         else:
@@ -235,9 +233,9 @@ try:
         with st.spinner("Computing the bound for each number of annotators…"):
             table = adding_annotators(
                 int(n_a),
-                share_from_percent(e_a),
+                e_a / 100,
                 equal_rates(m_a),
-                annotator_counts(k_lo, k_hi),
+                range(k_lo, k_hi + 1),
                 float(confidence),
             )
         show_figure(adding_annotators_figure(table), "adding annotators", key="noise_add")

@@ -39,11 +39,9 @@ from analytics.noise.figures import adding_annotators_figure, posterior_figure
 from analytics.noise.from_annotations import AnnotationNoise, noise_from_annotations
 from analytics.noise.inputs import (
     FollowUpDefaults,
-    annotator_counts,
     equal_rates,
     follow_up_defaults,
     rates_table,
-    share_from_percent,
 )
 from analytics.noise.mixture import HiddenHardPosterior, hidden_hard_posterior
 from analytics.noise.posterior import equation1_posterior
@@ -66,7 +64,6 @@ __all__ = [
     "adding_annotators",
     "adding_annotators_figure",
     "agreement_probability",
-    "annotator_counts",
     "chance_difference",
     "equal_rates",
     "equation1_posterior",
@@ -78,5 +75,4 @@ __all__ = [
     "noise_from_annotations",
     "posterior_figure",
     "rates_table",
-    "share_from_percent",
 ]

@@ -13,16 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analytics._core.validation import check_number, check_whole
+from analytics._core.validation import check_whole
 from analytics.noise.bound import NoiseBound
 
 __all__ = [
     "FollowUpDefaults",
-    "annotator_counts",
     "equal_rates",
     "follow_up_defaults",
     "rates_table",
-    "share_from_percent",
 ]
 
 
@@ -179,47 +177,3 @@ def rates_table(n_annotators: int, n_categories: int) -> pd.DataFrame:
         index=[f"annotator {i + 1}" for i in range(k)],
         columns=[f"category {j + 1}" for j in range(m)],
     )
-
-
-def annotator_counts(fewest: int, most: int) -> range:
-    """The numbers of annotators from ``fewest`` to ``most``, both included.
-
-    Parameters
-    ----------
-    fewest, most : int
-        Whole numbers >= 2 (``most < fewest`` gives an empty range).
-
-    Returns
-    -------
-    range
-        The ``k_values`` of :func:`~analytics.noise.adding_annotators`.
-
-    Examples
-    --------
-    >>> list(annotator_counts(2, 4))
-    [2, 3, 4]
-    """
-    lo = check_whole(fewest, "fewest", 2)
-    hi = check_whole(most, "most", 2)
-    return range(lo, hi + 1)
-
-
-def share_from_percent(percent: float) -> float:
-    """A percentage typed by a person (5 for 5%) as the share the functions take.
-
-    Parameters
-    ----------
-    percent : float
-        A number, e.g. 5.0.
-
-    Returns
-    -------
-    float
-        ``percent / 100``.
-
-    Examples
-    --------
-    >>> share_from_percent(5.0)
-    0.05
-    """
-    return check_number(percent, "percent") / 100.0

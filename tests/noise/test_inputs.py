@@ -11,12 +11,10 @@ from analytics.noise import (
     FollowUpDefaults,
     adding_annotators,
     agreement_probability,
-    annotator_counts,
     equal_rates,
     follow_up_defaults,
     noise_bound,
     rates_table,
-    share_from_percent,
 )
 
 
@@ -54,16 +52,6 @@ def test_rates_of_equally_likely_categories():
     assert same.equals(adding_annotators(100, 0.5, [1 / 3] * 3, [2, 3]))
 
 
-def test_annotator_counts_include_both_ends():
-    assert list(annotator_counts(2, 10)) == list(range(2, 11))
-    assert list(annotator_counts(5, 4)) == []
-
-
-def test_share_from_percent():
-    assert share_from_percent(5.0) == 5.0 / 100.0
-    assert share_from_percent(80) == 0.8
-
-
 @pytest.mark.parametrize(
     "call, needle",
     [
@@ -71,9 +59,6 @@ def test_share_from_percent():
         (lambda: equal_rates(2.5), "n_categories must be a whole number"),
         (lambda: rates_table(0, 2), "n_annotators must be at least 1"),
         (lambda: rates_table(2, "two"), "n_categories must be a whole number"),
-        (lambda: annotator_counts(1, 3), "fewest must be at least 2"),
-        (lambda: annotator_counts(2, 3.5), "most must be a whole number"),
-        (lambda: share_from_percent("5%"), "percent must be a number"),
     ],
 )
 def test_inputs_refuse_impossible_arguments(call, needle):
