@@ -21,7 +21,7 @@ from analytics.dawid_skene.information import entropy
 from analytics.dawid_skene.reports import (
     annotator_information,
     annotator_table,
-    fit_summary,
+    confident_share,
     prevalence_comparison,
 )
 
@@ -178,7 +178,7 @@ def confidence_histogram(result: DawidSkeneResult, threshold: float = 0.99) -> g
             hovertemplate="%{x}: %{y} items<extra></extra>",
         )
     )
-    share = fit_summary(result, threshold).confident_share
+    share = float(confident_share(result, threshold).iloc[-1]["share of all items"])
     fig.add_vline(
         x=threshold,
         line_dash="dash",
