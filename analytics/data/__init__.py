@@ -13,6 +13,8 @@ The modules, bottom to top (each imports only those above it in this list):
 - :mod:`~analytics.data.encode`: a long table into integer codes (ingestion);
 - :mod:`~analytics.data.views`: the read-only views the model inherits (wide, counts, ...);
 - :mod:`~analytics.data.model`: :class:`Annotations`, its checks and subsets;
+- :mod:`~analytics.data.delimited`, :mod:`~analytics.data.json_records`,
+  :mod:`~analytics.data.workbook`, :mod:`~analytics.data.parquet_file`: one reader per format;
 - :mod:`~analytics.data.reading`: bytes into a raw table (:func:`read_table`);
 - :mod:`~analytics.data.layout`: which column is which, long or wide form;
 - :mod:`~analytics.data.importers`: annotation-tool exports into long tables;

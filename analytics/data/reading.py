@@ -13,11 +13,7 @@ columns and :mod:`analytics.data.loading` builds the annotations.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +21,11 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.delimited import read_delimited, sniff_delimiter
+from analytics.data.json_records import read_json
 from analytics.data.load_report import LoadReport
+from analytics.data.parquet_file import read_parquet
+from analytics.data.workbook import read_excel
 
 __all__ = ["DEFAULT_MAX_BYTES", "FORMATS", "read_table"]
 
@@ -172,158 +172,6 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
-def _read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
-    """Parse delimited text strictly: ragged rows are an error naming the rows."""
-    notes: list[str] = []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
-    try:
-        rows = list(reader)
-    except csv.Error as exc:
-        raise AnnotationDataError(
-            f"malformed {('TSV' if sep == chr(9) else 'CSV')}: {exc}.",
-            source=name,
-            rows=[reader.line_num],
-            hint="Check quoting on that line (an unclosed quote swallows the rest of the file).",
-        ) from None
-    line_numbers = np.arange(1, len(rows) + 1)
-    lens = np.fromiter((len(r) for r in rows), np.int64, len(rows))
-    blank = np.fromiter(
-        (len(r) == 0 or all(not c.strip() for c in r) for r in rows), bool, len(rows)
-    )
-    if blank.all():
-        raise AnnotationDataError(
-            "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
-        )
-    if blank.any():
-        notes.append(f"{int(blank.sum())} blank line(s) ignored.")
-    rows = [r for r, b in zip(rows, blank, strict=True) if not b]
-    line_numbers, lens = line_numbers[~blank], lens[~blank]
-    header = [h.strip() for h in rows[0]]
-    if len(rows) == 1:
-        raise AnnotationDataError(
-            "the file has a header row but no data rows.",
-            source=name,
-            hint=f"Header found: {', '.join(header)}.",
-        )
-    width = len(header)
-    if width == 1:
-        raise AnnotationDataError(
-            f"the file has a single column ('{header[0]}').",
-            source=name,
-            hint="Concord needs item, annotator and label columns (long form) or an item column "
-            "plus one column per annotator (wide form). Is the delimiter right?",
-        )
-    ragged = np.flatnonzero(lens[1:] != width) + 1
-    if len(ragged):
-        first = int(ragged[0])
-        raise AnnotationDataError(
-            f"{len(ragged)} row(s) do not have the {width} fields of the header "
-            f"(e.g. row {line_numbers[first]} has {lens[first]}).",
-            source=name,
-            rows=line_numbers[ragged].tolist(),
-            hint="Quote cells that contain the delimiter, or fix those rows.",
-        )
-    _check_header(header, name)
-    df = pd.DataFrame(rows[1:], columns=header, dtype=object)
-    return df, line_numbers[1:], notes
-
-
-def _check_header(header: Sequence[Any], name: str) -> None:
-    cols = [str(h).strip() for h in header]
-    empty = [i + 1 for i, h in enumerate(cols) if not h]
-    if empty:
-        raise AnnotationDataError(
-            f"column(s) number {', '.join(map(str, empty))} have no name in the header.",
-            source=name,
-            rows=[1],
-            hint="Give every column a name.",
-        )
-    seen: dict[str, int] = {}
-    for h in cols:
-        seen[h] = seen.get(h, 0) + 1
-    dups = [h for h, n in seen.items() if n > 1]
-    if dups:
-        raise AnnotationDataError(
-            f"the header names column(s) {dups} more than once.",
-            source=name,
-            column=dups[0],
-            rows=[1],
-            hint="Column names must be unique.",
-        )
-
-
-def _read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
-    notes: list[str] = []
-    if lines:
-        records, numbers = [], []
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise AnnotationDataError(
-                    f"line is not valid JSON ({exc.msg} at column {exc.colno}).",
-                    source=name,
-                    rows=[n],
-                    hint="JSON Lines files need one complete JSON object per line.",
-                ) from None
-            if not isinstance(obj, dict):
-                raise AnnotationDataError(
-                    "each line must be a JSON object ({...}).", source=name, rows=[n]
-                )
-            records.append(obj)
-            numbers.append(n)
-        if not records:
-            raise AnnotationDataError("the file is empty.", source=name)
-        return pd.DataFrame.from_records(records), np.asarray(numbers), notes
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data" and text.lstrip().startswith("{"):
-            # one object per line saved as .json: read it as JSON Lines, and say so
-            df, numbers, more = _read_json(text, name, lines=True)
-            return (
-                df,
-                numbers,
-                [*more, "The file holds one JSON object per line: read as JSON Lines."],
-            )
-        raise AnnotationDataError(
-            f"not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno}).",
-            source=name,
-            rows=[exc.lineno],
-            hint="Check the file is complete JSON (a list of records).",
-        ) from None
-    if isinstance(obj, dict):
-        lists = {k: v for k, v in obj.items() if isinstance(v, list)}
-        record_lists = {k: v for k, v in lists.items() if v and all(isinstance(r, dict) for r in v)}
-        if len(record_lists) == 1:
-            key, obj = next(iter(record_lists.items()))
-            notes.append(f"Read the records under the JSON key '{key}'.")
-        elif lists and len(lists) == len(obj) and len({len(v) for v in lists.values()}) == 1:
-            df = pd.DataFrame(obj)
-            return df, np.arange(1, len(df) + 1), [*notes, "Read JSON columns (a dict of lists)."]
-        else:
-            raise AnnotationDataError(
-                "the JSON is an object, not a list of records.",
-                source=name,
-                hint="Use a list of {item, annotator, label} objects, or a dict of equal-length columns.",
-            )
-    if not isinstance(obj, list):
-        raise AnnotationDataError("the JSON holds a single value, not records.", source=name)
-    if not obj:
-        raise AnnotationDataError("the JSON list is empty: no judgements.", source=name)
-    bad = [i + 1 for i, r in enumerate(obj) if not isinstance(r, dict)]
-    if bad:
-        raise AnnotationDataError(
-            "every record in the JSON list must be an object ({...}).",
-            source=name,
-            rows=bad,
-            hint="Records are numbered from 1.",
-        )
-    return pd.DataFrame.from_records(obj), np.arange(1, len(obj) + 1), notes
-
-
 def read_table(
     source: Any,
     *,
@@ -378,63 +226,19 @@ def read_table(
     encoding = None
     if fmt in ("csv", "tsv"):
         text, encoding = _decode(data, name)
-        sep = "\t" if fmt == "tsv" else _sniff_delimiter(text)
-        df, rows, more = _read_delimited(text, name, sep)
+        sep = "\t" if fmt == "tsv" else sniff_delimiter(text)
+        df, rows, more = read_delimited(text, name, sep)
         if fmt == "csv" and sep != ",":
             more.append(f"Cells are separated by {sep!r}.")
     elif fmt in ("json", "jsonl"):
         text, encoding = _decode(data, name)
-        df, rows, more = _read_json(text, name, lines=fmt == "jsonl")
+        df, rows, more = read_json(text, name, lines=fmt == "jsonl")
     elif fmt == "excel":
-        df, rows, more = _read_excel(data, name, sheet)
+        df, rows, more = read_excel(data, name, sheet)
     else:  # parquet
-        df, rows, more = _read_parquet(data, name)
+        df, rows, more = read_parquet(data, name)
     df.columns = [str(c).strip() for c in df.columns]
     report = LoadReport(
         source=name, format=fmt, encoding=encoding, n_rows=len(df), notes=tuple(notes + more)
     )
     return df, rows, report
-
-
-def _sniff_delimiter(text: str) -> str:
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    counts = {d: first.count(d) for d in (",", "\t", ";", "|")}
-    best = max(counts, key=counts.get)
-    return best if counts[best] > 0 else ","
-
-
-def _read_excel(
-    data: bytes, name: str, sheet: str | int | None
-) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
-    try:
-        df = pd.read_excel(
-            io.BytesIO(data), sheet_name=sheet if sheet is not None else 0, dtype=object
-        )
-    except Exception as exc:  # openpyxl raises many types for corrupt files
-        raise AnnotationDataError(
-            f"could not read it as an Excel workbook ({type(exc).__name__}: {exc}).",
-            source=name,
-            hint="Save it again as .xlsx, or export CSV.",
-        ) from None
-    if df.shape[1] == 0 and df.shape[0] == 0:
-        raise AnnotationDataError("the sheet is empty.", source=name)
-    _check_header([str(c) if not str(c).startswith("Unnamed:") else "" for c in df.columns], name)
-    if len(df) == 0:
-        raise AnnotationDataError("the sheet has a header row but no data rows.", source=name)
-    if df.shape[1] == 1:
-        raise AnnotationDataError(
-            f"the sheet has a single column ('{df.columns[0]}').", source=name
-        )
-    return df, np.arange(2, len(df) + 2), []
-
-
-def _read_parquet(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
-    try:
-        df = pd.read_parquet(io.BytesIO(data))
-    except Exception as exc:  # pyarrow raises its own types
-        raise AnnotationDataError(
-            f"could not read it as Parquet ({type(exc).__name__}: {exc}).", source=name
-        ) from None
-    if len(df) == 0:
-        raise AnnotationDataError("the Parquet file has no rows.", source=name)
-    return df, np.arange(1, len(df) + 1), []
