@@ -13,6 +13,7 @@ The modules, bottom to top (each imports only those above it in this list):
 - :mod:`~analytics.data.encode`: a long table into integer codes (ingestion);
 - :mod:`~analytics.data.views`: the read-only views the model inherits (wide, counts, ...);
 - :mod:`~analytics.data.model`: :class:`Annotations`, its checks and subsets;
+- :mod:`~analytics.data.limits`: :class:`Limits`, the resource limits of a read;
 - :mod:`~analytics.data.delimited`, :mod:`~analytics.data.json_records`,
   :mod:`~analytics.data.workbook`, :mod:`~analytics.data.parquet_file`: one reader per format;
 - :mod:`~analytics.data.reading`: bytes into a raw table (:func:`read_table`);
@@ -41,6 +42,7 @@ from analytics.data.export import (
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.kinds import LabelKind
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns
+from analytics.data.limits import DEFAULT_LIMITS, Limits
 from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.loading import as_annotations, load_annotations
 from analytics.data.model import Annotations
@@ -60,6 +62,7 @@ from analytics.data.samples import (
 )
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_SAMPLE",
     "DUPLICATE_POLICIES",
@@ -70,6 +73,7 @@ __all__ = [
     "SAMPLES",
     "Annotations",
     "LabelKind",
+    "Limits",
     "LoadReport",
     "Sample",
     "SkipNote",

@@ -24,6 +24,7 @@ from analytics.data.cells import is_missing, looks_numeric
 from analytics.data.importers import convert_tool_export
 from analytics.data.kinds import LabelKind
 from analytics.data.layout import detect_separator, to_long
+from analytics.data.limits import Limits
 from analytics.data.load_report import LoadReport
 from analytics.data.model import Annotations
 from analytics.data.reading import DEFAULT_MAX_BYTES, read_table
@@ -47,6 +48,7 @@ def load_annotations(
     sheet: str | int | None = None,
     name: str | None = None,
     tool_options: dict[str, Any] | None = None,
+    limits: Limits | None = None,
 ) -> Annotations:
     """Load annotations from a file, an upload or a DataFrame.
 
@@ -85,6 +87,9 @@ def load_annotations(
     tool_options : dict or None, default None
         Choices for annotation-tool exports (Label Studio ``from_name``, MTurk ``answer``
         column, Prodigy ``annotator_key``, ...): see :data:`analytics.data.importers.TOOL_OPTIONS`.
+    limits : Limits or None, default None
+        Resource limits on the file (:class:`~analytics.data.limits.Limits`: size, inflated
+        size, cells, JSON depth and digits); by default ``Limits(max_bytes=max_bytes)``.
 
     Returns
     -------
@@ -121,6 +126,7 @@ def load_annotations(
             sheet=sheet,
             name=name,
             tool_options=tool_options,
+            limits=limits,
         )
     except AnnotationDataError:
         raise
@@ -199,6 +205,7 @@ def _load(
     sheet,
     name,
     tool_options,
+    limits,
 ) -> Annotations:
     if isinstance(source, Annotations):
         return source
@@ -210,7 +217,9 @@ def _load(
         rows = np.arange(1, len(df) + 1)
         report = LoadReport(source=name or "<DataFrame>", format="dataframe", n_rows=len(df))
     else:
-        df, rows, report = read_table(source, format=format, max_bytes=max_bytes, sheet=sheet)
+        df, rows, report = read_table(
+            source, format=format, max_bytes=max_bytes, sheet=sheet, limits=limits
+        )
     display = name or report.source
     tool = convert_tool_export(df, rows, report, options=tool_options)
     if tool is not None:

@@ -23,6 +23,7 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics.data.delimited import read_delimited, sniff_delimiter
 from analytics.data.json_records import read_json
+from analytics.data.limits import Limits
 from analytics.data.load_report import LoadReport
 from analytics.data.parquet_file import read_parquet
 from analytics.data.workbook import read_excel
@@ -178,6 +179,7 @@ def read_table(
     format: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     sheet: str | int | None = None,
+    limits: Limits | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray, LoadReport]:
     r"""Read a file into a raw table of text cells (no interpretation yet).
 
@@ -193,6 +195,9 @@ def read_table(
         Refuse larger files.
     sheet : str, int or None, default None
         Excel sheet name or index (default: the first).
+    limits : Limits or None, default None
+        The resource limits (:class:`~analytics.data.limits.Limits`); by default
+        ``Limits(max_bytes=max_bytes)``. Given limits win over ``max_bytes``.
 
     Returns
     -------
@@ -216,7 +221,8 @@ def read_table(
     >>> table.shape, rows.tolist(), report.messages()[0]
     ((2, 3), [2, 3], 'Read 2 rows as CSV (long form).')
     """
-    data, name = _read_source(source, max_bytes)
+    limits = limits if limits is not None else Limits(max_bytes=max_bytes)
+    data, name = _read_source(source, limits.max_bytes)
     if not data.strip():
         raise AnnotationDataError(
             "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
