@@ -75,7 +75,8 @@ def test_label_studio_default_is_first_control_and_counts():
     assert skip.count == 2 and skip.rows == (2, 3)  # tasks 102 and 103
     text = " ".join(ann.report.messages())
     assert "'sentiment'" in text and "'topics'" in text and "from_name" in text
-    assert "2 model prediction(s) were left out" in text
+    # predictions not asked for are rows the report counts as skipped, with the reason
+    assert "2 skipped: model predictions, not read (include_predictions=True" in text
 
 
 def test_label_studio_multiple_choices_become_sets_with_real_empty_sets():
@@ -259,7 +260,9 @@ def test_prodigy_repeated_answer_keeps_the_last():
     ann = convert(as_upload(jsonl_bytes([*records, again]), "db.jsonl"))
     got = {(i, a): s for i, a, s in triples(ann)}
     assert got[("-1283784112", "news_textcat-alex")] == frozenset()
-    assert any("repeated answer" in n for n in ann.report.notes)
+    # the replaced answer is a row the report counts as skipped, with the reason
+    (repeat,) = [s for s in ann.report.skipped if "repeated binary answers" in s.reason]
+    assert repeat.count == 1 and repeat.rows == (1,)
 
 
 def test_prodigy_choice_multiple():

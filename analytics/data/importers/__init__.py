@@ -18,6 +18,7 @@ MTurk; :func:`describe_tool_export` lists the choices a file offers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -130,29 +131,40 @@ def convert_tool_export(
     if options:
         raise AnnotationDataError(
             f"tool options {sorted(options)} were given, but the file is not an export of "
-            f"a tool Concord recognises ({', '.join(r.name for r in TOOL_READERS)}).",
+            f"a tool Concord recognises ({', '.join(dict.fromkeys(r.name for r in TOOL_READERS))}).",
             source=report.source,
             hint="Leave the tool options out for plain item/annotator/label tables.",
         )
     return None
 
 
-def describe_tool_export(table: pd.DataFrame) -> ToolInfo | None:
-    """Which tool made this table, and the choices its reader offers (None: no tool).
+def describe_tool_export(table: pd.DataFrame, *, format: str | None = None) -> ToolInfo | None:
+    """Which tool made this table, which of its exports, and the choices its reader offers.
 
     For the upload page: read the file with :func:`analytics.data.reading.read_table`, call
-    this, offer ``info.choices``, then load with the chosen options.
+    this, say "Recognised a {info.tool} export ({info.export})", offer ``info.choices``,
+    then load with the chosen options. Malformed exports are described as far as they
+    can be; loading them raises the error that names the problem.
 
     Parameters
     ----------
     table : pandas.DataFrame
         A raw table.
+    format : str or None, default None
+        The format the table was read from (``report.format`` of ``read_table``), which
+        tells a Label Studio CSV export from its TSV; None: judged from the table alone.
 
     Returns
     -------
     ToolInfo or None
+        None for a table no tool made.
+
+    Raises
+    ------
+    AnnotationDataError
+        Only this (never another exception), for a table that cannot be described.
     """
     for reader in TOOL_READERS:
         if reader.recognise(table):
-            return reader.describe(table)
+            return replace(reader.describe(table), export=reader.export(table, format))
     return None

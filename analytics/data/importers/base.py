@@ -11,6 +11,7 @@ reads the data as multi-label); an explicit empty set is ``frozenset()``.
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,10 +28,14 @@ __all__ = [
     "ToolReader",
     "ToolResult",
     "finish",
+    "id_problem",
     "is_name",
     "name_set",
+    "parse_json_text",
+    "preview",
     "settle_sets",
     "tool_id_text",
+    "tool_ids",
 ]
 
 ToolResult = tuple[pd.DataFrame, np.ndarray, LoadReport]
@@ -53,12 +58,17 @@ class ToolInfo:
         when ``choices`` offers more than one value).
     help
         One line per option saying what it does.
+    export
+        Which of the tool's exports the table is, e.g. ``"JSON"``, ``"JSON-MIN"`` or
+        ``"CSV"`` for Label Studio (for the page: "Recognised a Label Studio export
+        (JSON-MIN)").
     """
 
     tool: str
     choices: dict[str, list[Any]] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict)
     help: dict[str, str] = field(default_factory=dict)
+    export: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,7 +78,9 @@ class ToolReader:
     ``recognise(table)`` decides from the content alone (column names and the shape of
     the cells), never from the file name. ``convert(table, rows, report, options)``
     returns :data:`ToolResult` or raises :class:`~analytics._core.errors.AnnotationDataError`
-    naming the problem. ``describe(table)`` lists the choices for the page.
+    naming the problem. ``describe(table)`` lists the choices for the page, and
+    ``export(table, format)`` names which of the tool's exports the table is (``format``:
+    the file format read, None when unknown).
     """
 
     name: str
@@ -76,6 +88,7 @@ class ToolReader:
     recognise: Callable[[pd.DataFrame], bool]
     convert: Callable[[pd.DataFrame, np.ndarray, LoadReport, Mapping[str, Any]], ToolResult]
     describe: Callable[[pd.DataFrame], ToolInfo]
+    export: Callable[[pd.DataFrame, str | None], str] = lambda table, fmt: ""
 
     def __call__(
         self,
@@ -99,27 +112,237 @@ class ToolReader:
 
 
 # ---------------------------------------------------------------------------- cells
-def tool_id_text(value: Any) -> str | None:
+_PREVIEW = reprlib.Repr()
+_PREVIEW.maxlevel, _PREVIEW.maxstring, _PREVIEW.maxother = 3, 40, 40
+_PREVIEW.maxlist = _PREVIEW.maxdict = _PREVIEW.maxtuple = _PREVIEW.maxset = 4
+
+
+def preview(value: Any) -> str:
+    """A short, bounded text of any cell for an error message (deep or huge values too).
+
+    Parameters
+    ----------
+    value : object
+        A cell, possibly a large nested list or object.
+
+    Returns
+    -------
+    str
+        At most about 80 characters.
+
+    Examples
+    --------
+    >>> preview([1, 2])
+    '[1, 2]'
+    >>> len(preview(list(range(10_000)))) < 80
+    True
+    """
+    return _PREVIEW.repr(value)[:80]
+
+
+def id_problem(value: Any, *, bools: bool = False) -> str | None:
+    """Why a cell cannot be an item or annotator id; None when it can (or is missing).
+
+    An id is text or a number. Lists, objects, sets and bytes are not (a tool wrote
+    something else there, or the file was edited); booleans only where ``bools``
+    allows them (a table's input column may hold true/false, a tool's id field not).
+
+    Parameters
+    ----------
+    value : object
+        One cell.
+    bools : bool, default False
+        Whether true/false count as ids.
+
+    Returns
+    -------
+    str or None
+        E.g. ``"a list"``, in words for a message.
+
+    Examples
+    --------
+    >>> id_problem([1, 2]), id_problem({"id": 1}), id_problem(7), id_problem(None)
+    ('a list', 'an object', None, None)
+    """
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (set, frozenset)):
+        return "a set"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "binary data"
+    if isinstance(value, (bool, np.bool_)) and not bools:
+        return "true/false"
+    if not isinstance(value, (str, int, float, np.integer, np.floating, bool, np.bool_)):
+        if value is None or value is pd.NA or value is pd.NaT:
+            return None
+        return f"a {type(value).__name__}"
+    return None
+
+
+def _id_text(value: Any) -> str | None:
+    if is_missing(value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value)).lower()
+    return id_text(value)
+
+
+def _wrong_id(
+    problem: str, value: Any, field: str, rows: Sequence[int], source: str | None, in_column: bool
+) -> AnnotationDataError:
+    where = "the cell" if in_column else f"the field '{field}'"
+    return AnnotationDataError(
+        f"{where} holds {problem} ({preview(value)}), not an id: "
+        f"'{field}' must be text or a number.",
+        source=source,
+        column=field if in_column else None,
+        rows=list(rows),
+        hint="Correct those values or export the file again from the tool; Concord does not "
+        "turn lists or objects into ids.",
+    )
+
+
+def tool_id_text(
+    value: Any,
+    *,
+    field: str = "id",
+    row: int | None = None,
+    source: str | None = None,
+    bools: bool = False,
+) -> str | None:
     """An item or annotator id as text (integral floats lose '.0'), None if missing.
 
     Parameters
     ----------
     value : object
         A cell of a tool's export.
+    field : str, default "id"
+        The field the value came from, for the error message.
+    row : int or None, default None
+        The row (record) number, for the error message.
+    source : str or None, default None
+        The file name, for the error message.
+    bools : bool, default False
+        Whether true/false are ids (written ``true``/``false``).
 
     Returns
     -------
     str or None
-        Lists and objects as sorted JSON, bools as ``true``/``false``, anything else
-        as :func:`analytics.data.cells.id_text` writes it.
+        The id as :func:`analytics.data.cells.id_text` writes it.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the value is a list, an object or another value that is not an id
+        (see :func:`id_problem`), naming the field and the row.
+
+    Examples
+    --------
+    >>> tool_id_text(12.0), tool_id_text(" w1 "), tool_id_text(None)
+    ('12', 'w1', None)
     """
-    if isinstance(value, (list, dict, tuple, set, frozenset)):
-        return json.dumps(value, sort_keys=True, default=str)
-    if is_missing(value):
-        return None
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value)).lower()
-    return id_text(value)
+    problem = id_problem(value, bools=bools)
+    if problem is not None:
+        raise _wrong_id(problem, value, field, [] if row is None else [row], source, False)
+    return _id_text(value)
+
+
+def tool_ids(
+    values: Sequence[Any] | np.ndarray,
+    rows: Sequence[int] | np.ndarray,
+    *,
+    field: str,
+    source: str | None,
+    bools: bool = False,
+    in_column: bool = True,
+) -> np.ndarray:
+    """A column of ids as text (None where missing), refusing every cell that is not an id.
+
+    Parameters
+    ----------
+    values : sequence
+        The cells, one per row.
+    rows : sequence of int
+        Their row numbers in the file.
+    field : str
+        The column (or JSON field) they came from.
+    source : str or None
+        The file name.
+    bools : bool, default False
+        Whether true/false are ids.
+    in_column : bool, default True
+        Name ``field`` as the error's column (a table's column) rather than as a field.
+
+    Returns
+    -------
+    ndarray of object
+        Text ids, None where the cell is missing.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the field and every row whose cell is a list, an object, ... (not an id).
+    """
+    cells = values if isinstance(values, np.ndarray) and values.ndim == 1 else list(values)
+    out = np.empty(len(cells), dtype=object)
+    bad: list[int] = []
+    for k, v in enumerate(cells):
+        if id_problem(v, bools=bools) is not None:
+            bad.append(k)
+            continue
+        out[k] = _id_text(v)
+    if bad:
+        first = cells[bad[0]]
+        raise _wrong_id(
+            str(id_problem(first, bools=bools)),
+            first,
+            field,
+            [int(rows[k]) for k in bad],
+            source,
+            in_column,
+        )
+    return out
+
+
+def parse_json_text(text: str, *, field: str, row: int, source: str | None) -> Any:
+    """JSON written inside a text cell (CSV exports), or an error naming the cell.
+
+    Parameters
+    ----------
+    text : str
+        The cell.
+    field : str
+        Its column, for the error.
+    row : int
+        Its row number, for the error.
+    source : str or None
+        The file name, for the error.
+
+    Returns
+    -------
+    object
+        The parsed value.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the text is not JSON, nests too deeply or holds a number too long to read.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        why = "nests lists or objects too deeply to read"
+    except ValueError as exc:  # JSONDecodeError, and integers over Python's digit limit
+        why = f"is not valid JSON ({exc.msg if isinstance(exc, json.JSONDecodeError) else exc})"
+    raise AnnotationDataError(
+        f"the cell {why}.",
+        source=source,
+        column=field,
+        rows=[row],
+        hint="Check the file was not re-saved by a spreadsheet that altered the quotes.",
+    )
 
 
 def is_name(value: Any) -> bool:
@@ -159,7 +382,7 @@ def name_set(value: Any) -> frozenset[str] | None:
     """
     if isinstance(value, list) and all(is_name(x) for x in value):
         # text stays as written (even "None": finish() warns about such names)
-        return frozenset(x if isinstance(x, str) else str(tool_id_text(x)) for x in value)
+        return frozenset(x if isinstance(x, str) else str(_id_text(x)) for x in value)
     return None
 
 
@@ -337,6 +560,8 @@ def finish(
     skipped: Sequence[SkipNote] = (),
     notes: Sequence[str] = (),
     columns: Mapping[str, Any] | None = None,
+    n_rows: int | None = None,
+    label_field: str = "label",
 ) -> ToolResult:
     """Package the long table, its row numbers and the updated report.
 
@@ -356,6 +581,12 @@ def finish(
         Decisions to report.
     columns : mapping or None, default None
         The fields used, for the report.
+    n_rows : int or None, default None
+        The rows (entries) the reader read, when they are not the file's records (a
+        Label Studio task holds several annotations): the report then counts these, so
+        that rows = judgements + skipped + missing.
+    label_field : str, default "label"
+        The field the labels came from, for the error on a label that is not one.
 
     Returns
     -------
@@ -364,7 +595,8 @@ def finish(
     Raises
     ------
     AnnotationDataError
-        When no judgement is left.
+        When no judgement is left, or a label is a list, an object, ... (not a label or
+        a label set).
     """
     n = len(items)
     if not (n == len(annotators) == len(labels) == len(rows)):  # pragma: no cover - internal
@@ -379,6 +611,20 @@ def finish(
         )
     label_arr = np.empty(n, dtype=object)
     label_arr[:] = list(labels)
+    odd = [
+        k
+        for k, v in enumerate(label_arr)
+        if not isinstance(v, frozenset) and id_problem(v, bools=True)
+    ]
+    if odd:
+        raise AnnotationDataError(
+            f"a label holds {id_problem(label_arr[odd[0]], bools=True)} "
+            f"({preview(label_arr[odd[0]])}), not a label.",
+            source=report.source,
+            column=label_field,
+            rows=[int(rows[k]) for k in odd],
+            hint="A label is text or a number (a list of names where the tool writes sets).",
+        )
     long = pd.DataFrame(
         {
             "item": np.asarray(items, dtype=object),
@@ -395,6 +641,7 @@ def finish(
             "skipped": (*report.skipped, *kept),
             "notes": tuple(all_notes),
             "columns": dict(columns or {}),
+            **({"n_rows": int(n_rows)} if n_rows is not None else {}),
         }
     )
     return long, np.asarray(rows, dtype=np.int64), new

@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.cells import is_missing
-from analytics.data.importers.base import ToolResult, column, finish, skip, tool_id_text
+from analytics.data.importers.base import ToolResult, column, finish, skip, tool_ids
 from analytics.data.load_report import LoadReport
 
 __all__ = ["assignments_result", "item_ids"]
@@ -32,7 +31,7 @@ def item_ids(
     item_columns : sequence of str
         The columns that identify an item.
     rows : ndarray of int
-        The file row numbers (unused; kept for a uniform call).
+        The file row numbers, for errors.
     source : str
         The file name, for errors.
 
@@ -43,7 +42,8 @@ def item_ids(
     Raises
     ------
     AnnotationDataError
-        When no column is given or one is absent.
+        When no column is given or one is absent, or a cell is a list or an object
+        (not an id), naming the column and the rows.
     """
     missing = [c for c in item_columns if c not in table.columns]
     if missing or not item_columns:
@@ -55,7 +55,7 @@ def item_ids(
             hint=f"Columns present: {', '.join(map(str, table.columns))}.",
         )
     parts = [
-        np.array([tool_id_text(v) for v in column(table, c)], dtype=object) for c in item_columns
+        tool_ids(column(table, c), rows, field=c, source=source, bools=True) for c in item_columns
     ]
     if len(parts) == 1:
         return parts[0]
@@ -80,6 +80,7 @@ def assignments_result(
     status_column: str,
     rejected_value: str,
     notes: list[str],
+    label_field: str = "label",
 ) -> ToolResult:
     """Long data from one row per assignment (MTurk, Toloka): rejected ones skipped.
 
@@ -103,17 +104,21 @@ def assignments_result(
         Assignments whose status is ``rejected_value`` are skipped (and noted).
     notes : list of str
         Decisions so far; extended in place.
+    label_field : str, default "label"
+        The column (or form field) the labels came from, for errors.
 
     Returns
     -------
     ToolResult
     """
     rows = np.asarray(rows, dtype=np.int64)
-    status = np.array(
-        [str(s).strip().lower() if not is_missing(s) else "" for s in column(table, status_column)],
-        dtype=object,
+    status = tool_ids(column(table, status_column), rows, field=status_column, source=report.source)
+    rejected = np.fromiter(
+        (s is not None and s.lower() == rejected_value.lower() for s in status), bool, len(status)
     )
-    rejected = status == rejected_value.lower()
+    workers = tool_ids(
+        column(table, worker_column), rows, field=worker_column, source=report.source
+    )
     if status_column not in table.columns:
         notes.append(f"No '{status_column}' column: every assignment is kept.")
     keep = ~rejected
@@ -123,9 +128,10 @@ def assignments_result(
         report,
         tool=tool,
         items=items[keep],
-        annotators=column(table, worker_column)[keep],
+        annotators=workers[keep],
         labels=label_arr[keep],
         rows=rows[keep],
         skipped=[skip(f"rejected assignments ({status_column} {rejected_value})", rows[rejected])],
         notes=notes,
+        label_field=label_field,
     )

@@ -19,11 +19,16 @@ single path), ``rating`` and ``number``. Cancelled (skipped) annotations are cou
 left out; predictions are left out unless asked for (each model version then counts as
 an annotator named ``model:<version>``). The legacy key ``completions`` (Label Studio
 < 1.0) is read like ``annotations``.
+
+Every annotation and prediction is one row of the load report, and so is a task with
+neither: each becomes a judgement, or is counted among the skipped rows with its reason
+(cancelled, no annotator, no answer for the control, predictions not asked for, entries
+that are not objects), so rows = judgements + skipped. The flat exports (JSON-MIN, CSV)
+are read by :mod:`analytics.data.importers.label_studio_flat`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,8 +43,10 @@ from analytics.data.importers.base import (
     ToolResult,
     choose,
     finish,
+    id_problem,
     is_name,
     name_set,
+    preview,
     settle_sets,
     skip,
     tool_id_text,
@@ -50,6 +57,15 @@ NAME = "Label Studio"
 SET_TYPES = ("choices", "taxonomy")
 VALUE_TYPES = ("rating", "number")
 SUPPORTED = SET_TYPES + VALUE_TYPES
+#: Why an annotation, a prediction or a task did not become a judgement.
+SKIPS = {
+    "empty": "tasks with no annotations (nothing to read)",
+    "cancelled": "cancelled (skipped) annotations in Label Studio (was_cancelled)",
+    "no_annotator": "annotations with no completed_by (annotator unknown)",
+    "prediction": "model predictions, not read (include_predictions=True reads each "
+    "model version as an annotator)",
+    "junk_prediction": "entries of 'predictions' that are not prediction objects",
+}
 OPTIONS = {
     "from_name": "Which labelling control (from_name) to analyse; default: the first one.",
     "include_predictions": "Also read model predictions, one annotator per model version.",
@@ -97,7 +113,7 @@ def recognise(table: pd.DataFrame) -> bool:
 def _check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str) -> None:
     """Every task has a ``data`` object and a list of annotations (or none at all)."""
     looks = "this looks like a Label Studio export, but "
-    hint = "Export the project again as 'JSON' (not JSON-MIN or CSV) and load that file."
+    hint = "Export the project again from Label Studio (JSON, JSON-MIN or CSV) and load that file."
     if "data" not in table.columns:
         raise AnnotationDataError(
             looks + "its tasks have no 'data' object (the task's input).",
@@ -112,6 +128,14 @@ def _check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str) -
             lambda a: isinstance(a, list) or (not isinstance(a, (dict, str)) and is_missing(a)),
         ),
     )
+    if "predictions" in table.columns:  # absent or null: no predictions; else a list
+        checks += (
+            (
+                "predictions",
+                "a list of prediction objects",
+                lambda p: isinstance(p, list) or (not isinstance(p, (dict, str)) and is_missing(p)),
+            ),
+        )
     for name, expected, ok in checks:
         cells = table[name].to_numpy(object)
         bad = np.flatnonzero([not ok(c) for c in cells])
@@ -125,7 +149,7 @@ def _check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str) -
             )
 
 
-def _cancelled(flag: Any, row: int, source: str, text_rows: list[int]) -> bool:
+def cancelled_flag(flag: Any, row: int, source: str, text_rows: list[int]) -> bool:
     """``was_cancelled``: JSON true/false (null or absent: not cancelled).
 
     The text "true"/"false" (any case; a spreadsheet or script may have quoted the
@@ -138,21 +162,26 @@ def _cancelled(flag: Any, row: int, source: str, text_rows: list[int]) -> bool:
         text_rows.append(row)
         return flag.strip().lower() == "true"
     raise AnnotationDataError(
-        f"an annotation's 'was_cancelled' is {json.dumps(flag)[:40]}, not true or false.",
+        f"an annotation's 'was_cancelled' is {preview(flag)}, not true or false.",
         source=source,
         rows=[row],
         hint="Label Studio writes true or false; correct the value or export again.",
     )
 
 
-def _annotator(completed_by: Any) -> str | None:
-    """``completed_by`` is a user id, or (API exports) an object with email and id."""
+def _annotator(completed_by: Any, row: int, source: str) -> str | None:
+    """``completed_by`` is a user id, or (API exports) an object with email and id.
+
+    Anything else (a list of users, an object inside the object) is an error naming
+    the field and the task's row, never an id made of its text.
+    """
     if isinstance(completed_by, dict):
         for key in ("email", "id", "username"):
             if not is_missing(completed_by.get(key)):
-                return tool_id_text(completed_by[key])
+                field = f"completed_by.{key}"
+                return tool_id_text(completed_by[key], field=field, row=row, source=source)
         return None
-    return tool_id_text(completed_by)
+    return tool_id_text(completed_by, field="completed_by", row=row, source=source)
 
 
 class _Entry:
@@ -167,15 +196,24 @@ class _Entry:
         self.task = task  # "task <id>", for messages
 
 
+def _kind(result: dict) -> str:
+    """A result's control type: its ``type``, else the first key of its value."""
+    kind = result.get("type")
+    if isinstance(kind, str) and kind:
+        return kind
+    return str(next(iter(result["value"]), ""))
+
+
 def _results_by_control(
     result: Any, row: int, source: str, controls: dict[str, str]
 ) -> dict[str, list[dict]]:
     if not isinstance(result, list):
         raise AnnotationDataError(
-            f"an annotation's 'result' is {type(result).__name__}, not a list of results.",
+            f"an annotation's 'result' is {type(result).__name__} ({preview(result)}), "
+            "not a list of results.",
             source=source,
             rows=[row],
-            hint="Export the project again as 'JSON' (not JSON-MIN or CSV).",
+            hint="Export the project again from Label Studio; was the file edited?",
         )
     out: dict[str, list[dict]] = {}
     for r in result:
@@ -188,6 +226,13 @@ def _results_by_control(
         name = r.get("from_name")
         if name is None:  # relations between regions have no control
             continue
+        if id_problem(name) is not None:
+            raise AnnotationDataError(
+                f"a result's 'from_name' is {preview(name)}, not a control's name.",
+                source=source,
+                rows=[row],
+                hint="Each result names its labelling control in from_name (text).",
+            )
         if not isinstance(r.get("value"), dict):
             raise AnnotationDataError(
                 f"a result of the control '{name}' has no 'value' object.",
@@ -195,7 +240,7 @@ def _results_by_control(
                 rows=[row],
                 hint="Each result needs from_name, type and value.",
             )
-        kind = str(r.get("type") or next(iter(r["value"]), ""))
+        kind = _kind(r)
         controls.setdefault(str(name), kind)
         out.setdefault(str(name), []).append(r)
     return out
@@ -204,7 +249,11 @@ def _results_by_control(
 def _collect(
     table: pd.DataFrame, rows: np.ndarray, source: str, include_predictions: bool
 ) -> tuple[list[_Entry], dict[str, str], list[SkipNote], int, list[str]]:
-    """Every usable annotation (and prediction, if asked), the controls met, the skips."""
+    """Every usable annotation (and prediction, if asked), the controls met, the skips.
+
+    Returns the entries, the controls, the skip notes, the number of rows read (each
+    annotation, each prediction, each task with neither) and notes.
+    """
     key = _annotation_key(table)
     assert key is not None
     _check_tasks(table, rows, source, key)
@@ -217,64 +266,73 @@ def _collect(
     )
     controls: dict[str, str] = {}
     entries: list[_Entry] = []
-    cancelled: list[int] = []
-    no_annotator: list[int] = []
+    skips: dict[str, list[int]] = {k: [] for k in SKIPS}
     cancel_as_text: list[int] = []
-    n_predictions = 0
+    n_read = n_anns = n_preds = n_preds_read = 0
     # Parsing nested JSON: one Python pass over the tasks is unavoidable here.
     for task_id, task_anns, task_preds, row in zip(ids, anns, preds, rows, strict=True):
         row = int(row)
-        item = tool_id_text(task_id) or f"task@{row}"
-        task = f"task {item}" if tool_id_text(task_id) else "the task"
-        if not isinstance(task_anns, list):  # missing: _check_tasks refused anything else
-            task_anns = []
+        tid = tool_id_text(task_id, field="id", row=row, source=source)
+        item = tid or f"task@{row}"
+        task = f"task {item}" if tid else "the task"
+        task_anns = task_anns if isinstance(task_anns, list) else []  # else missing
+        task_preds = task_preds if isinstance(task_preds, list) else []
+        n_read += max(1, len(task_anns) + len(task_preds))
+        n_anns, n_preds = n_anns + len(task_anns), n_preds + len(task_preds)
+        if not task_anns and not task_preds:
+            skips["empty"].append(row)
         for a in task_anns:
             if not isinstance(a, dict):
                 raise AnnotationDataError(
-                    f"the task's '{key}' list holds something other than annotation objects.",
+                    f"the task's '{key}' list holds {preview(a)}, not an annotation object.",
                     source=source,
                     rows=[row],
                 )
-            if _cancelled(a.get("was_cancelled"), row, source, cancel_as_text):
-                cancelled.append(row)
+            if cancelled_flag(a.get("was_cancelled"), row, source, cancel_as_text):
+                skips["cancelled"].append(row)
                 continue
             if "result" not in a:
                 raise AnnotationDataError(
                     "an annotation has no 'result'.",
                     source=source,
                     rows=[row],
-                    hint="Export the project again as 'JSON' (not JSON-MIN or CSV).",
+                    hint="Export the project again from Label Studio; was the file edited?",
                 )
-            who = _annotator(a.get("completed_by"))
+            who = _annotator(a.get("completed_by"), row, source)
             if who is None:
-                no_annotator.append(row)
+                skips["no_annotator"].append(row)
                 continue
-            entries.append(
-                _Entry(
-                    item, who, row, _results_by_control(a["result"], row, source, controls), task
+            results = _results_by_control(a["result"], row, source, controls)
+            entries.append(_Entry(item, who, row, results, task))
+        for p in task_preds:
+            if not isinstance(p, dict):
+                skips["junk_prediction"].append(row)
+            elif not include_predictions:
+                skips["prediction"].append(row)
+            else:
+                version = tool_id_text(
+                    p.get("model_version"), field="model_version", row=row, source=source
                 )
-            )
-        if isinstance(task_preds, list):
-            n_predictions += len(task_preds)
-            if include_predictions:
-                for p in task_preds:
-                    if not isinstance(p, dict):
-                        continue
-                    version = tool_id_text(p.get("model_version")) or "unnamed"
-                    results = _results_by_control(p.get("result", []), row, source, controls)
-                    entries.append(_Entry(item, f"model:{version}", row, results, task))
-    skipped = [
-        skip("cancelled (skipped) annotations in Label Studio (was_cancelled)", cancelled),
-        skip("annotations with no completed_by (annotator unknown)", no_annotator),
+                results = _results_by_control(p.get("result", []), row, source, controls)
+                entries.append(_Entry(item, f"model:{version or 'unnamed'}", row, results, task))
+                n_preds_read += 1
+    skipped = [skip(SKIPS[k], r) for k, r in skips.items()]
+    notes = [
+        f"Label Studio JSON export: {len(table)} task(s) holding {n_anns} annotation(s) and "
+        f"{n_preds} prediction(s); each annotation and prediction (and each task with "
+        f"neither) counts as one row, {n_read} in all."
     ]
-    notes = []
+    if n_preds_read:
+        notes.append(
+            f"{n_preds_read} model prediction(s) read as annotators named 'model:<version>'."
+        )
     if cancel_as_text:
         notes.append(
             f"{len(cancel_as_text)} annotation(s) give 'was_cancelled' as text ('true' or "
             "'false') instead of a JSON boolean: read strictly, 'true' as cancelled and "
             "'false' as kept."
         )
-    return entries, controls, skipped, n_predictions, notes
+    return entries, controls, skipped, n_read, notes
 
 
 def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) -> Any:
@@ -287,7 +345,7 @@ def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) ->
     where = f"{entry.task}, the control '{control}'"
     if kind not in value:
         raise AnnotationDataError(
-            f"{where}: the result's value has no '{kind}' (keys: {sorted(map(str, value))}).",
+            f"{where}: the result's value has no '{kind}' (keys: {preview(sorted(map(str, value)))}).",
             source=source,
             rows=[entry.row],
             hint=f"A {kind} result holds its answer under 'value': {{'{kind}': ...}}.",
@@ -308,10 +366,10 @@ def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) ->
             return v
         shape = "a number"
     raise AnnotationDataError(
-        f"{where}: '{kind}' is {json.dumps(v, default=str)[:60]}, not {shape}.",
+        f"{where}: '{kind}' is {preview(v)}, not {shape}.",
         source=source,
         rows=[entry.row],
-        hint="Export the project again as 'JSON' (not JSON-MIN or CSV); was the file edited?",
+        hint="Export the project again from Label Studio; was the file edited?",
     )
 
 
@@ -334,7 +392,7 @@ def convert(
     """
     source = report.source
     include = bool(options.get("include_predictions", False))
-    entries, controls, skipped, n_predictions, read_notes = _collect(table, rows, source, include)
+    entries, controls, skipped, n_read, read_notes = _collect(table, rows, source, include)
     usable = [name for name, kind in controls.items() if kind in SUPPORTED]
     if not controls:
         why = "; ".join(str(sk) for sk in skipped if sk.count)
@@ -412,15 +470,6 @@ def convert(
     skipped.append(
         skip(f"annotations without an answer for the control '{chosen}'", entry_rows[~answered])
     )
-    if n_predictions and not include:
-        notes.append(
-            f"{n_predictions} model prediction(s) were left out (include_predictions=True "
-            "reads each model version as an annotator)."
-        )
-    elif n_predictions:
-        notes.append(
-            f"{n_predictions} model prediction(s) read as annotators named 'model:<version>'."
-        )
     keep = np.flatnonzero(answered)
     return finish(
         report,
@@ -431,7 +480,8 @@ def convert(
         rows=entry_rows[keep],
         skipped=skipped,
         notes=notes,
-        columns={"from_name": chosen, "type": kind, "controls": dict(controls)},
+        columns={"from_name": chosen, "type": kind, "controls": dict(controls), "export": "JSON"},
+        n_rows=n_read,
     )
 
 
@@ -447,6 +497,8 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     -------
     ToolInfo
         The controls to choose from (``from_name``) and whether predictions exist.
+        Malformed entries are passed over here (never an exception): loading the file
+        names them.
     """
     controls: dict[str, str] = {}
     has_predictions = False
@@ -461,18 +513,20 @@ def describe(table: pd.DataFrame) -> ToolInfo:
         groups = (
             [a for a in task_anns if isinstance(a, dict)] if isinstance(task_anns, list) else []
         )
-        if isinstance(task_preds, list) and task_preds:
-            has_predictions = True
-            groups += [p for p in task_preds if isinstance(p, dict)]
+        if isinstance(task_preds, list):
+            preds = [p for p in task_preds if isinstance(p, dict)]
+            has_predictions = has_predictions or bool(preds)
+            groups += preds
         for a in groups:
-            for r in a.get("result") or []:
+            results = a.get("result")
+            for r in results if isinstance(results, list) else []:
                 if (
                     isinstance(r, dict)
                     and r.get("from_name") is not None
+                    and id_problem(r["from_name"]) is None
                     and isinstance(r.get("value"), dict)
                 ):
-                    kind = str(r.get("type") or next(iter(r["value"]), ""))
-                    controls.setdefault(str(r["from_name"]), kind)
+                    controls.setdefault(str(r["from_name"]), _kind(r))
     usable = [n for n, k in controls.items() if k in SUPPORTED]
     return ToolInfo(
         tool=NAME,
@@ -482,7 +536,8 @@ def describe(table: pd.DataFrame) -> ToolInfo:
         },
         defaults={"from_name": usable[0] if usable else None, "include_predictions": False},
         help=dict(OPTIONS),
+        export="JSON",
     )
 
 
-READER = ToolReader(NAME, OPTIONS, recognise, convert, describe)
+READER = ToolReader(NAME, OPTIONS, recognise, convert, describe, lambda table, fmt: "JSON")

@@ -41,8 +41,11 @@ from analytics.data.importers.base import (
     ToolResult,
     choose,
     column,
+    is_name,
     name_set,
+    preview,
     settle_sets,
+    tool_id_text,
 )
 from analytics.data.importers.crowd import assignments_result, item_ids
 from analytics.data.load_report import LoadReport
@@ -85,7 +88,7 @@ def _parse_task_answers(table: pd.DataFrame, rows: np.ndarray, source: str) -> l
             continue
         try:
             obj = json.loads(cell) if isinstance(cell, str) else cell
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, too deep, or a number too long
             bad.append(int(row))
             out.append(None)
             continue
@@ -116,8 +119,10 @@ def _is_button(value: Any) -> bool:
 def _field_value(value: Any, field: str, row: int, source: str) -> tuple[Any, bool | None]:
     """One form field as (label, declared multi-label or None when unknown)."""
     if isinstance(value, dict):
-        if "label" in value and not isinstance(value["label"], (dict, list)):
-            return str(value["label"]), False
+        if "label" in value and value["label"] is None:
+            return None, False
+        if "label" in value and is_name(value["label"]):
+            return str(tool_id_text(value["label"])), False
         labels = name_set(value.get("labels"))
         if labels is not None:
             return labels, True
@@ -130,7 +135,7 @@ def _field_value(value: Any, field: str, row: int, source: str) -> tuple[Any, bo
     elif value is None:
         return None, None
     raise AnnotationDataError(
-        f"the form field '{field}' holds {json.dumps(value)[:80]}, which is not a label.",
+        f"the form field '{field}' holds {preview(value)}, which is not a label.",
         source=source,
         column=TASK_ANSWERS,
         rows=[row],
@@ -313,6 +318,7 @@ def convert(
         status_column="AssignmentStatus",
         rejected_value="Rejected",
         notes=notes,
+        label_field=question,
     )
 
 

@@ -82,9 +82,8 @@ def build_options(readers: Iterable[ToolReader]) -> dict[str, ToolOption]:
                 raise TypeError(f"the {reader.name} option {key!r} has no type in OPTION_TYPES")
             kind, auto = OPTION_TYPES[key]
             old = out.get(key, ToolOption(key, kind, (), {}, auto))
-            out[key] = ToolOption(
-                key, kind, (*old.tools, reader.name), {**old.help, reader.name: text}, auto
-            )
+            tools = old.tools if reader.name in old.tools else (*old.tools, reader.name)
+            out[key] = ToolOption(key, kind, tools, {**old.help, reader.name: text}, auto)
     return out
 
 

@@ -22,7 +22,6 @@ Items are grouped by ``_input_hash`` and annotators by ``_annotator_id`` (else
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,9 +38,10 @@ from analytics.data.importers.base import (
     column,
     finish,
     name_set,
+    preview,
     settle_sets,
     skip,
-    tool_id_text,
+    tool_ids,
 )
 from analytics.data.load_report import LoadReport
 
@@ -117,7 +117,7 @@ def convert(
             source=source,
             hint="Export with 'prodigy db-out', which keeps the hashes.",
         )
-    items = np.array([tool_id_text(v) for v in column(table, "_input_hash")], dtype=object)
+    items = tool_ids(column(table, "_input_hash"), rows, field="_input_hash", source=source)
     no_hash = np.flatnonzero([v is None for v in items])
     if len(no_hash):
         raise AnnotationDataError(
@@ -126,13 +126,13 @@ def convert(
             rows=rows[no_hash].tolist(),
             hint="Every task in a 'prodigy db-out' export has one; was the file edited?",
         )
+    raw_answers = column(table, "answer")
     answers = np.array(
-        [str(a).strip().lower() if not is_missing(a) else "" for a in column(table, "answer")],
-        dtype=object,
+        [a.strip().lower() if isinstance(a, str) else "" for a in raw_answers], dtype=object
     )
     bad = np.flatnonzero(~np.isin(answers, ANSWERS))
     if len(bad):
-        shown = sorted({str(a) or "<missing>" for a in answers[bad]})[:5]
+        shown = [preview(a) if not is_missing(a) else "<missing>" for a in raw_answers[bad[:5]]]
         raise AnnotationDataError(
             f"{len(bad)} task(s) have an answer other than accept/reject/ignore: {shown}.",
             source=source,
@@ -140,18 +140,30 @@ def convert(
             rows=rows[bad].tolist(),
         )
     key = _annotator_key(table, options, source)
-    annotators = np.array([tool_id_text(v) for v in column(table, key)], dtype=object)
+    annotators = tool_ids(column(table, key), rows, field=key, source=source)
     accept_cells = column(table, "accept")
     labels = column(table, "label")
     is_choice = np.fromiter((isinstance(v, list) for v in accept_cells), bool, len(table))
     is_binary = ~is_choice & np.fromiter(
         (isinstance(v, str) and bool(v.strip()) for v in labels), bool, len(table)
     )
+    odd_label = np.flatnonzero(
+        [not isinstance(v, str) and not is_missing(v) for v in labels] & ~is_choice
+    )
+    if len(odd_label):
+        raise AnnotationDataError(
+            f"{len(odd_label)} task(s) have a 'label' that is {preview(labels[odd_label[0]])}, "
+            "not a label name (text).",
+            source=source,
+            column="label",
+            rows=rows[odd_label].tolist(),
+            hint='A binary task asks about one label, e.g. "label": "SPORTS".',
+        )
     odd = np.flatnonzero([isinstance(v, list) and name_set(v) is None for v in accept_cells])
     if len(odd):
         raise AnnotationDataError(
             f"{len(odd)} task(s) have an 'accept' list holding something other than option "
-            f"ids (e.g. {json.dumps(accept_cells[odd[0]], default=str)[:60]}).",
+            f"ids (e.g. {preview(accept_cells[odd[0]])}).",
             source=source,
             column="accept",
             rows=rows[odd].tolist(),
@@ -207,9 +219,15 @@ def _binary(rows, report, items, annotators, answers, labels, use, skipped, note
             "row": rows[use],
         }
     )
-    n_before = len(frame)
-    frame = frame.drop_duplicates(["item", "annotator", "label"], keep="last")
-    repeats = n_before - len(frame)
+    repeated = frame.duplicated(["item", "annotator", "label"], keep="last").to_numpy()
+    skipped.append(
+        skip(
+            "repeated binary answers to the same label by the same annotator (the last one "
+            "was kept)",
+            frame["row"].to_numpy()[repeated],
+        )
+    )
+    frame = frame[~repeated]
     all_labels = frozenset(frame["label"])
     grouped = frame.groupby(["item", "annotator"], sort=False, dropna=False)
     # the accepted labels of each pair; pairs that accepted nothing get the empty set
@@ -232,9 +250,11 @@ def _binary(rows, report, items, annotators, answers, labels, use, skipped, note
             f"{not_all} input/annotator pair(s) were not asked about every label; labels not "
             "asked are read as absent."
         )
-    if repeats:
-        notes.append(f"{repeats} repeated answer(s) to the same label: the last one was kept.")
     keys = accepted.index
+    notes.append(
+        f"{len(frame)} binary answer line(s) made {len(keys)} judgement(s), one label set per "
+        "input and annotator (rows = answer lines + skipped)."
+    )
     return finish(
         report,
         tool=NAME,
@@ -244,7 +264,7 @@ def _binary(rows, report, items, annotators, answers, labels, use, skipped, note
         rows=first_row.to_numpy(np.int64),
         skipped=skipped,
         notes=notes,
-        columns={"task": "binary", "labels": sorted(all_labels)},
+        columns={"task": "binary", "labels": sorted(all_labels), "answers": len(frame)},
     )
 
 

@@ -119,6 +119,7 @@ def convert(
         status_column="ASSIGNMENT:status",
         rejected_value="REJECTED",
         notes=notes,
+        label_field=answer,
     )
 
 
