@@ -13,7 +13,13 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.importers.base import ToolResult, column, finish, skip, tool_ids
+from analytics.data.importers.base import (
+    ToolResult,
+    column,
+    finish,
+    skip,
+)
+from analytics.data.importers.tool_cells import tool_ids
 from analytics.data.load_report import LoadReport
 
 __all__ = ["assignments_result", "item_ids"]

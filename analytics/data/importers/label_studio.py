@@ -43,14 +43,10 @@ from analytics.data.importers.base import (
     ToolResult,
     choose,
     finish,
-    id_problem,
-    is_name,
-    name_set,
-    preview,
     settle_sets,
     skip,
-    tool_id_text,
 )
+from analytics.data.importers.tool_cells import id_problem, is_name, name_set, preview, tool_id_text
 from analytics.data.load_report import LoadReport, SkipNote
 
 NAME = "Label Studio"

@@ -41,13 +41,10 @@ from analytics.data.importers.base import (
     ToolResult,
     choose,
     column,
-    is_name,
-    name_set,
-    preview,
     settle_sets,
-    tool_id_text,
 )
 from analytics.data.importers.crowd import assignments_result, item_ids
+from analytics.data.importers.tool_cells import is_name, name_set, preview, tool_id_text
 from analytics.data.load_report import LoadReport
 
 NAME = "Mechanical Turk"

@@ -37,12 +37,10 @@ from analytics.data.importers.base import (
     choose,
     column,
     finish,
-    name_set,
-    preview,
     settle_sets,
     skip,
-    tool_ids,
 )
+from analytics.data.importers.tool_cells import name_set, preview, tool_ids
 from analytics.data.load_report import LoadReport
 
 NAME = "Prodigy"
