@@ -5,7 +5,7 @@ table is not that tool's export, else ``(long_table, rows, report)``. The loader
 them in turn after reading the file and before choosing long or wide form. Recognition
 is by content (column names and the shape of the cells), never by file name.
 
-Supported: Label Studio JSON, Prodigy JSONL (``db-out``), Amazon Mechanical Turk batch
+Supported: Label Studio JSON, JSON-MIN, CSV and TSV, Prodigy JSONL (``db-out``), Amazon Mechanical Turk batch
 results CSV and Toloka result TSV. Plain item/annotator/label tables (and crowd-kit style
 ``task, worker, label`` with ``INPUT:``/``OUTPUT:`` prefixes) need no reader: the column
 synonyms of :mod:`analytics.data.layout` cover them.
@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.importers import label_studio, mturk, prodigy, toloka
+from analytics.data.importers import label_studio, label_studio_flat, mturk, prodigy, toloka
 from analytics.data.importers.base import ToolInfo, ToolReader, ToolResult
 from analytics.data.importers.options import ToolOption, build_options, check_option, parse_option
 from analytics.data.load_report import LoadReport
@@ -43,6 +43,7 @@ __all__ = [
 
 TOOL_READERS: list[ToolReader] = [
     label_studio.READER,
+    label_studio_flat.READER,
     prodigy.READER,
     mturk.READER,
     toloka.READER,
