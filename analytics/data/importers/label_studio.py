@@ -201,12 +201,11 @@ def _kind(result: dict) -> str:
 
 
 def _results_by_control(
-    result: Any, row: int, source: str, controls: dict[str, str]
+    result: Any, row: int, source: str, controls: dict[str, str], what: str = "an annotation"
 ) -> dict[str, list[dict]]:
     if not isinstance(result, list):
         raise AnnotationDataError(
-            f"an annotation's 'result' is {type(result).__name__} ({preview(result)}), "
-            "not a list of results.",
+            f"{what}'s 'result' is {preview(result)}, not a list of results.",
             source=source,
             rows=[row],
             hint="Export the project again from Label Studio; was the file edited?",
@@ -215,7 +214,7 @@ def _results_by_control(
     for r in result:
         if not isinstance(r, dict):
             raise AnnotationDataError(
-                "an annotation's 'result' holds something other than result objects.",
+                f"{what}'s 'result' holds {preview(r)}, not a result object.",
                 source=source,
                 rows=[row],
             )
@@ -309,7 +308,9 @@ def _collect(
                 version = tool_id_text(
                     p.get("model_version"), field="model_version", row=row, source=source
                 )
-                results = _results_by_control(p.get("result", []), row, source, controls)
+                results = _results_by_control(
+                    p.get("result", []), row, source, controls, "a prediction"
+                )
                 entries.append(_Entry(item, f"model:{version or 'unnamed'}", row, results, task))
                 n_preds_read += 1
     skipped = [skip(SKIPS[k], r) for k, r in skips.items()]

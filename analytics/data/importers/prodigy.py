@@ -186,9 +186,13 @@ def convert(
             rows=rows[is_binary].tolist()[:20],
             hint="Export the two kinds as separate datasets and load them one at a time.",
         )
-    skipped = [skip("tasks answered 'ignore' in Prodigy", rows[ignored])]
+    nobody = ~ignored & (annotators == None)  # noqa: E711 - elementwise test for None
+    skipped = [
+        skip("tasks answered 'ignore' in Prodigy", rows[ignored]),
+        skip(f"tasks with no annotator ('{key}' empty)", rows[nobody]),
+    ]
     notes = [f"Items are Prodigy inputs (_input_hash); annotators come from '{key}'."]
-    use = ~ignored
+    use = ~ignored & ~nobody
     if is_choice.any():
         return _choice(
             table,
