@@ -360,3 +360,20 @@ def test_crowd_junk_fixtures_count_add_up_and_say_why(path, skipped, judgements,
     assert ann.n_judgements == judgements and ann.report.n_missing == missing
     reasons = " ".join(s.reason for s in ann.report.skipped)
     assert "rejected assignments" in reasons
+
+
+@pytest.mark.parametrize(
+    ("path", "tool", "export"),
+    [
+        (LS, "Label Studio", "JSON"),
+        (PRODIGY_CHOICE, "Prodigy", "db-out JSONL"),
+        (MTURK, "Mechanical Turk", "batch results CSV"),
+        (TOLOKA, "Toloka", "pool results TSV"),
+    ],
+)
+def test_every_tool_names_its_export_in_describe_and_the_report(path, tool, export):
+    table, _, report = read_table(path)
+    info = describe_tool_export(table, format=report.format)
+    assert (info.tool, info.export) == (tool, export)
+    ann = load_annotations(path)
+    assert (ann.report.tool, ann.report.columns["export"]) == (tool, export)

@@ -87,6 +87,7 @@ def assignments_result(
     rejected_value: str,
     notes: list[str],
     label_field: str = "label",
+    columns: dict[str, Any] | None = None,
 ) -> ToolResult:
     """Long data from one row per assignment (MTurk, Toloka): rejected ones skipped.
 
@@ -112,6 +113,8 @@ def assignments_result(
         Decisions so far; extended in place.
     label_field : str, default "label"
         The column (or form field) the labels came from, for errors.
+    columns : dict or None, default None
+        The fields used and the export's name, for the report.
 
     Returns
     -------
@@ -140,4 +143,5 @@ def assignments_result(
         skipped=[skip(f"rejected assignments ({status_column} {rejected_value})", rows[rejected])],
         notes=notes,
         label_field=label_field,
+        columns=columns,
     )

@@ -316,6 +316,7 @@ def convert(
         rejected_value="Rejected",
         notes=notes,
         label_field=question,
+        columns={"answer": question, "export": EXPORT},
     )
 
 
@@ -348,4 +349,5 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     )
 
 
-READER = ToolReader(NAME, OPTIONS, recognise, convert, describe)
+EXPORT = "batch results CSV"
+READER = ToolReader(NAME, OPTIONS, recognise, convert, describe, lambda table, fmt: EXPORT)

@@ -266,7 +266,12 @@ def _binary(rows, report, items, annotators, answers, labels, use, skipped, note
         rows=first_row.to_numpy(np.int64),
         skipped=skipped,
         notes=notes,
-        columns={"task": "binary", "labels": sorted(all_labels), "answers": len(frame)},
+        columns={
+            "task": "binary",
+            "labels": sorted(all_labels),
+            "answers": len(frame),
+            "export": EXPORT,
+        },
     )
 
 
@@ -305,7 +310,7 @@ def _choice(
         rows=kept_rows[answered],
         skipped=skipped,
         notes=notes,
-        columns={"task": "choice", "multilabel": multi},
+        columns={"task": "choice", "multilabel": multi, "export": EXPORT},
     )
 
 
@@ -331,4 +336,5 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     )
 
 
-READER = ToolReader(NAME, OPTIONS, recognise, convert, describe)
+EXPORT = "db-out JSONL"
+READER = ToolReader(NAME, OPTIONS, recognise, convert, describe, lambda table, fmt: EXPORT)

@@ -120,6 +120,7 @@ def convert(
         rejected_value="REJECTED",
         notes=notes,
         label_field=answer,
+        columns={"answer": answer, "export": EXPORT},
     )
 
 
@@ -146,4 +147,5 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     )
 
 
-READER = ToolReader(NAME, OPTIONS, recognise, convert, describe)
+EXPORT = "pool results TSV"
+READER = ToolReader(NAME, OPTIONS, recognise, convert, describe, lambda table, fmt: EXPORT)
