@@ -16,6 +16,7 @@ import pytest
 from analytics import AnnotationDataError, load_annotations
 from analytics.data import Annotations, read_table
 from analytics.data.importers import describe_tool_export
+from tests.helpers.importers import upload
 from tests.helpers.paths import FIXTURES
 
 LS = FIXTURES / "label_studio_export.json"
@@ -28,12 +29,6 @@ MTURK_JUNK = FIXTURES / "mturk_junk.csv"
 CROWD_HTML = FIXTURES / "mturk_crowd_html.csv"
 TOLOKA = FIXTURES / "toloka_results.tsv"
 TOLOKA_JUNK = FIXTURES / "toloka_junk.tsv"
-
-
-def upload(data: bytes, name: str) -> io.BytesIO:
-    buf = io.BytesIO(data)
-    buf.name = name
-    return buf
 
 
 def adds_up(ann: Annotations) -> None:

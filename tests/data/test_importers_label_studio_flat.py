@@ -20,18 +20,13 @@ import pytest
 from analytics import AnnotationDataError, load_annotations
 from analytics.data import Annotations, LabelKind, read_table
 from analytics.data.importers import describe_tool_export
+from tests.helpers.importers import upload
 from tests.helpers.paths import FIXTURES
 
 FULL = FIXTURES / "label_studio_export.json"
 MIN = FIXTURES / "label_studio_export_min.json"
 CSV = FIXTURES / "label_studio_export.csv"
 CONTROLS = ("sentiment", "topics", "quality", "category")
-
-
-def upload(data: bytes, name: str) -> io.BytesIO:
-    buf = io.BytesIO(data)
-    buf.name = name
-    return buf
 
 
 def triples(ann: Annotations) -> set[tuple]:

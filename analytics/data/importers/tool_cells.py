@@ -1,4 +1,4 @@
-"""What one cell of a tool's export may be: ids, option names, JSON inside text.
+"""What one cell of a tool's export may be: ids, option names, and how a cell is shown.
 
 Every importer reads its ids through :func:`tool_id_text` / :func:`tool_ids`, which refuse
 lists, objects and other values that are not ids with an error naming the field and the
@@ -8,7 +8,6 @@ row (never the value's JSON text as an id), and shows values in messages through
 
 from __future__ import annotations
 
-import json
 import reprlib
 from collections.abc import Sequence
 from typing import Any
@@ -23,7 +22,6 @@ __all__ = [
     "id_problem",
     "is_name",
     "name_set",
-    "parse_json_text",
     "preview",
     "tool_id_text",
     "tool_ids",
@@ -221,45 +219,6 @@ def tool_ids(
             in_column,
         )
     return out
-
-
-def parse_json_text(text: str, *, field: str, row: int, source: str | None) -> Any:
-    """JSON written inside a text cell (CSV exports), or an error naming the cell.
-
-    Parameters
-    ----------
-    text : str
-        The cell.
-    field : str
-        Its column, for the error.
-    row : int
-        Its row number, for the error.
-    source : str or None
-        The file name, for the error.
-
-    Returns
-    -------
-    object
-        The parsed value.
-
-    Raises
-    ------
-    AnnotationDataError
-        When the text is not JSON, nests too deeply or holds a number too long to read.
-    """
-    try:
-        return json.loads(text)
-    except RecursionError:
-        why = "nests lists or objects too deeply to read"
-    except ValueError as exc:  # JSONDecodeError, and integers over Python's digit limit
-        why = f"is not valid JSON ({exc.msg if isinstance(exc, json.JSONDecodeError) else exc})"
-    raise AnnotationDataError(
-        f"the cell {why}.",
-        source=source,
-        column=field,
-        rows=[row],
-        hint="Check the file was not re-saved by a spreadsheet that altered the quotes.",
-    )
 
 
 def is_name(value: Any) -> bool:
