@@ -287,6 +287,10 @@ def test_crowd_odd_rows_load_and_account_for_every_row(path, name, worker, statu
     assert isinstance(out, AnnotationDataError) and "no judgements" in str(out)
     out = load_or_refuse(crowd_bytes(path, lambda r: r.append(dict(r[0])), delimiter), name)
     assert isinstance(out, AnnotationDataError) and "repeated" in str(out)
+    # a status the platform never writes is not guessed to mean "kept"
+    out = load_or_refuse(crowd_bytes(path, lambda r: r[1].update({status: "[1]"}), delimiter), name)
+    assert isinstance(out, AnnotationDataError), "loaded"
+    assert f"column '{status}', row 3" in str(out) and "'[1]'" in str(out), str(out)
 
 
 @pytest.mark.parametrize(

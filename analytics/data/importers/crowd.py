@@ -85,6 +85,7 @@ def assignments_result(
     labels: Sequence[Any],
     status_column: str,
     rejected_value: str,
+    statuses: tuple[str, ...],
     notes: list[str],
     label_field: str = "label",
     columns: dict[str, Any] | None = None,
@@ -109,6 +110,9 @@ def assignments_result(
         The label of each assignment.
     status_column, rejected_value : str
         Assignments whose status is ``rejected_value`` are skipped (and noted).
+    statuses : tuple of str
+        Every status the platform writes (any case); another value in the status column
+        is an error naming the rows, not a status guessed to mean "kept".
     notes : list of str
         Decisions so far; extended in place.
     label_field : str, default "label"
@@ -122,6 +126,16 @@ def assignments_result(
     """
     rows = np.asarray(rows, dtype=np.int64)
     status = tool_ids(column(table, status_column), rows, field=status_column, source=report.source)
+    known = {s.lower() for s in statuses}
+    odd = [k for k, s in enumerate(status) if s is not None and s.lower() not in known]
+    if odd:
+        raise AnnotationDataError(
+            f"the status {status[odd[0]]!r} is not one {tool} writes.",
+            source=report.source,
+            column=status_column,
+            rows=rows[odd].tolist(),
+            hint=f"Statuses: {', '.join(statuses)}; correct the cells or leave the rows out.",
+        )
     rejected = np.fromiter(
         (s is not None and s.lower() == rejected_value.lower() for s in status), bool, len(status)
     )

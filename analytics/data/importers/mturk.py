@@ -314,6 +314,7 @@ def convert(
         labels=labels,
         status_column="AssignmentStatus",
         rejected_value="Rejected",
+        statuses=("Submitted", "Approved", "Rejected"),
         notes=notes,
         label_field=question,
         columns={"answer": question, "export": EXPORT},

@@ -118,6 +118,7 @@ def convert(
         labels=list(column(table, answer)),
         status_column="ASSIGNMENT:status",
         rejected_value="REJECTED",
+        statuses=("ACTIVE", "SUBMITTED", "APPROVED", "ACCEPTED", "REJECTED", "SKIPPED", "EXPIRED"),
         notes=notes,
         label_field=answer,
         columns={"answer": answer, "export": EXPORT},
