@@ -148,6 +148,25 @@ def test_label_studio_junk_fixture_counts_add_up_and_say_why():
     ] == 2
 
 
+@pytest.mark.parametrize(
+    "columns",
+    [
+        ["_input_hash", "answer", "_annotator_id", "_annotator_id"],
+        ["HITId", "WorkerId", "Answer.q", "WorkerId"],
+        ["annotator", "annotation_id", "created_at", "updated_at", "lead_time", "id", "id"],
+    ],
+)
+def test_repeated_column_names_in_a_tool_export_are_errors(columns):
+    import pandas as pd
+
+    frame = pd.DataFrame([["1"] * len(columns), ["2"] * len(columns)], columns=columns)
+    repeated = columns[-1]
+    with pytest.raises(AnnotationDataError, match=f"'{repeated}' appear more than once"):
+        describe_tool_export(frame)
+    with pytest.raises(AnnotationDataError, match=f"'{repeated}' appear more than once"):
+        load_annotations(frame)
+
+
 def test_label_studio_junk_only_is_an_error_that_says_why():
     tasks = [{"id": 1, "data": {"text": "x"}, "annotations": [], "predictions": [7, None]}]
     with pytest.raises(AnnotationDataError) as err:

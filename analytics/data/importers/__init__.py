@@ -26,7 +26,12 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data.importers import label_studio, label_studio_flat, mturk, prodigy, toloka
-from analytics.data.importers.base import ToolInfo, ToolReader, ToolResult
+from analytics.data.importers.base import (
+    ToolInfo,
+    ToolReader,
+    ToolResult,
+    refuse_repeated_columns,
+)
 from analytics.data.importers.options import ToolOption, build_options, check_option, parse_option
 from analytics.data.load_report import LoadReport
 
@@ -167,5 +172,6 @@ def describe_tool_export(table: pd.DataFrame, *, format: str | None = None) -> T
     """
     for reader in TOOL_READERS:
         if reader.recognise(table):
+            refuse_repeated_columns(table, reader.name, None)
             return replace(reader.describe(table), export=reader.export(table, format))
     return None

@@ -94,6 +94,7 @@ class ToolReader:
     ) -> ToolResult | None:
         if not self.recognise(table):
             return None
+        refuse_repeated_columns(table, self.name, report.source)
         options = dict(options or {})
         unknown = sorted(set(options) - set(self.options))
         if unknown:
@@ -107,6 +108,33 @@ class ToolReader:
 
 
 # ---------------------------------------------------------------------------- columns
+def refuse_repeated_columns(table: pd.DataFrame, tool: str, source: str | None) -> None:
+    """A tool's export names each field once; a repeated column name is an error.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export.
+    tool : str
+        The tool recognised, for the message.
+    source : str or None
+        The file name.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the repeated columns.
+    """
+    repeated = sorted({str(c) for c in table.columns[table.columns.duplicated()]})
+    if repeated:
+        raise AnnotationDataError(
+            f"this looks like a {tool} export, but the column name(s) "
+            f"{', '.join(repr(c) for c in repeated)} appear more than once.",
+            source=source,
+            hint="Each field of the export has one column; rename or remove the copies.",
+        )
+
+
 def column(table: pd.DataFrame, name: str) -> np.ndarray:
     """A column as an object array (None where the column is absent).
 

@@ -442,6 +442,7 @@ def convert(
             hint="Choose a control that labels the whole task.",
         )
     notes = [
+        read_notes[0],  # the rows: tasks, annotations, predictions
         f"Analysed the labelling control '{chosen}' ({kind})"
         + (
             f"; other controls: {', '.join(repr(n) for n in controls if n != chosen)}"
@@ -449,7 +450,7 @@ def convert(
             if len(controls) > 1
             else "."
         ),
-        *read_notes,
+        *read_notes[1:],
     ]
     answered = np.fromiter((v is not None for v in values), bool, len(values))
     entry_rows = np.fromiter((e.row for e in entries), np.int64, len(entries))
