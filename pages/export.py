@@ -10,6 +10,7 @@ from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.report import report_button
 from ui.state import require_annotations
+from ui.text import md
 from ui.widgets import annotation_downloads, download_table, explain
 
 ann = require_annotations()
@@ -25,7 +26,7 @@ Each page also has downloads next to its own tables and figures.
 
 st.subheader("Report")
 st.caption(
-    f"For **{ann.name}**: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements."
+    f"For **{md(ann.name)}**: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements."
 )
 report_button(ann, key="export", zip_too=True)
 

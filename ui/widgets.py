@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from analytics.data import Annotations, to_long_csv, to_wide_csv
+from ui.text import md
 
 
 def _slug(text: str) -> str:
@@ -70,8 +71,8 @@ def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
 
 
 def show_error(exc: Exception) -> None:
-    """A plain-language error, never a traceback."""
-    st.error(str(exc))
+    """A plain-language error, never a traceback; the message is shown literally."""
+    st.error(md(exc))
 
 
 def annotation_downloads(ann: Annotations, *, key: str) -> None:
