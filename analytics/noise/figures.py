@@ -47,7 +47,9 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
     """
     title = "How many agreed items are coin-flips?"
     if not result.ok or result.posterior.empty:
-        return empty_figure(title, f"No posterior to draw:<br>{plotly_text(result.reason or 'no data')}")
+        return empty_figure(
+            title, f"No posterior to draw:<br>{plotly_text(result.reason or 'no data')}"
+        )
     post = result.posterior
     tail = result.tail()
     hidden = post.index.to_numpy() - result.n_disagreed

@@ -9,8 +9,11 @@ starting markup.
 
 from __future__ import annotations
 
+import io
 import re
 import string
+
+import pandas as pd
 
 # A file name, categories, annotators and an item that each try one kind of markup.
 HOSTILE_FILE = "[win a prize](mailto:x@y.z) :red[URGENT] $x^2$.csv"
@@ -65,3 +68,35 @@ def is_literal(source: str, literal: str) -> bool:
     if match is None:
         return False
     return _AUTOLINK.search(_ESCAPE.sub(r"\1", match.group())) is None
+
+
+def hostile_frame(multilabel: bool = False) -> pd.DataFrame:
+    """A long table of judgements where every item, annotator and category is hostile.
+
+    Twelve items (the first is :data:`HOSTILE_ITEM`), the five :data:`HOSTILE_ANNOTATORS`
+    each judging every item, labels from :data:`HOSTILE_CATEGORIES` with enough
+    disagreement that every statistic is defined; multi-label sets are joined with ";".
+    """
+    items = [HOSTILE_ITEM, *(f"i{k}" for k in range(1, 12))]
+    cats = HOSTILE_CATEGORIES
+    rows = []
+    for i, item in enumerate(items):
+        for j, annotator in enumerate(HOSTILE_ANNOTATORS):
+            first = cats[(i + (j * i) % 3) % len(cats)]
+            label = f"{first};{cats[(i + j) % len(cats)]}" if multilabel and j % 2 else first
+            rows.append((item, annotator, label))
+    return pd.DataFrame(rows, columns=["item", "annotator", "label"])
+
+
+def hostile_file(multilabel: bool = False) -> io.BytesIO:
+    """:func:`hostile_frame` as a CSV upload named :data:`HOSTILE_FILE`."""
+    buffer = io.BytesIO(hostile_frame(multilabel).to_csv(index=False).encode("utf-8"))
+    buffer.name = HOSTILE_FILE
+    return buffer
+
+
+def hostile_annotations(multilabel: bool = False):
+    """:func:`hostile_file` loaded (``multilabel_sep`` given, so nothing is guessed)."""
+    from analytics import load_annotations
+
+    return load_annotations(hostile_file(multilabel), multilabel_sep=";" if multilabel else "")
