@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics.agreement import agreement_report
+from analytics.data import table_to_csv
 from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
@@ -79,7 +80,7 @@ for column, (label, file_name, make) in zip(st.columns(len(results)), results, s
     with column:
         st.download_button(
             label,
-            data=lambda make=make: make().to_csv(index=False).encode("utf-8"),
+            data=lambda make=make: table_to_csv(make(), index=False).encode("utf-8"),
             file_name=file_name,
             mime="text/csv",
             key=f"export_{file_name}",
