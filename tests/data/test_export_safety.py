@@ -16,7 +16,7 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics import load_annotations
@@ -149,6 +149,7 @@ def test_the_cli_labels_csv_is_safe(tmp_path):
     assert '\'=HYPERLINK(""http://x"")' in text
 
 
+@settings(deadline=None)  # timings vary on a shared machine
 @given(st.lists(st.text(alphabet="'=+-@\t\rab1.e ", max_size=6), min_size=1, max_size=8))
 def test_the_loader_rule_undoes_exactly_what_the_export_added(values):
     """Removing one ' from the cells that match ^'+[=+-@TAB CR] gives back every value."""
