@@ -14,6 +14,7 @@ from analytics.data import DEFAULT_SAMPLE, SAMPLES
 from ui.loaders import load_sample_cached
 from ui.report import report_button
 from ui.state import get_annotations, set_annotations, set_source
+from ui.text import md
 
 st.set_page_config(page_title="Concord", page_icon=":material/handshake:", layout="wide")
 
@@ -39,10 +40,10 @@ with st.sidebar:
     if ann is None:
         st.caption("No data set loaded.")
     else:
-        st.markdown(f"**{ann.name}**")
+        st.markdown(f"**{md(ann.name)}**")
         st.caption(
             f"{ann.n_items:,} items · {ann.n_annotators:,} annotators · "
-            f"{ann.n_judgements:,} judgements · {ann.n_categories} categories · {ann.kind.value}"
+            f"{ann.n_judgements:,} judgements · {ann.n_categories} categories · {md(ann.kind.value)}"
         )
         report_button(ann, key="sidebar")
 

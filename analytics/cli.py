@@ -235,7 +235,7 @@ def cmd_noise(args: argparse.Namespace) -> None:
 
 
 def cmd_dawid_skene(args: argparse.Namespace) -> None:
-    from analytics.data import read_gold_labels
+    from analytics.data import read_gold_labels, table_to_csv
     from analytics.dawid_skene import (
         annotator_table,
         fit,
@@ -264,7 +264,7 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         except AnnotationDataError as exc:  # e.g. every gold item clamped: shown, not fatal
             why_not = str(exc)
     if args.out:
-        labels.to_csv(args.out, index=False)
+        Path(args.out).write_text(table_to_csv(labels, index=False), encoding="utf-8")
     if args.json:
         payload = {
             "dataset": ann.name,

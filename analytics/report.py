@@ -28,6 +28,7 @@ from plotly.offline import get_plotlyjs
 
 from analytics import AnnotationDataError, Annotations, as_annotations
 from analytics._core.validation import check_confidence, check_whole
+from analytics.data import table_to_csv
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
 
@@ -442,6 +443,7 @@ def build_report_zip(
     n_boot: int = 200,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
+    safe: bool = True,
 ) -> bytes:
     """A zip with ``report.html`` and every table of the report as a CSV under ``tables/``.
 
@@ -459,6 +461,9 @@ def build_report_zip(
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
         Called with each section's title as it starts.
+    safe : bool, default True
+        Write the CSVs safe to open in a spreadsheet: text that would run as a formula
+        gets a ``'`` in front (:func:`analytics.data.table_to_csv`); False writes it as it is.
 
     Returns
     -------
@@ -484,5 +489,5 @@ def build_report_zip(
             stem = f"{b.section}_{_slug(b.title) or 'table'}"
             seen[stem] = seen.get(stem, 0) + 1
             name = stem if seen[stem] == 1 else f"{stem}_{seen[stem]}"
-            zf.writestr(f"tables/{name}.csv", b.table.to_csv())
+            zf.writestr(f"tables/{name}.csv", table_to_csv(b.table, safe=safe))
     return buffer.getvalue()

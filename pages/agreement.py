@@ -27,6 +27,7 @@ from analytics.agreement import (
     reading,
 )
 from ui.state import require_annotations
+from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
 
 # The page opens with bootstrap intervals only where 1,000 resamples take about a second:
@@ -113,7 +114,7 @@ with st.container(border=True):
         options,
         index=options.index(default) if default in options else 0,
         key="agr_distance",
-        help=f"Default for {ann.kind.value} labels: {default}.",
+        help=md(f"Default for {ann.kind.value} labels: {default}."),
     )
     c1, c2 = st.columns([2, 1])
     bootstrap_is_quick = bootstrap_cost(ann) <= BOOTSTRAP_DEFAULT_BUDGET
@@ -189,13 +190,13 @@ with tab_summary:
             "n/a" if not np.isfinite(value) else f"{value:.3f}",
             ci,
             delta_color="off",
-            help=row["note"] or None,
+            help=md(row["note"]) if row["note"] else None,
         )
     st.info(CAVEAT, icon=":material/info:")
     st.markdown("**What the numbers say**")
     st.markdown(
         "\n".join(
-            f"- **{r.coefficient}** — {reading(r.coefficient, r.value, r.ci_low, r.ci_high, confidence, r.note)}"
+            f"- **{md(r.coefficient)}** — {md(reading(r.coefficient, r.value, r.ci_low, r.ci_high, confidence, r.note))}"
             for r in report.itertuples()
         )
     )
@@ -204,7 +205,7 @@ with tab_summary:
     if len(nan_rows):
         st.warning(
             "Some coefficients are undefined for these data:\n"
-            + "\n".join(f"- **{r.coefficient}**: {r.note}" for r in nan_rows.itertuples())
+            + "\n".join(f"- **{md(r.coefficient)}**: {md(r.note)}" for r in nan_rows.itertuples())
         )
     show_table(report, "agreement report", key="agr_report", index=False)
 
@@ -236,7 +237,10 @@ with tab_cat:
         undefined = table[table[measure].isna()]
         if len(undefined):
             st.caption(
-                "Undefined: " + "; ".join(f"{r.category}: {r.note}" for r in undefined.itertuples())
+                md(
+                    "Undefined: "
+                    + "; ".join(f"{r.category}: {r.note}" for r in undefined.itertuples())
+                )
             )
 
 with tab_pairs:

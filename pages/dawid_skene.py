@@ -32,7 +32,8 @@ from analytics.dawid_skene import (
     uncertain_items,
 )
 from ui.state import get_sample_key, require_annotations
-from ui.widgets import download_table, explain, show_figure, show_table
+from ui.text import md
+from ui.widgets import download_table, explain, show_error, show_figure, show_table
 
 INITS = {
     "majority": "Majority vote (ties split)",
@@ -165,7 +166,7 @@ if gold_file is not None:
     try:
         gold, gold_key = _read_gold(gold_file)
     except AnnotationDataError as exc:
-        st.error(f"Could not read the gold file: {exc}")
+        st.error(md(f"Could not read the gold file: {exc}"))
 elif use_truth:
     gold, gold_key = _sample_gold(sample), f"sample:{sample}"
     gold_title = "Against the sample's known true labels"
@@ -193,11 +194,11 @@ try:
             state="complete",
         )
 except AnnotationDataError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 
 for note in result.notes:
-    st.warning(note)
+    st.warning(md(note))
 
 headline = fit_summary(result)
 m1, m2, m3, m4 = st.columns(4)
@@ -227,7 +228,7 @@ if gold is not None:
             f"{ds:.1%}, over {int(acc['items'].iloc[0]):,} items with a gold label."
         )
     except AnnotationDataError as exc:
-        st.error(str(exc))
+        show_error(exc)
 
 section = st.segmented_control("Show", SECTIONS, default=SECTIONS[0], key="ds_section")
 
@@ -293,7 +294,7 @@ elif section == "Item browser":
         show_table(view, "low-confidence items", key="ds_items", index=False)
         pick = st.selectbox("Look at one item", list(view["item"][:2000]), key="ds_item")
         judgements = item_judgements(ann, result, pick)
-        st.markdown(f"**{pick}**: every judgement, and what the model makes of it")
+        st.markdown(f"**{md(pick)}**: every judgement, and what the model makes of it")
         show_table(judgements, f"judgements of {pick}", key="ds_item_judgements", index=False)
         post = result.posteriors.loc[pick].rename("posterior").to_frame()
         show_table(post, f"posterior of {pick}", key="ds_item_posterior")

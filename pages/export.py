@@ -5,11 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics.agreement import agreement_report
+from analytics.data import table_to_csv
 from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.report import report_button
 from ui.state import require_annotations
+from ui.text import md
 from ui.widgets import annotation_downloads, download_table, explain
 
 ann = require_annotations()
@@ -25,7 +27,7 @@ Each page also has downloads next to its own tables and figures.
 
 st.subheader("Report")
 st.caption(
-    f"For **{ann.name}**: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements."
+    f"For **{md(ann.name)}**: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements."
 )
 report_button(ann, key="export", zip_too=True)
 
@@ -78,7 +80,7 @@ for column, (label, file_name, make) in zip(st.columns(len(results)), results, s
     with column:
         st.download_button(
             label,
-            data=lambda make=make: make().to_csv(index=False).encode("utf-8"),
+            data=lambda make=make: table_to_csv(make(), index=False).encode("utf-8"),
             file_name=file_name,
             mime="text/csv",
             key=f"export_{file_name}",

@@ -11,7 +11,8 @@ from analytics import multilabel as ml
 from analytics.data import SAMPLES
 from ui.loaders import load_sample_cached
 from ui.state import require_annotations, set_annotations, set_source
-from ui.widgets import download_table, explain, show_figure, show_table
+from ui.text import md
+from ui.widgets import download_table, explain, show_error, show_figure, show_table
 
 MULTILABEL_SAMPLE = "affect_multilabel"
 LARGE_UNITS = 50_000  # item-pair units above which slow sections wait for a click (1,000
@@ -73,7 +74,7 @@ that annotator's comparisons.
 ann = require_annotations()
 if not ann.is_multilabel:
     st.info(
-        f"**{ann.name}** is single-label: each judgement is one category, so there is no partial "
+        f"**{md(ann.name)}** is single-label: each judgement is one category, so there is no partial "
         "agreement to measure. The Agreement report covers single-label data. Load the "
         "multi-label sample to see this page at work."
     )
@@ -87,7 +88,7 @@ try:
     with st.spinner("Comparing every pair of annotators on every item…"):
         core = _core(ann.fingerprint, ann)
 except AnnotationDataError as exc:
-    st.error(str(exc))
+    show_error(exc)
     st.stop()
 
 am, am4 = core["am"], core["am4"]
@@ -96,7 +97,7 @@ large = am.n_units > LARGE_UNITS
 # ------------------------------------------------------------------ A_m headline
 st.subheader("A_m: agreement on multi-label annotation")
 if am.reason:
-    st.warning(f"A_m is undefined: {am.reason}")
+    st.warning(md(f"A_m is undefined: {am.reason}"))
 with st.expander("Bootstrap settings", expanded=False):
     n_boot = st.select_slider(
         "Bootstrap resamples", [200, 500, 1000, 2000], value=1000, key="ml_n_boot"
@@ -172,7 +173,7 @@ with tabs[0]:
         show_figure(ml.pairwise_am_bars(pairs), "pairwise_am_bars", key="ml_pairs_bars")
     show_table(pairs, "pairwise_am", key="ml_pairs", index=False)
     if lowest := ml.lowest_pair(pairs):
-        st.caption(lowest)
+        st.caption(md(lowest))
 
 with tabs[1]:
     st.markdown(
@@ -183,7 +184,7 @@ with tabs[1]:
     show_figure(ml.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
     show_table(bands, "items_by_agreement", key="ml_bands", index=False)
     if bands.attrs.get("reason"):
-        st.caption(f"No item has an observed agreement: {bands.attrs['reason']}")
+        st.caption(md(f"No item has an observed agreement: {bands.attrs['reason']}"))
     elif bands.attrs.get("n_without_agreement"):
         st.caption(
             f"{bands.attrs['n_without_agreement']:,} items were judged by only one "
@@ -302,16 +303,16 @@ with tabs[5]:
             with st.spinner("Computing alpha with four distances…"):
                 alphas = _alphas(ann.fingerprint, ann)
         except AnnotationDataError as exc:
-            st.error(str(exc))
+            show_error(exc)
         else:
             cols = st.columns(len(alphas))
             for col, row in zip(cols, alphas.itertuples(), strict=True):
                 col.metric(
                     f"alpha, {row.distance}",
                     format_number(row.alpha),
-                    help=row.note or None,
+                    help=md(row.note) if row.note else None,
                 )
-            st.markdown(ml.set_distance_sentence(core["pair_types"], alphas))
+            st.markdown(md(ml.set_distance_sentence(core["pair_types"], alphas)))
             show_figure(
                 ml.set_distance_alpha_bars(alphas), "set_distance_alpha", key="ml_alpha_fig"
             )

@@ -22,7 +22,8 @@ from analytics.noise import (
     rates_table,
 )
 from ui.state import get_annotations
-from ui.widgets import explain, show_figure, show_table
+from ui.text import md
+from ui.widgets import explain, show_error, show_figure, show_table
 
 MODES = ["From the loaded data", "By hand"]
 CONFIDENCES = [0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999]
@@ -42,7 +43,7 @@ def _from_data(fingerprint: str, _ann, annotators: tuple, confidence: float) -> 
 def _show_bound(result: NoiseBound, key: str) -> None:
     """Metrics, the plain-language sentence and the posterior curve of a bound."""
     if not result.ok:
-        st.warning(result.explain())
+        st.warning(md(result.explain()))
         return
     c = st.columns(5)
     c[0].metric("Items (n)", f"{result.n_items:,}", help="Items judged by two or more annotators.")
@@ -62,10 +63,10 @@ def _show_bound(result: NoiseBound, key: str) -> None:
         format_percent(result.gamma),
         help="Share of coin-flips among the agreed items, at most: (t0 - d) / (n - d).",
     )
-    st.success(result.explain())
+    st.success(md(result.explain()))
     st.caption(
         f"Expected number of coin-flips among the agreed items: {result.expected_hidden:,.1f}. "
-        f"Method: {result.method}."
+        f"Method: {md(result.method)}."
     )
     show_figure(posterior_figure(result), "noise posterior", key=f"noise_post_{key}")
 
@@ -112,7 +113,7 @@ confidence = st.select_slider(
 
 result: NoiseBound | None = None
 if mode == MODES[0] and ann is not None:
-    st.subheader(f"From the loaded data: {ann.name}")
+    st.subheader(f"From the loaded data: {md(ann.name)}")
     names = [str(a) for a in ann.annotators]
     chosen = st.multiselect(
         "Annotators whose agreement makes the gold standard",
@@ -125,10 +126,10 @@ if mode == MODES[0] and ann is not None:
         with st.spinner("Estimating the noise of the agreed items…"):
             result = _from_data(ann.fingerprint, ann, tuple(chosen), float(confidence))
     except AnnotationDataError as exc:
-        st.error(str(exc))
+        show_error(exc)
     if result is not None:
         for note in result.notes:
-            st.caption(note)
+            st.caption(md(note))
         _show_bound(result, "data")
         if not result.rates.empty:
             st.markdown(
@@ -186,12 +187,12 @@ else:
                 f"p = sum over categories of the product of the annotators' shares = {p_value:.4g}"
             )
         except AnnotationDataError as exc:
-            st.error(str(exc))
+            show_error(exc)
     if p_value is not None:
         try:
             result = noise_bound(int(n_items), int(n_dis), float(p_value), float(confidence))
         except AnnotationDataError as exc:
-            st.error(str(exc))
+            show_error(exc)
         if result is not None:
             _show_bound(result, "hand")
 
@@ -213,10 +214,10 @@ try:
         g_r = c3.number_input("Noise at most (%)", 0.0, 100.0, value=5.0, key="noise_rev_g")
         rev = max_disagreements(int(n_r), float(p_r), g_r / 100, float(confidence))
         if rev.reason:
-            st.warning(rev.explain())
+            st.warning(md(rev.explain()))
         else:
             st.metric("Disagreements you can afford", f"{rev.max_disagreed:,}")
-            st.info(rev.explain())
+            st.info(md(rev.explain()))
     elif section == SECTIONS[1]:
         st.markdown(
             "Requiring more annotators to agree lowers p, so fewer coin-flips slip into the "
@@ -267,7 +268,7 @@ try:
         )
         cd = chance_difference(int(l_c), int(r_c), bound, float(confidence))
         st.metric("Difference in correct answers noise alone can make", f"{cd.difference:.0f}")
-        st.info(cd.explain())
+        st.info(md(cd.explain()))
     elif section == SECTIONS[3]:
         st.markdown(
             "Kappa can be read as the share of easy items (section 3.3). Easy items are all "
@@ -282,9 +283,9 @@ try:
         )
         kn = kappa_noise_estimate(float(kap), int(n_k), int(a_k))
         if kn.reason:
-            st.warning(kn.explain())
+            st.warning(md(kn.explain()))
         else:
             st.metric("Noise of the agreed items (kappa's reading)", format_percent(kn.noise))
-            st.info(kn.explain())
+            st.info(md(kn.explain()))
 except AnnotationDataError as exc:
-    st.error(str(exc))
+    show_error(exc)

@@ -12,7 +12,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from analytics.data import Annotations, to_long_csv, to_wide_csv
+from analytics.data import Annotations, table_to_csv, to_long_csv, to_wide_csv
+from ui.text import md
 
 
 def _slug(text: str) -> str:
@@ -28,10 +29,10 @@ def explain(markdown: str, *, title: str = "What am I looking at?", expanded: bo
 def download_table(
     df: pd.DataFrame, name: str, *, key: str, index: bool = True, label: str = "Download CSV"
 ) -> None:
-    """A CSV download button for a table (the CSV is made on click)."""
+    """A CSV download button for a table (made on click, safe to open in a spreadsheet)."""
     st.download_button(
         label,
-        data=lambda: df.to_csv(index=index).encode("utf-8"),
+        data=lambda: table_to_csv(df, index=index).encode("utf-8"),
         file_name=f"{_slug(name)}.csv",
         mime="text/csv",
         key=f"dl_csv_{key}",
@@ -70,14 +71,15 @@ def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
 
 
 def show_error(exc: Exception) -> None:
-    """A plain-language error, never a traceback."""
-    st.error(str(exc))
+    """A plain-language error, never a traceback; the message is shown literally."""
+    st.error(md(exc))
 
 
 def annotation_downloads(ann: Annotations, *, key: str) -> None:
     """Long and wide CSV of the loaded annotations, side by side (made on click).
 
-    Both load back into Concord unchanged: label sets joined with ';', {} for the empty set.
+    Both load back into Concord unchanged: label sets joined with ';', {} for the empty set,
+    text a spreadsheet would run as a formula behind a ``'`` that the loader removes.
     """
     columns = st.columns(2)
     for column, label, make, file_name in (

@@ -1,10 +1,26 @@
-"""How numbers are written for people: one rule for the pages, the report and the CLI."""
+"""How numbers and names are written for people: one rule for the pages, the report and the CLI.
+
+Numbers: :func:`format_percent`, :func:`format_number`, :func:`format_confidence`.
+Names in figures: plotly renders a subset of HTML (``<a href>``, ``<b>``, ``<span style>``,
+``<br>``, entities) in titles, axis and tick labels, legend names, text, annotations and the
+values a hovertemplate substitutes. Every user string (a category, an annotator, an item, a
+data set's name) goes into a figure through :func:`plotly_text` or :func:`plotly_labels`,
+so it is drawn as exactly that text.
+"""
 
 from __future__ import annotations
 
+import html
 import math
+from collections.abc import Iterable
 
-__all__ = ["format_confidence", "format_number", "format_percent"]
+__all__ = [
+    "format_confidence",
+    "format_number",
+    "format_percent",
+    "plotly_labels",
+    "plotly_text",
+]
 
 
 def format_percent(x: float, digits: int = 1) -> str:
@@ -75,3 +91,50 @@ def format_confidence(confidence: float) -> str:
     ('95%', '97.5%')
     """
     return f"{100 * confidence:g}%"
+
+
+def plotly_text(value: object) -> str:
+    """``value`` as text that plotly draws literally, never as HTML.
+
+    ``&``, ``<`` and ``>`` become ``&amp;``, ``&lt;`` and ``&gt;``, the entities plotly
+    turns back into those characters; quotes need nothing (plotly reads them only inside
+    a tag).
+
+    Parameters
+    ----------
+    value : object
+        Any value; it is written as ``str(value)``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> plotly_text("<a href='https://example.com'>A & B</a>")
+    "&lt;a href='https://example.com'&gt;A &amp; B&lt;/a&gt;"
+    """
+    return html.escape(str(value), quote=False)
+
+
+def plotly_labels(values: Iterable) -> list:
+    """Category, annotator or item names for a figure's axis, legend or hover.
+
+    Strings go through :func:`plotly_text`; numbers (ordinal or numeric categories, integer
+    ids) stay numbers, so an axis of numbers keeps its number type.
+
+    Parameters
+    ----------
+    values : iterable
+        The names, e.g. ``ann.categories`` or a table's index.
+
+    Returns
+    -------
+    list
+
+    Examples
+    --------
+    >>> plotly_labels(["<b>x</b>", 3, 1.5])
+    ['&lt;b&gt;x&lt;/b&gt;', 3, 1.5]
+    """
+    return [plotly_text(v) if isinstance(v, str) else v for v in values]

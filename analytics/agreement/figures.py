@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from analytics._core.formatting import plotly_labels, plotly_text
 from analytics._core.style import (
     ACCENT,
     BAD,
@@ -70,7 +71,7 @@ def pairwise_heatmap(pw: Pairwise) -> go.Figure:
             "No pair of annotators has a defined value: pairs share no items, or used one category.",
         )
     chance = pw.coefficient != "percent_agreement"
-    labels = [str(a) for a in pw.values.index]
+    labels = [plotly_text(a) for a in pw.values.index]
     shared = pw.shared.reindex(index=pw.values.index, columns=pw.values.columns).to_numpy()
     text = np.where(np.isfinite(values), np.round(values, 2).astype(str), "")
     fig.add_trace(
@@ -151,7 +152,7 @@ def forest_plot(report: pd.DataFrame) -> go.Figure:
         fig.add_annotation(
             x=0,
             y=name,
-            text=f"undefined: {note[:70]}",
+            text=f"undefined: {plotly_text(note[:70])}",
             showarrow=False,
             xanchor="left",
             font={"color": BAD, "size": 11},
@@ -198,7 +199,7 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
         return empty_figure(
             fig.layout.title.text, "No category has a defined agreement; the table says why."
         )
-    cats = [str(c) for c in table["category"]]
+    cats = [plotly_text(c) for c in table["category"]]
     fig.add_trace(
         go.Bar(
             x=cats,
@@ -229,9 +230,10 @@ def _kappa_and_alpha_bars(frame: pd.DataFrame) -> go.Figure:
     if frame[["fleiss_kappa", "alpha"]].isna().all().all():
         return empty_figure(
             title,
-            "Undefined for every category: " + str(frame["note"].iloc[0] if len(frame) else ""),
+            "Undefined for every category: "
+            + plotly_text(frame["note"].iloc[0] if len(frame) else ""),
         )
-    cats = [str(c) for c in frame["category"]]
+    cats = [plotly_text(c) for c in frame["category"]]
     fig = go.Figure()
     fig.add_bar(
         x=cats,
@@ -275,7 +277,8 @@ def contingency_heatmap(table: pd.DataFrame) -> go.Figure:
     -------
     plotly.graph_objects.Figure
     """
-    a, b = table.index.name or "annotator A", table.columns.name or "annotator B"
+    a = plotly_text(table.index.name or "annotator A")
+    b = plotly_text(table.columns.name or "annotator B")
     fig = go.Figure()
     apply_layout(
         fig,
@@ -286,7 +289,7 @@ def contingency_heatmap(table: pd.DataFrame) -> go.Figure:
     counts = table.to_numpy()
     if counts.sum() == 0:
         return empty_figure(fig.layout.title.text, f"{a} and {b} judged no item in common.")
-    rows, cols = [str(x) for x in table.index], [str(x) for x in table.columns]
+    rows, cols = [plotly_text(x) for x in table.index], [plotly_text(x) for x in table.columns]
     fig.add_trace(
         go.Heatmap(
             z=counts,
@@ -295,7 +298,9 @@ def contingency_heatmap(table: pd.DataFrame) -> go.Figure:
             text=counts,
             texttemplate="%{text}",
             colorscale=SEQUENTIAL,
-            hovertemplate=f"{a}: %{{y}}<br>{b}: %{{x}}<br>items: %{{z}}<extra></extra>",
+            # the names go in as meta: a name inside the template could hold "%{...}"
+            meta=[a, b],
+            hovertemplate="%{meta[0]}: %{y}<br>%{meta[1]}: %{x}<br>items: %{z}<extra></extra>",
             colorbar={"title": {"text": "items"}},
         )
     )
@@ -396,10 +401,10 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
         fig, title="The kappa paradox: high agreement, low kappa when one category dominates"
     )
     if view.reason:
-        return empty_figure(fig.layout.title.text, f"No paradox view: {view.reason}.")
+        return empty_figure(fig.layout.title.text, f"No paradox view: {plotly_text(view.reason)}.")
     fig.add_trace(
         go.Bar(
-            x=view.categories,
+            x=plotly_labels(view.categories),
             y=view.shares,
             marker={"color": ACCENT},
             name="prevalence",

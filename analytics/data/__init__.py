@@ -36,6 +36,8 @@ from analytics.data.encode import DUPLICATE_POLICIES
 from analytics.data.export import (
     EMPTY_SET,
     choose_separator,
+    spreadsheet_safe,
+    table_to_csv,
     to_long_csv,
     to_wide_csv,
 )
@@ -90,6 +92,8 @@ __all__ = [
     "read_gold_labels",
     "read_table",
     "sample_truth",
+    "spreadsheet_safe",
+    "table_to_csv",
     "to_long_csv",
     "to_wide_csv",
     "wide_table",

@@ -13,6 +13,16 @@ a category contains it, then ``|``), in the categories' order; the empty set, a 
 Loading either file with :func:`analytics.load_annotations` gives the same judgements
 (the separator is detected; for the wide file pass ``layout="wide"`` when the item
 ids might look like an annotator column).
+
+Every CSV Concord writes (these two, the app's table downloads, the report's zip, the
+CLI's ``--out``) goes through :func:`table_to_csv`, which makes it safe to open in a
+spreadsheet: a text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return (after any run of ``'``) gets one ``'`` in front (OWASP's rule against CSV
+injection), so a spreadsheet shows it as text instead of running it as a formula.
+Numbers are never touched (``-1.5`` in a numeric column is data). The loader removes
+that one ``'`` again, so an export loads back unchanged; ``safe=False`` writes the
+cells as they are. A text cell that is a plain number (``-12``, an id) is left as it is:
+a spreadsheet reads it as that number, not as a formula.
 """
 
 from __future__ import annotations
@@ -25,10 +35,129 @@ from analytics.data.loading import as_annotations
 from analytics.data.model import Annotations
 from analytics.data.overview import wide_table
 
-__all__ = ["EMPTY_SET", "choose_separator", "to_long_csv", "to_wide_csv"]
+__all__ = [
+    "EMPTY_SET",
+    "FORMULA_PATTERN",
+    "NUMBER_PATTERN",
+    "choose_separator",
+    "spreadsheet_safe",
+    "table_to_csv",
+    "to_long_csv",
+    "to_wide_csv",
+]
 
 EMPTY_SET = "{}"
 SEPARATORS = (";", "|")
+FORMULA_PATTERN = r"^'*[=+\-@\t\r]"
+r"""A text cell a spreadsheet could read as a formula, once any leading ``'`` are set aside.
+
+:func:`spreadsheet_safe` puts one ``'`` before each such cell unless it is a plain number
+(:data:`NUMBER_PATTERN`); undoing it is removing the first character of every text cell
+that matches ``^'+[=+\-@\t\r]`` (the cells that already began with ``'`` get one more,
+so the undo is exact)."""
+NUMBER_PATTERN = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+"""A whole text cell that is a number, such as the id ``-1283784112``: a spreadsheet reads
+it as that number, never as a formula, so it is written as it is."""
+TEXT_KINDS = frozenset({"string", "mixed", "mixed-integer"})  # pandas' kinds of text columns
+
+
+def _safe_values(values: pd.Series) -> pd.Series:
+    """Text values that match :data:`FORMULA_PATTERN` with ``'`` in front (``values`` itself
+    when none does); non-text values, and columns of numbers, booleans or dates, as they are."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        categories = values.cat.categories.to_series()
+        safe = _safe_values(categories)
+        return values if safe is categories else values.cat.rename_categories(list(safe))
+    if not (pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)):
+        return values
+    if pd.api.types.infer_dtype(values, skipna=True) not in TEXT_KINDS:
+        return values  # an object column without text (integer ids, say)
+    # both are NaN for the non-text values of a mixed column
+    starts = np.asarray(values.str.match(FORMULA_PATTERN).fillna(False), dtype=bool)
+    number = np.asarray(values.str.fullmatch(NUMBER_PATTERN).fillna(False), dtype=bool)
+    risky = starts & ~number
+    if not risky.any():
+        return values
+    out = values.astype(object)
+    out.iloc[np.flatnonzero(risky)] = ("'" + values[risky].astype(str)).to_numpy()
+    return out
+
+
+def _safe_index(index: pd.Index) -> pd.Index:
+    if isinstance(index, pd.MultiIndex):
+        return index.set_levels([_safe_index(level) for level in index.levels])
+    labels = pd.Series(index, dtype=index.dtype)
+    safe = _safe_values(labels)
+    return index if safe is labels else pd.Index(safe, name=index.name)
+
+
+def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` in which no text cell, column name or index label starts a formula.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Any table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The same table, with one ``'`` put before every text value (cells of object,
+        string or categorical columns, text column names and index labels) that matches
+        :data:`FORMULA_PATTERN`: one that starts, after any ``'``, with ``=``, ``+``,
+        ``-``, ``@``, a tab or a carriage return, and is not a plain number such as
+        ``-12`` or ``+1.5e3`` (:data:`NUMBER_PATTERN`). Numeric, boolean and date columns
+        are never changed.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"label": ["=1+1", "ok", "-x", "-7"], "score": [-1.5, 2.0, 3.0, 4.0]})
+    >>> spreadsheet_safe(frame).to_dict("list")
+    {'label': ["'=1+1", 'ok', "'-x", '-7'], 'score': [-1.5, 2.0, 3.0, 4.0]}
+    """
+    out = frame.copy()
+    out.columns = _safe_index(out.columns)
+    out.index = _safe_index(out.index)
+    for k in range(out.shape[1]):
+        out.isetitem(k, _safe_values(out.iloc[:, k]).array)  # by position, not by label
+    return out
+
+
+def table_to_csv(frame: pd.DataFrame, *, index: bool = True, safe: bool = True) -> str:
+    """A table as CSV text that a spreadsheet opens without running anything.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    index : bool, default True
+        Write the index as the first column(s).
+    safe : bool, default True
+        Neutralise would-be formulas with :func:`spreadsheet_safe`; False writes every
+        cell as it is.
+
+    Returns
+    -------
+    str
+        CSV text; a field that holds the delimiter, a quote or a line break is quoted.
+        Lines end in ``\n``, or in ``\r\n`` when a text field holds a carriage return
+        (Python's CSV writer quotes a field only for the line end's own characters).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> print(table_to_csv(pd.DataFrame({"a": ["@SUM(A1)", "x,y"]}), index=False), end="")
+    a
+    '@SUM(A1)
+    "x,y"
+    """
+    if safe:
+        frame = spreadsheet_safe(frame)
+    text = frame.to_csv(index=index, lineterminator="\n")
+    if "\r" in text:
+        text = frame.to_csv(index=index, lineterminator="\r\n")
+    return text
 
 
 def choose_separator(ann: Annotations | pd.DataFrame) -> str:
@@ -72,7 +201,9 @@ def _label_text(ann: Annotations, sep: str) -> np.ndarray:
     return per_set[ann.label_codes] if len(per_set) else np.array([], dtype=object)
 
 
-def to_long_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
+def to_long_csv(
+    ann: Annotations | pd.DataFrame, sep: str | None = None, *, safe: bool = True
+) -> str:
     """The data set as long CSV text: ``item,annotator,label``, one row per judgement.
 
     Parameters
@@ -82,11 +213,15 @@ def to_long_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
     sep : str or None, default None
         Separator for multi-label sets; None picks one with :func:`choose_separator`
         (single-label data ignore it).
+    safe : bool, default True
+        Put ``'`` before text that a spreadsheet would run as a formula
+        (:func:`table_to_csv`); False writes the labels and names as they are.
 
     Returns
     -------
     str
-        CSV text with ``\n`` line ends; the empty set is written ``{}``.
+        CSV text with ``\n`` line ends (see :func:`table_to_csv`); the empty set is
+        written ``{}``.
 
     Raises
     ------
@@ -104,10 +239,12 @@ def to_long_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
             "label": _label_text(ann, sep or ";"),
         }
     )
-    return frame.to_csv(index=False, lineterminator="\n")
+    return table_to_csv(frame, index=False, safe=safe)
 
 
-def to_wide_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
+def to_wide_csv(
+    ann: Annotations | pd.DataFrame, sep: str | None = None, *, safe: bool = True
+) -> str:
     """The data set as wide CSV text: an ``item`` column, then one column per annotator.
 
     Parameters
@@ -117,11 +254,15 @@ def to_wide_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
     sep : str or None, default None
         Separator for multi-label sets; None picks one with :func:`choose_separator`
         (single-label data ignore it).
+    safe : bool, default True
+        Put ``'`` before text, annotator names included, that a spreadsheet would run as
+        a formula (:func:`table_to_csv`); False writes them as they are.
 
     Returns
     -------
     str
-        CSV text with ``\n`` line ends; empty cells where an annotator did not judge.
+        CSV text with ``\n`` line ends (see :func:`table_to_csv`); empty cells where an
+        annotator did not judge.
 
     Raises
     ------
@@ -147,4 +288,4 @@ def to_wide_csv(ann: Annotations | pd.DataFrame, sep: str | None = None) -> str:
     wide = wide_table(ann, sep=sep or ";")
     wide.index.name = "item"
     wide.columns = [str(c) for c in wide.columns]
-    return wide.reset_index().to_csv(index=False, lineterminator="\n")
+    return table_to_csv(wide.reset_index(), index=False, safe=safe)

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from analytics._core.formatting import plotly_text
 from analytics._core.style import QUALITATIVE, SEQUENTIAL, apply_layout, empty_figure
 from analytics.data.loading import as_annotations
 from analytics.data.model import Annotations
@@ -85,7 +86,7 @@ def coverage_figure(
         busiest = ann.judgements_per_annotator().sort_values(ascending=False).index[:max_annotators]
         cov = cov.loc[busiest, busiest]
         title += f" (the {max_annotators} busiest of {ann.n_annotators} annotators)"
-    names = [str(a) for a in cov.index]
+    names = [plotly_text(a) for a in cov.index]
     fig = go.Figure(
         go.Heatmap(
             z=cov.to_numpy(),
@@ -138,12 +139,13 @@ def label_distribution_figure(
     fig = go.Figure()
     for j, cat in enumerate(dist.columns):
         fig.add_bar(
-            name=str(cat),
-            x=[str(a) for a in dist.index],
+            name=plotly_text(cat),
+            x=[plotly_text(a) for a in dist.index],
             y=share[cat],
             customdata=dist[cat],
             marker_color=QUALITATIVE[j % len(QUALITATIVE)],
-            hovertemplate=f"%{{x}}: %{{y:.0%}} {cat} (%{{customdata}} labels)<extra></extra>",
+            meta=plotly_text(cat),  # as meta: a name inside the template could hold "%{...}"
+            hovertemplate="%{x}: %{y:.0%} %{meta} (%{customdata} labels)<extra></extra>",
         )
     fig.update_layout(
         barmode="stack" if not ann.is_multilabel else "group", legend_title_text="category"

@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, MUTED, QUALITATIVE, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
 from analytics.dawid_skene.information import entropy
@@ -90,7 +91,7 @@ def confusion_heatmaps(
     cols = max(1, min(int(columns), len(annotators)))
     rows = -(-len(annotators) // cols)
     names = [
-        f"{a}<br>accuracy {table.loc[a, 'accuracy']:.2f}, {int(table.loc[a, 'judgements'])} labels"
+        f"{plotly_text(a)}<br>accuracy {table.loc[a, 'accuracy']:.2f}, {int(table.loc[a, 'judgements'])} labels"
         for a in annotators
     ]
     fig = make_subplots(
@@ -100,7 +101,7 @@ def confusion_heatmaps(
         horizontal_spacing=0.08,
         vertical_spacing=0.18 if rows > 1 else 0.1,
     )
-    cats = [str(c) for c in result.categories]
+    cats = [plotly_text(c) for c in result.categories]
     for n, a in enumerate(annotators):
         mat = result.confusion[a].to_numpy()
         r, c = divmod(n, cols)
@@ -116,7 +117,8 @@ def confusion_heatmaps(
                 colorbar={"title": {"text": "probability"}},
                 text=np.round(mat, 2),
                 texttemplate="%{text}" if len(cats) <= 6 else None,
-                hovertemplate="true %{y}, given %{x}: %{z:.3f}<extra>" + str(a) + "</extra>",
+                meta=plotly_text(a),  # as meta: a name inside the template could hold "%{...}"
+                hovertemplate="true %{y}, given %{x}: %{z:.3f}<extra>%{meta}</extra>",
             ),
             row=r + 1,
             col=c + 1,
@@ -149,7 +151,7 @@ def prevalence_figure(result: DawidSkeneResult) -> go.Figure:
     for col in t.columns:
         fig.add_trace(
             go.Bar(
-                x=[str(c) for c in t.index],
+                x=[plotly_text(c) for c in t.index],
                 y=t[col],
                 name=col,
                 marker_color=colours[col],
@@ -211,7 +213,7 @@ def mutual_information_figure(result: DawidSkeneResult, top: int = 40) -> go.Fig
     h = entropy(result.prevalence.to_numpy())
     fig = go.Figure(
         go.Bar(
-            x=[str(a) for a in info.index],
+            x=[plotly_text(a) for a in info.index],
             y=info["mutual information (bits)"],
             marker_color=ACCENT,
             customdata=info["judgements"],

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, BAD, DIVERGING, GOOD, MUTED, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
 from analytics.multilabel.gold import LabelSetGoldStandard
@@ -34,20 +35,20 @@ __all__ = [
 
 def _pair_labels(index: pd.MultiIndex | pd.Index) -> list[str]:
     return (
-        [f"{a} – {b}" for a, b in index]
+        [f"{plotly_text(a)} – {plotly_text(b)}" for a, b in index]
         if isinstance(index, pd.MultiIndex)
-        else list(map(str, index))
+        else list(map(plotly_text, index))
     )
 
 
 def _no_pairs(table: pd.DataFrame) -> str:
     """Why a table per annotator pair is empty (its ``attrs["reason"]``, if any)."""
-    return str(table.attrs.get("reason") or "No two annotators judged the same item.")
+    return plotly_text(table.attrs.get("reason") or "No two annotators judged the same item.")
 
 
 def _first_note(table: pd.DataFrame) -> str:
     notes = [n for n in table.get("note", pd.Series(dtype=object)) if isinstance(n, str) and n]
-    return notes[0] if notes else "undefined"
+    return plotly_text(notes[0]) if notes else "undefined"
 
 
 def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
@@ -82,8 +83,8 @@ def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure(
         go.Heatmap(
             z=grid,
-            x=[str(n) for n in names],
-            y=[str(n) for n in names],
+            x=[plotly_text(n) for n in names],
+            y=[plotly_text(n) for n in names],
             colorscale=DIVERGING,
             zmid=0,
             zmin=-1,
@@ -118,7 +119,10 @@ def pairwise_am_bars(table: pd.DataFrame) -> go.Figure:
         return _empty(title, _no_pairs(table))
     if table[["p_o", "p_e", "a_m"]].isna().all().all():
         return _empty(title, f"Undefined for every pair: {_first_note(table)}")
-    labels = [f"{a} – {b}" for a, b in zip(table["annotator_a"], table["annotator_b"], strict=True)]
+    labels = [
+        f"{plotly_text(a)} – {plotly_text(b)}"
+        for a, b in zip(table["annotator_a"], table["annotator_b"], strict=True)
+    ]
     fig = go.Figure()
     for col, name, color in (
         ("p_o", "P_o (observed)", ACCENT),
@@ -163,7 +167,7 @@ def items_by_agreement_bars(bands: pd.DataFrame) -> go.Figure:
     title = "Items by observed agreement"
     if bands["n_items"].sum() == 0:
         reason = bands.attrs.get("reason") or "No item was judged by two or more annotators."
-        return _empty(title, f"No item has an observed agreement: {reason}")
+        return _empty(title, f"No item has an observed agreement: {plotly_text(reason)}")
     fig = go.Figure(
         go.Bar(
             x=bands["band"],
@@ -208,7 +212,7 @@ def category_disagreement_heatmap(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure(
         go.Heatmap(
             z=z,
-            x=[str(c) for c in table.columns],
+            x=[plotly_text(c) for c in table.columns],
             y=rows,
             colorscale=SEQUENTIAL,
             zmin=0,
@@ -242,7 +246,7 @@ def category_disagreement_bars(table: pd.DataFrame) -> go.Figure:
     total = table.sum(axis=0)
     fig = go.Figure(
         go.Bar(
-            x=[str(c) for c in total.index],
+            x=[plotly_text(c) for c in total.index],
             y=total.to_numpy(),
             marker_color=BAD,
             hovertemplate="%{x}: %{y} disagreements<extra></extra>",
@@ -273,7 +277,7 @@ def category_pair_confusion_heatmap(conf: pd.DataFrame) -> go.Figure:
         return _empty(
             title, f"Confusion needs at least two categories (this data set has {z.shape[0]})."
         )
-    cats = [str(c) for c in conf.columns]
+    cats = [plotly_text(c) for c in conf.columns]
     text = np.where(np.isfinite(z), np.nan_to_num(z).astype(int).astype(str), "")
     fig = go.Figure(
         go.Heatmap(
@@ -322,7 +326,7 @@ def category_pair_bars(conf: pd.DataFrame, top: int = 15) -> go.Figure:
         )
     if np.nansum(counts) == 0:
         return _empty(title, "No annotator chose one category where another chose a different one.")
-    cats = [str(c) for c in conf.columns]
+    cats = [plotly_text(c) for c in conf.columns]
     labels = [f"{cats[a]} / {cats[b]}" for a, b in zip(*iu, strict=True)]
     order = np.argsort(-counts, kind="stable")[:top]
     fig = go.Figure(
@@ -365,7 +369,7 @@ def gold_distribution_bars(gold: LabelSetGoldStandard) -> go.Figure:
     n_empty = int((~gold.matrix.any(axis=1)).sum())
     fig = go.Figure(
         go.Bar(
-            x=[*map(str, counts.index), "(none)"],
+            x=[*map(plotly_text, counts.index), "(none)"],
             y=[*counts.to_numpy(), n_empty],
             marker_color=[ACCENT] * len(counts) + [MUTED],
             hovertemplate="%{x}: %{y} items<extra></extra>",
@@ -400,7 +404,7 @@ def expert_index_bars(gold: LabelSetGoldStandard) -> go.Figure:
         return _empty(title, f"Every expert index is 0: {why}.")
     fig = go.Figure(
         go.Bar(
-            x=[str(a) for a in rho.index],
+            x=[plotly_text(a) for a in rho.index],
             y=rho.to_numpy(),
             marker_color=ACCENT,
             hovertemplate="%{x}: %{y}<extra></extra>",
@@ -461,7 +465,7 @@ def set_distance_alpha_bars(table: pd.DataFrame) -> go.Figure:
     title = "Krippendorff's alpha with each set distance"
     if table.empty or table["alpha"].isna().all():
         note = table["note"].dropna().iloc[0] if len(table) and table["note"].any() else "undefined"
-        return _empty(title, f"Alpha is undefined: {note}")
+        return _empty(title, f"Alpha is undefined: {plotly_text(note)}")
     fig = go.Figure(
         go.Bar(
             x=table["distance"],

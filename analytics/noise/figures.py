@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, BAD, MUTED, QUALITATIVE, apply_layout, empty_figure
 from analytics.noise.bound import NoiseBound
 
@@ -46,7 +47,9 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
     """
     title = "How many agreed items are coin-flips?"
     if not result.ok or result.posterior.empty:
-        return empty_figure(title, f"No posterior to draw:<br>{result.reason or 'no data'}")
+        return empty_figure(
+            title, f"No posterior to draw:<br>{plotly_text(result.reason or 'no data')}"
+        )
     post = result.posterior
     tail = result.tail()
     hidden = post.index.to_numpy() - result.n_disagreed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.helpers.markup import shown
 from tests.helpers.paths import ROOT
 
 APP = str(ROOT / "app.py")
@@ -28,7 +29,7 @@ def app() -> AppTest:
 
 def test_opens_with_the_sample_loaded(app):
     assert app.session_state["concord_annotations"].n_items == 300
-    assert any("crowd_intents.csv" in m.value for m in app.sidebar.markdown)
+    assert any("crowd_intents.csv" in shown(m.value) for m in app.sidebar.markdown)
 
 
 def test_the_opening_sample_is_compared_with_its_known_truth(app):

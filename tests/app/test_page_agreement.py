@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from analytics import Annotations
 from tests.helpers.app import run_page
 from tests.helpers.builders import from_coders
+from tests.helpers.markup import shown
 from tests.helpers.paths import load_public
 from tests.helpers.references import KRIPPENDORFF_2011
 
@@ -44,7 +45,7 @@ def test_report_on_published_data():
     assert any("confidence intervals" in t for t in titles)
     assert any("kappa paradox" in t for t in titles)
     assert any("Pairwise" in t for t in titles)
-    text = " ".join(m.value for m in at.markdown)
+    text = " ".join(shown(m.value) for m in at.markdown)  # shown: sentences are escaped
     assert "interval" in text and "agreement beyond chance" in text
 
 

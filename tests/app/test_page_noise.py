@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from analytics import Annotations
 from analytics.noise import noise_from_annotations
 from tests.helpers.app import run_page
+from tests.helpers.markup import shown
 from tests.helpers.paths import load_public
 
 
@@ -41,7 +42,9 @@ def test_no_data_shows_info_and_the_hand_calculator():
     m = metrics(at)
     assert m["Coin-flips, at most"] == "125"
     assert m["Noise, at most (γ)"] == "13.9%"
-    assert any("at most 125 of your 900 agreed items are coin-flips" in s.value for s in at.success)
+    assert any(
+        "at most 125 of your 900 agreed items are coin-flips" in shown(s.value) for s in at.success
+    )
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     names = [t.get("name") for t in spec["data"]]
     assert "P(more than j coin-flips)" in names
