@@ -11,7 +11,7 @@ True
 >>> scan_json(b'{"a": [[[1]]]}', "x.json", Limits(max_depth=3))
 Traceback (most recent call last):
 ...
-analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests 4 levels deep, over the limit max_depth=3. Flatten the records, or if the file is what you meant, raise the limit: limits=Limits(max_depth=...).
+analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests more than 3 levels deep, over the limit max_depth=3. Flatten the records, or if the file is what you meant, raise the limit: limits=Limits(max_depth=...).
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def scan_json(data: bytes, source: str, limits: Limits) -> None:
         if len(levels) and levels.max() > limits.max_depth:
             at = start + int(pos[np.argmax(levels > limits.max_depth)])
             raise limit_error(
-                f"the JSON nests {int(levels.max())} levels deep, over the limit "
+                f"the JSON nests more than {limits.max_depth} levels deep, over the limit "
                 f"max_depth={limits.max_depth}.",
                 "max_depth",
                 source=source,

@@ -229,8 +229,9 @@ def _to_utf8(data: bytes, name: str) -> tuple[bytes, str | None, list[str], list
 
     Bytes 0x80-0x9F are control characters in latin-1 but letters and punctuation in
     Windows-1252 (what Excel on Windows writes: curly quotes, euro sign), so a file
-    using them is read as Windows-1252. Text whose high bytes mostly come in runs is
-    probably in a multi-byte or non-Latin encoding: it is read as latin-1, with a caution.
+    using them is read as Windows-1252. Text that still holds such control characters,
+    or whose high bytes mostly come in runs (accented letters come one at a time), is
+    probably in a multi-byte or non-Latin encoding: it is read, with a caution.
     """
     if data.isascii() or _looks_binary(data):
         return data, None, [], []
@@ -251,8 +252,12 @@ def _to_utf8(data: bytes, name: str) -> tuple[bytes, str | None, list[str], list
     else:
         text = data.decode("latin-1")
     cautions = []
-    paired = int((high[1:] & high[:-1]).sum())
-    if high.sum() >= 8 and paired * 2 > high.sum():
+    neighbour = np.zeros(len(arr), bool)  # a high byte next to another high byte
+    neighbour[1:] |= high[:-1]
+    neighbour[:-1] |= high[1:]
+    in_runs = int((high & neighbour).sum())
+    c1_controls = codec == "latin-1" and bool(((arr >= 0x80) & (arr <= 0x9F)).any())
+    if c1_controls or (high.sum() >= 4 and in_runs * 2 > high.sum()):
         cautions.append(
             f"The file is not UTF-8 and does not look like Western European text: it was "
             f"read as {codec}, but its letters may be wrong (it may be in another encoding, "

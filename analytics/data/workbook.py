@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from typing import Any
 from xml.etree.ElementTree import ParseError
 
@@ -162,12 +163,15 @@ def _what_zip(archive: zipfile.ZipFile, names: set[str]) -> str:
 
 def _damaged(exc: BaseException, name: str, sheet: str | None = None) -> AnnotationDataError:
     """Plain words for whatever openpyxl raised on a damaged or odd workbook."""
-    kind = type(exc).__name__
-    if isinstance(exc, zipfile.BadZipFile):
-        what = "the workbook is damaged: one of its parts fails its checksum"
-    elif "Forbidden" in kind or "DTD" in kind:  # defusedxml's refusals
+    chain = [exc]  # openpyxl wraps the parser's error in a ValueError of its own
+    while chain[-1].__cause__ is not None and len(chain) < 10:
+        chain.append(chain[-1].__cause__)
+    kinds = " ".join(type(e).__name__ for e in chain)
+    if any(isinstance(e, (zipfile.BadZipFile, zlib.error)) for e in chain):
+        what = "the workbook is damaged: one of its parts cannot be inflated or fails its checksum"
+    elif "Forbidden" in kinds or "DTD" in kinds:  # defusedxml's refusals
         what = "the workbook's XML declares entities or a DTD, which Excel never writes"
-    elif isinstance(exc, (ParseError, SyntaxError)):
+    elif any(isinstance(e, (ParseError, SyntaxError)) for e in chain) or "invalid XML" in str(exc):
         what = "the workbook's XML is malformed (damaged, or not written by a spreadsheet)"
     else:
         what = "the workbook's parts are not the ones Excel writes (damaged, or non-standard)"
