@@ -200,29 +200,34 @@ def check_archive(archive: zipfile.ZipFile, limits: Limits, source: str) -> None
             )
 
 
-def _line_of(data: bytes, pos: int) -> int:
-    return data.count(b"\n", 0, pos) + 1
+def _chunks(data: bytes, size: int):
+    """Pieces of about ``size`` bytes, each ending at a newline (or the end of the file).
+
+    Valid JSON holds no raw newline inside a string, so no string, escape or number
+    crosses a cut: only the depth is carried from one piece to the next.
+    """
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + size, len(data)) - 1)
+        end = len(data) if end < 0 else end + 1
+        yield start, data[start:end]
+        start = end
 
 
-def _chunk_end(arr: np.ndarray, start: int, size: int) -> int:
-    """Where to cut a chunk: never inside a run of digits or backslashes."""
-    end = min(start + size, len(arr))
-    while end < len(arr):
-        window = arr[start:end]
-        safe = np.flatnonzero((window != 92) & ((window < 48) | (window > 57)))
-        if len(safe):
-            return start + int(safe[-1]) + 1
-        end = min(end + size, len(arr))
-    return end
+_DIGIT_TABLE = bytes(
+    ord("0") if 48 <= b <= 57 else b if b in b'"\n' else ord("x") for b in range(256)
+)
+_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}\n')
 
 
 def scan_json(data: bytes, source: str, limits: Limits) -> None:
     """Refuse JSON nested deeper than ``max_depth`` or with numbers over ``max_digits``.
 
-    A vectorised pass over the bytes, before any parsing: quotes not escaped by an odd
-    run of backslashes delimit strings; outside them, the running count of ``[`` and
-    ``{`` minus ``]`` and ``}`` is the depth, and runs of digits are numbers. The file is
-    read in chunks of 16 MiB, cut between tokens.
+    A pass over the bytes at C speed, before any parsing: the escapes ``\\`` and ``\"``
+    are dropped (so every quote left opens or closes a string), a run of more than
+    ``max_digits`` digits outside a string is a number too long, and once the strings
+    are cut out, the running count of ``[`` and ``{`` minus ``]`` and ``}`` is the depth.
+    The file is read in pieces of 16 MiB cut at newlines.
 
     Parameters
     ----------
@@ -241,73 +246,44 @@ def scan_json(data: bytes, source: str, limits: Limits) -> None:
     --------
     >>> scan_json(b'[{"item": "[[[[", "n": 12}]', "x.json", Limits(max_depth=2, max_digits=2))
     """
-    arr = np.frombuffer(data, np.uint8)
-    structural = np.zeros(256, bool)
-    structural[[34, 92, 91, 93, 123, 125]] = True  # " \ [ ] { }
-    in_string, depth, start = False, 0, 0
-    while start < len(arr):
-        end = _chunk_end(arr, start, _CHUNK)
-        chunk = arr[start:end]
-        pos = np.flatnonzero(structural[chunk])
-        byte = chunk[pos]
-        # a quote is escaped by an odd run of backslashes right before it
-        slash = byte == 92
-        after_slash = np.zeros(len(pos), bool)
-        after_slash[1:] = slash[:-1] & (pos[1:] == pos[:-1] + 1)
-        run_start = slash & ~after_slash
-        first = np.maximum.accumulate(np.where(run_start, np.arange(len(pos)), 0))
-        idx = np.arange(len(pos))
-        quote = byte == 34
-        prev = np.maximum(idx - 1, 0)
-        escaped = quote & after_slash.copy()
-        escaped[1:] &= slash[:-1]
-        escaped &= (prev - first[prev] + 1) % 2 == 1
-        opening = (quote & ~escaped).astype(np.int8)
-        parity = (np.cumsum(opening, dtype=np.int64) + in_string) % 2
-        outside = parity == 0
-        step = np.zeros(len(pos), np.int32)
-        step[outside & ((byte == 91) | (byte == 123))] = 1
-        step[outside & ((byte == 93) | (byte == 125))] = -1
-        levels = depth + np.cumsum(step, dtype=np.int64)
+    depth, line = 0, 1
+    too_long = b"0" * (limits.max_digits + 1)
+    for _, chunk in _chunks(data, _CHUNK):
+        plain = chunk
+        if b"\\" in plain:  # drop JSON's escapes, left to right, as a parser reads them
+            plain = plain.replace(b"\\\\", b"").replace(b'\\"', b"")
+        digits = plain.translate(_DIGIT_TABLE)
+        at = digits.find(too_long)
+        while at >= 0:  # rare: a long run of digits is a number only outside a string
+            end = at + len(too_long)
+            while end < len(digits) and digits[end] == 48:
+                end += 1
+            if digits.count(b'"', 0, at) % 2 == 0:
+                raise limit_error(
+                    f"a number has {end - at:,} digits, over the limit "
+                    f"max_digits={limits.max_digits}.",
+                    "max_digits",
+                    source=source,
+                    rows=[line + digits.count(b"\n", 0, at)],
+                    how="Store such values as strings (in quotes),",
+                )
+            at = digits.find(too_long, end)
+        del digits
+        marks = np.frombuffer(plain.translate(None, _STRUCTURE), np.uint8)  # " [ ] { } newline
+        inside = np.bitwise_xor.accumulate((marks == 34).view(np.uint8))  # 1 within a string
+        low = marks | np.uint8(0x20)  # [ and { differ from ] and } by one bit
+        at = np.flatnonzero(((low == 0x7B) | (low == 0x7D)) & (inside == 0))
+        levels = depth + np.cumsum(np.where(low[at] == 0x7B, 1, -1), dtype=np.int64)
         if len(levels) and levels.max() > limits.max_depth:
-            at = start + int(pos[np.argmax(levels > limits.max_depth)])
+            first = int(at[np.argmax(levels > limits.max_depth)])
             raise limit_error(
                 f"the JSON nests more than {limits.max_depth} levels deep, over the limit "
                 f"max_depth={limits.max_depth}.",
                 "max_depth",
                 source=source,
-                rows=[_line_of(data, at)],
+                rows=[line + int(np.count_nonzero(marks[:first] == 10))],
                 how="Flatten the records,",
             )
-        _check_digits(data, chunk, start, pos[quote & ~escaped], in_string, source, limits)
-        if len(pos):
-            in_string = bool(parity[-1])
+        if len(levels):
             depth = int(levels[-1])
-        start = end
-
-
-def _check_digits(
-    data: bytes,
-    chunk: np.ndarray,
-    start: int,
-    quotes: np.ndarray,
-    in_string: bool,
-    source: str,
-    limits: Limits,
-) -> None:
-    digit = ((chunk >= 48) & (chunk <= 57)).view(np.int8)
-    edges = np.flatnonzero(np.diff(digit, prepend=np.int8(0), append=np.int8(0)))
-    begins, ends = edges[::2], edges[1::2]
-    long = np.flatnonzero(ends - begins > limits.max_digits)
-    for k in long:  # rare: a long run of digits, a number only outside a string
-        before = int(np.searchsorted(quotes, begins[k])) + in_string
-        if before % 2 == 0:
-            at = start + int(begins[k])
-            raise limit_error(
-                f"a number has {int(ends[k] - begins[k]):,} digits, over the limit "
-                f"max_digits={limits.max_digits}.",
-                "max_digits",
-                source=source,
-                rows=[_line_of(data, at)],
-                how="Store such values as strings (in quotes),",
-            )
+        line += chunk.count(b"\n")

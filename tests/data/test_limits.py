@@ -252,7 +252,8 @@ def true_depth(value) -> int:
 @given(json_values(), st.integers(0, 6), st.integers(1, 9))
 @settings(max_examples=100, deadline=None)
 def test_the_scan_measures_the_depth_json_has(value, limit, chunk):
-    data = json.dumps(value).encode()
+    # indented or not: the scan's pieces are cut at newlines, carrying the depth across
+    data = json.dumps(value, indent=None if chunk % 3 == 0 else chunk % 3).encode()
     original = limits_module._CHUNK
     limits_module._CHUNK = chunk  # tiny chunks: the state carried between them is checked too
     try:
@@ -263,6 +264,44 @@ def test_the_scan_measures_the_depth_json_has(value, limit, chunk):
             scan_json(data, "x.json", Limits(max_depth=limit))
     finally:
         limits_module._CHUNK = original
+
+
+def test_digits_and_lines_are_right_across_pieces(monkeypatch):
+    monkeypatch.setattr(limits_module, "_CHUNK", 8)
+    lines = [b'{"item": "' + b"9" * 50 + b'", "label": [[1]]}'] * 5 + [b'{"n": ' + b"9" * 50 + b"}"]
+    with pytest.raises(
+        AnnotationDataError, match=r"row 6: a number has 50 digits, over the limit max_digits=49"
+    ):
+        scan_json(b"\n".join(lines), "x.jsonl", Limits(max_digits=49, max_depth=3))
+    with pytest.raises(AnnotationDataError, match=r"row 1: the JSON nests more than 2 levels"):
+        scan_json(b"\n".join(lines), "x.jsonl", Limits(max_depth=2))
+    scan_json(b"\n".join(lines), "x.jsonl", Limits(max_digits=50, max_depth=3))
+
+
+def test_json_limits_are_checked_before_the_parser_runs(monkeypatch):
+    import analytics.data.reading as reading
+
+    def parser_must_not_run(*args, **kwargs):
+        raise AssertionError("the JSON reader ran before the limits were checked")
+
+    monkeypatch.setattr(reading, "read_json", parser_must_not_run)
+    with pytest.raises(AnnotationDataError, match="max_depth=64"):
+        read_table(nested(100), format="json")
+    with pytest.raises(AnnotationDataError, match="max_digits=400"):
+        read_table(b'[{"a": ' + b"1" * 401 + b"}]", format="json")
+
+
+def test_workbook_limits_are_checked_before_openpyxl_opens_it(monkeypatch):
+    import openpyxl
+
+    def must_not_open(*args, **kwargs):
+        raise AssertionError("openpyxl opened a workbook over the limits")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", must_not_open)
+    with pytest.raises(AnnotationDataError, match="max_compression_ratio"):
+        read_table(zip_bomb(5), format="excel")
+    with pytest.raises(AnnotationDataError, match="max_decompressed_bytes"):
+        read_table(small_workbook(), format="excel", limits=Limits(max_decompressed_bytes=100))
 
 
 # ---------------------------------------------------------------- delimited and Parquet
