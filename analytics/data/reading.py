@@ -45,7 +45,6 @@ _EXTENSIONS = {
     ".ndjson": "jsonl",
     ".xlsx": "excel",
     ".xlsm": "excel",
-    ".xls": "excel",  # refused by the workbook reader, with how to convert it
     ".parquet": "parquet",
     ".pq": "parquet",
 }
@@ -119,7 +118,8 @@ def _detect_format(data: bytes, name: str, fmt: str | None) -> tuple[str, str]:
             None,
             "excel",
         ) else f"{why}, although the extension is {ext}"
-    if head.startswith(OLE_MAGIC):
+    if head.startswith(OLE_MAGIC) and (ext in (".xls", "") or ext in _EXTENSIONS):
+        # an .xls (or an encrypted .xlsx): the workbook reader says how to convert it
         return "excel", "from the content (an OLE2 file: an old .xls or an encrypted workbook)"
     if head.startswith(b"PAR1"):
         why = "from the content (Parquet magic bytes)"
@@ -221,6 +221,14 @@ def _from_byte_order(data: bytes, name: str) -> tuple[bytes, str | None, list[st
             source=name,
             hint="Save it again as UTF-8 (CSV UTF-8 in Excel).",
         ) from None
+    sample = text[:4096]
+    odd = sum(1 for c in sample if not c.isprintable() and c not in "\t\r\n\ufeff")
+    if odd > 0.05 * len(sample):
+        raise AnnotationDataError(
+            f"the file starts like {label} text (from {how}) but does not hold text.",
+            source=name,
+            hint="Export your annotations as CSV, TSV, JSON, Excel (.xlsx) or Parquet.",
+        )
     return text.encode("utf-8"), codec, [f"Text in {label}, told by {how}: converted to UTF-8."]
 
 

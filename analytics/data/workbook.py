@@ -120,6 +120,13 @@ def _open_archive(data: bytes, name: str) -> zipfile.ZipFile:
             source=name,
             hint=_SAVE_AS,
         )
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
+        raise AnnotationDataError(
+            "this is an HTML or XML file (as web exports and Excel 2003 XML save), not an "
+            ".xlsx workbook.",
+            source=name,
+            hint=_SAVE_AS,
+        )
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         names = set(archive.namelist())

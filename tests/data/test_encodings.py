@@ -107,3 +107,12 @@ def test_text_that_is_not_western_european_gets_a_caution(codec):
     ann = load_annotations(upload(text.encode(codec), "x.csv"))
     [caution] = [w for w in ann.report.warnings() if "Western European" in w]
     assert "Save it as UTF-8" in caution and ann.report.encoding in ("cp1252", "latin-1")
+
+
+def test_binary_behind_a_byte_order_mark_is_not_text():
+    data = b"\xff\xfe" + bytes(range(1, 32)) * 40
+    with pytest.raises(
+        AnnotationDataError,
+        match=r"starts like UTF-16 \(little-endian\) text .* does not hold text",
+    ):
+        read_table(upload(data, "x.csv"))

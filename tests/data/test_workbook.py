@@ -235,3 +235,16 @@ def test_a_part_that_fails_its_checksum_is_damage():
         match=r"damaged: one of its parts cannot be inflated or fails its checksum",
     ):
         read_table(data)
+
+
+def test_an_html_table_saved_as_xls_is_said_plainly():
+    with pytest.raises(AnnotationDataError, match=r"an HTML or XML file .* not an \.xlsx workbook"):
+        read_table(upload(b"<html><table><tr><td>item</td></tr></table></html>", "web.xlsx"))
+
+
+def test_csv_text_saved_as_xls_still_loads_and_a_word_97_file_is_not_called_a_workbook():
+    assert (
+        load_annotations(upload(b"item,annotator,label\n1,a,x\n1,b,y\n", "x.xls")).n_judgements == 2
+    )
+    with pytest.raises(AnnotationDataError, match=r"extension \.doc is not one Concord reads"):
+        read_table(upload(OLE_MAGIC + b"\x00" * 600, "letter.doc"))
