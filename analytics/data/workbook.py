@@ -335,6 +335,14 @@ def _header(first: list, width: int, name: str, sheet: str, row: int) -> list[st
     return names
 
 
+def _holds_a_value(ws: Any) -> bool:
+    """Whether a sheet holds any value (a row past Excel's last counts: it is not empty)."""
+    for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
+        if number > EXCEL_MAX_ROWS or any(v is not None for v in row):
+            return True
+    return False
+
+
 def _other_sheets_caution(book: Any, chosen: Any, name: str) -> list[str]:
     """A caution naming the other worksheets that hold at least one value."""
     full = []
@@ -343,7 +351,7 @@ def _other_sheets_caution(book: Any, chosen: Any, name: str) -> list[str]:
             continue
         ws.reset_dimensions()
         try:
-            has_data = any(v is not None for row in ws.iter_rows(values_only=True) for v in row)
+            has_data = _holds_a_value(ws)
         except (MemoryError, KeyboardInterrupt):
             raise
         except Exception:

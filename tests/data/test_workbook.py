@@ -248,3 +248,24 @@ def test_csv_text_saved_as_xls_still_loads_and_a_word_97_file_is_not_called_a_wo
     )
     with pytest.raises(AnnotationDataError, match=r"extension \.doc is not one Concord reads"):
         read_table(upload(OLE_MAGIC + b"\x00" * 600, "letter.doc"))
+
+
+def test_a_second_sheet_with_a_row_far_past_the_last_is_named_without_walking_the_gap():
+    import time
+
+    data = workbook(("First", LONG), ("Far", [("x",)]))
+    far = "xl/worksheets/sheet2.xml"
+    data = patched(
+        data,
+        far,
+        lambda b: b.replace(b'<row r="1">', b'<row r="900000000">').replace(
+            b'r="A1"', b'r="A900000000"'
+        ),
+    )
+    assert b'<row r="900000000">' in zipfile.ZipFile(io.BytesIO(data)).read(far)
+    start = time.perf_counter()
+    ann = load_annotations(upload(data))
+    # openpyxl walks the million-row gap to Excel's last row (about a second), never the
+    # 900 million rows to the one given
+    assert time.perf_counter() - start < 10
+    assert any("'Far'" in w for w in ann.report.warnings())
