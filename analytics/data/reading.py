@@ -355,7 +355,8 @@ def read_table(
         Excel sheet name or index (default: the first).
     limits : Limits or None, default None
         The resource limits (:class:`~analytics.data.limits.Limits`); by default
-        ``Limits(max_bytes=max_bytes)``. Given limits win over ``max_bytes``.
+        ``Limits(max_bytes=max_bytes)``. Given limits win over ``max_bytes``. Each is
+        checked before the work it bounds.
 
     Returns
     -------
@@ -365,13 +366,16 @@ def read_table(
         The row number of each record as a person counts it in the file (header = row 1
         for delimited text and Excel; records from 1 for JSON and Parquet).
     report : LoadReport
-        A partial report: source, format, encoding, rows read and notes.
+        A partial report: source, format, encoding (UTF-16 and UTF-32 text is converted
+        to UTF-8 first), rows read, notes, and cautions (other sheets holding data, text
+        that may be in another encoding).
 
     Raises
     ------
     AnnotationDataError
         For a missing, empty, oversized, binary, malformed or ragged file, an unknown
-        format, or a header with empty or repeated names.
+        format, a header with empty or repeated names, or a file over one of the limits
+        (naming it).
 
     Examples
     --------
