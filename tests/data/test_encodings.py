@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analytics import AnnotationDataError, load_annotations
 from analytics.data import read_table
@@ -116,3 +118,33 @@ def test_binary_behind_a_byte_order_mark_is_not_text():
         match=r"starts like UTF-16 \(little-endian\) text .* does not hold text",
     ):
         read_table(upload(data, "x.csv"))
+
+
+@given(
+    st.sampled_from([b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00", b"", b"\xef\xbb\xbf"]),
+    st.binary(max_size=300),
+)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_bytes_behind_a_byte_order_mark_raise_only_annotation_data_errors(bom, body):
+    try:
+        load_annotations(upload(bom + body, "fuzz.txt"))
+    except AnnotationDataError as err:
+        assert "\n" not in str(err)
+
+
+BOMS = {"utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff", "utf-32-le": b"\xff\xfe\x00\x00"}
+
+
+def outcome(data: bytes) -> tuple:
+    try:
+        ann = load_annotations(upload(data, "t.csv"))
+    except AnnotationDataError as err:
+        return ("error", err.problem)
+    return ("loaded", ann.n_judgements, sorted(map(str, ann.categories)), ann.report.n_rows)
+
+
+@given(st.text(alphabet=list('ab,\t\n"xé日1'), max_size=80), st.sampled_from(sorted(BOMS)))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_unicode_text_loads_exactly_as_its_utf8_twin(text, codec):
+    full = "item,annotator,label\n" + text
+    assert outcome(BOMS[codec] + full.encode(codec)) == outcome(full.encode())

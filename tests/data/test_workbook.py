@@ -6,6 +6,8 @@ import io
 import zipfile
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from analytics import AnnotationDataError, load_annotations
@@ -269,3 +271,34 @@ def test_a_second_sheet_with_a_row_far_past_the_last_is_named_without_walking_th
     # 900 million rows to the one given
     assert time.perf_counter() - start < 10
     assert any("'Far'" in w for w in ann.report.warnings())
+
+
+def stored_workbook() -> bytes:
+    """The LONG workbook with its parts stored uncompressed, so changed bytes reach the XML."""
+    source = zipfile.ZipFile(io.BytesIO(workbook(("S", LONG))))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            target.writestr(info.filename, source.read(info.filename), zipfile.ZIP_STORED)
+    return out.getvalue()
+
+
+STORED = stored_workbook()
+
+
+@given(st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_damaged_workbook_raises_only_annotation_data_errors(data):
+    """Truncated, or with bytes changed anywhere: a clean load or an AnnotationDataError."""
+    body = bytearray(STORED)
+    if data.draw(st.booleans(), label="truncate"):
+        body = body[: data.draw(st.integers(4, len(body) - 1), label="length")]
+    for _ in range(data.draw(st.integers(1, 4), label="changes")):
+        at = data.draw(st.integers(0, len(body) - 1), label="at")
+        body[at] = data.draw(st.integers(0, 255), label="byte")
+    try:
+        ann = load_annotations(upload(bytes(body)), format="excel")
+    except AnnotationDataError as err:
+        assert "\n" not in str(err) and "Error:" not in str(err)
+        return
+    assert ann.report.n_rows == ann.n_judgements + ann.report.n_missing + ann.report.n_skipped
