@@ -80,9 +80,17 @@ def read_excel(
             f"the sheet declares {n_rows:,} rows x {n_cols:,} columns",
             sheet=title,
         )
-    records, numbers, n_errors = _stream_rows(ws, limits, name)
+    records, numbers, n_errors, valueless = _stream_rows(ws, limits, name)
     notes = [f"Read sheet {show_text(title)} ({_ordinal(book, ws)})."]
     cautions = _other_sheets_caution(book, ws, name) if sheet is None else []
+    uncalculated = _uncalculated_formulas(data, book.worksheets.index(ws), valueless, name)
+    if uncalculated:
+        cautions.append(
+            f"{uncalculated:,} cell(s) of sheet {show_text(title)} hold formulas whose values "
+            "were never calculated (the file was written by a program, not saved by a "
+            "spreadsheet): they were read as empty. Open the file in Excel or LibreOffice and "
+            "save it, so the values are stored."
+        )
     if not records:
         raise AnnotationDataError("the sheet is empty.", source=name, sheet=title)
     blank = numbers[-1] - numbers[0] + 1 - len(numbers)
@@ -236,8 +244,11 @@ def _ordinal(book: Any, ws: Any) -> str:
     return "the only sheet" if n == 1 else f"sheet {index + 1} of {n}"
 
 
-def _stream_rows(ws: Any, limits: Limits, name: str) -> tuple[list[list], list[int], int]:
-    """The sheet's non-blank rows (trailing empty cells cut) and their row numbers.
+def _stream_rows(
+    ws: Any, limits: Limits, name: str
+) -> tuple[list[list], list[int], int, set[tuple[int, int]]]:
+    """The sheet's non-blank rows (trailing empty cells cut), their row numbers, the count
+    of error cells, and where cells are written without a value (row, column).
 
     The declared dimension is dropped first so openpyxl neither pads rows to it nor stops
     at it; the cells openpyxl hands over (rows x widest row) are counted against
@@ -248,6 +259,7 @@ def _stream_rows(ws: Any, limits: Limits, name: str) -> tuple[list[list], list[i
     ws.reset_dimensions()
     records: list[list] = []
     numbers: list[int] = []
+    valueless: set[tuple[int, int]] = set()
     n_errors = 0
     widest = 0
     try:
@@ -272,8 +284,11 @@ def _stream_rows(ws: Any, limits: Limits, name: str) -> tuple[list[list], list[i
             )
             values = []
             for cell in row:
-                if cell is EMPTY_CELL or cell.value is None:
+                if cell is EMPTY_CELL:
                     values.append(np.nan)
+                elif cell.value is None:  # styled but empty, or a formula never calculated
+                    values.append(np.nan)
+                    valueless.add((number, len(values)))
                 elif cell.data_type == "e":
                     values.append(np.nan)
                     n_errors += 1
@@ -292,7 +307,38 @@ def _stream_rows(ws: Any, limits: Limits, name: str) -> tuple[list[list], list[i
         raise
     except Exception as exc:  # a damaged sheet part
         raise _damaged(exc, name, ws.title) from None
-    return records, numbers, n_errors
+    return records, numbers, n_errors, valueless
+
+
+def _uncalculated_formulas(
+    data: bytes, index: int, valueless: set[tuple[int, int]], name: str
+) -> int:
+    """How many of the cells written without a value hold a formula (never calculated).
+
+    Read-only openpyxl gives either the stored values or the formulas, so the sheet is
+    read a second time for formulas, and only when some cells had no value, up to the
+    last such row.
+    """
+    if not valueless:
+        return 0
+    from openpyxl import load_workbook
+
+    last = max(r for r, _ in valueless)
+    found = 0
+    try:
+        ws = load_workbook(io.BytesIO(data), read_only=True, data_only=False).worksheets[index]
+        ws.reset_dimensions()
+        for number, row in enumerate(ws.iter_rows(max_row=last), start=1):
+            found += sum(
+                1
+                for col, cell in enumerate(row, start=1)
+                if cell.data_type == "f" and (number, col) in valueless
+            )
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception:  # the first reading succeeded; a second look that fails adds nothing
+        return 0
+    return found
 
 
 def _empty(value: Any) -> bool:

@@ -302,3 +302,27 @@ def test_a_damaged_workbook_raises_only_annotation_data_errors(data):
         assert "\n" not in str(err) and "Error:" not in str(err)
         return
     assert ann.report.n_rows == ann.n_judgements + ann.report.n_missing + ann.report.n_skipped
+
+
+def test_formulas_never_calculated_are_cautioned_not_silently_empty():
+    data = workbook(("S", [*LONG, (3, "a", '=A2&"x"'), (3, "b", "y")]))
+    ann = load_annotations(upload(data))
+    [caution] = [w for w in ann.report.warnings() if "formulas" in w]
+    assert caution.startswith(
+        "1 cell(s) of sheet 'S' hold formulas whose values were never calculated"
+    )
+    assert ann.report.n_missing == 1
+
+
+def test_styled_empty_cells_are_not_formulas():
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    ws = book.active
+    for row in LONG:
+        ws.append(row)
+    ws["C5"].font = Font(bold=True)  # written to the sheet, but holds nothing
+    buf = io.BytesIO()
+    book.save(buf)
+    ann = load_annotations(upload(buf.getvalue()))
+    assert not any("formulas" in w for w in ann.report.warnings())
