@@ -361,7 +361,8 @@ def _header(first: list, width: int, name: str, sheet: str, row: int) -> list[st
             source=name,
             sheet=sheet,
             rows=[row],
-            hint="Give every column a name in the first row, or delete the unnamed columns.",
+            hint="Give every column a name in the header row, or delete the unnamed columns; "
+            "if a title sits above the header, delete the rows above it.",
         )
     seen: dict[str, list[str]] = {}
     for i, h in enumerate(names):
