@@ -68,6 +68,15 @@ def read_excel(
     archive = _open_archive(data, name)
     check_archive(archive, limits, name)
     book = _load_workbook(data, name)
+    try:
+        return _read_sheet(data, name, sheet, limits, book)
+    finally:
+        book.close()  # a read-only workbook keeps its zip open until closed
+
+
+def _read_sheet(
+    data: bytes, name: str, sheet: str | int | None, limits: Limits, book: Any
+) -> tuple[pd.DataFrame, np.ndarray, list[str], list[str]]:
     ws = _pick_sheet(book, sheet, name)
     title = ws.title
     if ws.max_row and ws.max_column:  # the <dimension> element, read from the sheet's head
@@ -326,7 +335,8 @@ def _uncalculated_formulas(
     last = max(r for r, _ in valueless)
     found = 0
     try:
-        ws = load_workbook(io.BytesIO(data), read_only=True, data_only=False).worksheets[index]
+        formulas = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        ws = formulas.worksheets[index]
         ws.reset_dimensions()
         for number, row in enumerate(ws.iter_rows(max_row=last), start=1):
             found += sum(
@@ -334,6 +344,7 @@ def _uncalculated_formulas(
                 for col, cell in enumerate(row, start=1)
                 if cell.data_type == "f" and (number, col) in valueless
             )
+        formulas.close()
     except (MemoryError, KeyboardInterrupt):
         raise
     except Exception:  # the first reading succeeded; a second look that fails adds nothing
