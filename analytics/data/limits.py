@@ -8,13 +8,30 @@ decompresses or allocates, and names the limit it hit in the error.
 True
 >>> Limits(max_cells=10).max_cells
 10
+>>> scan_json(b'{"a": [[[1]]]}', "x.json", Limits(max_depth=3))
+Traceback (most recent call last):
+...
+analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests more than 3 levels deep, over the limit max_depth=3. Flatten the records, or if the file is what you meant, raise the limit: limits=Limits(max_depth=...).
 """
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_LIMITS", "Limits"]
+import numpy as np
+
+from analytics._core.errors import AnnotationDataError
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Limits",
+    "check_archive",
+    "check_cells",
+    "check_delimited_cells",
+    "limit_error",
+    "scan_json",
+]
 
 
 @dataclass(frozen=True)
@@ -25,22 +42,248 @@ class Limits:
     ----------
     max_bytes : int, default 200 MiB
         The file's size as stored (compressed for .xlsx and Parquet).
-    max_decompressed_bytes : int, default 1 GiB
-        The size of a container's contents once inflated (the XML inside an .xlsx).
+    max_decompressed_bytes : int, default 256 MiB
+        The size of a container's contents once inflated (the XML inside an .xlsx): a
+        sheet of Excel's full 1,048,576 rows by 3 columns is about 180 MB of XML.
     max_cells : int, default 100_000_000
         Rows x columns of the table read (an .xlsx sheet's declared dimension counts).
     max_depth : int, default 64
         How deeply JSON arrays and objects may nest.
     max_digits : int, default 400
         The longest number JSON may hold (Python refuses to parse longer integers).
+    max_compression_ratio : int, default 100
+        How many times larger than stored a container's member may inflate; real
+        workbooks inflate 5 to 20 times, a zip bomb hundreds of times.
     """
 
     max_bytes: int = 200 * 1024 * 1024
-    max_decompressed_bytes: int = 1024 * 1024 * 1024
+    max_decompressed_bytes: int = 256 * 1024 * 1024
     max_cells: int = 100_000_000
     max_depth: int = 64
     max_digits: int = 400
+    max_compression_ratio: int = 100
 
 
 #: The limits used when none are given.
 DEFAULT_LIMITS = Limits()
+# members this small are never refused for their ratio (an empty sheet compresses 100:1)
+_RATIO_FLOOR_BYTES = 1024 * 1024
+# the JSON scan reads this many bytes at a time
+_CHUNK = 16 * 1024 * 1024
+
+
+def limit_error(
+    problem: str, field: str, *, source: str, sheet: str | None = None, rows=None, how: str = ""
+) -> AnnotationDataError:
+    """The error for a file over one of the :class:`Limits`, naming the field to raise.
+
+    Parameters
+    ----------
+    problem : str
+        What is over the limit, ending with the limit (``"..., over the limit max_cells=10."``).
+    field : str
+        The :class:`Limits` field (``"max_cells"``).
+    source : str
+        The file name.
+    sheet : str or None, default None
+        The sheet, for a workbook.
+    rows : sequence of int or None, default None
+        Where in the file, when known.
+    how : str, default ""
+        How to make the file smaller, put before the way to raise the limit.
+
+    Returns
+    -------
+    AnnotationDataError
+    """
+    raise_it = f"if the file is what you meant, raise the limit: limits=Limits({field}=...)."
+    hint = f"{how} or {raise_it}" if how else raise_it[0].upper() + raise_it[1:]
+    return AnnotationDataError(problem, source=source, sheet=sheet, rows=rows, hint=hint)
+
+
+def check_cells(
+    n_cells: int, limits: Limits, source: str, what: str, sheet: str | None = None
+) -> None:
+    """Refuse a table of more than ``limits.max_cells`` cells, before it is built.
+
+    Parameters
+    ----------
+    n_cells : int
+        The cells the table would hold (rows x columns, or an upper estimate).
+    limits : Limits
+    source : str
+        The file name.
+    what : str
+        How the count was found, for the message (``"the sheet declares 1,048,576 rows x
+        16,384 columns"``).
+    sheet : str or None, default None
+        The sheet, for a workbook.
+
+    Raises
+    ------
+    AnnotationDataError
+        When ``n_cells > limits.max_cells``.
+    """
+    if n_cells > limits.max_cells:
+        raise limit_error(
+            f"{what}: {n_cells:,} cells, over the limit max_cells={limits.max_cells:,}.",
+            "max_cells",
+            source=source,
+            sheet=sheet,
+            how="Split the data into smaller files,",
+        )
+
+
+def check_delimited_cells(data: bytes, sep: str, limits: Limits, source: str) -> None:
+    """Refuse delimited text whose lines x header fields exceed ``limits.max_cells``.
+
+    The estimate counts newlines (an upper bound on the records) and the header's fields,
+    at C speed, before anything is parsed.
+
+    Parameters
+    ----------
+    data : bytes
+        The file, UTF-8 (or another ASCII-compatible encoding).
+    sep : str
+        The delimiter.
+    limits : Limits
+    source : str
+        The file name.
+    """
+    if len(data) <= limits.max_cells:  # a cell takes at least one byte
+        return
+    lines = data.count(b"\n") + 1
+    end = data.find(b"\n")
+    fields = data[: end if end >= 0 else len(data)].count(sep.encode()) + 1
+    check_cells(lines * fields, limits, source, f"{lines:,} lines x {fields:,} header fields")
+
+
+def check_archive(archive: zipfile.ZipFile, limits: Limits, source: str) -> None:
+    """Refuse a zip container (an .xlsx) that would inflate past the limits.
+
+    Sums the sizes its directory declares (:mod:`zipfile` never inflates a member past
+    its declared size: it stops there and fails the CRC), and refuses any member that
+    inflates more than ``max_compression_ratio`` times. Nothing is decompressed.
+
+    Parameters
+    ----------
+    archive : zipfile.ZipFile
+    limits : Limits
+    source : str
+        The file name.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming ``max_decompressed_bytes`` or ``max_compression_ratio``.
+    """
+    members = archive.infolist()
+    total = sum(m.file_size for m in members)
+    if total > limits.max_decompressed_bytes:
+        raise limit_error(
+            f"the workbook inflates to {total / 1e6:,.1f} MB of XML, over the limit "
+            f"max_decompressed_bytes={limits.max_decompressed_bytes:,}.",
+            "max_decompressed_bytes",
+            source=source,
+            how="Export the sheet as CSV,",
+        )
+    for m in members:
+        ratio = m.file_size / max(m.compress_size, 1)
+        if m.file_size > _RATIO_FLOOR_BYTES and ratio > limits.max_compression_ratio:
+            raise limit_error(
+                f"its part {m.filename} inflates {ratio:,.0f} times "
+                f"({m.compress_size:,} bytes to {m.file_size:,}), over the limit "
+                f"max_compression_ratio={limits.max_compression_ratio:,}: workbooks inflate "
+                "5 to 20 times; this looks like a zip bomb.",
+                "max_compression_ratio",
+                source=source,
+            )
+
+
+def _chunks(data: bytes, size: int):
+    """Pieces of about ``size`` bytes, each ending at a newline (or the end of the file).
+
+    Valid JSON holds no raw newline inside a string, so no string, escape or number
+    crosses a cut: only the depth is carried from one piece to the next.
+    """
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + size, len(data)) - 1)
+        end = len(data) if end < 0 else end + 1
+        yield start, data[start:end]
+        start = end
+
+
+_DIGIT_TABLE = bytes(
+    ord("0") if 48 <= b <= 57 else b if b in b'"\n' else ord("x") for b in range(256)
+)
+_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}\n')
+
+
+def scan_json(data: bytes, source: str, limits: Limits) -> None:
+    """Refuse JSON nested deeper than ``max_depth`` or with numbers over ``max_digits``.
+
+    A pass over the bytes at C speed, before any parsing: the escapes ``\\`` and ``\"``
+    are dropped (so every quote left opens or closes a string), a run of more than
+    ``max_digits`` digits outside a string is a number too long, and once the strings
+    are cut out, the running count of ``[`` and ``{`` minus ``]`` and ``}`` is the depth.
+    The file is read in pieces of 16 MiB cut at newlines.
+
+    Parameters
+    ----------
+    data : bytes
+        JSON or JSON Lines, UTF-8 (any ASCII-compatible encoding works).
+    source : str
+        The file name.
+    limits : Limits
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the limit and the line (the record, for JSON Lines) where it is passed.
+
+    Examples
+    --------
+    >>> scan_json(b'[{"item": "[[[[", "n": 12}]', "x.json", Limits(max_depth=2, max_digits=2))
+    """
+    depth, line = 0, 1
+    too_long = b"0" * (limits.max_digits + 1)
+    for _, chunk in _chunks(data, _CHUNK):
+        plain = chunk
+        if b"\\" in plain:  # drop JSON's escapes, left to right, as a parser reads them
+            plain = plain.replace(b"\\\\", b"").replace(b'\\"', b"")
+        digits = plain.translate(_DIGIT_TABLE)
+        at = digits.find(too_long)
+        while at >= 0:  # rare: a long run of digits is a number only outside a string
+            end = at + len(too_long)
+            while end < len(digits) and digits[end] == 48:
+                end += 1
+            if digits.count(b'"', 0, at) % 2 == 0:
+                raise limit_error(
+                    f"a number has {end - at:,} digits, over the limit "
+                    f"max_digits={limits.max_digits}.",
+                    "max_digits",
+                    source=source,
+                    rows=[line + digits.count(b"\n", 0, at)],
+                    how="Store such values as strings (in quotes),",
+                )
+            at = digits.find(too_long, end)
+        del digits
+        marks = np.frombuffer(plain.translate(None, _STRUCTURE), np.uint8)  # " [ ] { } newline
+        inside = np.bitwise_xor.accumulate((marks == 34).view(np.uint8))  # 1 within a string
+        low = marks | np.uint8(0x20)  # [ and { differ from ] and } by one bit
+        at = np.flatnonzero(((low == 0x7B) | (low == 0x7D)) & (inside == 0))
+        levels = depth + np.cumsum(np.where(low[at] == 0x7B, 1, -1), dtype=np.int64)
+        if len(levels) and levels.max() > limits.max_depth:
+            first = int(at[np.argmax(levels > limits.max_depth)])
+            raise limit_error(
+                f"the JSON nests more than {limits.max_depth} levels deep, over the limit "
+                f"max_depth={limits.max_depth}.",
+                "max_depth",
+                source=source,
+                rows=[line + int(np.count_nonzero(marks[:first] == 10))],
+                how="Flatten the records,",
+            )
+        if len(levels):
+            depth = int(levels[-1])
+        line += chunk.count(b"\n")

@@ -13,6 +13,7 @@ columns and :mod:`analytics.data.loading` builds the annotations.
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import Any
@@ -23,10 +24,10 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics.data.delimited import read_delimited, sniff_delimiter
 from analytics.data.json_records import read_json
-from analytics.data.limits import Limits
+from analytics.data.limits import Limits, check_cells, check_delimited_cells, limit_error, scan_json
 from analytics.data.load_report import LoadReport
 from analytics.data.parquet_file import read_parquet
-from analytics.data.workbook import read_excel
+from analytics.data.workbook import OLE_MAGIC, read_excel
 
 __all__ = ["DEFAULT_MAX_BYTES", "FORMATS", "read_table"]
 
@@ -117,6 +118,9 @@ def _detect_format(data: bytes, name: str, fmt: str | None) -> tuple[str, str]:
             None,
             "excel",
         ) else f"{why}, although the extension is {ext}"
+    if head.startswith(OLE_MAGIC) and (ext in (".xls", "") or ext in _EXTENSIONS):
+        # an .xls (or an encrypted .xlsx): the workbook reader says how to convert it
+        return "excel", "from the content (an OLE2 file: an old .xls or an encrypted workbook)"
     if head.startswith(b"PAR1"):
         why = "from the content (Parquet magic bytes)"
         return "parquet", why if by_ext in (
@@ -160,6 +164,116 @@ def _looks_binary(data: bytes) -> bool:
     return control / len(sample) > 0.05
 
 
+# byte-order marks, longest first (UTF-32's little-endian mark begins with UTF-16's)
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 (little-endian)"),
+    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 (big-endian)"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16 (little-endian)"),
+    (b"\xfe\xff", "utf-16-be", "UTF-16 (big-endian)"),
+)
+_CONTAINERS = (b"PK\x03\x04", b"PAR1", OLE_MAGIC)
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """UTF-16 without a byte-order mark, told by its NULs: every other byte of ASCII text.
+
+    Only mostly-ASCII text is recognised (NUL in at least 70% of the high bytes of the
+    first 4 KB, never in the low ones), and only if it decodes to printable text.
+    """
+    sample = np.frombuffer(data[: min(len(data), 4096) // 2 * 2], np.uint8)
+    if len(sample) < 8:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    for codec, low, high in (("utf-16-le", even, odd), ("utf-16-be", odd, even)):
+        if (low == 0).any() or (high == 0).mean() < 0.7:
+            continue
+        try:
+            text = data[: len(sample)].decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if all(c.isprintable() or c in "\t\r\n" for c in text):
+            return codec
+    return None
+
+
+def _from_byte_order(data: bytes, name: str) -> tuple[bytes, str | None, list[str]]:
+    """UTF-16 and UTF-32 text (Excel's "Unicode Text") as UTF-8 bytes, and what it was.
+
+    Binary containers (zip, Parquet, OLE2) are returned as they are.
+    """
+    if data.startswith(_CONTAINERS):
+        return data, None, []
+    found = next(((bom, codec, label) for bom, codec, label in _BOMS if data.startswith(bom)), None)
+    how = "its byte-order mark"
+    if found is None:
+        codec = _bomless_utf16(data)
+        if codec is None:
+            return data, None, []
+        found = (b"", codec, f"UTF-16 ({'little' if codec.endswith('le') else 'big'}-endian)")
+        how = "the pattern of its bytes (no byte-order mark)"
+    bom, codec, label = found
+    try:
+        text = data[len(bom) :].decode(codec)
+    except UnicodeDecodeError as exc:
+        raise AnnotationDataError(
+            f"the file looks like {label} text (from {how}) but byte {exc.start + len(bom):,} "
+            "is not valid there.",
+            source=name,
+            hint="Save it again as UTF-8 (CSV UTF-8 in Excel).",
+        ) from None
+    sample = text[:4096]
+    odd = sum(1 for c in sample if not c.isprintable() and c not in "\t\r\n\ufeff")
+    if odd > 0.05 * len(sample):
+        raise AnnotationDataError(
+            f"the file starts like {label} text (from {how}) but does not hold text.",
+            source=name,
+            hint="Export your annotations as CSV, TSV, JSON, Excel (.xlsx) or Parquet.",
+        )
+    return text.encode("utf-8"), codec, [f"Text in {label}, told by {how}: converted to UTF-8."]
+
+
+def _to_utf8(data: bytes, name: str) -> tuple[bytes, str | None, list[str], list[str]]:
+    """Text that is not UTF-8, as UTF-8 bytes: Windows-1252 if it fits, else latin-1.
+
+    Bytes 0x80-0x9F are control characters in latin-1 but letters and punctuation in
+    Windows-1252 (what Excel on Windows writes: curly quotes, euro sign), so a file
+    using them is read as Windows-1252. Text that still holds such control characters,
+    or whose high bytes mostly come in runs (accented letters come one at a time), is
+    probably in a multi-byte or non-Latin encoding: it is read, with a caution.
+    """
+    if data.isascii() or _looks_binary(data):
+        return data, None, [], []
+    try:
+        data.decode("utf-8")
+        return data, None, [], []
+    except UnicodeDecodeError:
+        pass
+    arr = np.frombuffer(data, np.uint8)
+    high = arr >= 0x80
+    codec = "latin-1"
+    if ((arr >= 0x80) & (arr <= 0x9F)).any():
+        try:
+            text = data.decode("cp1252")
+            codec = "cp1252"
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    else:
+        text = data.decode("latin-1")
+    cautions = []
+    neighbour = np.zeros(len(arr), bool)  # a high byte next to another high byte
+    neighbour[1:] |= high[:-1]
+    neighbour[:-1] |= high[1:]
+    in_runs = int((high & neighbour).sum())
+    c1_controls = codec == "latin-1" and bool(((arr >= 0x80) & (arr <= 0x9F)).any())
+    if c1_controls or (high.sum() >= 4 and in_runs * 2 > high.sum()):
+        cautions.append(
+            f"The file is not UTF-8 and does not look like Western European text: it was "
+            f"read as {codec}, but its letters may be wrong (it may be in another encoding, "
+            "e.g. Shift-JIS, GBK or Windows-1251). Save it as UTF-8 and load it again."
+        )
+    return text.encode("utf-8"), codec, [], cautions
+
+
 def _decode(data: bytes, name: str) -> tuple[str, str]:
     if _looks_binary(data):
         raise AnnotationDataError(
@@ -171,6 +285,50 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
         return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("latin-1"), "latin-1"
+
+
+def _refuse_empty(data: bytes, name: str) -> None:
+    if not data.strip():
+        raise AnnotationDataError(
+            "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
+        )
+
+
+def _check_limits(data: bytes, name: str, fmt: str, limits: Limits) -> None:
+    """The limits a format can be held to before its reader starts (Excel: in its reader)."""
+    if fmt in ("csv", "tsv"):
+        first = data[: data.find(b"\n") if b"\n" in data[:65536] else 65536]
+        sep = "\t" if fmt == "tsv" else sniff_delimiter(first.decode("latin-1"))
+        check_delimited_cells(data, sep, limits, name)
+    elif fmt in ("json", "jsonl"):
+        scan_json(data, name, limits)
+    elif fmt == "parquet":
+        _check_parquet(data, name, limits)
+
+
+def _check_parquet(data: bytes, name: str, limits: Limits) -> None:
+    """Cells and inflated size from the Parquet footer, before any column is read."""
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(io.BytesIO(data)).metadata
+    except Exception:  # a damaged footer: the reader says so in its own words
+        return
+    check_cells(
+        meta.num_rows * meta.num_columns,
+        limits,
+        name,
+        f"the file holds {meta.num_rows:,} rows x {meta.num_columns:,} columns",
+    )
+    inflated = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    if inflated > limits.max_decompressed_bytes:
+        raise limit_error(
+            f"its columns inflate to {inflated / 1e6:,.1f} MB, over the limit "
+            f"max_decompressed_bytes={limits.max_decompressed_bytes:,}.",
+            "max_decompressed_bytes",
+            source=name,
+            how="Split the file,",
+        )
 
 
 def read_table(
@@ -197,7 +355,8 @@ def read_table(
         Excel sheet name or index (default: the first).
     limits : Limits or None, default None
         The resource limits (:class:`~analytics.data.limits.Limits`); by default
-        ``Limits(max_bytes=max_bytes)``. Given limits win over ``max_bytes``.
+        ``Limits(max_bytes=max_bytes)``. Given limits win over ``max_bytes``. Each is
+        checked before the work it bounds.
 
     Returns
     -------
@@ -207,13 +366,16 @@ def read_table(
         The row number of each record as a person counts it in the file (header = row 1
         for delimited text and Excel; records from 1 for JSON and Parquet).
     report : LoadReport
-        A partial report: source, format, encoding, rows read and notes.
+        A partial report: source, format, encoding (UTF-16 and UTF-32 text is converted
+        to UTF-8 first), rows read, notes, and cautions (other sheets holding data, text
+        that may be in another encoding).
 
     Raises
     ------
     AnnotationDataError
         For a missing, empty, oversized, binary, malformed or ragged file, an unknown
-        format, or a header with empty or repeated names.
+        format, a header with empty or repeated names, or a file over one of the limits
+        (naming it).
 
     Examples
     --------
@@ -223,12 +385,16 @@ def read_table(
     """
     limits = limits if limits is not None else Limits(max_bytes=max_bytes)
     data, name = _read_source(source, limits.max_bytes)
-    if not data.strip():
-        raise AnnotationDataError(
-            "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
-        )
+    _refuse_empty(data, name)
+    data, source_encoding, notes = _from_byte_order(data, name)
+    _refuse_empty(data, name)
     fmt, why = _detect_format(data, name, format)
-    notes = [f"Format {fmt.upper()} {why}."]
+    notes.insert(0, f"Format {fmt.upper()} {why}.")
+    cautions: list[str] = []
+    if fmt in ("csv", "tsv", "json", "jsonl") and source_encoding is None:
+        data, source_encoding, more_notes, cautions = _to_utf8(data, name)
+        notes += more_notes
+    _check_limits(data, name, fmt, limits)
     encoding = None
     if fmt in ("csv", "tsv"):
         text, encoding = _decode(data, name)
@@ -240,11 +406,16 @@ def read_table(
         text, encoding = _decode(data, name)
         df, rows, more = read_json(text, name, lines=fmt == "jsonl")
     elif fmt == "excel":
-        df, rows, more = read_excel(data, name, sheet)
+        df, rows, more, cautions = read_excel(data, name, sheet, limits)
     else:  # parquet
         df, rows, more = read_parquet(data, name)
     df.columns = [str(c).strip() for c in df.columns]
     report = LoadReport(
-        source=name, format=fmt, encoding=encoding, n_rows=len(df), notes=tuple(notes + more)
+        source=name,
+        format=fmt,
+        encoding=source_encoding or encoding,
+        n_rows=len(df),
+        notes=tuple(notes + more),
+        cautions=tuple(cautions),
     )
     return df, rows, report

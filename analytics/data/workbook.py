@@ -1,41 +1,426 @@
-"""Reading an Excel workbook (.xlsx) sheet into a table.
+"""Reading an Excel workbook (.xlsx) sheet into a table, within the limits.
 
-Part of :func:`analytics.data.reading.read_table`.
+Part of :func:`analytics.data.reading.read_table`. Before openpyxl parses anything, the
+zip's directory is checked (declared inflated size, compression ratio) and the sheet's
+declared dimension is checked against the cell limit; while the sheet streams, the cells
+read are counted against it again (a dimension can be wrong or absent). The header row is
+read raw: a repeated or missing column name is an error naming the columns by letter.
+Other sheets that hold data are named in a caution.
 """
 
 from __future__ import annotations
 
 import io
+import zipfile
+import zlib
+from typing import Any
+from xml.etree.ElementTree import ParseError
 
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
-from analytics.data.delimited import check_header
+from analytics._core.errors import AnnotationDataError, show_text
+from analytics.data.limits import DEFAULT_LIMITS, Limits, check_archive, check_cells
 
-__all__ = ["read_excel"]
+__all__ = ["EXCEL_MAX_ROWS", "OLE_MAGIC", "read_excel"]
+
+#: The first bytes of an OLE2 compound file: an old .xls, or an encrypted .xlsx.
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: Excel's last row: a sheet never has more.
+EXCEL_MAX_ROWS = 1_048_576
+_ENCRYPTED_STREAM = "EncryptionInfo".encode("utf-16-le")
+_SAVE_AS = "Open it in Excel and save it as .xlsx (Excel Workbook), or export CSV."
 
 
 def read_excel(
-    data: bytes, name: str, sheet: str | int | None
-) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    data: bytes, name: str, sheet: str | int | None, limits: Limits = DEFAULT_LIMITS
+) -> tuple[pd.DataFrame, np.ndarray, list[str], list[str]]:
+    """Read one sheet of an .xlsx workbook into a table of raw cells.
+
+    Parameters
+    ----------
+    data : bytes
+        The workbook.
+    name : str
+        The file name, for messages.
+    sheet : str, int or None
+        The sheet's name or 0-based index; None for the first.
+    limits : Limits, default DEFAULT_LIMITS
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        The cells (object dtype; empty cells NaN, whole numbers int), columns named by the
+        header row.
+    rows : ndarray of int
+        The sheet row number of each record.
+    notes : list of str
+        Decisions to report (the sheet read, blank rows, error cells).
+    cautions : list of str
+        What the user should check (other sheets holding data).
+
+    Raises
+    ------
+    AnnotationDataError
+        For a file that is not an .xlsx (saying what it is), a workbook over the limits,
+        a missing sheet, or a header with empty or repeated names.
+    """
+    archive = _open_archive(data, name)
+    check_archive(archive, limits, name)
+    book = _load_workbook(data, name)
     try:
-        df = pd.read_excel(
-            io.BytesIO(data), sheet_name=sheet if sheet is not None else 0, dtype=object
+        return _read_sheet(data, name, sheet, limits, book)
+    finally:
+        book.close()  # a read-only workbook keeps its zip open until closed
+
+
+def _read_sheet(
+    data: bytes, name: str, sheet: str | int | None, limits: Limits, book: Any
+) -> tuple[pd.DataFrame, np.ndarray, list[str], list[str]]:
+    ws = _pick_sheet(book, sheet, name)
+    title = ws.title
+    if ws.max_row and ws.max_column:  # the <dimension> element, read from the sheet's head
+        n_rows = ws.max_row - ws.min_row + 1
+        n_cols = ws.max_column - ws.min_column + 1
+        check_cells(
+            n_rows * n_cols,
+            limits,
+            name,
+            f"the sheet declares {n_rows:,} rows x {n_cols:,} columns",
+            sheet=title,
         )
-    except Exception as exc:  # openpyxl raises many types for corrupt files
+    records, numbers, n_errors, valueless = _stream_rows(ws, limits, name)
+    notes = [f"Read sheet {show_text(title)} ({_ordinal(book, ws)})."]
+    cautions = _other_sheets_caution(book, ws, name) if sheet is None else []
+    uncalculated = _uncalculated_formulas(data, book.worksheets.index(ws), valueless, name)
+    if uncalculated:
+        cautions.append(
+            f"{uncalculated:,} cell(s) of sheet {show_text(title)} hold formulas whose values "
+            "were never calculated (the file was written by a program, not saved by a "
+            "spreadsheet): they were read as empty. Open the file in Excel or LibreOffice and "
+            "save it, so the values are stored."
+        )
+    if not records:
+        raise AnnotationDataError("the sheet is empty.", source=name, sheet=title)
+    blank = numbers[-1] - numbers[0] + 1 - len(numbers)
+    if blank:
+        notes.append(f"{blank} blank row(s) ignored.")
+    if n_errors:
+        notes.append(f"{n_errors:,} cell(s) hold Excel errors (#N/A, #DIV/0!, ...): read as empty.")
+    width = max(len(r) for r in records)
+    header = _header(records[0], width, name, title, numbers[0])
+    if len(records) == 1:
         raise AnnotationDataError(
-            f"could not read it as an Excel workbook ({type(exc).__name__}: {exc}).",
+            "the sheet has a header row but no data rows.", source=name, sheet=title
+        )
+    if width == 1:
+        raise AnnotationDataError(
+            f"the sheet has a single column ({show_text(header[0])}).", source=name, sheet=title
+        )
+    body = [r + [np.nan] * (width - len(r)) for r in records[1:]]
+    table = pd.DataFrame(body, columns=header, dtype=object)
+    return table, np.asarray(numbers[1:]), notes, cautions
+
+
+def _open_archive(data: bytes, name: str) -> zipfile.ZipFile:
+    """The zip inside an .xlsx, or an error saying plainly what the file is instead."""
+    if data.startswith(OLE_MAGIC):
+        if _ENCRYPTED_STREAM in data:
+            raise AnnotationDataError(
+                "the workbook is password-protected (encrypted), so it cannot be read.",
+                source=name,
+                hint="Remove the password in Excel (File > Info > Protect Workbook), "
+                "or export CSV.",
+            )
+        raise AnnotationDataError(
+            "this is an old Excel 97-2003 workbook (.xls); Concord reads .xlsx.",
             source=name,
-            hint="Save it again as .xlsx, or export CSV.",
-        ) from None
-    if df.shape[1] == 0 and df.shape[0] == 0:
-        raise AnnotationDataError("the sheet is empty.", source=name)
-    check_header([str(c) if not str(c).startswith("Unnamed:") else "" for c in df.columns], name)
-    if len(df) == 0:
-        raise AnnotationDataError("the sheet has a header row but no data rows.", source=name)
-    if df.shape[1] == 1:
-        raise AnnotationDataError(
-            f"the sheet has a single column ('{df.columns[0]}').", source=name
+            hint=_SAVE_AS,
         )
-    return df, np.arange(2, len(df) + 2), []
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
+        raise AnnotationDataError(
+            "this is an HTML or XML file (as web exports and Excel 2003 XML save), not an "
+            ".xlsx workbook.",
+            source=name,
+            hint=_SAVE_AS,
+        )
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
+        raise AnnotationDataError(
+            "could not read it as an Excel workbook: it is not a valid .xlsx (not a complete "
+            "zip archive; the file may be truncated or damaged).",
+            source=name,
+            hint=_SAVE_AS,
+        ) from None
+    if any(m.flag_bits & 0x1 for m in archive.infolist()):
+        raise AnnotationDataError(
+            "the workbook's parts are password-protected (an encrypted zip).",
+            source=name,
+            hint="Save it again without a password, or export CSV.",
+        )
+    if "xl/workbook.xml" not in names:
+        raise AnnotationDataError(
+            f"this is not an .xlsx workbook but {_what_zip(archive, names)}.",
+            source=name,
+            hint="Upload the .xlsx itself, or export CSV.",
+        )
+    return archive
+
+
+def _what_zip(archive: zipfile.ZipFile, names: set[str]) -> str:
+    if "xl/workbook.bin" in names:
+        return "an Excel binary workbook (.xlsb)"
+    if "mimetype" in names:
+        kind = archive.read("mimetype")[:100].decode("ascii", "replace")
+        if "spreadsheet" in kind:
+            return "an OpenDocument spreadsheet (.ods)"
+        return "an OpenDocument file"
+    if "word/document.xml" in names:
+        return "a Word document (.docx)"
+    if "ppt/presentation.xml" in names:
+        return "a PowerPoint file (.pptx)"
+    shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+    return f"a zip archive (holding {shown or 'nothing'})"
+
+
+def _damaged(exc: BaseException, name: str, sheet: str | None = None) -> AnnotationDataError:
+    """Plain words for whatever openpyxl raised on a damaged or odd workbook."""
+    chain = [exc]  # openpyxl wraps the parser's error in a ValueError of its own
+    while chain[-1].__cause__ is not None and len(chain) < 10:
+        chain.append(chain[-1].__cause__)
+    kinds = " ".join(type(e).__name__ for e in chain)
+    if any(isinstance(e, (zipfile.BadZipFile, zlib.error)) for e in chain):
+        what = "the workbook is damaged: one of its parts cannot be inflated or fails its checksum"
+    elif "Forbidden" in kinds or "DTD" in kinds:  # defusedxml's refusals
+        what = "the workbook's XML declares entities or a DTD, which Excel never writes"
+    elif any(isinstance(e, (ParseError, SyntaxError)) for e in chain) or "invalid XML" in str(exc):
+        what = "the workbook's XML is malformed (damaged, or not written by a spreadsheet)"
+    else:
+        what = "the workbook's parts are not the ones Excel writes (damaged, or non-standard)"
+    return AnnotationDataError(
+        f"could not read it as an Excel workbook: {what}.", source=name, sheet=sheet, hint=_SAVE_AS
+    )
+
+
+def _load_workbook(data: bytes, name: str) -> Any:
+    from openpyxl import load_workbook  # imported here: only workbooks need it
+
+    try:
+        return load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # openpyxl raises KeyError, TypeError, ... on odd files
+        raise _damaged(exc, name) from None
+
+
+def _pick_sheet(book: Any, sheet: str | int | None, name: str) -> Any:
+    sheets = book.worksheets
+    listed = ", ".join(show_text(s) for s in book.sheetnames)
+    if not sheets:
+        raise AnnotationDataError(
+            "the workbook has no worksheet (only charts).", source=name, hint=_SAVE_AS
+        )
+    if sheet is None:
+        return sheets[0]
+    if isinstance(sheet, (int, np.integer)) and not isinstance(sheet, bool):
+        if not -len(sheets) <= sheet < len(sheets):
+            raise AnnotationDataError(
+                f"sheet={sheet} is out of range: the workbook has {len(sheets)} worksheet(s) "
+                f"({listed}).",
+                source=name,
+                hint="Give sheet= a 0-based index or a sheet's name.",
+            )
+        return sheets[int(sheet)]
+    for ws in sheets:
+        if ws.title == str(sheet):
+            return ws
+    if str(sheet) in book.sheetnames:
+        raise AnnotationDataError(
+            "that sheet is a chart, not a table.", source=name, sheet=str(sheet)
+        )
+    raise AnnotationDataError(
+        f"the workbook has no sheet {show_text(sheet)}; its sheets are {listed}.",
+        source=name,
+        hint="Sheet names are case-sensitive.",
+    )
+
+
+def _ordinal(book: Any, ws: Any) -> str:
+    n = len(book.worksheets)
+    index = book.worksheets.index(ws)
+    return "the only sheet" if n == 1 else f"sheet {index + 1} of {n}"
+
+
+def _stream_rows(
+    ws: Any, limits: Limits, name: str
+) -> tuple[list[list], list[int], int, set[tuple[int, int]]]:
+    """The sheet's non-blank rows (trailing empty cells cut), their row numbers, the count
+    of error cells, and where cells are written without a value (row, column).
+
+    The declared dimension is dropped first so openpyxl neither pads rows to it nor stops
+    at it; the cells openpyxl hands over (rows x widest row) are counted against
+    ``max_cells`` before each row is converted.
+    """
+    from openpyxl.cell.read_only import EMPTY_CELL
+
+    ws.reset_dimensions()
+    records: list[list] = []
+    numbers: list[int] = []
+    valueless: set[tuple[int, int]] = set()
+    n_errors = 0
+    widest = 0
+    try:
+        for number, row in enumerate(ws.iter_rows(), start=1):
+            if number > EXCEL_MAX_ROWS:  # openpyxl yields every row of a gap: stop here
+                raise AnnotationDataError(
+                    f"the sheet has rows past Excel's last row ({EXCEL_MAX_ROWS:,}), so it was "
+                    "not written by a spreadsheet program.",
+                    source=name,
+                    sheet=ws.title,
+                    hint=_SAVE_AS,
+                )
+            if not row:
+                continue
+            widest = max(widest, len(row))
+            check_cells(
+                number * widest,
+                limits,
+                name,
+                f"the sheet reaches row {number:,} and column {widest:,}",
+                sheet=ws.title,
+            )
+            values = []
+            for cell in row:
+                if cell is EMPTY_CELL:
+                    values.append(np.nan)
+                elif cell.value is None:  # styled but empty, or a formula never calculated
+                    values.append(np.nan)
+                    valueless.add((number, len(values)))
+                elif cell.data_type == "e":
+                    values.append(np.nan)
+                    n_errors += 1
+                elif isinstance(cell.value, float) and cell.value.is_integer():
+                    values.append(int(cell.value))
+                else:
+                    values.append(cell.value)
+            while values and _empty(values[-1]):
+                values.pop()
+            if values:
+                records.append(values)
+                numbers.append(number)
+    except AnnotationDataError:
+        raise
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # a damaged sheet part
+        raise _damaged(exc, name, ws.title) from None
+    return records, numbers, n_errors, valueless
+
+
+def _uncalculated_formulas(
+    data: bytes, index: int, valueless: set[tuple[int, int]], name: str
+) -> int:
+    """How many of the cells written without a value hold a formula (never calculated).
+
+    Read-only openpyxl gives either the stored values or the formulas, so the sheet is
+    read a second time for formulas, and only when some cells had no value, up to the
+    last such row.
+    """
+    if not valueless:
+        return 0
+    from openpyxl import load_workbook
+
+    last = max(r for r, _ in valueless)
+    found = 0
+    try:
+        formulas = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        ws = formulas.worksheets[index]
+        ws.reset_dimensions()
+        for number, row in enumerate(ws.iter_rows(max_row=last), start=1):
+            found += sum(
+                1
+                for col, cell in enumerate(row, start=1)
+                if cell.data_type == "f" and (number, col) in valueless
+            )
+        formulas.close()
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception:  # the first reading succeeded; a second look that fails adds nothing
+        return 0
+    return found
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def _header(first: list, width: int, name: str, sheet: str, row: int) -> list[str]:
+    """The header row's names, raw: a missing or repeated name is an error by column letter."""
+    from openpyxl.utils import get_column_letter
+
+    names = [
+        "" if i >= len(first) or _empty(first[i]) else str(first[i]).strip() for i in range(width)
+    ]
+    empty = [get_column_letter(i + 1) for i, h in enumerate(names) if not h]
+    if empty:
+        shown = ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
+        which = f"column {shown}" if len(empty) == 1 else f"columns {shown}"
+        raise AnnotationDataError(
+            f"{which} of the header row {'has' if len(empty) == 1 else 'have'} no name.",
+            source=name,
+            sheet=sheet,
+            rows=[row],
+            hint="Give every column a name in the header row, or delete the unnamed columns; "
+            "if a title sits above the header, delete the rows above it.",
+        )
+    seen: dict[str, list[str]] = {}
+    for i, h in enumerate(names):
+        seen.setdefault(h, []).append(get_column_letter(i + 1))
+    repeated = {h: cols for h, cols in seen.items() if len(cols) > 1}
+    if repeated:
+        h, cols = next(iter(repeated.items()))
+        more = f" ({len(repeated) - 1} other name(s) repeat too)" if len(repeated) > 1 else ""
+        raise AnnotationDataError(
+            f"columns {' and '.join(cols)} of the header are both named {show_text(h)}{more}.",
+            source=name,
+            sheet=sheet,
+            column=h,
+            rows=[row],
+            hint="Column names must be unique: rename one of them.",
+        )
+    return names
+
+
+def _holds_a_value(ws: Any) -> bool:
+    """Whether a sheet holds any value (a row past Excel's last counts: it is not empty)."""
+    for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
+        if number > EXCEL_MAX_ROWS or any(v is not None for v in row):
+            return True
+    return False
+
+
+def _other_sheets_caution(book: Any, chosen: Any, name: str) -> list[str]:
+    """A caution naming the other worksheets that hold at least one value."""
+    full = []
+    for ws in book.worksheets:
+        if ws is chosen:
+            continue
+        ws.reset_dimensions()
+        try:
+            has_data = _holds_a_value(ws)
+        except (MemoryError, KeyboardInterrupt):
+            raise
+        except Exception:
+            has_data = True  # a damaged sheet may still hold data: say so, do not hide it
+        if has_data:
+            hidden = " (hidden)" if getattr(ws, "sheet_state", "visible") != "visible" else ""
+            full.append(show_text(ws.title) + hidden)
+    if not full:
+        return []
+    return [
+        f"Only the first sheet, {show_text(chosen.title)}, was read; the workbook's other "
+        f"sheet(s) {', '.join(full)} also hold data. If annotations are there, read that sheet "
+        "with sheet= (load_annotations), or save it as a file of its own."
+    ]
