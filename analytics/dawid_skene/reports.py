@@ -86,8 +86,8 @@ def spammer_scores(confusion: Any) -> np.ndarray:
     this total-variation form is Concord's own scale, bounded by 1 for any K.
 
     The sum over row pairs is taken per column from the sorted column,
-    :math:`\sum_{k<m} |x_k - x_m| = \sum_i (2i - K + 1)\, x_{(i)}`, so the cost is
-    :math:`K^2 \log K` per annotator (not :math:`K^3`) and the memory one copy of the
+    :math:`\\sum_{k<m} |x_k - x_m| = \\sum_i (2i - K + 1)\\, x_{(i)}`, so the cost is
+    :math:`K^2 \\log K` per annotator (not :math:`K^3`) and the memory one copy of the
     confusion matrices.
 
     References
