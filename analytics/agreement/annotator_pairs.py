@@ -10,11 +10,13 @@ Light's (1971) mean over the pairs (:func:`pair_mean`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from analytics._core.bootstrap import ItemStatistic
+from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics.agreement.prepared import (
     ONE_CATEGORY,
@@ -32,6 +34,7 @@ from analytics.data import Annotations
 
 __all__ = [
     "joint_table",
+    "margin_bytes",
     "pair_coefficient",
     "pair_mean",
     "pair_values_from_margins",
@@ -126,8 +129,30 @@ def _pair_values(tables: np.ndarray, w: np.ndarray, which: str) -> tuple[np.ndar
     return pair_values_from_margins(margins, w, which, q)
 
 
-def _mean_pair_statistic(pairs: JudgementPairs, w: np.ndarray | None, which: str) -> ItemStatistic:
+def margin_bytes(q: int) -> int:
+    """Estimated bytes per annotator pair of its margins and the coefficient's temporaries."""
+    return estimate_bytes(2 + 2 * q, copies=6)
+
+
+def pair_margin_values(
+    p: Prepared, w: np.ndarray | None, which: str
+) -> Iterator[tuple[JudgementPairs, np.ndarray, np.ndarray]]:
+    """Per block of annotator pairs (:meth:`Prepared.pair_blocks`): the block, the values and
+    the shared items of ``which`` (see :func:`pair_values_from_margins`)."""
+    for block in p.pair_blocks(margin_bytes(p.q)):
+        vals, shared = pair_values_from_margins(block.totals(w), w, which, p.q)
+        yield block, vals, shared
+
+
+def _mean_pair_statistic(p: Prepared, w: np.ndarray | None, which: str) -> ItemStatistic:
+    pairs = p.pairs  # all at once: checked against the budget
     n_pairs, q = pairs.n_pairs, pairs.q
+    check_budget(
+        estimate_bytes(4 * len(pairs.pair), copies=5) + margin_bytes(q) * n_pairs,
+        f"the bootstrap of a mean over {n_pairs:,} annotator pairs",
+        "Pass n_boot=0 for the value without a bootstrap interval, or analyse a subset of "
+        "the annotators (Annotations.subset).",
+    )
 
     def finish(t: np.ndarray) -> np.ndarray:
         vals, _ = pair_values_from_margins(t.reshape(len(t), n_pairs, 2 + 2 * q), w, which, q)
@@ -219,25 +244,27 @@ def pair_mean(p: Prepared, weights: Weights, which: str, name: str) -> Built:
     w, wlabel = weight_matrix(ann, weights)
     if ann.n_annotators < 2:
         return undefined(f"only one annotator: {name} compares pairs of annotators"), None
-    pairs = p.pairs
-    if pairs.n_pairs == 0:
+    if p.n_judgement_pairs == 0:
         return undefined("no two annotators judged a common item"), None
     w_or_none = None if wlabel == "" else w
-    vals, n_pair = pair_values_from_margins(pairs.totals(w_or_none), w_or_none, which, p.q)
-    ok = np.isfinite(vals)
+    total, n_ok, few = 0.0, 0, 0
+    for _, vals, n_pair in pair_margin_values(p, w_or_none, which):  # blocks within budget
+        ok = np.isfinite(vals)
+        total += float(vals[ok].sum())
+        n_ok += int(ok.sum())
+        few += int((ok & (n_pair < 10)).sum())
     shared = int((np.bincount(p.item, minlength=ann.n_items) >= 2).sum())
-    if not ok.any():
+    if not n_ok:
         return undefined(f"{ONE_CATEGORY} (for every annotator pair)", shared), None
     all_pairs = ann.n_annotators * (ann.n_annotators - 1) // 2
     parts = [wlabel] if wlabel else []
     if all_pairs > 1:
-        parts.append(f"mean over {int(ok.sum())} of {all_pairs} annotator pairs")
-        if int(ok.sum()) < all_pairs:
-            parts.append(f"{all_pairs - int(ok.sum())} pairs share no items or are undefined")
-        few = int((ok & (n_pair < 10)).sum())
+        parts.append(f"mean over {n_ok} of {all_pairs} annotator pairs")
+        if n_ok < all_pairs:
+            parts.append(f"{all_pairs - n_ok} pairs share no items or are undefined")
         if few:
             parts.append(f"{few} of the pairs averaged share fewer than 10 items (noisy)")
     return (
-        Coefficient(float(vals[ok].mean()), "; ".join(parts), shared),
-        lambda: _mean_pair_statistic(pairs, w_or_none, which),
+        Coefficient(total / n_ok, "; ".join(parts), shared),
+        lambda: _mean_pair_statistic(p, w_or_none, which),
     )

@@ -20,6 +20,7 @@ from analytics._core.bootstrap import (
     check_resampling,
     percentile_interval,
 )
+from analytics._core.errors import AnnotationDataError
 from analytics.agreement.annotator_pairs import joint_table, pair_mean
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
@@ -190,12 +191,18 @@ def agreement_report(
     p = prepare(ann)
     entries = _report_entries(p, default_distance(ann) if distance is None else distance)
     boot: dict[str, np.ndarray] = {}
+    refused: dict[str, str] = {}  # rows whose bootstrap would exceed the memory budget
     if n_boot > 0:
-        to_boot = {
-            name: stat() if callable(stat) and not isinstance(stat, ItemStatistic) else stat
-            for name, (_, stat) in entries
-            if stat is not None
-        }
+        to_boot = {}
+        for name, (_, stat) in entries:
+            if stat is None:
+                continue
+            try:
+                to_boot[name] = (
+                    stat() if callable(stat) and not isinstance(stat, ItemStatistic) else stat
+                )
+            except AnnotationDataError as exc:
+                refused[name] = f"no bootstrap interval: {exc}"
         boot = bootstrap_replicates(to_boot, p.patterns, n_boot, seed)
     rows = []
     for name, (value, _) in entries:
@@ -212,6 +219,9 @@ def agreement_report(
                 lo = hi = float("nan")
                 method = f"bootstrap over items ({n_boot:,} resamples): interval withheld"
                 note = join_notes(note, UNSTABLE)
+        elif name in refused:
+            method = "none (the bootstrap would exceed the memory budget)"
+            note = join_notes(note, refused[name])
         elif n_boot <= 0 and np.isfinite(value):
             se, method = _analytic_se(ann, p, name)
             if np.isfinite(se):

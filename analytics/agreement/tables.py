@@ -21,9 +21,10 @@ from analytics._core.bootstrap import (
     check_resampling,
     percentile_interval,
 )
+from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
-from analytics.agreement.annotator_pairs import pair_values_from_margins, two_annotators
+from analytics.agreement.annotator_pairs import pair_margin_values, two_annotators
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.prepared import (
     MULTILABEL_ONLY_ALPHA,
@@ -41,6 +42,7 @@ __all__ = [
     "item_agreement",
     "item_agreement_summary",
     "pairwise",
+    "pairwise_bytes",
     "per_category",
 ]
 
@@ -260,6 +262,12 @@ _PAIRWISE = {
 }
 
 
+def pairwise_bytes(n_annotators: int) -> int:
+    """Estimated memory of :func:`pairwise`'s annotator x annotator tables (values, shared
+    items, their frames and the sparse product behind the shared counts)."""
+    return estimate_bytes(n_annotators**2, copies=6)
+
+
 def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") -> Pairwise:
     """The coefficient for every pair of annotators, over the items both judged.
 
@@ -279,12 +287,16 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     Raises
     ------
     AnnotationDataError
-        Unknown ``coefficient``, or one that needs single-label data.
+        Unknown ``coefficient``, or one that needs single-label data; or the two
+        annotators x annotators tables (:func:`pairwise_bytes`) would exceed the memory
+        budget (checked before anything is allocated).
 
     Notes
     -----
-    Each pair's value is the two-annotator coefficient on the items both judged, from the
-    pair's margins (:func:`~analytics.agreement.annotator_pairs.pair_values_from_margins`
+    The pairs are computed in blocks of annotators that each fit a quarter of the memory
+    budget, so many annotators cost the tables themselves, not all pairs of judgements
+    at once. Each pair's value is the two-annotator coefficient on the items both judged,
+    from the pair's margins (:func:`~analytics.agreement.annotator_pairs.pair_values_from_margins`
     gives the formulas).
 
     References
@@ -296,25 +308,32 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     check_choice(coefficient, "coefficient", tuple(_PAIRWISE))
     names = ann.annotators
     a_n = ann.n_annotators
-    shared = ann.coverage()
-    values = np.full((a_n, a_n), np.nan)
     if ann.is_multilabel and coefficient != "percent_agreement":
         raise AnnotationDataError(
             f"{coefficient} is {MULTILABEL_ONLY_ALPHA}.", hint="Choose percent_agreement."
         )
+    check_budget(
+        pairwise_bytes(a_n),
+        f"the pairwise table of {a_n:,} annotators ({a_n * (a_n - 1) // 2:,} annotator pairs)",
+        "Use agreement_report for the coefficients over all annotators, or pairwise on a "
+        "subset of the annotators (Annotations.subset).",
+    )
+    shared = ann.coverage()
+    values = np.full((a_n, a_n), np.nan)
     p = prepare(ann)
-    if a_n >= 2 and len(p.item):
-        pairs = p.pairs
-        which = _PAIRWISE[coefficient]
-        if which == "percent":  # multi-label sets may be many: count agreements directly
+    which = _PAIRWISE[coefficient]
+    if a_n >= 2 and len(p.item) and which == "percent":  # sets may be many: count directly
+        for pairs in p.pair_blocks(estimate_bytes(2, copies=3)):
             n = np.bincount(pairs.pair, minlength=pairs.n_pairs).astype(float)
             agree = np.bincount(pairs.pair, weights=(pairs.la == pairs.lb), minlength=pairs.n_pairs)
             with np.errstate(invalid="ignore", divide="ignore"):
                 vals = np.where(n > 0, agree / n, np.nan)
-        else:
-            vals, _ = pair_values_from_margins(pairs.totals(None), None, which, p.q)
-        values[pairs.first, pairs.second] = vals
-        values[pairs.second, pairs.first] = vals
+            values[pairs.first, pairs.second] = vals
+            values[pairs.second, pairs.first] = vals
+    elif a_n >= 2 and len(p.item):
+        for pairs, vals, _ in pair_margin_values(p, None, which):
+            values[pairs.first, pairs.second] = vals
+            values[pairs.second, pairs.first] = vals
     frame = pd.DataFrame(values, index=names, columns=names)
     frame.index.name, frame.columns.name = "annotator", "annotator"
     return Pairwise(frame, shared, coefficient)
