@@ -18,11 +18,11 @@ import numpy as np
 from analytics._core.bootstrap import ItemStatistic
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
+from analytics.agreement.pair_margins import PairMargins, margin_bytes, pair_margin_blocks
 from analytics.agreement.prepared import (
     ONE_CATEGORY,
     Built,
     Coefficient,
-    JudgementPairs,
     Prepared,
     Weights,
     prepare,
@@ -129,18 +129,14 @@ def _pair_values(tables: np.ndarray, w: np.ndarray, which: str) -> tuple[np.ndar
     return pair_values_from_margins(margins, w, which, q)
 
 
-def margin_bytes(q: int) -> int:
-    """Estimated bytes per annotator pair of its margins and the coefficient's temporaries."""
-    return estimate_bytes(2 + 2 * q, copies=6)
-
-
 def pair_margin_values(
     p: Prepared, w: np.ndarray | None, which: str
-) -> Iterator[tuple[JudgementPairs, np.ndarray, np.ndarray]]:
-    """Per block of annotator pairs (:meth:`Prepared.pair_blocks`): the block, the values and
-    the shared items of ``which`` (see :func:`pair_values_from_margins`)."""
-    for block in p.pair_blocks(margin_bytes(p.q)):
-        vals, shared = pair_values_from_margins(block.totals(w), w, which, p.q)
+) -> Iterator[tuple[PairMargins, np.ndarray, np.ndarray]]:
+    """Per block of annotator pairs (:func:`~analytics.agreement.pair_margins.
+    pair_margin_blocks`): the block, the values and the shared items of ``which`` (see
+    :func:`pair_values_from_margins`)."""
+    for block in pair_margin_blocks(p, w):
+        vals, shared = pair_values_from_margins(block.totals, w, which, p.q)
         yield block, vals, shared
 
 

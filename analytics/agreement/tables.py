@@ -26,6 +26,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
 from analytics.agreement.annotator_pairs import pair_margin_values, two_annotators
 from analytics.agreement.chance import beyond_chance, chance_agreement
+from analytics.agreement.pair_margins import pair_margin_blocks
 from analytics.agreement.prepared import (
     MULTILABEL_ONLY_ALPHA,
     NO_PAIRS,
@@ -323,9 +324,8 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     p = prepare(ann)
     which = _PAIRWISE[coefficient]
     if a_n >= 2 and len(p.item) and which == "percent":  # sets may be many: count directly
-        for pairs in p.pair_blocks(estimate_bytes(2, copies=3)):
-            n = np.bincount(pairs.pair, minlength=pairs.n_pairs).astype(float)
-            agree = np.bincount(pairs.pair, weights=(pairs.la == pairs.lb), minlength=pairs.n_pairs)
+        for pairs in pair_margin_blocks(p, None, margins=False):
+            n, agree = pairs.totals[:, 0], pairs.totals[:, 1]
             with np.errstate(invalid="ignore", divide="ignore"):
                 vals = np.where(n > 0, agree / n, np.nan)
             values[pairs.first, pairs.second] = vals
