@@ -25,10 +25,10 @@ from analytics.agreement.prepared import (
     Coefficient,
     Prepared,
     Weights,
+    agreement_weights,
     prepare,
     single_label_only,
     undefined,
-    weight_matrix,
 )
 from analytics.data import Annotations
 
@@ -36,6 +36,7 @@ __all__ = [
     "joint_table",
     "margin_bytes",
     "pair_coefficient",
+    "pair_labels",
     "pair_mean",
     "pair_values_from_margins",
     "two_annotators",
@@ -120,12 +121,14 @@ def pair_values_from_margins(
     return np.where(ok, value, np.nan), n
 
 
-def _pair_values(tables: np.ndarray, w: np.ndarray, which: str) -> tuple[np.ndarray, np.ndarray]:
-    """Kappa (``cohen``) or pi (``scott``) from a joint table (q x q); and the count."""
-    q = tables.shape[-1]
+def _pair_values(
+    la: np.ndarray, lb: np.ndarray, w: np.ndarray | None, which: str, q: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Kappa (``cohen``) or pi (``scott``) of two annotators' labels on their shared items."""
+    agree = (la == lb).sum() if w is None else w[la, lb].sum()
     margins = np.concatenate(
-        [[tables.sum(), (tables * w).sum()], tables.sum(axis=1), tables.sum(axis=0)]
-    )
+        [[len(la), agree], np.bincount(la, minlength=q), np.bincount(lb, minlength=q)]
+    ).astype(float)
     return pair_values_from_margins(margins, w, which, q)
 
 
@@ -185,16 +188,33 @@ def two_annotators(ann: Annotations, a: Any, b: Any) -> tuple[int, int]:
     return codes[0], codes[1]
 
 
-def joint_table(p: Prepared, ia: int, ib: int) -> np.ndarray:
-    """The q x q table of annotator ``ia``'s labels (rows) against ``ib``'s on shared items."""
-    q = p.q
+def pair_labels(p: Prepared, ia: int, ib: int) -> tuple[np.ndarray, np.ndarray]:
+    """The labels of annotators ``ia`` and ``ib`` on the items both judged (item order)."""
     la = np.full(p.ann.n_items, -1)
     lb = np.full(p.ann.n_items, -1)
     sel_a, sel_b = p.annotator == ia, p.annotator == ib
     la[p.item[sel_a]] = p.label[sel_a]
     lb[p.item[sel_b]] = p.label[sel_b]
     both = (la >= 0) & (lb >= 0)
-    return np.bincount(la[both] * q + lb[both], minlength=q * q).reshape(q, q).astype(float)
+    return la[both], lb[both]
+
+
+def joint_table(p: Prepared, ia: int, ib: int) -> np.ndarray:
+    """The q x q table of annotator ``ia``'s labels (rows) against ``ib``'s on shared items.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the q x q table would exceed the memory budget (checked before allocating).
+    """
+    q = p.q
+    check_budget(
+        estimate_bytes(q * q, copies=2),
+        f"the {q:,} x {q:,} table of two annotators' categories",
+        "Merge rare categories, or analyse a subset of the categories.",
+    )
+    la, lb = pair_labels(p, ia, ib)
+    return np.bincount(la * q + lb, minlength=q * q).reshape(q, q).astype(float)
 
 
 def pair_coefficient(
@@ -204,14 +224,14 @@ def pair_coefficient(
     bad = single_label_only(ann, name)
     if bad is not None:
         return bad
-    w, wlabel = weight_matrix(ann, weights)
+    w, wlabel = agreement_weights(ann, weights)
     from_data = prepare(ann)
     if a is None and b is None:
         return pair_mean(from_data, weights, which, name)[0]
     ia, ib = two_annotators(ann, a, b)
     if ia == ib:
         return undefined(f"{a!r} and {b!r} are the same annotator")
-    value, n = _pair_values(joint_table(from_data, ia, ib), w, which)
+    value, n = _pair_values(*pair_labels(from_data, ia, ib), w, which, from_data.q)
     if n == 0:
         return undefined(f"annotators {a!r} and {b!r} judged no item in common")
     if np.isnan(value):
@@ -237,12 +257,11 @@ def pair_mean(p: Prepared, weights: Weights, which: str, name: str) -> Built:
     bad = single_label_only(ann, name)
     if bad is not None:
         return bad, None
-    w, wlabel = weight_matrix(ann, weights)
+    w_or_none, wlabel = agreement_weights(ann, weights)
     if ann.n_annotators < 2:
         return undefined(f"only one annotator: {name} compares pairs of annotators"), None
     if p.n_judgement_pairs == 0:
         return undefined("no two annotators judged a common item"), None
-    w_or_none = None if wlabel == "" else w
     total, n_ok, few = 0.0, 0, 0
     for _, vals, n_pair in pair_margin_values(p, w_or_none, which):  # blocks within budget
         ok = np.isfinite(vals)

@@ -40,6 +40,7 @@ __all__ = [
     "JudgementPairs",
     "Prepared",
     "Weights",
+    "agreement_weights",
     "coders",
     "join_notes",
     "prepare",
@@ -321,6 +322,19 @@ def prepare(ann: Annotations) -> Prepared:
         ann.label_codes[order],
     )
     return Prepared(ann, counts, n_i, item, annotator, label, repeats)
+
+
+def agreement_weights(ann: Annotations, weights: Weights) -> tuple[np.ndarray | None, str]:
+    """:func:`weight_matrix`, but None (not a q x q identity) when unweighted.
+
+    The unweighted coefficients never need the identity matrix, and with 10,000
+    categories it alone would take 800 MB.
+    """
+    if weights is None or (
+        isinstance(weights, str) and weights in ("identity", "none", "unweighted")
+    ):
+        return None, ""
+    return weight_matrix(ann, weights)
 
 
 def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
