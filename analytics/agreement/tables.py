@@ -19,7 +19,6 @@ from analytics._core.bootstrap import (
     ItemStatistic,
     bootstrap_replicates,
     check_resampling,
-    percentile_interval,
 )
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
@@ -124,6 +123,11 @@ def per_category(
     """
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
     ann = coders(ann)
+    check_budget(
+        estimate_bytes(ann.n_items * ann.n_categories, copies=12),
+        f"agreement per category of {ann.n_items:,} items x {ann.n_categories:,} categories",
+        "Merge rare categories, or analyse a subset of the items (Annotations.subset).",
+    )
     counts = np.asarray(ann.count_matrix(), dtype=float)  # items x categories (sets: membership)
     n_i = np.bincount(ann.item_codes, minlength=ann.n_items).astype(float)
     q = ann.n_categories
@@ -221,8 +225,16 @@ def _per_category_statistics(
 
 
 def _columnwise_interval(reps: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    out = np.array([percentile_interval(col, confidence)[:2] for col in reps.T]).reshape(-1, 2)
-    return out[:, 0], out[:, 1]
+    """:func:`~analytics._core.bootstrap.percentile_interval` of every column at once."""
+    reps = np.asarray(reps, dtype=float).reshape(len(reps), -1)
+    enough = np.isfinite(reps).sum(axis=0) >= 2
+    lo = hi = np.full(reps.shape[1], np.nan)
+    if enough.any():
+        tail = (1.0 - confidence) / 2.0
+        lo, hi = np.full_like(lo, np.nan), np.full_like(hi, np.nan)
+        cols = np.where(np.isfinite(reps[:, enough]), reps[:, enough], np.nan)
+        lo[enough], hi[enough] = np.nanquantile(cols, [tail, 1.0 - tail], axis=0)
+    return lo, hi
 
 
 # ---------------------------------------------------------------------- pairwise matrix
