@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic, Patterns
-from analytics._core.budget import budget_bytes, check_budget
+from analytics._core.budget import budget_bytes, check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics.agreement.coincidence import pairs_after, pairs_within_groups
 from analytics.data import Annotations, as_annotations
@@ -373,6 +373,11 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
         isinstance(weights, str) and weights in ("identity", "none", "unweighted")
     ):
         return np.eye(q), ""
+    check_budget(
+        estimate_bytes(q * q, copies=4),
+        f"the {q:,} x {q:,} agreement weights",
+        "Use unweighted coefficients (weights=None), or merge categories.",
+    )
     if isinstance(weights, str):
         try:
             x = ann.categories.to_numpy(dtype=float)

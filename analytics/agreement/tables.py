@@ -23,7 +23,7 @@ from analytics._core.bootstrap import (
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
-from analytics.agreement.annotator_pairs import pair_margin_values, two_annotators
+from analytics.agreement.annotator_pairs import pair_labels, pair_margin_values, two_annotators
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.pair_margins import pair_margin_blocks
 from analytics.agreement.prepared import (
@@ -394,12 +394,13 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
         q = len(names)
     else:
         names, q = list(ann.categories), ann.n_categories
-    la = np.full(ann.n_items, -1)
-    lb = np.full(ann.n_items, -1)
-    la[p.item[p.annotator == ia]] = p.label[p.annotator == ia]
-    lb[p.item[p.annotator == ib]] = p.label[p.annotator == ib]
-    both = (la >= 0) & (lb >= 0)
-    table = np.bincount(la[both] * q + lb[both], minlength=q * q).reshape(q, q)
+    check_budget(
+        estimate_bytes(q * q, copies=3),
+        f"the {q:,} x {q:,} table of two annotators' categories",
+        "Merge rare categories, or analyse a subset of the categories.",
+    )
+    la, lb = pair_labels(p, ia, ib)
+    table = np.bincount(la * q + lb, minlength=q * q).reshape(q, q)
     return pd.DataFrame(
         table,
         index=pd.Index(names, name=str(ann.annotators[ia])),
