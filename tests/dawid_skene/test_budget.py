@@ -40,3 +40,26 @@ def test_spammer_scores_of_many_categories_need_no_cube_of_memory() -> None:
         tracemalloc.stop()
     assert peak < 10 * theta.nbytes  # a few copies of theta, not K times it
     assert np.all((scores > 0) & (scores < 1))
+
+
+def test_fit_refuses_a_model_over_the_budget_before_em() -> None:
+    import pandas as pd
+
+    from analytics import AnnotationDataError, as_annotations
+    from analytics._core.budget import memory_budget
+    from analytics.dawid_skene import fit
+
+    k = 200
+    frame = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(50), 2),
+            "annotator": np.tile(["a", "b"], 50),
+            "label": np.arange(100) % k,
+        }
+    )
+    ann = as_annotations(frame, categories=list(range(k)))
+    with memory_budget("1M"), pytest.raises(AnnotationDataError) as err:
+        fit(ann)
+    text = str(err.value)
+    assert "Dawid-Skene model of 2 annotators x 200 x 200" in text and "1.0 MiB" in text
+    assert fit(ann).posteriors.shape == (50, k)  # within the default budget it fits
