@@ -34,7 +34,6 @@ from analytics.data import Annotations
 
 __all__ = [
     "joint_table",
-    "margin_bytes",
     "pair_coefficient",
     "pair_labels",
     "pair_mean",
