@@ -31,7 +31,7 @@ import numpy as np
 from analytics._core.budget import budget_bytes, estimate_bytes
 from analytics.agreement.prepared import Prepared
 
-__all__ = ["PairMargins", "margin_bytes", "pair_margin_blocks", "use_products"]
+__all__ = ["PairMargins", "margin_bytes", "pair_margin_blocks", "pairwise_bytes", "use_products"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,12 @@ class PairMargins:
 def margin_bytes(q: int) -> int:
     """Estimated bytes per annotator pair of its margins and the coefficient's temporaries."""
     return estimate_bytes(2 + 2 * q, copies=6)
+
+
+def pairwise_bytes(n_annotators: int) -> int:
+    """Estimated memory of ``pairwise``'s annotators x annotators tables (values, shared
+    items, their frames and the sparse product behind the shared counts)."""
+    return estimate_bytes(n_annotators**2, copies=6)
 
 
 def use_products(p: Prepared, weighted: bool = False) -> bool:

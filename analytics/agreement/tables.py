@@ -25,7 +25,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
 from analytics.agreement.annotator_pairs import pair_labels, pair_margin_values, two_annotators
 from analytics.agreement.chance import beyond_chance, chance_agreement
-from analytics.agreement.pair_margins import pair_margin_blocks
+from analytics.agreement.pair_margins import pair_margin_blocks, pairwise_bytes
 from analytics.agreement.prepared import (
     MULTILABEL_ONLY_ALPHA,
     NO_PAIRS,
@@ -42,7 +42,6 @@ __all__ = [
     "item_agreement",
     "item_agreement_summary",
     "pairwise",
-    "pairwise_bytes",
     "per_category",
 ]
 
@@ -228,11 +227,12 @@ def _columnwise_interval(reps: np.ndarray, confidence: float) -> tuple[np.ndarra
     """:func:`~analytics._core.bootstrap.percentile_interval` of every column at once."""
     reps = np.asarray(reps, dtype=float).reshape(len(reps), -1)
     enough = np.isfinite(reps).sum(axis=0) >= 2
-    lo = hi = np.full(reps.shape[1], np.nan)
+    lo, hi = np.full(reps.shape[1], np.nan), np.full(reps.shape[1], np.nan)
     if enough.any():
-        tail = (1.0 - confidence) / 2.0
-        lo, hi = np.full_like(lo, np.nan), np.full_like(hi, np.nan)
-        cols = np.where(np.isfinite(reps[:, enough]), reps[:, enough], np.nan)
+        cols, tail = (
+            np.where(np.isfinite(reps[:, enough]), reps[:, enough], np.nan),
+            (1 - confidence) / 2,
+        )
         lo[enough], hi[enough] = np.nanquantile(cols, [tail, 1.0 - tail], axis=0)
     return lo, hi
 
@@ -275,12 +275,6 @@ _PAIRWISE = {
 }
 
 
-def pairwise_bytes(n_annotators: int) -> int:
-    """Estimated memory of :func:`pairwise`'s annotator x annotator tables (values, shared
-    items, their frames and the sparse product behind the shared counts)."""
-    return estimate_bytes(n_annotators**2, copies=6)
-
-
 def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") -> Pairwise:
     """The coefficient for every pair of annotators, over the items both judged.
 
@@ -300,15 +294,13 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     Raises
     ------
     AnnotationDataError
-        Unknown ``coefficient``, or one that needs single-label data; or the two
-        annotators x annotators tables (:func:`pairwise_bytes`) would exceed the memory
-        budget (checked before anything is allocated).
+        Unknown ``coefficient``, or one that needs single-label data; or the annotators x
+        annotators tables would exceed the memory budget (checked before allocating).
 
     Notes
     -----
-    The pairs are computed in blocks of annotators that each fit a quarter of the memory
-    budget, so many annotators cost the tables themselves, not all pairs of judgements
-    at once. Each pair's value is the two-annotator coefficient on the items both judged,
+    The pairs are computed in blocks of annotators, each within a quarter of the memory
+    budget (:mod:`~analytics.agreement.pair_margins`). Each pair's value is the two-annotator coefficient on the items both judged,
     from the pair's margins (:func:`~analytics.agreement.annotator_pairs.pair_values_from_margins`
     gives the formulas).
 
