@@ -15,7 +15,7 @@ the same numbers:
   ``counts_a[k] = Y_kR^T J`` and ``counts_b[k] = J_R^T Y_k``: dense products that cost
   items x annotators² x categories multiply-adds, far fewer machine steps than one Python
   pass per pair of judgements when every annotator judged most items (60 items x 5,000
-  annotators: 750 million pairs of judgements, a few seconds of products).
+  annotators: 750 million pairs of judgements, tens of seconds of products).
 
 :func:`pair_margin_blocks` picks the matrix products when the data are dense enough and
 their items x annotators x categories arrays fit in a quarter of the budget.
