@@ -64,6 +64,10 @@ class Block:
 
 
 # ---------------------------------------------------------------------- sections
+REPORT_PAIRWISE_ANNOTATORS = 200
+"""The most annotators whose pairwise table and heatmap the report shows (40,000 cells)."""
+
+
 def _summary_blocks(ann: Annotations) -> list[Block]:
     from analytics.data import (
         coverage_figure,
@@ -109,10 +113,25 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
         if ann.is_multilabel
         else ("cohen_kappa", "Cohen's kappa")
     )
-    pw = ag.pairwise(ann, coefficient)
-    blocks.append(Block(s, "figure", f"Pairwise {label}", figure=ag.pairwise_heatmap(pw)))
-    blocks.append(Block(s, "table", f"Pairwise {label}", table=pw.values))
-    blocks.append(Block(s, "table", "Shared items per pair", table=pw.shared))
+    if ann.n_annotators > REPORT_PAIRWISE_ANNOTATORS:  # an N x N heatmap and two N x N tables
+        blocks.append(
+            Block(
+                s,
+                "text",
+                f"Pairwise {label}",
+                text=f"Not shown for {ann.n_annotators:,} annotators "
+                f"({ann.n_annotators * (ann.n_annotators - 1) // 2:,} pairs): the report shows the "
+                f"pairwise table and heatmap for up to {REPORT_PAIRWISE_ANNOTATORS} annotators. "
+                "The coefficients above cover every pair; for the table, call "
+                "analytics.agreement.pairwise (held to the memory budget) or use a subset of "
+                "the annotators.",
+            )
+        )
+    else:
+        pw = ag.pairwise(ann, coefficient)
+        blocks.append(Block(s, "figure", f"Pairwise {label}", figure=ag.pairwise_heatmap(pw)))
+        blocks.append(Block(s, "table", f"Pairwise {label}", table=pw.values))
+        blocks.append(Block(s, "table", "Shared items per pair", table=pw.shared))
     if not ann.is_multilabel:
         pc = ag.per_category(ann)
         blocks.append(Block(s, "table", "Agreement per category", table=pc))

@@ -10,29 +10,32 @@ Light's (1971) mean over the pairs (:func:`pair_mean`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from analytics._core.bootstrap import ItemStatistic
+from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
+from analytics.agreement.pair_margins import PairMargins, margin_bytes, pair_margin_blocks
 from analytics.agreement.prepared import (
     ONE_CATEGORY,
     Built,
     Coefficient,
-    JudgementPairs,
     Prepared,
     Weights,
+    agreement_weights,
     prepare,
     single_label_only,
     undefined,
-    weight_matrix,
 )
 from analytics.data import Annotations
 
 __all__ = [
     "joint_table",
     "pair_coefficient",
+    "pair_labels",
     "pair_mean",
     "pair_values_from_margins",
     "two_annotators",
@@ -117,17 +120,37 @@ def pair_values_from_margins(
     return np.where(ok, value, np.nan), n
 
 
-def _pair_values(tables: np.ndarray, w: np.ndarray, which: str) -> tuple[np.ndarray, np.ndarray]:
-    """Kappa (``cohen``) or pi (``scott``) from a joint table (q x q); and the count."""
-    q = tables.shape[-1]
+def _pair_values(
+    la: np.ndarray, lb: np.ndarray, w: np.ndarray | None, which: str, q: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Kappa (``cohen``) or pi (``scott``) of two annotators' labels on their shared items."""
+    agree = (la == lb).sum() if w is None else w[la, lb].sum()
     margins = np.concatenate(
-        [[tables.sum(), (tables * w).sum()], tables.sum(axis=1), tables.sum(axis=0)]
-    )
+        [[len(la), agree], np.bincount(la, minlength=q), np.bincount(lb, minlength=q)]
+    ).astype(float)
     return pair_values_from_margins(margins, w, which, q)
 
 
-def _mean_pair_statistic(pairs: JudgementPairs, w: np.ndarray | None, which: str) -> ItemStatistic:
+def pair_margin_values(
+    p: Prepared, w: np.ndarray | None, which: str
+) -> Iterator[tuple[PairMargins, np.ndarray, np.ndarray]]:
+    """Per block of annotator pairs (:func:`~analytics.agreement.pair_margins.
+    pair_margin_blocks`): the block, the values and the shared items of ``which`` (see
+    :func:`pair_values_from_margins`)."""
+    for block in pair_margin_blocks(p, w):
+        vals, shared = pair_values_from_margins(block.totals, w, which, p.q)
+        yield block, vals, shared
+
+
+def _mean_pair_statistic(p: Prepared, w: np.ndarray | None, which: str) -> ItemStatistic:
+    pairs = p.pairs  # all at once: checked against the budget
     n_pairs, q = pairs.n_pairs, pairs.q
+    check_budget(
+        estimate_bytes(4 * len(pairs.pair), copies=5) + margin_bytes(q) * n_pairs,
+        f"the bootstrap of a mean over {n_pairs:,} annotator pairs",
+        "Pass n_boot=0 for the value without a bootstrap interval, or analyse a subset of "
+        "the annotators (Annotations.subset).",
+    )
 
     def finish(t: np.ndarray) -> np.ndarray:
         vals, _ = pair_values_from_margins(t.reshape(len(t), n_pairs, 2 + 2 * q), w, which, q)
@@ -164,16 +187,33 @@ def two_annotators(ann: Annotations, a: Any, b: Any) -> tuple[int, int]:
     return codes[0], codes[1]
 
 
-def joint_table(p: Prepared, ia: int, ib: int) -> np.ndarray:
-    """The q x q table of annotator ``ia``'s labels (rows) against ``ib``'s on shared items."""
-    q = p.q
+def pair_labels(p: Prepared, ia: int, ib: int) -> tuple[np.ndarray, np.ndarray]:
+    """The labels of annotators ``ia`` and ``ib`` on the items both judged (item order)."""
     la = np.full(p.ann.n_items, -1)
     lb = np.full(p.ann.n_items, -1)
     sel_a, sel_b = p.annotator == ia, p.annotator == ib
     la[p.item[sel_a]] = p.label[sel_a]
     lb[p.item[sel_b]] = p.label[sel_b]
     both = (la >= 0) & (lb >= 0)
-    return np.bincount(la[both] * q + lb[both], minlength=q * q).reshape(q, q).astype(float)
+    return la[both], lb[both]
+
+
+def joint_table(p: Prepared, ia: int, ib: int) -> np.ndarray:
+    """The q x q table of annotator ``ia``'s labels (rows) against ``ib``'s on shared items.
+
+    Raises
+    ------
+    AnnotationDataError
+        When the q x q table would exceed the memory budget (checked before allocating).
+    """
+    q = p.q
+    check_budget(
+        estimate_bytes(q * q, copies=2),
+        f"the {q:,} x {q:,} table of two annotators' categories",
+        "Merge rare categories, or analyse a subset of the categories.",
+    )
+    la, lb = pair_labels(p, ia, ib)
+    return np.bincount(la * q + lb, minlength=q * q).reshape(q, q).astype(float)
 
 
 def pair_coefficient(
@@ -183,14 +223,14 @@ def pair_coefficient(
     bad = single_label_only(ann, name)
     if bad is not None:
         return bad
-    w, wlabel = weight_matrix(ann, weights)
+    w, wlabel = agreement_weights(ann, weights)
     from_data = prepare(ann)
     if a is None and b is None:
         return pair_mean(from_data, weights, which, name)[0]
     ia, ib = two_annotators(ann, a, b)
     if ia == ib:
         return undefined(f"{a!r} and {b!r} are the same annotator")
-    value, n = _pair_values(joint_table(from_data, ia, ib), w, which)
+    value, n = _pair_values(*pair_labels(from_data, ia, ib), w, which, from_data.q)
     if n == 0:
         return undefined(f"annotators {a!r} and {b!r} judged no item in common")
     if np.isnan(value):
@@ -216,28 +256,29 @@ def pair_mean(p: Prepared, weights: Weights, which: str, name: str) -> Built:
     bad = single_label_only(ann, name)
     if bad is not None:
         return bad, None
-    w, wlabel = weight_matrix(ann, weights)
+    w_or_none, wlabel = agreement_weights(ann, weights)
     if ann.n_annotators < 2:
         return undefined(f"only one annotator: {name} compares pairs of annotators"), None
-    pairs = p.pairs
-    if pairs.n_pairs == 0:
+    if p.n_judgement_pairs == 0:
         return undefined("no two annotators judged a common item"), None
-    w_or_none = None if wlabel == "" else w
-    vals, n_pair = pair_values_from_margins(pairs.totals(w_or_none), w_or_none, which, p.q)
-    ok = np.isfinite(vals)
+    total, n_ok, few = 0.0, 0, 0
+    for _, vals, n_pair in pair_margin_values(p, w_or_none, which):  # blocks within budget
+        ok = np.isfinite(vals)
+        total += float(vals[ok].sum())
+        n_ok += int(ok.sum())
+        few += int((ok & (n_pair < 10)).sum())
     shared = int((np.bincount(p.item, minlength=ann.n_items) >= 2).sum())
-    if not ok.any():
+    if not n_ok:
         return undefined(f"{ONE_CATEGORY} (for every annotator pair)", shared), None
     all_pairs = ann.n_annotators * (ann.n_annotators - 1) // 2
     parts = [wlabel] if wlabel else []
     if all_pairs > 1:
-        parts.append(f"mean over {int(ok.sum())} of {all_pairs} annotator pairs")
-        if int(ok.sum()) < all_pairs:
-            parts.append(f"{all_pairs - int(ok.sum())} pairs share no items or are undefined")
-        few = int((ok & (n_pair < 10)).sum())
+        parts.append(f"mean over {n_ok} of {all_pairs} annotator pairs")
+        if n_ok < all_pairs:
+            parts.append(f"{all_pairs - n_ok} pairs share no items or are undefined")
         if few:
             parts.append(f"{few} of the pairs averaged share fewer than 10 items (noisy)")
     return (
-        Coefficient(float(vals[ok].mean()), "; ".join(parts), shared),
-        lambda: _mean_pair_statistic(pairs, w_or_none, which),
+        Coefficient(total / n_ok, "; ".join(parts), shared),
+        lambda: _mean_pair_statistic(p, w_or_none, which),
     )

@@ -71,14 +71,15 @@ def chance_agreement(
     check_choice(coefficient, "coefficient", FLEISS_FAMILY)
     pi = np.atleast_2d(np.asarray(shares, dtype=float))
     q = pi.shape[1]
-    w = np.eye(q) if weights is None else np.asarray(weights, dtype=float)
+    w = None if weights is None else np.asarray(weights, dtype=float)  # None: identity
+    w_sum = float(q) if w is None else float(w.sum())
     if coefficient == "fleiss_kappa":
-        return np.einsum("bk,kl,bl->b", pi, w, pi)
+        return (pi * pi).sum(axis=1) if w is None else np.einsum("bk,kl,bl->b", pi, w, pi)
     if coefficient == "gwet_ac1":
         if q < 2:
             return np.ones(len(pi))
-        return float(w.sum()) * (pi * (1.0 - pi)).sum(axis=1) / (q * (q - 1))
-    return np.full(len(pi), float(w.sum()) / q**2)  # brennan_prediger
+        return w_sum * (pi * (1.0 - pi)).sum(axis=1) / (q * (q - 1))
+    return np.full(len(pi), w_sum / q**2)  # brennan_prediger
 
 
 def beyond_chance(observed: Any, chance: Any) -> np.ndarray:

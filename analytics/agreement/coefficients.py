@@ -40,6 +40,7 @@ import pandas as pd
 from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic
+from analytics._core.budget import check_budget, estimate_bytes
 from analytics.agreement.annotator_pairs import pair_coefficient
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.prepared import (
@@ -50,11 +51,11 @@ from analytics.agreement.prepared import (
     Coefficient,
     Prepared,
     Weights,
+    agreement_weights,
     coders,
     prepare,
     single_label_only,
     undefined,
-    weight_matrix,
 )
 from analytics.data import Annotations
 
@@ -140,11 +141,11 @@ def percent_agreement(ann: Annotations | pd.DataFrame) -> Coefficient:
 
 
 # ---------------------------------------------------------------------- Fleiss family
-def _fleiss_family_stats(p: Prepared, w: np.ndarray) -> sparse.csr_matrix:
-    """Per item: ``[pa_i, [r_i >= 2], 1, r_ik / r_i (q columns)]``."""
+def _fleiss_family_stats(p: Prepared, w: np.ndarray | None) -> sparse.csr_matrix:
+    """Per item: ``[pa_i, [r_i >= 2], 1, r_ik / r_i (q columns)]`` (``w`` None: identity)."""
     c = p.counts.astype(float)
     n_i = p.n_i.astype(float)
-    if np.allclose(w, np.eye(len(w))):
+    if w is None:
         sum_q = np.asarray(c.multiply(c).sum(axis=1)).ravel() - n_i
     else:
         cw = np.asarray(c @ w.T)
@@ -156,7 +157,7 @@ def _fleiss_family_stats(p: Prepared, w: np.ndarray) -> sparse.csr_matrix:
     return sparse.hstack([head, share], format="csr")
 
 
-def _fleiss_family_statistic(p: Prepared, w: np.ndarray, which: str) -> ItemStatistic:
+def _fleiss_family_statistic(p: Prepared, w: np.ndarray | None, which: str) -> ItemStatistic:
     stats = _fleiss_family_stats(p, w)
 
     def finish(t: np.ndarray) -> np.ndarray:
@@ -188,7 +189,7 @@ def build_family(p: Prepared, weights: Weights, which: str, name: str) -> Built:
         return bad, None
     if p.n_pairable == 0:
         return undefined(NO_PAIRS), None
-    w, wlabel = weight_matrix(p.ann, weights)
+    w, wlabel = agreement_weights(p.ann, weights)
     stat = _fleiss_family_statistic(p, w, which)
     value = stat.value()
     if np.isnan(value):
@@ -298,9 +299,9 @@ def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
 
 
 # ---------------------------------------------------------------------- Conger
-def _conger_statistic(p: Prepared, w: np.ndarray) -> ItemStatistic:
+def _conger_statistic(p: Prepared) -> ItemStatistic:
     a, q = p.ann.n_annotators, p.q
-    head = _fleiss_family_stats(p, w)[:, :2]
+    head = _fleiss_family_stats(p, None)[:, :2]
     classif = sparse.csr_matrix(
         (np.ones(len(p.item)), (p.item, p.annotator * q + p.label)), shape=(p.ann.n_items, a * q)
     )
@@ -315,10 +316,10 @@ def _conger_statistic(p: Prepared, w: np.ndarray) -> ItemStatistic:
         with np.errstate(invalid="ignore", divide="ignore"):
             pgk = np.where(active[..., None], cl / np.where(active, n_g, 1.0)[..., None], 0.0)
             pbar = pgk.sum(axis=1) / r[:, None]
-            outer = np.einsum("bgk,bgl->bkl", pgk, pgk)
-            mean_outer = pbar[:, :, None] * pbar[:, None, :]
-            s2 = (outer - r[:, None, None] * mean_outer) / (r - 1.0)[:, None, None]
-            pe = np.einsum("kl,bkl->b", w, mean_outer - s2 / r[:, None, None])
+            # sum_k of (mean_outer - s2 / r) on the diagonal, without the q x q outer products:
+            # (r^2 sum_k pbar_k^2 - sum_g sum_k p_gk^2) / (r (r - 1))
+            own = np.einsum("bgk,bgk->b", pgk, pgk)
+            pe = (r**2 * (pbar * pbar).sum(axis=1) - own) / (r * (r - 1.0))
             value = beyond_chance(pa, pe)
         degenerate = (r < 2) | ((pbar > 0).sum(axis=1) < 2) | np.isclose(pe, 1.0)
         return np.where(degenerate, np.nan, value)
@@ -336,7 +337,12 @@ def build_conger(p: Prepared) -> Built:
         return undefined("only one annotator: Conger's kappa compares annotators"), None
     if p.n_pairable == 0:
         return undefined(NO_PAIRS), None
-    stat = _conger_statistic(p, np.eye(p.q))
+    check_budget(
+        estimate_bytes(ann.n_annotators * p.q, copies=6),
+        f"Conger's kappa of {ann.n_annotators:,} annotators x {p.q:,} categories",
+        "Use Fleiss' kappa or Light's mean (agreement_report has both), or a subset.",
+    )
+    stat = _conger_statistic(p)
     value = stat.value()
     if np.isnan(value):
         return undefined(ONE_CATEGORY, p.n_pairable), None

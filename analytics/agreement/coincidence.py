@@ -37,6 +37,7 @@ __all__ = [
     "ValueTable",
     "alpha_from_coincidences",
     "coincidence_matrix",
+    "pairs_after",
     "pairs_within_groups",
     "per_item_coincidences",
     "resolve_distance",
@@ -99,25 +100,40 @@ def _category_numbers(ann: Annotations) -> np.ndarray:
         return np.arange(ann.n_categories, dtype=float)
 
 
+def pairs_after(groups: np.ndarray, *, with_self: bool = False) -> np.ndarray:
+    """For each position of the sorted ``groups``, how many later positions share its group.
+
+    That is the number of pairs the position starts as the left one in
+    :func:`pairs_within_groups` (plus one with ``with_self``).
+    """
+    groups = np.asarray(groups)
+    n = len(groups)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    sizes = np.diff(np.r_[starts, n])
+    pos = np.arange(n) - np.repeat(starts, sizes)  # position within the group
+    return np.repeat(sizes, sizes) - pos - (0 if with_self else 1)
+
+
 def pairs_within_groups(
-    groups: np.ndarray, *, with_self: bool = False
+    groups: np.ndarray, *, with_self: bool = False, among: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """All pairs of positions that share a group, without a loop over groups.
 
     ``groups`` must be sorted. Returns ``(left, right)`` position arrays with
     ``left < right`` (or ``<=`` with ``with_self``); their number is
-    :math:`\\sum_g m_g (m_g - 1) / 2` (plus :math:`m_g` with ``with_self``).
+    :math:`\\sum_g m_g (m_g - 1) / 2` (plus :math:`m_g` with ``with_self``). With
+    ``among`` (a boolean mask of the positions), only the pairs whose left position is
+    in the mask, so the pairs can be built block by block.
     """
-    groups = np.asarray(groups)
-    n = len(groups)
-    if n == 0:
-        empty = np.zeros(0, np.int64)
-        return empty, empty
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    sizes = np.diff(np.r_[starts, n])
-    pos = np.arange(n) - np.repeat(starts, sizes)  # position within the group
-    after = np.repeat(sizes, sizes) - pos - (0 if with_self else 1)
-    left = np.repeat(np.arange(n), after)
+    after = pairs_after(groups, with_self=with_self)
+    if among is None:
+        lefts = np.arange(len(after))
+    else:
+        lefts = np.flatnonzero(among)
+        after = after[lefts]
+    left = np.repeat(lefts, after)
     first = np.cumsum(after) - after
     offset = np.arange(len(left)) - np.repeat(first, after) + (0 if with_self else 1)
     return left, left + offset

@@ -15,7 +15,7 @@ Notation (used by every module of :mod:`analytics.agreement`): item :math:`i` ha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,11 +24,13 @@ import pandas as pd
 from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic, Patterns
+from analytics._core.budget import budget_bytes, check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
-from analytics.agreement.coincidence import pairs_within_groups
+from analytics.agreement.coincidence import pairs_after, pairs_within_groups
 from analytics.data import Annotations, as_annotations
 
 __all__ = [
+    "JUDGEMENT_PAIR_BYTES",
     "MULTILABEL_ONLY_ALPHA",
     "NO_PAIRS",
     "ONE_CATEGORY",
@@ -38,6 +40,7 @@ __all__ = [
     "JudgementPairs",
     "Prepared",
     "Weights",
+    "agreement_weights",
     "coders",
     "join_notes",
     "prepare",
@@ -179,8 +182,77 @@ class Prepared:
 
     @cached_property
     def pairs(self) -> JudgementPairs:
-        """Every pair of judgements of an item by two annotators (Cohen, Scott, pairwise)."""
+        """Every pair of judgements of an item by two annotators, at once (the bootstrap).
+
+        Raises
+        ------
+        AnnotationDataError
+            When they would not fit in the memory budget (:meth:`pair_blocks` splits them).
+        """
+        cost = self.pair_costs(0.0).sum()
+        check_budget(
+            cost,
+            f"all {self.n_judgement_pairs:,} pairs of judgements at once (items judged by "
+            f"{self.ann.n_annotators:,} annotators)",
+            "Pass n_boot=0 (the values are computed in blocks), or analyse a subset of the "
+            "annotators (Annotations.subset).",
+        )
         return JudgementPairs.of(self)
+
+    @cached_property
+    def judgement_pairs_per_annotator(self) -> np.ndarray:
+        """Per annotator, the judgement pairs in which it is the first (lower-coded) one."""
+        return np.bincount(
+            self.annotator, weights=pairs_after(self.item), minlength=self.ann.n_annotators
+        )
+
+    @property
+    def n_judgement_pairs(self) -> int:
+        """Pairs of judgements of the same item by two annotators."""
+        return int(self.judgement_pairs_per_annotator.sum())
+
+    def pair_costs(self, bytes_per_pair: float) -> np.ndarray:
+        """Estimated bytes, per first annotator, of its judgement pairs and annotator pairs.
+
+        ``bytes_per_pair`` is what the caller keeps per annotator pair (e.g. the margins).
+        """
+        per_first = self.judgement_pairs_per_annotator
+        later = self.ann.n_annotators - 1 - np.arange(self.ann.n_annotators)
+        return JUDGEMENT_PAIR_BYTES * per_first + bytes_per_pair * np.minimum(per_first, later)
+
+    def pair_blocks(self, bytes_per_pair: float) -> Iterator[JudgementPairs]:
+        """The judgement pairs in blocks of first annotators, each in a quarter of the budget.
+
+        The blocks, in order, hold exactly the pairs of :attr:`pairs` in the same order
+        (``first`` and ``second`` are global annotator codes; ``pair`` indexes the block).
+
+        Parameters
+        ----------
+        bytes_per_pair : float
+            What the caller allocates per annotator pair of a block.
+
+        Raises
+        ------
+        AnnotationDataError
+            When one annotator's pairs alone exceed the budget (checked before building).
+        """
+        cost = self.pair_costs(bytes_per_pair)
+        cum = np.cumsum(cost)
+        cap = budget_bytes() / 4.0
+        start, a_n = 0, self.ann.n_annotators
+        while start < a_n:
+            done = cum[start - 1] if start else 0.0
+            stop = max(int(np.searchsorted(cum, done + cap, side="right")), start + 1)
+            block = cum[stop - 1] - done
+            if block > budget_bytes():
+                check_budget(
+                    block,
+                    f"the {int(self.judgement_pairs_per_annotator[start]):,} pairs of judgements "
+                    f"of annotator {self.ann.annotators[start]!r} with the others",
+                    "Analyse a subset of the items or of the annotators (Annotations.subset).",
+                )
+            yield JudgementPairs.of(self, range(start, min(stop, a_n)))
+            start = stop
 
     @cached_property
     def patterns(self) -> Patterns:
@@ -252,6 +324,19 @@ def prepare(ann: Annotations) -> Prepared:
     return Prepared(ann, counts, n_i, item, annotator, label, repeats)
 
 
+def agreement_weights(ann: Annotations, weights: Weights) -> tuple[np.ndarray | None, str]:
+    """:func:`weight_matrix`, but None (not a q x q identity) when unweighted.
+
+    The unweighted coefficients never need the identity matrix, and with 10,000
+    categories it alone would take 800 MB.
+    """
+    if weights is None or (
+        isinstance(weights, str) and weights in ("identity", "none", "unweighted")
+    ):
+        return None, ""
+    return weight_matrix(ann, weights)
+
+
 def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
     """Agreement weights :math:`w_{kl}` (1 on the diagonal) and a label for notes.
 
@@ -288,6 +373,11 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
         isinstance(weights, str) and weights in ("identity", "none", "unweighted")
     ):
         return np.eye(q), ""
+    check_budget(
+        estimate_bytes(q * q, copies=4),
+        f"the {q:,} x {q:,} agreement weights",
+        "Use unweighted coefficients (weights=None), or merge categories.",
+    )
     if isinstance(weights, str):
         try:
             x = ann.categories.to_numpy(dtype=float)
@@ -318,6 +408,11 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
 
 
 # ---------------------------------------------------------------------- pairs of judgements
+JUDGEMENT_PAIR_BYTES = 96
+"""Estimated peak bytes per pair of judgements while a block of pairs is built and summed
+(positions, annotators, keys, labels, the pair index: about a dozen 8-byte numbers)."""
+
+
 @dataclass(frozen=True)
 class JudgementPairs:
     """Every pair of judgements of one item by two annotators (``a < b``).
@@ -347,18 +442,29 @@ class JudgementPairs:
     n_items: int
 
     @classmethod
-    def of(cls, p: Prepared) -> JudgementPairs:
-        """All judgement pairs of the prepared data."""
+    def of(cls, p: Prepared, first: range | None = None) -> JudgementPairs:
+        """The judgement pairs of the prepared data (whose first annotator is in ``first``).
+
+        No budget check here: :attr:`Prepared.pairs` and :meth:`Prepared.pair_blocks` check.
+        """
         a_n = max(p.ann.n_annotators, 1)
-        left, right = pairs_within_groups(p.item)
+        lo, width = (0, a_n) if first is None else (first.start, len(first))
+        among = None if first is None else (p.annotator >= first.start) & (p.annotator < first.stop)
+        left, right = pairs_within_groups(p.item, among=among)
         a, b = p.annotator[left], p.annotator[right]  # a < b: judgements sorted by annotator
-        uniq, pair_idx = np.unique(a * a_n + b, return_inverse=True)
+        key = (a - lo) * a_n + b
+        if width * a_n <= 2 * len(key) + 4096:  # dense keys: count them, no sort
+            seen = np.bincount(key, minlength=width * a_n) > 0
+            pair_idx = (np.cumsum(seen) - 1)[key]
+            uniq = np.flatnonzero(seen)
+        else:
+            uniq, pair_idx = np.unique(key, return_inverse=True)
         return cls(
             p.item[left],
             pair_idx.reshape(-1),
             p.label[left],
             p.label[right],
-            uniq // a_n,
+            uniq // a_n + lo,
             uniq % a_n,
             p.q,
             p.ann.n_items,

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from scipy import stats as sps
 
 from analytics._core.bootstrap import (
@@ -20,7 +21,8 @@ from analytics._core.bootstrap import (
     check_resampling,
     percentile_interval,
 )
-from analytics.agreement.annotator_pairs import joint_table, pair_mean
+from analytics._core.errors import AnnotationDataError
+from analytics.agreement.annotator_pairs import pair_labels, pair_mean
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
 from analytics.agreement.coincidence import resolve_distance
@@ -190,12 +192,18 @@ def agreement_report(
     p = prepare(ann)
     entries = _report_entries(p, default_distance(ann) if distance is None else distance)
     boot: dict[str, np.ndarray] = {}
+    refused: dict[str, str] = {}  # rows whose bootstrap would exceed the memory budget
     if n_boot > 0:
-        to_boot = {
-            name: stat() if callable(stat) and not isinstance(stat, ItemStatistic) else stat
-            for name, (_, stat) in entries
-            if stat is not None
-        }
+        to_boot = {}
+        for name, (_, stat) in entries:
+            if stat is None:
+                continue
+            try:
+                to_boot[name] = (
+                    stat() if callable(stat) and not isinstance(stat, ItemStatistic) else stat
+                )
+            except AnnotationDataError as exc:
+                refused[name] = f"no bootstrap interval: {exc}"
         boot = bootstrap_replicates(to_boot, p.patterns, n_boot, seed)
     rows = []
     for name, (value, _) in entries:
@@ -212,6 +220,9 @@ def agreement_report(
                 lo = hi = float("nan")
                 method = f"bootstrap over items ({n_boot:,} resamples): interval withheld"
                 note = join_notes(note, UNSTABLE)
+        elif name in refused:
+            method = "none (the bootstrap would exceed the memory budget)"
+            note = join_notes(note, refused[name])
         elif n_boot <= 0 and np.isfinite(value):
             se, method = _analytic_se(ann, p, name)
             if np.isfinite(se):
@@ -243,47 +254,51 @@ _FAMILY_ROWS = {
 def _analytic_se(ann: Annotations, p: Prepared, name: str) -> tuple[float, str]:
     """Standard error of a report row, where a standard analytic formula exists."""
     if name in _FAMILY_ROWS:
-        se = gwet_standard_error(p, np.eye(p.q), _FAMILY_ROWS[name])
+        se = gwet_standard_error(p, None, _FAMILY_ROWS[name])
         return se, "analytic SE (Gwet 2014 linearisation), t interval"
     if name == "Cohen's kappa" and ann.n_annotators == 2:
-        se = _cohen_se(joint_table(p, 0, 1))
+        se = _cohen_se(*pair_labels(p, 0, 1), p.q)
         return se, "analytic SE (Fleiss, Cohen & Everitt 1969), t interval"
     return float("nan"), ""
 
 
-def _cohen_se(table: np.ndarray) -> float:
+def _cohen_se(la: np.ndarray, lb: np.ndarray, q: int) -> float:
     """Large-sample SE of unweighted Cohen's kappa (Fleiss, Cohen & Everitt 1969).
 
     .. math:: \\mathrm{var} = \\frac{\\sum_k p_{kk}[1 - (p_{k\\cdot} + p_{\\cdot k})(1-\\kappa)]^2
               + (1-\\kappa)^2 \\sum_{k \\ne l} p_{kl}(p_{\\cdot k} + p_{l\\cdot})^2
               - [\\kappa - p_e(1-\\kappa)]^2}{n (1 - p_e)^2}
+
+    From the two annotators' labels on their shared items ``la``, ``lb``: the sums run
+    over the cells of the joint table that occur, never a q x q table.
     """
-    n = table.sum()
+    n = len(la)
     if n == 0:
         return float("nan")
-    prob = table / n
-    row, col = prob.sum(axis=1), prob.sum(axis=0)
+    cells, count = np.unique(la * q + lb, return_counts=True)
+    k, m, prob = cells // q, cells % q, count / n  # p_km over the occurring cells
+    row, col = np.bincount(la, minlength=q) / n, np.bincount(lb, minlength=q) / n
     pe = float(row @ col)
     if np.isclose(pe, 1.0):
         return float("nan")
-    kappa = float(beyond_chance(np.trace(prob), pe))
-    term_a = (np.diag(prob) * (1 - (row + col) * (1 - kappa)) ** 2).sum()
-    term_b = prob * (col[:, None] + row[None, :]) ** 2
-    np.fill_diagonal(term_b, 0.0)
+    diag = k == m
+    kappa = float(beyond_chance(prob[diag].sum(), pe))
+    term_a = (prob[diag] * (1 - (row[k[diag]] + col[k[diag]]) * (1 - kappa)) ** 2).sum()
+    term_b = prob[~diag] * (col[k[~diag]] + row[m[~diag]]) ** 2
     term_c = (kappa - pe * (1 - kappa)) ** 2
     var = (term_a + (1 - kappa) ** 2 * term_b.sum() - term_c) / ((1 - pe) ** 2 * n)
     return float(np.sqrt(max(var, 0.0)))
 
 
-def gwet_standard_error(p: Prepared, w: np.ndarray, which: str) -> float:
+def gwet_standard_error(p: Prepared, w: np.ndarray | None, which: str) -> float:
     """Gwet's linearised standard error of Fleiss' kappa, AC1/AC2 or Brennan-Prediger.
 
     Parameters
     ----------
     p : Prepared
         The prepared data (:func:`~analytics.agreement.prepared.prepare`).
-    w : ndarray, shape (q, q)
-        Agreement weights (identity: unweighted).
+    w : ndarray of shape (q, q), or None
+        Agreement weights (None or the identity: unweighted).
     which : {"fleiss_kappa", "gwet_ac1", "brennan_prediger"}
         The coefficient.
 
@@ -308,20 +323,22 @@ def gwet_standard_error(p: Prepared, w: np.ndarray, which: str) -> float:
     29-48 (the linearised variance of AC1 and of Fleiss' kappa).
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed.
     """
-    c = p.dense_counts
+    c = p.counts.astype(float)  # sparse items x categories: no dense copy, no q x q identity
     n_i = p.n_i.astype(float)
     n, q = len(n_i), p.q
     two = n_i >= 2
     n2 = two.sum()
-    sum_q = (c * (c @ w.T - 1.0)).sum(axis=1)
+    cw = c if w is None else c @ w.T
+    sum_q = np.asarray(c.multiply(cw).sum(axis=1)).ravel() - n_i
     pa_i = np.where(two, sum_q / np.maximum(n_i * (n_i - 1), 1), 0.0)
     pa = pa_i.sum() / n2
-    pi = (c / n_i[:, None]).mean(axis=0)
+    pi = np.asarray((sparse.diags(1.0 / n_i) @ c).mean(axis=0)).ravel()
     pe = float(chance_agreement(which, pi, w)[0])
     if which == "fleiss_kappa":
-        pe_i = c @ ((w @ pi + w.T @ pi) / 2.0) / n_i
+        pe_i = c @ (pi if w is None else (w @ pi + w.T @ pi) / 2.0) / n_i
     elif which == "gwet_ac1":
-        pe_i = w.sum() / (q * (q - 1)) * (c @ (1 - pi)) / n_i
+        w_sum = q if w is None else w.sum()
+        pe_i = w_sum / (q * (q - 1)) * (c @ (1 - pi)) / n_i
     else:
         pe_i = np.full(n, pe)
     kappa = float(beyond_chance(pa, pe))

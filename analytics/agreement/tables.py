@@ -19,12 +19,13 @@ from analytics._core.bootstrap import (
     ItemStatistic,
     bootstrap_replicates,
     check_resampling,
-    percentile_interval,
 )
+from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
-from analytics.agreement.annotator_pairs import pair_values_from_margins, two_annotators
+from analytics.agreement.annotator_pairs import pair_labels, pair_margin_values, two_annotators
 from analytics.agreement.chance import beyond_chance, chance_agreement
+from analytics.agreement.pair_margins import pair_margin_blocks, pairwise_bytes
 from analytics.agreement.prepared import (
     MULTILABEL_ONLY_ALPHA,
     NO_PAIRS,
@@ -121,6 +122,11 @@ def per_category(
     """
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
     ann = coders(ann)
+    check_budget(
+        estimate_bytes(ann.n_items * ann.n_categories, copies=12),
+        f"agreement per category of {ann.n_items:,} items x {ann.n_categories:,} categories",
+        "Merge rare categories, or analyse a subset of the items (Annotations.subset).",
+    )
     counts = np.asarray(ann.count_matrix(), dtype=float)  # items x categories (sets: membership)
     n_i = np.bincount(ann.item_codes, minlength=ann.n_items).astype(float)
     q = ann.n_categories
@@ -218,8 +224,17 @@ def _per_category_statistics(
 
 
 def _columnwise_interval(reps: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    out = np.array([percentile_interval(col, confidence)[:2] for col in reps.T]).reshape(-1, 2)
-    return out[:, 0], out[:, 1]
+    """:func:`~analytics._core.bootstrap.percentile_interval` of every column at once."""
+    reps = np.asarray(reps, dtype=float).reshape(len(reps), -1)
+    enough = np.isfinite(reps).sum(axis=0) >= 2
+    lo, hi = np.full(reps.shape[1], np.nan), np.full(reps.shape[1], np.nan)
+    if enough.any():
+        cols, tail = (
+            np.where(np.isfinite(reps[:, enough]), reps[:, enough], np.nan),
+            (1 - confidence) / 2,
+        )
+        lo[enough], hi[enough] = np.nanquantile(cols, [tail, 1.0 - tail], axis=0)
+    return lo, hi
 
 
 # ---------------------------------------------------------------------- pairwise matrix
@@ -279,12 +294,14 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     Raises
     ------
     AnnotationDataError
-        Unknown ``coefficient``, or one that needs single-label data.
+        Unknown ``coefficient``, or one that needs single-label data; or the annotators x
+        annotators tables would exceed the memory budget (checked before allocating).
 
     Notes
     -----
-    Each pair's value is the two-annotator coefficient on the items both judged, from the
-    pair's margins (:func:`~analytics.agreement.annotator_pairs.pair_values_from_margins`
+    The pairs are computed in blocks of annotators, each within a quarter of the memory
+    budget (:mod:`~analytics.agreement.pair_margins`). Each pair's value is the two-annotator coefficient on the items both judged,
+    from the pair's margins (:func:`~analytics.agreement.annotator_pairs.pair_values_from_margins`
     gives the formulas).
 
     References
@@ -296,25 +313,31 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     check_choice(coefficient, "coefficient", tuple(_PAIRWISE))
     names = ann.annotators
     a_n = ann.n_annotators
-    shared = ann.coverage()
-    values = np.full((a_n, a_n), np.nan)
     if ann.is_multilabel and coefficient != "percent_agreement":
         raise AnnotationDataError(
             f"{coefficient} is {MULTILABEL_ONLY_ALPHA}.", hint="Choose percent_agreement."
         )
+    check_budget(
+        pairwise_bytes(a_n),
+        f"the pairwise table of {a_n:,} annotators ({a_n * (a_n - 1) // 2:,} annotator pairs)",
+        "Use agreement_report for the coefficients over all annotators, or pairwise on a "
+        "subset of the annotators (Annotations.subset).",
+    )
+    shared = ann.coverage()
+    values = np.full((a_n, a_n), np.nan)
     p = prepare(ann)
-    if a_n >= 2 and len(p.item):
-        pairs = p.pairs
-        which = _PAIRWISE[coefficient]
-        if which == "percent":  # multi-label sets may be many: count agreements directly
-            n = np.bincount(pairs.pair, minlength=pairs.n_pairs).astype(float)
-            agree = np.bincount(pairs.pair, weights=(pairs.la == pairs.lb), minlength=pairs.n_pairs)
+    which = _PAIRWISE[coefficient]
+    if a_n >= 2 and len(p.item) and which == "percent":  # sets may be many: count directly
+        for pairs in pair_margin_blocks(p, None, margins=False):
+            n, agree = pairs.totals[:, 0], pairs.totals[:, 1]
             with np.errstate(invalid="ignore", divide="ignore"):
                 vals = np.where(n > 0, agree / n, np.nan)
-        else:
-            vals, _ = pair_values_from_margins(pairs.totals(None), None, which, p.q)
-        values[pairs.first, pairs.second] = vals
-        values[pairs.second, pairs.first] = vals
+            values[pairs.first, pairs.second] = vals
+            values[pairs.second, pairs.first] = vals
+    elif a_n >= 2 and len(p.item):
+        for pairs, vals, _ in pair_margin_values(p, None, which):
+            values[pairs.first, pairs.second] = vals
+            values[pairs.second, pairs.first] = vals
     frame = pd.DataFrame(values, index=names, columns=names)
     frame.index.name, frame.columns.name = "annotator", "annotator"
     return Pairwise(frame, shared, coefficient)
@@ -363,12 +386,13 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
         q = len(names)
     else:
         names, q = list(ann.categories), ann.n_categories
-    la = np.full(ann.n_items, -1)
-    lb = np.full(ann.n_items, -1)
-    la[p.item[p.annotator == ia]] = p.label[p.annotator == ia]
-    lb[p.item[p.annotator == ib]] = p.label[p.annotator == ib]
-    both = (la >= 0) & (lb >= 0)
-    table = np.bincount(la[both] * q + lb[both], minlength=q * q).reshape(q, q)
+    check_budget(
+        estimate_bytes(q * q, copies=3),
+        f"the {q:,} x {q:,} table of two annotators' categories",
+        "Merge rare categories, or analyse a subset of the categories.",
+    )
+    la, lb = pair_labels(p, ia, ib)
+    table = np.bincount(la * q + lb, minlength=q * q).reshape(q, q)
     return pd.DataFrame(
         table,
         index=pd.Index(names, name=str(ann.annotators[ia])),

@@ -185,9 +185,10 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
             "clamped": result.items.isin(result.gold_items),
         }
     )
-    for i, c in enumerate(cats):
-        out[f"p({c})"] = result.posteriors.to_numpy()[:, i]
-    return out
+    posteriors = pd.DataFrame(  # one block: many categories would fragment the frame
+        result.posteriors.to_numpy(), index=out.index, columns=[f"p({c})" for c in cats]
+    )
+    return pd.concat([out, posteriors], axis=1)
 
 
 def item_judgements(

@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import (
     check_confusions,
@@ -268,6 +269,18 @@ def posterior(
 
 
 # ---------------------------------------------------------------------- fit
+def _check_size(ann: Annotations) -> None:
+    """Refuse, before EM allocates, a model over the memory budget: every annotator's
+    K x K confusion matrix and every item's K posteriors, several copies each."""
+    k, n_a = ann.n_categories, ann.n_annotators
+    check_budget(
+        estimate_bytes(n_a * k * k, ann.n_items * k, copies=8),
+        f"the Dawid-Skene model of {n_a:,} annotators x {k:,} x {k:,} confusion matrices "
+        f"and {ann.n_items:,} items x {k:,} posteriors",
+        "Merge rare categories, or fit a subset of the annotators or items (Annotations.subset).",
+    )
+
+
 def fit(
     ann: Annotations | pd.DataFrame,
     *,
@@ -335,7 +348,9 @@ def fit(
     ------
     AnnotationDataError
         No judgements, multi-label data, gold labels that do not match, or a bad setting
-        (the message names the setting and the expected shape or range).
+        (the message names the setting and the expected shape or range); or a model
+        whose confusion matrices and posteriors (annotators x K² + items x K numbers,
+        several copies) would exceed the memory budget, checked before EM starts.
 
     Notes
     -----
@@ -393,6 +408,7 @@ def fit(
         init_methods=INIT_METHODS,
     )
     k, n_a = ann.n_categories, ann.n_annotators
+    _check_size(ann)
     alpha = pseudo_counts(smoothing, prior, k, ann.categories)
     beta = np.full(k, float(smoothing))
     clamped = gold_codes(ann, gold)

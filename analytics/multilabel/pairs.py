@@ -20,6 +20,7 @@ from functools import cached_property
 import numpy as np
 from scipy import sparse
 
+from analytics._core.budget import check_budget, estimate_bytes
 from analytics.data import Annotations
 
 __all__ = ["JudgementPairs", "judgement_pairs", "last_judgements", "ragged_positions"]
@@ -176,6 +177,11 @@ def judgement_pairs(ann: Annotations) -> JudgementPairs:
         Every item-pair unit, the judgements used and the distinct label sets; the base of
         every measure of Bhowmick, Mitra & Basu (2008), which compare two annotators on one
         item (section 3.1).
+
+    Raises
+    ------
+    AnnotationDataError
+        When the units would exceed the memory budget (checked before they are built).
     """
     codes, table = _label_rows(ann)
     used = last_judgements(ann)
@@ -188,6 +194,13 @@ def judgement_pairs(ann: Annotations) -> JudgementPairs:
     n_used = len(used)
     ends = np.searchsorted(item, item, side="right")
     partners = ends - np.arange(n_used) - 1  # later judgements of the same item
+    n_units = int(partners.sum())
+    check_budget(  # the units and the A_m engine's per-unit rows: about a dozen numbers each
+        estimate_bytes(n_units, copies=16),
+        f"the {n_units:,} pairs of judgements (item, annotator x, annotator y) of multi-label "
+        f"agreement ({ann.n_annotators:,} annotators)",
+        "Analyse a subset of the annotators or items (Annotations.subset).",
+    )
     first = np.repeat(np.arange(n_used), partners)
     second = first + ragged_positions(partners) + 1
 
