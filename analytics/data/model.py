@@ -132,6 +132,7 @@ class Annotations(AnnotationViews):
         name: str = "annotations",
         row_numbers: Sequence[int] | np.ndarray | None = None,
         report: LoadReport | None = None,
+        missing: Iterable[str] | None = None,
     ) -> Annotations:
         """Build from a long DataFrame with one judgement per row.
 
@@ -166,6 +167,10 @@ class Annotations(AnnotationViews):
             line, then 1-based rows).
         report : LoadReport or None, default None
             What the loader found so far (the loader passes it; scripts leave it out).
+        missing : iterable of str or None, default None
+            Texts read as "not labelled" (case and blanks ignored); None means
+            :data:`~analytics.data.cells.MISSING_TOKENS`. Blank cells, None and NaN always
+            are.
 
         Returns
         -------
@@ -201,6 +206,7 @@ class Annotations(AnnotationViews):
             name=name,
             row_numbers=row_numbers,
             report=report,
+            missing=missing,
         )
         return cls(
             item_codes=enc.item_codes,
