@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.delimited import read_delimited, sniff_delimiter
+from analytics.data.delimited import read_delimited_bytes
 from analytics.data.json_records import read_json
 from analytics.data.limits import Limits
 from analytics.data.load_report import LoadReport
@@ -231,11 +231,9 @@ def read_table(
     notes = [f"Format {fmt.upper()} {why}."]
     encoding = None
     if fmt in ("csv", "tsv"):
-        text, encoding = _decode(data, name)
-        sep = "\t" if fmt == "tsv" else sniff_delimiter(text)
-        df, rows, more = read_delimited(text, name, sep)
-        if fmt == "csv" and sep != ",":
-            more.append(f"Cells are separated by {sep!r}.")
+        if _looks_binary(data):
+            _decode(data, name)  # raises: the file holds binary data
+        df, rows, more, encoding = read_delimited_bytes(data, name, fmt)
     elif fmt in ("json", "jsonl"):
         text, encoding = _decode(data, name)
         df, rows, more = read_json(text, name, lines=fmt == "jsonl")
