@@ -25,12 +25,14 @@ __all__ = [
     "MISSING_TOKENS",
     "SET_TYPES",
     "CellColumn",
+    "first_seen",
     "id_text",
     "is_missing",
     "label_set",
     "label_text",
     "looks_numeric",
     "missing_tokens",
+    "set_codes",
     "to_number",
 ]
 
@@ -342,17 +344,20 @@ class CellColumn:
         first)``, or ``()`` when none were.
         """
         texts = self.texts("id")
-        tcodes, tnames = pd.factorize(texts)
-        codes, order = pd.factorize(tcodes[self.codes[keep]])
-        used = np.zeros(len(texts), bool)
-        used[self.codes[keep]] = True
+        ck = self.codes[keep]
         merged: tuple = ()
-        if used.sum() > len(order):  # some distinct raw ids share a text
-            forms = np.bincount(tcodes[used], minlength=len(tnames))
+        if texts.is_unique:
+            codes, order = first_seen(ck, len(texts))
+            return codes, pd.Index(texts.to_numpy(object)[order], dtype=object), merged
+        tcodes, tnames = pd.factorize(texts)
+        codes, order = first_seen(tcodes[ck], len(tnames))
+        used = np.zeros(len(texts), bool)
+        used[ck] = True
+        forms = np.bincount(tcodes[used], minlength=len(tnames))
+        if (forms > 1).any():
             many = np.flatnonzero(forms > 1)
             merged = (len(many), list(self.uniques[used & (tcodes == many[0])][:2]))
-        names = pd.Index(np.asarray(tnames, object)[order], dtype=object)
-        return codes.astype(np.int64), names, merged
+        return codes, pd.Index(np.asarray(tnames, object)[order], dtype=object), merged
 
     def token_counts(self, rows: np.ndarray) -> pd.Series:
         """How many of the given cells hold each missing token other than blank.
@@ -389,6 +394,65 @@ class CellColumn:
         if _is_text(u):
             return pd.to_numeric(pd.Series(u.str.strip(), dtype=object)).to_numpy(np.float64)
         return np.array([float(v) for v in u], np.float64)
+
+
+def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Renumber codes (all in ``range(n)``) in the order they first appear.
+
+    Parameters
+    ----------
+    codes : ndarray of int
+        Codes, none negative.
+    n : int
+        How many codes there may be.
+
+    Returns
+    -------
+    new_codes : ndarray of int64
+        ``codes`` renumbered 0, 1, ... by first appearance.
+    order : ndarray of int64
+        The old code of each new one.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in first_seen(np.array([2, 0, 2, 1]), 4)]
+    [[0, 1, 0, 2], [2, 0, 1]]
+    """
+    m = len(codes)
+    first = np.full(n, m, np.int64)
+    # assigned back to front, so the earliest position of each code is the one that stays
+    first[codes[::-1]] = np.arange(m - 1, -1, -1)
+    used = np.flatnonzero(first < m)
+    order = used[np.argsort(first[used], kind="stable")]
+    if len(order) == n and (n == 0 or (order == np.arange(n)).all()):
+        return np.asarray(codes, np.int64), order  # already in first-seen order
+    remap = np.full(n, -1, np.int64)
+    remap[order] = np.arange(len(order))
+    return remap[codes], order
+
+
+def set_codes(matrix: np.ndarray) -> np.ndarray:
+    """One code per distinct row of a judgements x categories boolean matrix.
+
+    Parameters
+    ----------
+    matrix : ndarray of bool, shape (n_judgements, n_categories)
+        Which categories each judgement assigned.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_judgements,)
+        The index of each row among ``numpy.unique(matrix, axis=0)`` (sorted rows).
+
+    Examples
+    --------
+    >>> set_codes(np.array([[1, 0], [0, 0], [1, 0]], bool)).tolist()
+    [1, 0, 1]
+    """
+    if matrix.shape[0] == 0:
+        return np.zeros(0, np.int64)
+    _, inverse = np.unique(matrix, axis=0, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64)
 
 
 def _is_text(index: pd.Index) -> bool:

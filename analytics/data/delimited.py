@@ -120,11 +120,12 @@ def _all_strings(data: bytes, sep: str, encoding: str) -> dict[str, pa.DataType]
 
 def _from_arrow(table: pa.Table, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
     notes: list[str] = []
-    blank = None
-    for col in table.columns:
-        empty = pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(col)), 0)
-        blank = empty if blank is None else pc.and_(blank, empty)
-    blank = blank.to_numpy(zero_copy_only=False)
+    blank = np.ones(len(table), bool)
+    for col in table.columns:  # a blank row is blank in its first column: usually no row is
+        empty = pc.or_(pc.equal(pc.binary_length(col), 0), pc.utf8_is_space(col))
+        blank &= empty.to_numpy(zero_copy_only=False)
+        if not blank.any():
+            break
     if blank.all():
         raise AnnotationDataError(
             "the file is empty.", source=name, hint="Upload a file with a header row and data rows."

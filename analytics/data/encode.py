@@ -25,7 +25,15 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.cells import CellColumn, label_set, label_text, missing_tokens, to_number
+from analytics.data.cells import (
+    CellColumn,
+    first_seen,
+    label_set,
+    label_text,
+    missing_tokens,
+    set_codes,
+    to_number,
+)
 from analytics.data.kinds import LabelKind, infer_kind
 from analytics.data.load_report import LoadReport, SkipNote, missing_token_cautions
 
@@ -65,30 +73,6 @@ class Encoded:
     report: LoadReport
 
 
-def set_codes(matrix: np.ndarray) -> np.ndarray:
-    """One code per distinct row of a judgements x categories boolean matrix.
-
-    Parameters
-    ----------
-    matrix : ndarray of bool, shape (n_judgements, n_categories)
-        Which categories each judgement assigned.
-
-    Returns
-    -------
-    ndarray of int64, shape (n_judgements,)
-        The index of each row among ``numpy.unique(matrix, axis=0)`` (sorted rows).
-
-    Examples
-    --------
-    >>> set_codes(np.array([[1, 0], [0, 0], [1, 0]], bool)).tolist()
-    [1, 0, 1]
-    """
-    if matrix.shape[0] == 0:
-        return np.zeros(0, np.int64)
-    _, inverse = np.unique(matrix, axis=0, return_inverse=True)
-    return inverse.reshape(-1).astype(np.int64)
-
-
 def one_per_pair(
     item_codes: np.ndarray, annotator_codes: np.ndarray, n_annotators: int, keep: str
 ) -> np.ndarray:
@@ -113,14 +97,8 @@ def one_per_pair(
     >>> one_per_pair(np.array([0, 0, 1]), np.array([0, 0, 0]), 1, "last").tolist()
     [False, True, True]
     """
-    key = item_codes * max(n_annotators, 1) + annotator_codes
-    mask = np.zeros(len(key), bool)
-    if len(key):
-        order = np.argsort(key, kind="stable")
-        sk = key[order]
-        differs = sk[1:] != sk[:-1]
-        last = keep == "last"
-        mask[order[np.r_[differs, True] if last else np.r_[True, differs]]] = True
+    key = pd.Series(item_codes * max(n_annotators, 1) + annotator_codes)
+    mask = ~key.duplicated(keep=keep).to_numpy()
     return mask
 
 
@@ -138,6 +116,7 @@ def encode_frame(
     row_numbers: Sequence[int] | np.ndarray | None = None,
     report: LoadReport | None = None,
     missing: Iterable[str] | None = None,
+    label_cells: CellColumn | None = None,
 ) -> Encoded:
     """Encode a long DataFrame with one judgement per row.
 
@@ -178,6 +157,9 @@ def encode_frame(
         Texts read as "not labelled" (case and surrounding blanks ignored); None means
         :data:`~analytics.data.cells.MISSING_TOKENS`; blank cells, None and NaN always
         are (see :func:`~analytics.data.cells.missing_tokens`).
+    label_cells : CellColumn or None, default None
+        The label column already factorized with the same ``missing`` (the loader
+        passes the one it searched for a separator), so it is not factorized twice.
 
     Returns
     -------
@@ -213,7 +195,12 @@ def encode_frame(
     cautions: list[str] = list(report.cautions) if report else []
     tokens = missing_tokens(missing)
     columns = {"item": item, "annotator": annotator, "label": label}
-    cells = {role: CellColumn.of(df[col], tokens) for role, col in columns.items()}
+    cells = {
+        role: label_cells
+        if role == "label" and label_cells is not None
+        else CellColumn.of(df[col], tokens)
+        for role, col in columns.items()
+    }
     for role in ("item", "annotator"):
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
@@ -478,7 +465,7 @@ def _encode_single(
             cat_values = pd.Index([label_text(c) for c in categories])
         else:
             tcodes, tnames = pd.factorize(shown)
-            codes, order = pd.factorize(tcodes[ucodes])
+            codes, order = first_seen(tcodes[ucodes], len(tnames))
             cat_values = pd.Index(np.asarray(tnames, object)[order].tolist())
     if lk is None:
         lk, kind_reason = infer_kind(list(cat_values), numeric=numeric and len(cat_values) > 0)

@@ -21,6 +21,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
+from analytics.data.encode import encode_frame
 from analytics.data.importers import convert_tool_export
 from analytics.data.kinds import LabelKind
 from analytics.data.layout import detect_separator, to_long
@@ -307,8 +308,8 @@ def _load(
     sep = multilabel_sep or None  # "" means: never split cells
     lk = LabelKind.parse(kind) if kind is not None else None
     tokens = missing_tokens(missing)
+    labels = CellColumn.of(long["label"], tokens)
     if multilabel_sep is None and lk in (None, LabelKind.MULTILABEL):
-        labels = CellColumn.of(long["label"], tokens)
         detected = detect_separator(labels)
         if detected is not None and (lk is LabelKind.MULTILABEL or _mostly_text(labels)):
             sep = detected
@@ -324,11 +325,8 @@ def _load(
             "notes": tuple(notes),
         }
     )
-    return Annotations.from_frame(
+    enc = encode_frame(
         long,
-        item="item",
-        annotator="annotator",
-        label="label",
         kind=lk,
         categories=categories,
         multilabel_sep=sep,
@@ -337,7 +335,9 @@ def _load(
         row_numbers=rows,
         report=report,
         missing=tokens,
+        label_cells=labels,
     )
+    return Annotations.from_encoded(enc, display)
 
 
 def _is_raw_table(source: Any) -> bool:

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.encode import encode_frame, one_per_pair, set_codes
+from analytics.data.encode import Encoded, encode_frame, one_per_pair, set_codes
 from analytics.data.kinds import LabelKind
 from analytics.data.load_report import LoadReport
 from analytics.data.views import AnnotationViews
@@ -208,6 +208,23 @@ class Annotations(AnnotationViews):
             report=report,
             missing=missing,
         )
+        return cls.from_encoded(enc, name)
+
+    @classmethod
+    def from_encoded(cls, enc: Encoded, name: str = "annotations") -> Annotations:
+        """Build from judgements already encoded by :func:`~analytics.data.encode.encode_frame`.
+
+        Parameters
+        ----------
+        enc : Encoded
+            The codes, names, kind and report.
+        name : str, default "annotations"
+            A display name (usually the file name).
+
+        Returns
+        -------
+        Annotations
+        """
         return cls(
             item_codes=enc.item_codes,
             annotator_codes=enc.annotator_codes,
