@@ -97,8 +97,16 @@ def one_per_pair(
     >>> one_per_pair(np.array([0, 0, 1]), np.array([0, 0, 0]), 1, "last").tolist()
     [False, True, True]
     """
-    key = pd.Series(item_codes * max(n_annotators, 1) + annotator_codes)
-    mask = ~key.duplicated(keep=keep).to_numpy()
+    key = item_codes * max(n_annotators, 1) + annotator_codes
+    mask = np.zeros(len(key), bool)
+    if len(key):
+        # a stable sort, not a hash: timsort is near linear on the usual files, which
+        # come grouped by item or by annotator
+        order = np.argsort(key, kind="stable")
+        sk = key[order]
+        differs = sk[1:] != sk[:-1]
+        last = keep == "last"
+        mask[order[np.r_[differs, True] if last else np.r_[True, differs]]] = True
     return mask
 
 

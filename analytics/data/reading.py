@@ -22,7 +22,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data.delimited import read_delimited_bytes
-from analytics.data.json_records import read_json
+from analytics.data.json_records import read_json, read_json_lines_bytes
 from analytics.data.limits import Limits
 from analytics.data.load_report import LoadReport
 from analytics.data.parquet_file import read_parquet
@@ -235,8 +235,12 @@ def read_table(
             _decode(data, name)  # raises: the file holds binary data
         df, rows, more, encoding = read_delimited_bytes(data, name, fmt)
     elif fmt in ("json", "jsonl"):
-        text, encoding = _decode(data, name)
-        df, rows, more = read_json(text, name, lines=fmt == "jsonl")
+        fast = read_json_lines_bytes(data) if fmt == "jsonl" else None
+        if fast is not None:
+            (df, rows, more), encoding = fast, "utf-8"
+        else:
+            text, encoding = _decode(data, name)
+            df, rows, more = read_json(text, name, lines=fmt == "jsonl")
     elif fmt == "excel":
         df, rows, more = read_excel(data, name, sheet)
     else:  # parquet
