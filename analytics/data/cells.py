@@ -387,13 +387,14 @@ class CellColumn:
         return np.fromiter((looks_numeric([v]) for v in u), bool, len(u))
 
     def numbers(self) -> np.ndarray:
-        """Per distinct value (all numeric): the value as float64 (integers kept as int64)."""
+        """Per distinct value: the number as float64 (integers kept as int64), NaN for text."""
         u = self.uniques
         if pd.api.types.is_integer_dtype(u.dtype):
             return u.to_numpy(np.int64)
         if _is_text(u):
-            return pd.to_numeric(pd.Series(u.str.strip(), dtype=object)).to_numpy(np.float64)
-        return np.array([float(v) for v in u], np.float64)
+            text = pd.Series(u.str.strip(), dtype=object)
+            return pd.to_numeric(text, errors="coerce").to_numpy(np.float64)
+        return np.array([float(v) if looks_numeric([v]) else np.nan for v in u], np.float64)
 
 
 def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

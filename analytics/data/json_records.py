@@ -14,6 +14,7 @@ import json
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.json as pa_json
 
 from analytics._core.errors import AnnotationDataError
@@ -56,6 +57,9 @@ def read_json_lines_bytes(data: bytes) -> tuple[pd.DataFrame, np.ndarray, list[s
         return None
     if any(t not in _FLAT_TYPES for t in table.schema.types):
         return None
+    for col in table.columns:  # Arrow reads integers beyond int64 as floats: keep them exact
+        if col.type == pa.float64() and (pc.max(pc.abs(col)).as_py() or 0) >= 2.0**63:
+            return None
     return table.to_pandas(), np.arange(1, table.num_rows + 1), []
 
 

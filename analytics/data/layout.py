@@ -159,7 +159,7 @@ def detect_columns(
                 )
             matches = exact
         found[role] = matches[0] if matches else None
-        if found[role]:
+        if found[role] is not None:
             taken.add(found[role])
     return found
 
@@ -228,13 +228,20 @@ def to_long(
     name = report.source
     cautions: list[str] = []
     cols = list(df.columns)
+    if not cols:
+        raise AnnotationDataError(
+            "the records have no fields (e.g. a JSON list of empty objects {}).",
+            source=name,
+            hint="Each record needs item, annotator and label fields (long form), or an item "
+            "field and one field per annotator (wide form).",
+        )
     found = detect_columns(cols, item=item, annotator=annotator, label=label, source=name)
     named = any(v is not None for v in (item, annotator, label))
     if layout not in (None, "long", "wide"):
         raise AnnotationDataError(f"unknown layout {layout!r}.", hint="Use 'long' or 'wide'.")
     guess = ""
     known = [r for r in ("annotator", "label") if found[r] is not None]
-    if layout in (None, "long") and known and len(cols) == 3 and not all(found.values()):
+    if layout in (None, "long") and known and len(cols) == 3 and None in found.values():
         # Three columns, some recognised: the others take the remaining roles in the
         # usual order (item, annotator, label). The report says it was a guess.
         free = [c for c in cols if c not in found.values()]
@@ -245,7 +252,7 @@ def to_long(
             + " and ".join(f"'{found[r]}' as the {r} column" for r in roles)
             + " (three columns, the others recognised); name the columns if that is wrong."
         )
-    long_ok = all(found.values())
+    long_ok = None not in found.values()
     if layout == "long" or (layout is None and long_ok):
         missing = [r for r, c in found.items() if c is None]
         if missing:

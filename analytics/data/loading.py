@@ -241,8 +241,8 @@ def _refuse_nested_cells(
             first = int(np.flatnonzero(bad)[0])
             col = long["annotator"].iat[first] if wide and role == "label" else columns.get(role)
             raise AnnotationDataError(
-                f"the {role} cells hold JSON objects or nested lists "
-                f"(e.g. {str(cells[first])[:60]}), which are not {role}s Concord can read.",
+                f"the {role} cells hold lists or objects (JSON objects, nested lists, list "
+                f"columns; e.g. {_shown(cells[first])}), which are not {role}s Concord can read.",
                 source=source,
                 column=None if col is None else str(col),
                 rows=rows[bad].tolist(),
@@ -338,6 +338,11 @@ def _load(
         label_cells=labels,
     )
     return Annotations.from_encoded(enc, display)
+
+
+def _shown(cell: Any) -> str:
+    """A nested cell as a person reads it (a NumPy array as its list), cut to 60 characters."""
+    return str(cell.tolist() if isinstance(cell, np.ndarray) else cell)[:60]
 
 
 def _is_raw_table(source: Any) -> bool:
