@@ -272,3 +272,22 @@ def test_load_annotations_takes_a_table_already_read():
         assert ann.fingerprint == direct.fingerprint
         assert ann.report.source == "crowd_intents.csv"
     assert raw[0].shape == read_table("sample_data/crowd_intents.csv")[0].shape  # not modified
+
+
+# ---------------------------------------------------------------- the command line
+@pytest.mark.parametrize(
+    ("flag", "categories", "missing"),
+    [
+        ([], ["born_in", "founded_by"], 30),
+        (["--missing", ""], ["None", "born_in", "founded_by"], 0),
+        (["--missing", "born_in, N/A"], ["None", "founded_by"], 20),
+    ],
+)
+def test_cli_missing_option(capsys, tmp_path, flag, categories, missing):
+    from analytics.cli import main
+
+    path = tmp_path / "rel.csv"
+    path.write_text(LONG)
+    assert main(["summary", str(path), "--json", *flag]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["categories"]) == categories and out["missing_labels"] == missing
