@@ -31,8 +31,8 @@ Formats: CSV, TSV, JSON, JSON Lines, Excel (.xlsx) and Parquet. Column names suc
 *item/task/unit/id*, *annotator/worker/rater/coder/user* and *label/response/answer/category/value*
 are recognised; otherwise choose them under **Columns and parsing**.
 
-Empty cells (and NA, None, NaN, null) mean *not labelled*: they are counted, never turned into a
-category. Multi-label cells such as `anger;fear` become sets; `{}` is an explicit empty set.
+Empty cells (and NA, None, NaN, null: change the list under **Columns and parsing**) mean
+*not labelled*: they are counted, never turned into a category. Multi-label cells such as `anger;fear` become sets; `{}` is an explicit empty set.
 Everything the loader decided, and every row it skipped, is listed under **What the loader did**.
 """
 )
