@@ -91,6 +91,12 @@ def _add_loader_options(p: argparse.ArgumentParser) -> None:
         help="the categories in order, comma-separated (ordinal scales; unused categories count)",
     )
     g.add_argument(
+        "--missing",
+        metavar="TOKENS",
+        help="cell texts read as 'not labelled', comma-separated, case-insensitive "
+        "(default: NA,N/A,NaN,None,null,<NA>,NaT; '' = only empty cells)",
+    )
+    g.add_argument(
         "--tool-option",
         action="append",
         default=[],
@@ -137,6 +143,7 @@ def _load(args: argparse.Namespace) -> Annotations:
         duplicates=args.duplicates,
         kind=args.kind,
         layout=args.layout,
+        missing=None if args.missing is None else args.missing.split(","),
     )
 
 

@@ -6,7 +6,15 @@ import streamlit as st
 
 from analytics import AnnotationDataError
 from analytics.data import DUPLICATE_POLICIES, SAMPLES, LabelKind
-from ui.loaders import data_overview, describe_upload, load_cached, preview_upload, sample_source
+from ui.loaders import (
+    DEFAULT_MISSING,
+    data_overview,
+    describe_upload,
+    load_cached,
+    parse_missing,
+    preview_upload,
+    sample_source,
+)
 from ui.state import get_annotations, get_source, set_annotations, set_source
 from ui.widgets import annotation_downloads, download_table, explain, show_figure, show_table
 
@@ -23,8 +31,8 @@ Formats: CSV, TSV, JSON, JSON Lines, Excel (.xlsx) and Parquet. Column names suc
 *item/task/unit/id*, *annotator/worker/rater/coder/user* and *label/response/answer/category/value*
 are recognised; otherwise choose them under **Columns and parsing**.
 
-Empty cells (and NA, None, NaN, null) mean *not labelled*: they are counted, never turned into a
-category. Multi-label cells such as `anger;fear` become sets; `{}` is an explicit empty set.
+Empty cells (and NA, None, NaN, null: change the list under **Columns and parsing**) mean
+*not labelled*: they are counted, never turned into a category. Multi-label cells such as `anger;fear` become sets; `{}` is an explicit empty set.
 Everything the loader decided, and every row it skipped, is listed under **What the loader did**.
 """
 )
@@ -70,17 +78,17 @@ else:
     origin = ("sample", key)
 
 if data is not None:
-    try:
+    try:  # the file is parsed once: preview, description and load share the table
         preview, columns = preview_upload(data, name)
+        tool = describe_upload(data, name)
         read_error = None
     except AnnotationDataError as exc:
-        preview, columns, read_error = None, [], exc
+        preview, columns, tool, read_error = None, [], None, exc
     if read_error is not None:
         st.error(str(read_error))
     else:
         with st.expander("Raw preview (first 20 rows as read)"):
             st.dataframe(preview, width="stretch", hide_index=True)
-        tool = describe_upload(data, name)
         tool_options: dict = {}
         if tool is not None:
             st.success(f"Recognised an export of **{tool.tool}**.", icon=":material/check_circle:")
@@ -128,6 +136,15 @@ if data is not None:
                 key=f"map_dup_{name}",
                 help="What to do when one annotator labelled one item more than once.",
             )
+            missing_text = st.text_input(
+                "Missing-value texts",
+                value=DEFAULT_MISSING,
+                key=f"map_missing_{name}",
+                help="Cells holding these texts (comma-separated, case ignored) mean 'not "
+                "labelled'. Empty cells always do. Remove a text that is a real category in "
+                "your data (e.g. 'none' for a relation type); clear the box to treat only "
+                "empty cells as missing.",
+            )
         options = {
             "item": None if item_col == AUTO else item_col,
             "annotator": None if annotator_col == AUTO else annotator_col,
@@ -136,6 +153,7 @@ if data is not None:
             "kind": None if kind == AUTO else kind,
             "multilabel_sep": None if sep == AUTO else ("" if sep == "none" else sep),
             "duplicates": duplicates,
+            "missing": parse_missing(missing_text),
         }
         if tool_options:
             options["tool_options"] = tuple(sorted(tool_options.items()))

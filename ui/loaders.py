@@ -1,4 +1,9 @@
-"""Cached loading for the app: parsing runs once per file content and options."""
+"""Cached loading for the app: a file is parsed once, then previewed, described and loaded.
+
+:func:`read_cached` reads an upload into a :class:`~analytics.data.RawTable` once per file
+content; the preview, the tool description and every load (one per choice of options)
+start from that table, so a 200 MB upload is parsed once, not three times.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,10 @@ import pandas as pd
 import streamlit as st
 
 from analytics.data import (
+    MISSING_TOKENS,
     SAMPLES,
     Annotations,
+    RawTable,
     coverage_figure,
     judgements_per_item_figure,
     label_distribution_figure,
@@ -32,14 +39,43 @@ def sample_source(key: str) -> tuple[bytes, str, dict[str, Any]]:
     return sample.path.read_bytes(), sample.file, dict(sample.options)
 
 
+#: Options that change how the bytes are read (not only how the table is interpreted).
+_READ_OPTIONS = frozenset({"format", "sheet", "max_bytes", "limits"})
+#: The default missing-value texts, as the Data page shows them.
+DEFAULT_MISSING = ", ".join(sorted(t for t in MISSING_TOKENS if t))
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the file...")
+def read_cached(data: bytes, name: str) -> RawTable:
+    """The file's raw table, read once per content; shared, and never modified by loading.
+
+    Errors are raised, not cached.
+    """
+    return RawTable(*read_table(_named_bytes(data, name)))
+
+
 @st.cache_resource(max_entries=8, show_spinner="Reading the annotations...")
 def load_cached(data: bytes, name: str, options: tuple[tuple[str, Any], ...]) -> Annotations:
     """A file loaded with the chosen options; Annotations is immutable, so sharing is safe.
 
-    Errors are raised, not cached, so a corrected choice is tried afresh.
+    The table comes from :func:`read_cached` (the one the preview showed) unless an option
+    changes how the bytes are read. Errors are raised, not cached, so a corrected choice
+    is tried afresh.
     """
     opts = {k: (list(v) if isinstance(v, tuple) and k != "tool_options" else v) for k, v in options}
-    return load_annotations(_named_bytes(data, name), **opts)
+    if _READ_OPTIONS & opts.keys():
+        return load_annotations(_named_bytes(data, name), **opts)
+    return load_annotations(read_cached(data, name), **opts)
+
+
+def parse_missing(text: str) -> tuple[str, ...] | None:
+    """The Data page's missing-values text as ``missing=``: None for the default list.
+
+    Comma-separated; an empty text means only empty cells are missing.
+    """
+    tokens = tuple(sorted({t.strip().lower() for t in text.split(",")} - {""}))
+    default = tuple(sorted(t for t in MISSING_TOKENS if t))
+    return None if tokens == default else tokens
 
 
 def load_sample_cached(key: str) -> Annotations:
@@ -53,6 +89,7 @@ def load_sample_cached(key: str) -> Annotations:
         "kind": None,
         "multilabel_sep": None,
         "duplicates": "error",
+        "missing": None,
     }
     return load_cached(data, name, tuple(sorted({**defaults, **options}.items())))
 
@@ -60,15 +97,14 @@ def load_sample_cached(key: str) -> Annotations:
 @st.cache_data(max_entries=8, show_spinner=False)
 def preview_upload(data: bytes, name: str, n_rows: int = 20) -> tuple[pd.DataFrame, list[str]]:
     """The first rows of the raw table and its column names, before interpretation."""
-    table, _, _ = read_table(_named_bytes(data, name))
+    table = read_cached(data, name).table
     return table.head(n_rows), [str(c) for c in table.columns]
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def describe_upload(data: bytes, name: str) -> ToolInfo | None:
     """Which annotation tool made the file (None for plain tables), and its choices."""
-    table, _, _ = read_table(_named_bytes(data, name))
-    return describe_tool_export(table)
+    return describe_tool_export(read_cached(data, name).table)
 
 
 @st.cache_data(max_entries=8, show_spinner="Summarising the data set...")

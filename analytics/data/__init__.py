@@ -46,7 +46,7 @@ from analytics.data.kinds import LabelKind
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits
 from analytics.data.load_report import LoadReport, SkipNote
-from analytics.data.loading import as_annotations, load_annotations
+from analytics.data.loading import RawTable, as_annotations, load_annotations
 from analytics.data.model import Annotations
 from analytics.data.overview import (
     coverage_figure,
@@ -77,6 +77,7 @@ __all__ = [
     "LabelKind",
     "Limits",
     "LoadReport",
+    "RawTable",
     "Sample",
     "SkipNote",
     "as_annotations",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,11 +24,15 @@ __all__ = [
     "EMPTY_SET_TOKENS",
     "MISSING_TOKENS",
     "SET_TYPES",
+    "CellColumn",
+    "first_seen",
     "id_text",
     "is_missing",
     "label_set",
     "label_text",
     "looks_numeric",
+    "missing_tokens",
+    "set_codes",
     "to_number",
 ]
 
@@ -40,13 +45,16 @@ EMPTY_SET_TOKENS = frozenset({"{}", "[]", "set()", "\u2205"})
 SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 
 
-def is_missing(value: Any) -> bool:
+def is_missing(value: Any, tokens: frozenset = MISSING_TOKENS) -> bool:
     """Whether a cell value means "not labelled".
 
     Parameters
     ----------
     value : object
         One cell: None, a float, pandas ``NA``/``NaT``, text, ...
+    tokens : frozenset of str, default MISSING_TOKENS
+        The texts (lower case, stripped) that mean "not labelled" (see
+        :func:`missing_tokens`).
 
     Returns
     -------
@@ -65,7 +73,7 @@ def is_missing(value: Any) -> bool:
         return True
     if value is pd.NA or value is pd.NaT:
         return True
-    if isinstance(value, str) and value.strip().lower() in MISSING_TOKENS:
+    if isinstance(value, str) and value.strip().lower() in tokens:
         return True
     return False
 
@@ -205,3 +213,250 @@ def label_text(value: Any) -> str:
     if isinstance(value, (float, np.floating)) and float(value).is_integer():
         return str(int(value))
     return str(value)
+
+
+def missing_tokens(missing: Iterable[Any] | None = None) -> frozenset:
+    """The normalised set of texts read as "not labelled".
+
+    Parameters
+    ----------
+    missing : iterable of str or None, default None
+        Texts meaning "not labelled" (case and surrounding blanks ignored); None gives
+        :data:`MISSING_TOKENS`. Blank text is always missing, so ``()`` means: only
+        empty cells, None and NaN.
+
+    Returns
+    -------
+    frozenset of str
+        Lower-case, stripped tokens, always including ``""``.
+
+    Examples
+    --------
+    >>> sorted(missing_tokens([" N/A ", "None"])), missing_tokens(())
+    (['', 'n/a', 'none'], frozenset({''}))
+    """
+    if missing is None:
+        return MISSING_TOKENS
+    if isinstance(missing, str):
+        missing = [missing]
+    return frozenset({str(t).strip().lower() for t in missing} | {""})
+
+
+#: pandas' inferred types of an object column that can hold no container and no bool.
+_PLAIN_INFERRED = frozenset(
+    {"string", "integer", "floating", "mixed-integer-float", "empty", "decimal"}
+)
+
+
+@dataclass(frozen=True, eq=False)
+class CellColumn:
+    """One column of cells, factorized: the distinct values and each cell's code.
+
+    Everything that judges a cell (missing? numeric? its text?) is decided once per
+    distinct value (vectorised over ``uniques`` where they are text) and read back
+    through ``codes``, so no Python runs per cell on plain columns.
+
+    Parameters
+    ----------
+    codes : ndarray of int64, shape (n_cells,)
+        Index into ``uniques``; -1 for None/NaN/NA and for container cells.
+    uniques : pandas.Index
+        The distinct plain values (bools as their text ``"True"``/``"False"``).
+    missing : ndarray of bool, shape (n_uniques,)
+        Which distinct values are missing tokens or blank text.
+    containers : ndarray of bool or None
+        Cells holding a list, tuple, set, array or dict (None when there are none).
+    cells : ndarray of object or None
+        The raw cells, kept only when there are containers (to read them one by one).
+    """
+
+    codes: np.ndarray
+    uniques: pd.Index
+    missing: np.ndarray
+    containers: np.ndarray | None
+    cells: np.ndarray | None
+
+    @classmethod
+    def of(cls, values: Any, tokens: frozenset = MISSING_TOKENS) -> CellColumn:
+        """Factorize a column (Series or array) and judge its distinct values.
+
+        Examples
+        --------
+        >>> col = CellColumn.of(pd.Series(["a", " a", "NA", None, "b"]))
+        >>> col.codes.tolist(), col.missing.tolist(), col.cell_missing().tolist()
+        ([0, 1, 2, -1, 3], [False, False, True, False], [False, False, True, True, False])
+        """
+        s = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object)
+        s = s.reset_index(drop=True)
+        containers = cells = None
+        if s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) not in _PLAIN_INFERRED:
+            raw = s.to_numpy(object)
+            kinds = np.fromiter(
+                (2 if isinstance(v, (*SET_TYPES, dict)) else isinstance(v, bool) for v in raw),
+                np.int8,
+                len(raw),
+            )
+            if (kinds == 2).any():
+                containers, cells = kinds == 2, raw
+            if kinds.any():
+                plain = raw.copy()
+                plain[kinds == 2] = None
+                plain[kinds == 1] = [str(v) for v in raw[kinds == 1]]
+                s = pd.Series(plain, dtype=object)
+        elif pd.api.types.is_bool_dtype(s.dtype):
+            s = (
+                s.astype(object).where(s.notna(), None).map(lambda v: v if v is None else str(v))
+            )  # two distinct values at most: "True", "False"
+        codes, uniques = pd.factorize(s, use_na_sentinel=True)
+        uniques = pd.Index(uniques)
+        if _is_text(uniques):
+            miss = np.asarray(uniques.str.strip().str.lower().isin(list(tokens)), bool)
+        elif uniques.dtype == object:
+            miss = np.fromiter((is_missing(v, tokens) for v in uniques), bool, len(uniques))
+        else:
+            miss = np.zeros(len(uniques), bool)
+        return cls(np.asarray(codes, np.int64), uniques, miss, containers, cells)
+
+    def cell_missing(self) -> np.ndarray:
+        """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
+        out = np.ones(len(self.codes), bool) if len(self.uniques) == 0 else None
+        if out is None:
+            out = np.where(self.codes >= 0, self.missing[np.maximum(self.codes, 0)], True)
+        if self.containers is not None:
+            out &= ~self.containers
+        return out
+
+    def texts(self, how: str = "id") -> pd.Index:
+        """The text of each distinct value: ids (:func:`id_text`) or labels (:func:`label_text`)."""
+        u = self.uniques
+        if _is_text(u):
+            return pd.Index(u.str.strip(), dtype=object)
+        if pd.api.types.is_integer_dtype(u.dtype):
+            return pd.Index(u.astype(str), dtype=object)
+        one = id_text if how == "id" else label_text
+        return pd.Index([one(v) for v in u], dtype=object)
+
+    def id_codes(self, keep: np.ndarray) -> tuple[np.ndarray, pd.Index, tuple]:
+        """Id codes of the kept cells, in first-seen order, and the names behind them.
+
+        Distinct raw ids with the same text (differing only by surrounding blanks) are
+        one id; the third value is ``(how many ids were merged, two raw forms of the
+        first)``, or ``()`` when none were.
+        """
+        texts = self.texts("id")
+        ck = self.codes[keep]
+        merged: tuple = ()
+        if texts.is_unique:
+            codes, order = first_seen(ck, len(texts))
+            return codes, pd.Index(texts.to_numpy(object)[order], dtype=object), merged
+        tcodes, tnames = pd.factorize(texts)
+        codes, order = first_seen(tcodes[ck], len(tnames))
+        used = np.zeros(len(texts), bool)
+        used[ck] = True
+        forms = np.bincount(tcodes[used], minlength=len(tnames))
+        if (forms > 1).any():
+            many = np.flatnonzero(forms > 1)
+            merged = (len(many), list(self.uniques[used & (tcodes == many[0])][:2]))
+        return codes, pd.Index(np.asarray(tnames, object)[order], dtype=object), merged
+
+    def token_counts(self, rows: np.ndarray) -> pd.Series:
+        """How many of the given cells hold each missing token other than blank.
+
+        Parameters
+        ----------
+        rows : ndarray of bool, shape (n_cells,)
+            The cells to count (e.g. the rows that have an item and an annotator).
+
+        Returns
+        -------
+        pandas.Series of int
+            Indexed by the token as written in lower case, sorted.
+        """
+        norm = pd.Index(self.texts("label")).str.lower().to_numpy(object)
+        token = self.missing & (norm != "")
+        counts = np.bincount(self.codes[rows & (self.codes >= 0)], minlength=len(norm))
+        return pd.Series(counts[token], index=norm[token]).groupby(level=0).sum()
+
+    def numeric(self) -> np.ndarray:
+        """Per distinct value: is it a number, or text that is plainly a decimal number."""
+        u = self.uniques
+        if _is_text(u):
+            return np.asarray(u.str.match(_NUMBER.pattern), bool)
+        if pd.api.types.is_numeric_dtype(u.dtype) and not pd.api.types.is_bool_dtype(u.dtype):
+            return np.ones(len(u), bool)
+        return np.fromiter((looks_numeric([v]) for v in u), bool, len(u))
+
+    def numbers(self) -> np.ndarray:
+        """Per distinct value: the number as float64 (integers kept as int64), NaN for text."""
+        u = self.uniques
+        if pd.api.types.is_integer_dtype(u.dtype):
+            return u.to_numpy(np.int64)
+        if _is_text(u):
+            text = pd.Series(u.str.strip(), dtype=object)
+            return pd.to_numeric(text, errors="coerce").to_numpy(np.float64)
+        return np.array([float(v) if looks_numeric([v]) else np.nan for v in u], np.float64)
+
+
+def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Renumber codes (all in ``range(n)``) in the order they first appear.
+
+    Parameters
+    ----------
+    codes : ndarray of int
+        Codes, none negative.
+    n : int
+        How many codes there may be.
+
+    Returns
+    -------
+    new_codes : ndarray of int64
+        ``codes`` renumbered 0, 1, ... by first appearance.
+    order : ndarray of int64
+        The old code of each new one.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in first_seen(np.array([2, 0, 2, 1]), 4)]
+    [[0, 1, 0, 2], [2, 0, 1]]
+    """
+    m = len(codes)
+    first = np.full(n, m, np.int64)
+    # assigned back to front, so the earliest position of each code is the one that stays
+    first[codes[::-1]] = np.arange(m - 1, -1, -1)
+    used = np.flatnonzero(first < m)
+    order = used[np.argsort(first[used], kind="stable")]
+    if len(order) == n and (n == 0 or (order == np.arange(n)).all()):
+        return np.asarray(codes, np.int64), order  # already in first-seen order
+    remap = np.full(n, -1, np.int64)
+    remap[order] = np.arange(len(order))
+    return remap[codes], order
+
+
+def set_codes(matrix: np.ndarray) -> np.ndarray:
+    """One code per distinct row of a judgements x categories boolean matrix.
+
+    Parameters
+    ----------
+    matrix : ndarray of bool, shape (n_judgements, n_categories)
+        Which categories each judgement assigned.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_judgements,)
+        The index of each row among ``numpy.unique(matrix, axis=0)`` (sorted rows).
+
+    Examples
+    --------
+    >>> set_codes(np.array([[1, 0], [0, 0], [1, 0]], bool)).tolist()
+    [1, 0, 1]
+    """
+    if matrix.shape[0] == 0:
+        return np.zeros(0, np.int64)
+    _, inverse = np.unique(matrix, axis=0, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64)
+
+
+def _is_text(index: pd.Index) -> bool:
+    return pd.api.types.is_string_dtype(index.dtype) and (
+        index.dtype != object or pd.api.types.infer_dtype(index, skipna=True) in ("string", "empty")
+    )

@@ -1,6 +1,9 @@
 """Reading delimited text (CSV, TSV): strict parsing, header checks, delimiter sniffing.
 
 Part of :func:`analytics.data.reading.read_table`; cells stay text, nothing is interpreted.
+:func:`read_delimited_bytes` parses with ``pyarrow.csv`` (every cell read as a string,
+the header as the first data row); a file Arrow refuses or finds ragged is parsed again
+by the strict :func:`read_delimited` (Python's ``csv``), whose error names the rows.
 """
 
 from __future__ import annotations
@@ -12,10 +15,154 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
 
 from analytics._core.errors import AnnotationDataError
 
-__all__ = ["check_header", "read_delimited", "sniff_delimiter"]
+__all__ = ["check_header", "read_delimited", "read_delimited_bytes", "sniff_delimiter"]
+
+
+def read_delimited_bytes(
+    data: bytes, name: str, fmt: str
+) -> tuple[pd.DataFrame, np.ndarray, list[str], str]:
+    r"""Parse CSV or TSV bytes (UTF-8, else latin-1) into a table of text cells.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content (UTF-8 with or without a byte-order mark, or latin-1).
+    name : str
+        The file name, for messages.
+    fmt : {"csv", "tsv"}
+        TSV is split on tabs; for CSV the delimiter is sniffed (``,``, tab, ``;``, ``|``).
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        The cells as strings (blank lines dropped), columns named by the stripped header.
+    rows : ndarray of int
+        Each row's record number in the file (header = 1).
+    notes : list of str
+        What the reader decided (blank lines, delimiter).
+    encoding : str
+        ``"utf-8"`` or ``"latin-1"``.
+
+    Raises
+    ------
+    AnnotationDataError
+        For an empty, ragged or malformed file, or a bad header.
+
+    Examples
+    --------
+    >>> t, rows, notes, enc = read_delimited_bytes(b"a;b\n1;2\n\n3;4\n", "x.csv", "csv")
+    >>> t.to_dict("list"), rows.tolist(), notes, enc
+    ({'a': ['1', '3'], 'b': ['2', '4']}, [2, 4], ['1 blank line(s) ignored.', "Cells are separated by ';'."], 'utf-8')
+    """
+    sep = "\t" if fmt == "tsv" else sniff_delimiter(data[:65536].decode("latin-1"))
+    table = None
+    for encoding in ("utf-8", "latin-1"):
+        try:
+            table = _arrow_cells(data, sep, encoding)
+            break
+        except _Ragged:
+            break
+        except pa.ArrowInvalid as exc:
+            if encoding == "utf-8" and "UTF8" in str(exc):
+                continue  # not UTF-8: read as latin-1, as the strict path does
+            break
+    if table is None:  # Arrow refused: the strict reader gives the precise error
+        text, encoding = _decode_text(data)
+        df, rows, notes = read_delimited(text, name, sep)
+    else:
+        df, rows, notes = _from_arrow(table, name, sep)
+    if fmt == "csv" and sep != ",":
+        notes.append(f"Cells are separated by {sep!r}.")
+    return df, rows, notes, encoding
+
+
+class _Ragged(Exception):
+    """A file left to the strict reader (leading blank lines, unbalanced quotes)."""
+
+
+def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
+    """All rows (header included) as string columns; Arrow raises on a ragged row."""
+    first = data.lstrip(b"\xef\xbb\xbf")[:1]
+    if first in (b"\n", b"\r", b" ", b"\t") or data.count(b'"') % 2:
+        # leading blank lines (the strict reader skips and counts them), or an odd number
+        # of quotes: Arrow would read an unclosed quote to the end without complaint
+        raise _Ragged
+    table = pa_csv.read_csv(
+        pa.py_buffer(data),
+        read_options=pa_csv.ReadOptions(autogenerate_column_names=True, encoding=encoding),
+        parse_options=pa_csv.ParseOptions(
+            delimiter=sep,
+            newlines_in_values=True,
+            ignore_empty_lines=False,
+        ),
+        convert_options=pa_csv.ConvertOptions(
+            column_types=_all_strings(data, sep, encoding),
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+        ),
+    )
+    return table
+
+
+def _all_strings(data: bytes, sep: str, encoding: str) -> dict[str, pa.DataType]:
+    """Arrow's generated names (f0, f1, ...) for every column of the first line, as strings."""
+    first = data[: data.find(b"\n") if b"\n" in data else len(data)]
+    n = max(first.count(sep.encode(encoding)) + 1, 1)
+    # quoted delimiters make the count an upper bound; extra names are harmless
+    return {f"f{i}": pa.string() for i in range(n)}
+
+
+def _from_arrow(table: pa.Table, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    notes: list[str] = []
+    blank = np.ones(len(table), bool)
+    for col in table.columns:  # a blank row is blank in its first column: usually no row is
+        empty = pc.or_(pc.equal(pc.binary_length(col), 0), pc.utf8_is_space(col))
+        blank &= empty.to_numpy(zero_copy_only=False)
+        if not blank.any():
+            break
+    if blank.all():
+        raise AnnotationDataError(
+            "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
+        )
+    line_numbers = np.arange(1, len(blank) + 1)
+    if blank.any():
+        notes.append(f"{int(blank.sum())} blank line(s) ignored.")
+        table = table.filter(pa.array(~blank))
+        line_numbers = line_numbers[~blank]
+    header = [str(table.column(i)[0]).strip() for i in range(table.num_columns)]
+    _check_shape(header, len(table), name)
+    check_header(header, name)
+    df = table.slice(1).rename_columns(header).to_pandas()
+    return df, line_numbers[1:], notes
+
+
+def _decode_text(data: bytes) -> tuple[str, str]:
+    try:
+        return data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+def _check_shape(header: list[str], n_records: int, name: str) -> None:
+    if n_records == 1:
+        raise AnnotationDataError(
+            "the file has a header row but no data rows.",
+            source=name,
+            hint=f"Header found: {', '.join(header)}.",
+        )
+    if len(header) == 1:
+        raise AnnotationDataError(
+            f"the file has a single column ('{header[0]}').",
+            source=name,
+            hint="Concord needs item, annotator and label columns (long form) or an item column "
+            "plus one column per annotator (wide form). Is the delimiter right?",
+        )
 
 
 def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
@@ -45,20 +192,8 @@ def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nda
     rows = [r for r, b in zip(rows, blank, strict=True) if not b]
     line_numbers, lens = line_numbers[~blank], lens[~blank]
     header = [h.strip() for h in rows[0]]
-    if len(rows) == 1:
-        raise AnnotationDataError(
-            "the file has a header row but no data rows.",
-            source=name,
-            hint=f"Header found: {', '.join(header)}.",
-        )
+    _check_shape(header, len(rows), name)
     width = len(header)
-    if width == 1:
-        raise AnnotationDataError(
-            f"the file has a single column ('{header[0]}').",
-            source=name,
-            hint="Concord needs item, annotator and label columns (long form) or an item column "
-            "plus one column per annotator (wide form). Is the delimiter right?",
-        )
     ragged = np.flatnonzero(lens[1:] != width) + 1
     if len(ragged):
         first = int(ragged[0])

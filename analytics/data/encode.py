@@ -17,7 +17,7 @@ call into it. This module does not import the model.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,16 +26,16 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import (
-    SET_TYPES,
-    id_text,
-    is_missing,
+    CellColumn,
+    first_seen,
     label_set,
     label_text,
-    looks_numeric,
+    missing_tokens,
+    set_codes,
     to_number,
 )
-from analytics.data.kinds import LabelKind
-from analytics.data.load_report import LoadReport, SkipNote
+from analytics.data.kinds import LabelKind, infer_kind
+from analytics.data.load_report import LoadReport, SkipNote, missing_token_cautions
 
 __all__ = ["DUPLICATE_POLICIES", "Encoded", "encode_frame", "one_per_pair", "set_codes"]
 
@@ -73,30 +73,6 @@ class Encoded:
     report: LoadReport
 
 
-def set_codes(matrix: np.ndarray) -> np.ndarray:
-    """One code per distinct row of a judgements x categories boolean matrix.
-
-    Parameters
-    ----------
-    matrix : ndarray of bool, shape (n_judgements, n_categories)
-        Which categories each judgement assigned.
-
-    Returns
-    -------
-    ndarray of int64, shape (n_judgements,)
-        The index of each row among ``numpy.unique(matrix, axis=0)`` (sorted rows).
-
-    Examples
-    --------
-    >>> set_codes(np.array([[1, 0], [0, 0], [1, 0]], bool)).tolist()
-    [1, 0, 1]
-    """
-    if matrix.shape[0] == 0:
-        return np.zeros(0, np.int64)
-    _, inverse = np.unique(matrix, axis=0, return_inverse=True)
-    return inverse.reshape(-1).astype(np.int64)
-
-
 def one_per_pair(
     item_codes: np.ndarray, annotator_codes: np.ndarray, n_annotators: int, keep: str
 ) -> np.ndarray:
@@ -124,6 +100,8 @@ def one_per_pair(
     key = item_codes * max(n_annotators, 1) + annotator_codes
     mask = np.zeros(len(key), bool)
     if len(key):
+        # a stable sort, not a hash: timsort is near linear on the usual files, which
+        # come grouped by item or by annotator
         order = np.argsort(key, kind="stable")
         sk = key[order]
         differs = sk[1:] != sk[:-1]
@@ -145,12 +123,16 @@ def encode_frame(
     name: str = "annotations",
     row_numbers: Sequence[int] | np.ndarray | None = None,
     report: LoadReport | None = None,
+    missing: Iterable[str] | None = None,
+    label_cells: CellColumn | None = None,
 ) -> Encoded:
     """Encode a long DataFrame with one judgement per row.
 
     Missing labels (empty, NA, None, NaN, null) mean "not labelled": those rows are
     skipped and counted in the report. Rows with no item or annotator are skipped and
-    counted too. Items and annotators are kept as text, in first-seen order.
+    counted too. Items and annotators are kept as text, in first-seen order. Every cell
+    is judged once per distinct value (:class:`~analytics.data.cells.CellColumn`), so
+    the work per judgement is vectorised.
 
     Parameters
     ----------
@@ -179,6 +161,13 @@ def encode_frame(
         1-based rows).
     report : LoadReport or None, default None
         What the loader found so far; completed and returned in the result.
+    missing : iterable of str or None, default None
+        Texts read as "not labelled" (case and surrounding blanks ignored); None means
+        :data:`~analytics.data.cells.MISSING_TOKENS`; blank cells, None and NaN always
+        are (see :func:`~analytics.data.cells.missing_tokens`).
+    label_cells : CellColumn or None, default None
+        The label column already factorized with the same ``missing`` (the loader
+        passes the one it searched for a separator), so it is not factorized twice.
 
     Returns
     -------
@@ -188,8 +177,8 @@ def encode_frame(
     ------
     AnnotationDataError
         For a missing column, an unknown policy or kind, labels outside the declared
-        categories, non-finite numbers, text labels read as numeric, repeated judgements
-        under the ``"error"`` policy, or no judgement at all.
+        categories, non-finite numbers, text labels read as numeric, lists or objects
+        as ids, repeated judgements under the ``"error"`` policy, or no judgement at all.
     """
     source = report.source if report else name
     for role, col in (("item", item), ("annotator", annotator), ("label", label)):
@@ -211,48 +200,73 @@ def encode_frame(
     )
     skipped: list[SkipNote] = list(report.skipped) if report else []
     notes: list[str] = list(report.notes) if report else []
+    cautions: list[str] = list(report.cautions) if report else []
+    tokens = missing_tokens(missing)
+    columns = {"item": item, "annotator": annotator, "label": label}
+    cells = {
+        role: label_cells
+        if role == "label" and label_cells is not None
+        else CellColumn.of(df[col], tokens)
+        for role, col in columns.items()
+    }
+    for role in ("item", "annotator"):
+        _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
-    items_s, anns_s, labels_raw, rows, n_missing = _judgement_rows(
-        df, item, annotator, label, rows, skipped
-    )
+    keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
+    rows_all, rows = rows, rows[keep]
+    lab = cells["label"]
 
     # ---- label kind
-    is_setlike = np.fromiter((isinstance(v, SET_TYPES) for v in labels_raw), bool, len(labels_raw))
+    setlike = lab.containers is not None and bool((lab.containers & keep).any())
     kind_reason = ""
     if kind is not None:
         lk = LabelKind.parse(kind)
         kind_reason = f"Label kind: {lk.value} (as chosen)."
-    elif is_setlike.any() or multilabel_sep is not None:
+    elif setlike or multilabel_sep is not None:
         lk = LabelKind.MULTILABEL
         kind_reason = "Label kind: multi-label (cells hold sets of categories)."
     else:
         lk = None  # decided below once values are parsed
+    n_split = 0
     if lk is LabelKind.MULTILABEL:
-        matrix, cat_values = _encode_sets(
-            labels_raw, rows, categories, multilabel_sep, source, label
+        matrix, cat_values, n_split = _encode_sets(
+            lab, keep, rows, categories, multilabel_sep, source, label
         )
         label_values_codes = None
+        per_category = matrix.sum(axis=0)
     else:
+        if setlike:
+            first = int(np.flatnonzero(lab.containers & keep)[0])
+            raise AnnotationDataError(
+                f"label cells hold sets or lists (e.g. {str(lab.cells[first])[:60]}), but the "
+                f"label kind is {lk.value}.",
+                source=source,
+                column=str(label),
+                rows=rows_all[lab.containers & keep].tolist(),
+                hint="Choose the multi-label kind, or put one label per cell.",
+            )
         matrix = None
         label_values_codes, cat_values, lk, kind_reason = _encode_single(
-            labels_raw, rows, categories, lk, kind_reason, source, label
+            lab, keep, rows, categories, lk, kind_reason, source, label
         )
+        per_category = np.bincount(label_values_codes, minlength=len(cat_values))
+    cautions += missing_token_cautions(
+        lab.token_counts(has_ids), per_category, cat_values, str(label)
+    )
 
     # ---- codes for items and annotators (first-seen order)
-    item_codes, item_names = pd.factorize(pd.Series(items_s, dtype=object), sort=False)
-    ann_codes, ann_names = pd.factorize(pd.Series(anns_s, dtype=object), sort=False)
-    item_codes = item_codes.astype(np.int64)
-    ann_codes = ann_codes.astype(np.int64)
+    item_codes, item_names = _id_codes(cells["item"], keep, "item", cautions)
+    ann_codes, ann_names = _id_codes(cells["annotator"], keep, "annotator", cautions)
 
-    keep, n_dup = _duplicates_kept(
-        item_codes, ann_codes, len(ann_names), duplicates, items_s, anns_s, rows, source
+    keep_dup, n_dup = _duplicates_kept(
+        item_codes, ann_codes, duplicates, item_names, ann_names, rows, source
     )
-    if not keep.all():
-        item_codes, ann_codes = item_codes[keep], ann_codes[keep]
+    if not keep_dup.all():
+        item_codes, ann_codes = item_codes[keep_dup], ann_codes[keep_dup]
         if matrix is not None:
-            matrix = matrix[keep]
+            matrix = matrix[keep_dup]
         else:
-            label_values_codes = label_values_codes[keep]
+            label_values_codes = label_values_codes[keep_dup]
 
     label_codes = set_codes(matrix) if matrix is not None else label_values_codes
     if len(item_codes) == 0:
@@ -266,7 +280,6 @@ def encode_frame(
             column=label,
             hint="Check that the label column is the right one.",
         )
-    cautions: list[str] = list(report.cautions) if report else []
     if (
         lk is LabelKind.ORDINAL
         and categories is None
@@ -288,6 +301,7 @@ def encode_frame(
             "kind": lk.value,
             "kind_reason": kind_reason,
             "multilabel_sep": multilabel_sep,
+            "n_split": n_split,
             "duplicates": duplicates,
             "n_duplicates": n_dup,
             "categories_declared": categories is not None,
@@ -299,8 +313,8 @@ def encode_frame(
         item_codes=item_codes,
         annotator_codes=ann_codes,
         label_codes=label_codes,
-        items=pd.Index(item_names, dtype=object),
-        annotators=pd.Index(ann_names, dtype=object),
+        items=item_names,
+        annotators=ann_names,
         categories=cat_values,
         kind=lk,
         label_matrix=matrix,
@@ -309,83 +323,116 @@ def encode_frame(
 
 
 # ---------------------------------------------------------------------- steps
+def _refuse_container_ids(
+    col: CellColumn, rows: np.ndarray, role: str, column: str, source: str
+) -> None:
+    if col.containers is None:
+        return
+    first = int(np.flatnonzero(col.containers)[0])
+    raise AnnotationDataError(
+        f"the {role} cells hold lists or objects (e.g. {str(col.cells[first])[:60]}), "
+        f"which are not {role} ids.",
+        source=source,
+        column=str(column),
+        rows=rows[col.containers].tolist(),
+        hint="Put one plain id (text or a number) in each cell.",
+    )
+
+
 def _judgement_rows(
-    df: pd.DataFrame,
-    item: str,
-    annotator: str,
-    label: str,
+    cells: dict[str, CellColumn],
+    columns: dict[str, str],
     rows: np.ndarray,
     skipped: list[SkipNote],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Drop (and note in ``skipped``) rows with no item, annotator or label.
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Which rows are judgements; note in ``skipped`` those with no item or annotator.
 
-    Returns item and annotator ids as text, the raw labels, their row numbers and how
-    many label cells were empty on rows that had an item and an annotator.
+    Returns the mask of judgements, the mask of rows with both ids, and how many label
+    cells were empty on rows that had an item and an annotator.
     """
-    items_raw = df[item].to_numpy(dtype=object)
-    anns_raw = df[annotator].to_numpy(dtype=object)
-    labels_raw = df[label].to_numpy(dtype=object)
-
-    bad_item = np.fromiter((is_missing(v) for v in items_raw), bool, len(items_raw))
-    bad_ann = np.fromiter((is_missing(v) for v in anns_raw), bool, len(anns_raw))
-    lab_missing = np.fromiter(
-        (False if isinstance(v, SET_TYPES) else is_missing(v) for v in labels_raw),
-        bool,
-        len(labels_raw),
-    )
+    bad_item = cells["item"].cell_missing()
+    bad_ann = cells["annotator"].cell_missing()
+    lab_missing = cells["label"].cell_missing()
     for mask, why in (
-        (bad_item, f"no item id (column '{item}' empty)"),
-        (bad_ann & ~bad_item, f"no annotator id (column '{annotator}' empty)"),
+        (bad_item, f"no item id (column '{columns['item']}' empty)"),
+        (bad_ann & ~bad_item, f"no annotator id (column '{columns['annotator']}' empty)"),
     ):
         if mask.any():
             skipped.append(SkipNote(why, int(mask.sum()), tuple(rows[mask][:20].tolist())))
-    n_missing = int((lab_missing & ~bad_item & ~bad_ann).sum())
-    keep = ~(bad_item | bad_ann | lab_missing)
-    items_s = np.array([id_text(v) for v in items_raw[keep]], dtype=object)
-    anns_s = np.array([id_text(v) for v in anns_raw[keep]], dtype=object)
-    return items_s, anns_s, labels_raw[keep], rows[keep], n_missing
+    has_ids = ~(bad_item | bad_ann)
+    n_missing = int((lab_missing & has_ids).sum())
+    return has_ids & ~lab_missing, has_ids, n_missing
+
+
+def _id_codes(
+    col: CellColumn, keep: np.ndarray, role: str, cautions: list[str]
+) -> tuple[np.ndarray, pd.Index]:
+    """Codes and names of item or annotator ids; a caution when blanks merged some."""
+    codes, names, merged = col.id_codes(keep)
+    if merged:
+        cautions.append(
+            f"{merged[0]:,} {role} id(s) appear with different surrounding blanks and were "
+            f"read as one id each (e.g. {' and '.join(map(repr, merged[1]))}); if they are "
+            f"different {role}s, make the ids differ by more than blanks."
+        )
+    return codes, names
 
 
 def _encode_sets(
-    labels_raw: np.ndarray,
+    lab: CellColumn,
+    keep: np.ndarray,
     rows: np.ndarray,
     categories: Sequence[Any] | None,
     multilabel_sep: str | None,
     source: str,
     label: str,
-) -> tuple[np.ndarray, pd.Index]:
-    """Multi-label cells as a judgements x categories matrix, and the categories."""
-    sets = [label_set(v, multilabel_sep) for v in labels_raw]
+) -> tuple[np.ndarray, pd.Index, int]:
+    """Multi-label cells as a judgements x categories matrix, the categories, cells split.
+
+    Each distinct text is split once; container cells (lists, sets) are read one by one.
+    """
+    n_u = len(lab.uniques)
+    sets = [label_set(v, multilabel_sep) for v in lab.uniques]
+    full = lab.codes.copy()
+    if lab.containers is not None:
+        where = np.flatnonzero(lab.containers & keep)
+        full[where] = n_u + np.arange(len(where))
+        sets += [label_set(lab.cells[i], multilabel_sep) for i in where]
+    kcodes = full[keep]
+    used = pd.unique(kcodes)
     if categories is not None:
         cats = list(categories)
     else:
-        cats = []
-        seen: set = set()
-        for s in sets:
-            for c in sorted(s, key=str):
+        cats, seen = [], set()
+        for d in used:
+            for c in sorted(sets[d], key=str):
                 if c not in seen:
                     seen.add(c)
                     cats.append(c)
     cat_index = {c: i for i, c in enumerate(cats)}
-    unknown = [i for i, s in enumerate(sets) if any(c not in cat_index for c in s)]
-    if unknown:
-        bad = sorted({c for i in unknown for c in sets[i] if c not in cat_index}, key=str)
+    unknown_d = np.zeros(len(sets), bool)
+    unknown_d[used] = [any(c not in cat_index for c in sets[d]) for d in used]
+    if unknown_d.any():
+        bad = sorted({c for d in np.flatnonzero(unknown_d) for c in sets[d] if c not in cat_index})
         raise AnnotationDataError(
             f"labels {bad[:5]} are not among the declared categories.",
             source=source,
             column=label,
-            rows=rows[unknown].tolist(),
+            rows=rows[unknown_d[kcodes]].tolist(),
             hint="Add them to the categories or correct the cells.",
         )
-    matrix = np.zeros((len(sets), len(cats)), bool)
-    r_idx = [i for i, s in enumerate(sets) for _ in s]
-    c_idx = [cat_index[c] for s in sets for c in s]
-    matrix[r_idx, c_idx] = True
-    return matrix, pd.Index(cats, dtype=object)
+    distinct = np.zeros((len(sets), len(cats)), bool)
+    for d in used:
+        distinct[d, [cat_index[c] for c in sets[d]]] = True
+    split = np.zeros(len(sets), bool)
+    if multilabel_sep:
+        split[:n_u] = [isinstance(v, str) and multilabel_sep in v for v in lab.uniques]
+    return distinct[kcodes], pd.Index(cats, dtype=object), int(split[kcodes].sum())
 
 
 def _encode_single(
-    labels_raw: np.ndarray,
+    lab: CellColumn,
+    keep: np.ndarray,
     rows: np.ndarray,
     categories: Sequence[Any] | None,
     lk: LabelKind | None,
@@ -394,43 +441,55 @@ def _encode_single(
     label: str,
 ) -> tuple[np.ndarray, pd.Index, LabelKind, str]:
     """Single labels as category codes; infers the kind when ``lk`` is None."""
+    ucodes = lab.codes[keep]
+    used = np.zeros(len(lab.uniques), bool)
+    used[ucodes] = True
     # categories given as Python strings are text, even if they look like numbers
     text_declared = categories is not None and any(isinstance(c, str) for c in categories)
-    if not text_declared and looks_numeric(labels_raw):
-        values = [to_number(v) for v in labels_raw]
-        bad_rows = [i for i, v in enumerate(values) if not np.isfinite(v)]
-        if bad_rows:
+    numeric = not text_declared and bool(used.any()) and bool(lab.numeric()[used].all())
+    if numeric:
+        nums = np.where(used, lab.numbers(), 0)
+        bad = used & ~np.isfinite(nums.astype(np.float64))
+        if bad.any():
             raise AnnotationDataError(
-                f"labels such as {labels_raw[bad_rows[0]]!r} are not finite numbers.",
+                f"labels such as {lab.uniques[np.flatnonzero(bad)[0]]!r} are not finite numbers.",
                 source=source,
                 column=label,
-                rows=rows[bad_rows].tolist(),
+                rows=rows[bad[ucodes]].tolist(),
                 hint="Correct those cells (or leave them empty for 'not labelled').",
             )
-        cats = [to_number(c) for c in categories] if categories is not None else sorted(set(values))
-    else:
-        values = [label_text(v) for v in labels_raw]
         if categories is not None:
-            cats = [label_text(c) for c in categories]
+            cat_values = pd.Index([to_number(c) for c in categories])
         else:
-            cats = list(dict.fromkeys(values))
+            values = np.unique(nums[used])
+            whole = nums.dtype.kind == "i" or bool(
+                (np.floor(values) == values).all() and (np.abs(values) < 2**53).all()
+            )
+            cat_values = pd.Index(values.astype(np.int64) if whole else values)
+        shown = nums
+    else:
+        shown = lab.texts("label")
+        if categories is not None:
+            cat_values = pd.Index([label_text(c) for c in categories])
+        else:
+            tcodes, tnames = pd.factorize(shown)
+            codes, order = first_seen(tcodes[ucodes], len(tnames))
+            cat_values = pd.Index(np.asarray(tnames, object)[order].tolist())
     if lk is None:
-        lk, kind_reason = _infer_kind(cats, numeric=not isinstance(cats[0], str) if cats else False)
-    cat_index = {c: i for i, c in enumerate(cats)}
-    if len(cat_index) != len(cats):
+        lk, kind_reason = infer_kind(list(cat_values), numeric=numeric and len(cat_values) > 0)
+    if not cat_values.is_unique:
         raise AnnotationDataError("declared categories contain duplicates.", source=source)
-    codes = np.fromiter((cat_index.get(v, -1) for v in values), np.int64, len(values))
+    if numeric or categories is not None:
+        codes = cat_values.get_indexer(pd.Index(shown))[ucodes].astype(np.int64)
     if (codes < 0).any():
-        bad_rows = np.flatnonzero(codes < 0)
-        bad = sorted({str(values[i]) for i in bad_rows})[:5]
+        bad = sorted({str(to_number(v)) if numeric else str(v) for v in shown[ucodes[codes < 0]]})
         raise AnnotationDataError(
-            f"labels {bad} are not among the declared categories {list(cats)[:10]}.",
+            f"labels {bad[:5]} are not among the declared categories {list(cat_values)[:10]}.",
             source=source,
             column=label,
-            rows=rows[bad_rows].tolist(),
+            rows=rows[codes < 0].tolist(),
             hint="Add them to the categories or correct the cells.",
         )
-    cat_values = pd.Index(cats)
     if lk is LabelKind.NUMERIC and not pd.api.types.is_numeric_dtype(cat_values):
         raise AnnotationDataError(
             "the labels are not numbers, so they cannot be treated as numeric.",
@@ -438,38 +497,20 @@ def _encode_single(
             column=label,
             hint="Choose the nominal or ordinal label kind.",
         )
-    return codes, cat_values, lk, kind_reason
-
-
-def _infer_kind(cats: list, numeric: bool) -> tuple[LabelKind, str]:
-    if not numeric:
-        return LabelKind.NOMINAL, "Label kind: nominal (text labels)."
-    all_int = all(float(c).is_integer() for c in cats)
-    if all_int and len(cats) <= 12:
-        return (
-            LabelKind.NOMINAL,
-            f"Label kind: nominal ({len(cats)} whole-number codes read as categories); "
-            "choose ordinal or numeric if the numbers are a scale.",
-        )
-    return (
-        LabelKind.NUMERIC,
-        f"Label kind: numeric ({len(cats)} distinct numbers); choose nominal or ordinal "
-        "if they are codes.",
-    )
+    return codes.astype(np.int64), cat_values, lk, kind_reason
 
 
 def _duplicates_kept(
     item_codes: np.ndarray,
     ann_codes: np.ndarray,
-    n_annotators: int,
     duplicates: str,
-    items_s: np.ndarray,
-    anns_s: np.ndarray,
+    items: pd.Index,
+    annotators: pd.Index,
     rows: np.ndarray,
     source: str,
 ) -> tuple[np.ndarray, int]:
     """Which judgements the duplicates policy keeps, and how many repeats there were."""
-    first = one_per_pair(item_codes, ann_codes, n_annotators, "first")
+    first = one_per_pair(item_codes, ann_codes, len(annotators), "first")
     dup_later = ~first  # a repeat of an earlier row
     n_dup = int(dup_later.sum())
     keep = np.ones(len(item_codes), bool)
@@ -477,7 +518,8 @@ def _duplicates_kept(
         if duplicates == "error":
             first_dups = np.flatnonzero(dup_later)[:5]
             pairs = "; ".join(
-                f"item '{items_s[i]}' by '{anns_s[i]}' (row {rows[i]})" for i in first_dups
+                f"item '{items[item_codes[i]]}' by '{annotators[ann_codes[i]]}' (row {rows[i]})"
+                for i in first_dups
             )
             raise AnnotationDataError(
                 f"{n_dup} repeated judgements: the same annotator labelled the same item "
@@ -490,5 +532,5 @@ def _duplicates_kept(
         if duplicates == "first":
             keep = first
         elif duplicates == "last":
-            keep = one_per_pair(item_codes, ann_codes, n_annotators, "last")
+            keep = one_per_pair(item_codes, ann_codes, len(annotators), "last")
     return keep, n_dup

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from analytics._core.errors import AnnotationDataError
 
-__all__ = ["LabelKind"]
+__all__ = ["LabelKind", "infer_kind"]
 
 
 class LabelKind(StrEnum):
@@ -69,3 +69,41 @@ class LabelKind(StrEnum):
             raise AnnotationDataError(
                 f"unknown label kind {value!r}.", hint=f"Use one of: {allowed}."
             ) from None
+
+
+def infer_kind(categories: list, numeric: bool) -> tuple[LabelKind, str]:
+    """The label kind of undeclared single labels, and the rule used, in plain words.
+
+    Text labels are nominal; up to 12 whole numbers are nominal codes; other numbers
+    are numeric.
+
+    Parameters
+    ----------
+    categories : list
+        The distinct labels.
+    numeric : bool
+        Whether the labels were read as numbers.
+
+    Returns
+    -------
+    kind : LabelKind
+    reason : str
+
+    Examples
+    --------
+    >>> infer_kind([1, 2, 3], numeric=True)[0], infer_kind(["a"], numeric=False)[0]
+    (<LabelKind.NOMINAL: 'nominal'>, <LabelKind.NOMINAL: 'nominal'>)
+    """
+    if not numeric:
+        return LabelKind.NOMINAL, "Label kind: nominal (text labels)."
+    if all(float(c).is_integer() for c in categories) and len(categories) <= 12:
+        return (
+            LabelKind.NOMINAL,
+            f"Label kind: nominal ({len(categories)} whole-number codes read as categories); "
+            "choose ordinal or numeric if the numbers are a scale.",
+        )
+    return (
+        LabelKind.NUMERIC,
+        f"Label kind: numeric ({len(categories)} distinct numbers); choose nominal or ordinal "
+        "if they are codes.",
+    )

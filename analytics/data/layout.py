@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.cells import is_missing
+from analytics.data.cells import EMPTY_SET_TOKENS, MISSING_TOKENS, CellColumn
 from analytics.data.load_report import LoadReport
 
-__all__ = ["ROLE_SYNONYMS", "detect_columns", "detect_separator", "to_long"]
+__all__ = ["ROLE_SYNONYMS", "SEPARATOR_SHARE", "detect_columns", "detect_separator", "to_long"]
 
 #: Column names (lower case, blanks and dashes as ``_``) recognised for each role.
 ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -77,6 +77,8 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
 }
 _SEPARATOR_CANDIDATES = (";", "|")
+#: The share of non-missing text label cells that must hold a separator for it to split.
+SEPARATOR_SHARE = 0.2
 _NUMERIC_ID = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*$")
 
 
@@ -157,7 +159,7 @@ def detect_columns(
                 )
             matches = exact
         found[role] = matches[0] if matches else None
-        if found[role]:
+        if found[role] is not None:
             taken.add(found[role])
     return found
 
@@ -226,13 +228,20 @@ def to_long(
     name = report.source
     cautions: list[str] = []
     cols = list(df.columns)
+    if not cols:
+        raise AnnotationDataError(
+            "the records have no fields (e.g. a JSON list of empty objects {}).",
+            source=name,
+            hint="Each record needs item, annotator and label fields (long form), or an item "
+            "field and one field per annotator (wide form).",
+        )
     found = detect_columns(cols, item=item, annotator=annotator, label=label, source=name)
     named = any(v is not None for v in (item, annotator, label))
     if layout not in (None, "long", "wide"):
         raise AnnotationDataError(f"unknown layout {layout!r}.", hint="Use 'long' or 'wide'.")
     guess = ""
     known = [r for r in ("annotator", "label") if found[r] is not None]
-    if layout in (None, "long") and known and len(cols) == 3 and not all(found.values()):
+    if layout in (None, "long") and known and len(cols) == 3 and None in found.values():
         # Three columns, some recognised: the others take the remaining roles in the
         # usual order (item, annotator, label). The report says it was a guess.
         free = [c for c in cols if c not in found.values()]
@@ -243,7 +252,7 @@ def to_long(
             + " and ".join(f"'{found[r]}' as the {r} column" for r in roles)
             + " (three columns, the others recognised); name the columns if that is wrong."
         )
-    long_ok = all(found.values())
+    long_ok = None not in found.values()
     if layout == "long" or (layout is None and long_ok):
         missing = [r for r, c in found.items() if c is None]
         if missing:
@@ -264,11 +273,11 @@ def to_long(
         extra = [c for c in cols if c not in found.values()]
         if extra:
             why += f" Other columns ignored: {', '.join(map(str, extra[:8]))}{'...' if len(extra) > 8 else ''}."
+        # the columns keep their dtype (Arrow-backed text stays so): no per-cell objects
         out = pd.DataFrame(
             {
-                "item": df[found["item"]].to_numpy(object),
-                "annotator": df[found["annotator"]].to_numpy(object),
-                "label": df[found["label"]].to_numpy(object),
+                role: df[found[role]].reset_index(drop=True)
+                for role in ("item", "annotator", "label")
             }
         )
         return out, rows, found, "long", why, cautions
@@ -347,30 +356,59 @@ def to_long(
     )
 
 
-def detect_separator(labels: np.ndarray) -> str | None:
+def detect_separator(labels: Any, tokens: frozenset = MISSING_TOKENS) -> str | None:
     """The multi-label separator used in text label cells, if any.
+
+    A candidate (``;``, then ``|``) is the separator when both hold:
+
+    1. at least :data:`SEPARATOR_SHARE` (20%) of the non-missing text label cells
+       contain it, or at least one does and another holds an explicit empty set
+       (``{}``, ``[]``, ``set()``, ``∅``: Concord's own exports write them), and
+    2. at least half of the distinct parts it splits them into are labels in their own
+       right: seen alone in a cell, or in two or more different multi-part cells.
+
+    So two ``A|B`` cells among 100 do not make a file multi-label (1), and one column of
+    free text that happens to hold semicolons is not split when its pieces never recur (2).
 
     Parameters
     ----------
-    labels : ndarray of object
+    labels : ndarray, pandas.Series or CellColumn
         Label cells.
+    tokens : frozenset of str, default MISSING_TOKENS
+        Texts that mean "not labelled" (not counted).
 
     Returns
     -------
     str or None
-        ``";"`` or ``"|"`` (in that order of preference) when at least 2% of the
-        non-missing text cells contain it, else None.
+        The separator, or None.
 
     Examples
     --------
-    >>> detect_separator(np.array(["anger;fear", "joy", None], dtype=object))
+    >>> detect_separator(np.array(["anger;fear", "joy", "fear", None], dtype=object))
     ';'
+    >>> detect_separator(np.array(["A|B"] * 2 + ["A", "B", "C"] * 33, dtype=object)) is None
+    True
     """
-    texts = [v for v in labels if isinstance(v, str) and not is_missing(v)]
-    if not texts:
+    col = labels if isinstance(labels, CellColumn) else CellColumn.of(labels, tokens)
+    u = col.uniques
+    text = np.fromiter((isinstance(v, str) for v in u), bool, len(u)) & ~col.missing
+    if not text.any():
         return None
+    counts = np.bincount(col.codes[col.codes >= 0], minlength=len(u))
+    texts = pd.Index(u[text], dtype=object)
+    n_cells = counts[text].sum()
+    empty_sets = any(t.strip() in EMPTY_SET_TOKENS for t in texts)
     for sep in _SEPARATOR_CANDIDATES:
-        share = sum(sep in t for t in texts) / len(texts)
-        if share >= 0.02:
+        has = np.asarray(texts.str.contains(sep, regex=False), bool)
+        share = counts[text][has].sum() / n_cells
+        if not has.any() or (share < SEPARATOR_SHARE and not empty_sets):
+            continue
+        alone = {t.strip() for t in texts[~has]}
+        seen_in: dict[str, int] = {}
+        for t in texts[has]:
+            for part in {p.strip() for p in t.split(sep) if p.strip()}:
+                seen_in[part] = seen_in.get(part, 0) + 1
+        labels_too = sum(p in alone or n >= 2 for p, n in seen_in.items())
+        if seen_in and labels_too >= len(seen_in) / 2:
             return sep
     return None

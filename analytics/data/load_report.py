@@ -16,7 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LoadReport", "SkipNote"]
+import numpy as np
+import pandas as pd
+
+__all__ = ["LoadReport", "SkipNote", "missing_token_cautions"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,8 @@ class LoadReport:
         Why that kind.
     multilabel_sep : str or None, default None
         The separator label cells were split on, if any.
+    n_split : int, default 0
+        Label cells that held the separator and were split into label sets.
     duplicates : str, default "error"
         The policy for repeated judgements (one of ``DUPLICATE_POLICIES``).
     n_duplicates : int, default 0
@@ -106,6 +111,7 @@ class LoadReport:
     kind: str = ""
     kind_reason: str = ""
     multilabel_sep: str | None = None
+    n_split: int = 0
     duplicates: str = "error"
     n_duplicates: int = 0
     tool: str | None = None
@@ -138,7 +144,10 @@ class LoadReport:
         if self.kind_reason:
             out.append(self.kind_reason)
         if self.multilabel_sep:
-            out.append(f"Cells were split into label sets on {self.multilabel_sep!r}.")
+            out.append(
+                f"{self.n_split:,} label cells were split into label sets on "
+                f"{self.multilabel_sep!r}."
+            )
         if self.n_missing:
             out.append(
                 f"{self.n_missing:,} empty or missing label cells were read as 'not labelled' "
@@ -174,3 +183,48 @@ class LoadReport:
         if self.encoding and self.encoding.lower() not in ("utf-8", "utf-8-sig", "ascii"):
             out.append(f"The file was decoded as {self.encoding}, not UTF-8.")
         return out
+
+
+def missing_token_cautions(
+    token_counts: pd.Series, per_category: np.ndarray, categories: pd.Index, column: str
+) -> list[str]:
+    """Cautions for missing tokens used at least as often as the rarest real category.
+
+    A token such as ``None`` or ``N/A`` that fills as many label cells as a category does
+    may be a category (a relation type ``None``, a survey answer ``N/A``).
+
+    Parameters
+    ----------
+    token_counts : pandas.Series of int
+        Label cells read as missing, per token (not counting blank cells).
+    per_category : ndarray of int
+        Judgements per category.
+    categories : pandas.Index
+        The categories, in the order of ``per_category``.
+    column : str
+        The label column, for the message.
+
+    Returns
+    -------
+    list of str
+        One caution per such token, saying how to keep it (``missing=``).
+
+    Examples
+    --------
+    >>> missing_token_cautions(pd.Series({"none": 5}), np.array([9, 5]),
+    ...                        pd.Index(["a", "b"]), "label")[0][:46]
+    "'none' was read as missing in 5 label cells of"
+    """
+    seen = per_category > 0
+    if token_counts.empty or not seen.any():
+        return []
+    rarest = int(np.flatnonzero(seen)[np.argmin(per_category[seen])])
+    n_rare = int(per_category[rarest])
+    return [
+        f"'{tok}' was read as missing in {int(n):,} label cells of '{column}', as often as a "
+        f"category (the rarest, '{categories[rarest]}', has {n_rare:,}): if '{tok}' is a real "
+        "category, load with missing= (library), --missing (command line) or the Data page's "
+        "missing-values choice, leaving it out."
+        for tok, n in token_counts.items()
+        if n >= n_rare
+    ]

@@ -13,14 +13,15 @@ else. :func:`as_annotations` is the door every analysis function goes through.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.cells import is_missing, looks_numeric
+from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
+from analytics.data.encode import encode_frame
 from analytics.data.importers import convert_tool_export
 from analytics.data.kinds import LabelKind
 from analytics.data.layout import detect_separator, to_long
@@ -29,7 +30,40 @@ from analytics.data.load_report import LoadReport
 from analytics.data.model import Annotations
 from analytics.data.reading import DEFAULT_MAX_BYTES, read_table
 
-__all__ = ["as_annotations", "load_annotations"]
+__all__ = ["RawTable", "as_annotations", "load_annotations"]
+
+#: pandas' inferred types of an object column that cannot hold a nested or binary cell.
+_FLAT = frozenset({"string", "integer", "floating", "mixed-integer-float", "boolean", "empty"})
+
+
+class RawTable(NamedTuple):
+    """A file already read by :func:`~analytics.data.reading.read_table`, to load later.
+
+    :func:`read_table` returns one (as a plain tuple); pass it, or ``RawTable(*result)``,
+    to :func:`load_annotations` to load without reading the file again (the Data page
+    previews, describes and loads one parsed table). The table is not modified.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The raw cells.
+    rows : ndarray of int
+        Each row's number in the file.
+    report : LoadReport
+        What reading found (source, format, encoding, notes).
+
+    Examples
+    --------
+    >>> from analytics.data.reading import read_table
+    >>> raw = RawTable(*read_table("sample_data/crowd_intents.csv"))
+    >>> load_annotations(raw).n_judgements == load_annotations(
+    ...     "sample_data/crowd_intents.csv").n_judgements
+    True
+    """
+
+    table: pd.DataFrame
+    rows: np.ndarray
+    report: LoadReport
 
 
 def load_annotations(
@@ -49,14 +83,18 @@ def load_annotations(
     name: str | None = None,
     tool_options: dict[str, Any] | None = None,
     limits: Limits | None = None,
+    missing: Iterable[str] | None = None,
 ) -> Annotations:
     """Load annotations from a file, an upload or a DataFrame.
 
     Parameters
     ----------
-    source : str, os.PathLike, bytes, file-like or pandas.DataFrame
+    source : str, os.PathLike, bytes, file-like, pandas.DataFrame or RawTable
         A path, a file-like object with ``.read()`` (``st.file_uploader`` gives one, with
-        a ``.name``), raw bytes, or a DataFrame (multi-label cells may be sets or lists).
+        a ``.name``), raw bytes, a DataFrame (multi-label cells may be sets or lists), or
+        a table already read: a :class:`RawTable`, or the tuple
+        :func:`~analytics.data.reading.read_table` returns (then ``format``, ``sheet``,
+        ``max_bytes`` and ``limits`` were applied when it was read).
     item, annotator, label : str or None, default None
         Column names, when the common names are not used. Recognised without naming:
         item/task/unit/id/orig_id, annotator/worker/rater/coder/user/annotator_id,
@@ -90,6 +128,12 @@ def load_annotations(
     limits : Limits or None, default None
         Resource limits on the file (:class:`~analytics.data.limits.Limits`: size, inflated
         size, cells, JSON depth and digits); by default ``Limits(max_bytes=max_bytes)``.
+    missing : iterable of str or None, default None
+        Cell texts read as "not labelled" (case and surrounding blanks ignored). None
+        means :data:`~analytics.data.cells.MISSING_TOKENS` (``NA``, ``N/A``, ``NaN``,
+        ``None``, ``null``, ``<NA>``, ``NaT``); ``()`` means only empty or blank cells,
+        None and NaN (always missing). A token read as missing in as many label cells as
+        the rarest category is named in the report's cautions.
 
     Returns
     -------
@@ -127,23 +171,27 @@ def load_annotations(
             name=name,
             tool_options=tool_options,
             limits=limits,
+            missing=missing,
         )
     except AnnotationDataError:
         raise
     except (MemoryError, KeyboardInterrupt):
         raise
-    except Exception as exc:  # anything unforeseen still reaches the user as data error
+    except Exception as exc:  # a guard only: every known bad input has its own message
         if os.environ.get("CONCORD_STRICT_ERRORS"):
             raise  # the test suite sets this, so an internal bug fails a test instead of hiding
         src = (
             name
             or getattr(source, "name", None)
+            or (source.report.source if isinstance(source, RawTable) else None)
             or (str(source) if isinstance(source, (str, os.PathLike)) else None)
         )
         raise AnnotationDataError(
-            f"could not read the annotations ({type(exc).__name__}: {exc}).",
+            "Concord could not read this file: this looks like a bug in Concord, please "
+            "report it (with the file, if you can share it).",
             source=os.path.basename(str(src)) if src else None,
-            hint="Check the file's format; CSV with item, annotator and label columns always works.",
+            hint="Meanwhile, saving the data as CSV with item, annotator and label columns "
+            "usually works.",
         ) from exc
 
 
@@ -161,25 +209,40 @@ def _refuse_nested_cells(
 
     wide = "annotators" in columns
     for role in ("item", "annotator", "label"):
-        cells = long[role].to_numpy(object)
+        col = long[role]
+        if col.dtype != object or pd.api.types.infer_dtype(col, skipna=True) in _FLAT:
+            continue  # typed or plain columns hold no nested cell: no look at each cell
+        cells = col.to_numpy(object)
+        binary = np.fromiter((isinstance(v, (bytes, bytearray)) for v in cells), bool, len(cells))
+        if binary.any():
+            first = int(np.flatnonzero(binary)[0])
+            where = long["annotator"].iat[first] if wide and role == "label" else columns.get(role)
+            raise AnnotationDataError(
+                f"the {role} cells hold binary values (e.g. {str(cells[first])[:40]}), "
+                "not text or numbers.",
+                source=source,
+                column=None if where is None else str(where),
+                rows=rows[binary].tolist(),
+                hint="Store that column as text (a string column) and load the file again.",
+            )
         if role == "label":
             bad = np.fromiter(
                 (
                     isinstance(v, dict)
-                    or (isinstance(v, (list, tuple)) and not all(name(x) for x in v))
+                    or (isinstance(v, SET_TYPES) and not all(name(x) for x in v))
                     for v in cells
                 ),
                 bool,
                 len(cells),
             )
         else:
-            bad = np.fromiter((isinstance(v, (dict, list, tuple)) for v in cells), bool, len(cells))
+            bad = np.fromiter((isinstance(v, (dict, *SET_TYPES)) for v in cells), bool, len(cells))
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
             col = long["annotator"].iat[first] if wide and role == "label" else columns.get(role)
             raise AnnotationDataError(
-                f"the {role} cells hold JSON objects or nested lists "
-                f"(e.g. {str(cells[first])[:60]}), which are not {role}s Concord can read.",
+                f"the {role} cells hold lists or objects (JSON objects, nested lists, list "
+                f"columns; e.g. {_shown(cells[first])}), which are not {role}s Concord can read.",
                 source=source,
                 column=None if col is None else str(col),
                 rows=rows[bad].tolist(),
@@ -206,9 +269,14 @@ def _load(
     name,
     tool_options,
     limits,
+    missing,
 ) -> Annotations:
     if isinstance(source, Annotations):
         return source
+    if _is_raw_table(source):
+        source = RawTable(*source)
+        if source.table.empty and not len(source.table.columns):
+            raise AnnotationDataError("the table has no columns.", source=source.report.source)
     if isinstance(source, pd.DataFrame):
         if source.empty:
             raise AnnotationDataError("the DataFrame is empty.", source=name or "<DataFrame>")
@@ -216,6 +284,8 @@ def _load(
         df.columns = [str(c) for c in df.columns]
         rows = np.arange(1, len(df) + 1)
         report = LoadReport(source=name or "<DataFrame>", format="dataframe", n_rows=len(df))
+    elif isinstance(source, RawTable):
+        df, rows, report = source
     else:
         df, rows, report = read_table(
             source, format=format, max_bytes=max_bytes, sheet=sheet, limits=limits
@@ -237,9 +307,11 @@ def _load(
     notes = list(report.notes)
     sep = multilabel_sep or None  # "" means: never split cells
     lk = LabelKind.parse(kind) if kind is not None else None
+    tokens = missing_tokens(missing)
+    labels = CellColumn.of(long["label"], tokens)
     if multilabel_sep is None and lk in (None, LabelKind.MULTILABEL):
-        detected = detect_separator(long["label"].to_numpy(object))
-        if detected is not None and (lk is LabelKind.MULTILABEL or _mostly_text(long["label"])):
+        detected = detect_separator(labels)
+        if detected is not None and (lk is LabelKind.MULTILABEL or _mostly_text(labels)):
             sep = detected
             notes.append(f"The multi-label separator {detected!r} was detected in the label cells.")
     if cautions:
@@ -253,11 +325,8 @@ def _load(
             "notes": tuple(notes),
         }
     )
-    return Annotations.from_frame(
+    enc = encode_frame(
         long,
-        item="item",
-        annotator="annotator",
-        label="label",
         kind=lk,
         categories=categories,
         multilabel_sep=sep,
@@ -265,12 +334,31 @@ def _load(
         name=display,
         row_numbers=rows,
         report=report,
+        missing=tokens,
+        label_cells=labels,
+    )
+    return Annotations.from_encoded(enc, display)
+
+
+def _shown(cell: Any) -> str:
+    """A nested cell as a person reads it (a NumPy array as its list), cut to 60 characters."""
+    return str(cell.tolist() if isinstance(cell, np.ndarray) else cell)[:60]
+
+
+def _is_raw_table(source: Any) -> bool:
+    """A RawTable, or the (table, rows, report) tuple read_table returns."""
+    return isinstance(source, tuple) and (
+        len(source) == 3
+        and isinstance(source[0], pd.DataFrame)
+        and isinstance(source[2], LoadReport)
     )
 
 
-def _mostly_text(labels: pd.Series) -> bool:
-    vals = [v for v in labels.to_numpy(object)[:2000] if isinstance(v, str) and not is_missing(v)]
-    return bool(vals) and not looks_numeric(vals)
+def _mostly_text(labels: CellColumn) -> bool:
+    """Whether the distinct text labels are not all numbers (so a separator may split)."""
+    text = np.fromiter((isinstance(v, str) for v in labels.uniques), bool, len(labels.uniques))
+    plain = text & ~labels.missing
+    return bool(plain.any()) and not bool(labels.numeric()[plain].all())
 
 
 def as_annotations(data: Annotations | pd.DataFrame, **kwargs: Any) -> Annotations:

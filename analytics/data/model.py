@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.encode import encode_frame, one_per_pair, set_codes
+from analytics.data.encode import Encoded, encode_frame, one_per_pair, set_codes
 from analytics.data.kinds import LabelKind
 from analytics.data.load_report import LoadReport
 from analytics.data.views import AnnotationViews
@@ -132,6 +132,7 @@ class Annotations(AnnotationViews):
         name: str = "annotations",
         row_numbers: Sequence[int] | np.ndarray | None = None,
         report: LoadReport | None = None,
+        missing: Iterable[str] | None = None,
     ) -> Annotations:
         """Build from a long DataFrame with one judgement per row.
 
@@ -166,6 +167,10 @@ class Annotations(AnnotationViews):
             line, then 1-based rows).
         report : LoadReport or None, default None
             What the loader found so far (the loader passes it; scripts leave it out).
+        missing : iterable of str or None, default None
+            Texts read as "not labelled" (case and blanks ignored); None means
+            :data:`~analytics.data.cells.MISSING_TOKENS`. Blank cells, None and NaN always
+            are.
 
         Returns
         -------
@@ -201,7 +206,25 @@ class Annotations(AnnotationViews):
             name=name,
             row_numbers=row_numbers,
             report=report,
+            missing=missing,
         )
+        return cls.from_encoded(enc, name)
+
+    @classmethod
+    def from_encoded(cls, enc: Encoded, name: str = "annotations") -> Annotations:
+        """Build from judgements already encoded by :func:`~analytics.data.encode.encode_frame`.
+
+        Parameters
+        ----------
+        enc : Encoded
+            The codes, names, kind and report.
+        name : str, default "annotations"
+            A display name (usually the file name).
+
+        Returns
+        -------
+        Annotations
+        """
         return cls(
             item_codes=enc.item_codes,
             annotator_codes=enc.annotator_codes,

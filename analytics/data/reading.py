@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data.delimited import read_delimited, sniff_delimiter
-from analytics.data.json_records import read_json
+from analytics.data.delimited import read_delimited_bytes, sniff_delimiter
+from analytics.data.json_records import read_json, read_json_lines_bytes
 from analytics.data.limits import Limits, check_cells, check_delimited_cells, limit_error, scan_json
 from analytics.data.load_report import LoadReport
 from analytics.data.parquet_file import read_parquet
@@ -397,14 +397,16 @@ def read_table(
     _check_limits(data, name, fmt, limits)
     encoding = None
     if fmt in ("csv", "tsv"):
-        text, encoding = _decode(data, name)
-        sep = "\t" if fmt == "tsv" else sniff_delimiter(text)
-        df, rows, more = read_delimited(text, name, sep)
-        if fmt == "csv" and sep != ",":
-            more.append(f"Cells are separated by {sep!r}.")
+        if _looks_binary(data):
+            _decode(data, name)  # raises: the file holds binary data
+        df, rows, more, encoding = read_delimited_bytes(data, name, fmt)
     elif fmt in ("json", "jsonl"):
-        text, encoding = _decode(data, name)
-        df, rows, more = read_json(text, name, lines=fmt == "jsonl")
+        fast = read_json_lines_bytes(data) if fmt == "jsonl" else None
+        if fast is not None:
+            (df, rows, more), encoding = fast, "utf-8"
+        else:
+            text, encoding = _decode(data, name)
+            df, rows, more = read_json(text, name, lines=fmt == "jsonl")
     elif fmt == "excel":
         df, rows, more, cautions = read_excel(data, name, sheet, limits)
     else:  # parquet

@@ -70,9 +70,32 @@ def test_to_long_refuses_repeated_ids_in_wide_data_and_unknown_layouts():
         _long(df, layout="diagonal")
 
 
-def test_detect_separator_needs_two_percent_of_text_cells():
-    cells = np.array(["a;b"] + ["a"] * 49 + [None, "NA"], dtype=object)
-    assert detect_separator(cells) == ";"
-    assert detect_separator(np.array(["a;b"] + ["a"] * 60, dtype=object)) is None
-    assert detect_separator(np.array(["a|b", "c"], dtype=object)) == "|"
+def test_detect_separator_needs_a_fifth_of_text_cells():
+    # issue 13: the share was 2%, so two "A|B" cells in 100 made a file multi-label
+    cells = np.array(["a;b"] * 10 + ["a"] * 40 + [None, "NA"], dtype=object)
+    assert detect_separator(cells) == ";"  # 10 of 50 text cells (missing ones not counted)
+    assert detect_separator(np.array(["a;b"] * 9 + ["a"] * 41, dtype=object)) is None
+    assert detect_separator(np.array(["A|B"] * 2 + ["A", "B", "C"] * 33, dtype=object)) is None
     assert detect_separator(np.array([1, 2], dtype=object)) is None
+
+
+def test_detect_separator_needs_parts_that_are_labels_themselves():
+    # parts seen alone, or in two different multi-part cells, are labels: split
+    assert detect_separator(np.array(["a|b", "b|c", "a", "d"], dtype=object)) == "|"
+    assert detect_separator(np.array(["x;y", "x;z", "w;y"], dtype=object)) == ";"
+    # free text whose pieces never recur is not a label set
+    prose = np.array(["see above; unclear", "fine; I think", "yes", "no"], dtype=object)
+    assert detect_separator(prose) is None
+    assert detect_separator(np.array(["a|b", "c"], dtype=object)) is None
+
+
+def test_an_explicit_empty_set_is_signal_enough_for_a_rare_separator():
+    cells = np.array(["a;b"] + ["a", "b"] * 10 + ["{}"], dtype=object)
+    assert detect_separator(cells) == ";"  # 1 of 22 cells, but '{}' says: label sets
+    assert detect_separator(cells[:-1]) is None
+
+
+def test_detect_separator_ignores_the_chosen_missing_tokens():
+    cells = np.array(["a;b", "a", "b"] + ["none"] * 20, dtype=object)
+    assert detect_separator(cells) == ";"  # 'none' is missing: 1 of 3 text cells
+    assert detect_separator(cells, frozenset({""})) is None  # 'none' a label: 1 of 23

@@ -199,5 +199,9 @@ def test_an_internal_bug_is_not_dressed_up_in_strict_mode(monkeypatch):
     with pytest.raises(KeyError):
         load_annotations(upload(b"item,annotator,label\n1,a,x\n"))
     monkeypatch.delenv("CONCORD_STRICT_ERRORS")
-    with pytest.raises(AnnotationDataError, match=r"could not read the annotations \(KeyError"):
+    # issue 13: the guard never shows "KeyError: ..." to users; it names the file, says it
+    # is a bug, and keeps the cause chained for whoever reports it
+    with pytest.raises(AnnotationDataError, match=r"looks like a bug in Concord") as info:
         load_annotations(upload(b"item,annotator,label\n1,a,x\n"))
+    assert "KeyError" not in str(info.value) and "bug'" not in str(info.value)
+    assert info.value.source and isinstance(info.value.__cause__, KeyError)
