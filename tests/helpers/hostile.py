@@ -333,14 +333,14 @@ def _tokens(source: str) -> list[tuple[str, bool]]:
 
 
 #: Characters that start Markdown, Streamlit directives (:red[...]) or LaTeX ($...$).
-MARKUP_STARTERS = frozenset("[]$*_<`")
+MARKUP_STARTERS = frozenset("[]$*_`")
 
 
 def shows_literally(source: str, text: str) -> bool:
     """Whether Markdown ``source`` shows ``text`` literally wherever it shows it.
 
     True when ``text`` appears in what the source shows, and at every place it does, each
-    character that could start markup (``[``, ``]``, ``$``, ``*``, ``_``, ``<``, a
+    character that could start markup (``[``, ``]``, ``$``, ``*``, ``_``, a
     backtick) is escaped, an entity or inside a code span. The escaping helper may use
     any of these.
     """
