@@ -1,4 +1,4 @@
-"""Random tables, random JSON and random delimited text: a clean load or an AnnotationDataError.
+"""Random tables, JSON, delimited text, Parquet and workbooks: a clean load or an AnnotationDataError.
 
 The property every input must meet: ``load_annotations`` either returns annotations whose
 report accounts for every cell it read (judgements + missing + skipped + dropped repeats,
@@ -285,3 +285,77 @@ def test_the_property_refuses_stringified_cells():
         "['x', ['y']]",
         "['y']",
     }
+
+
+# ------------------------------------------------------------------ Parquet and Excel
+ARROW_COLUMNS = {
+    "string": (st.one_of(st.none(), st.sampled_from(["i1", "i2", "a", "b", "x", "y", ""])), None),
+    "int": (st.one_of(st.none(), st.integers(-(2**62), 2**62)), "int64"),
+    "float": (st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)), "float64"),
+    "bool": (st.one_of(st.none(), st.booleans()), "bool"),
+    "binary": (st.one_of(st.none(), st.binary(max_size=3)), "binary"),
+    "list": (st.one_of(st.none(), st.lists(st.sampled_from(["x", "y"]), max_size=2)), None),
+    "struct": (
+        st.one_of(st.none(), st.fixed_dictionaries({"v": st.sampled_from(["x", "y"])})),
+        None,
+    ),
+}
+
+
+@st.composite
+def arrow_tables(draw):
+    """A Parquet-shaped table: role-like column names, each column of one Arrow type."""
+    import pyarrow as pa
+
+    n = draw(st.integers(0, 12))
+    names = draw(st.lists(st.sampled_from(ROLE_NAMES[:6]), min_size=1, max_size=4, unique=True))
+    columns, cells = {}, []
+    for name in names:
+        kind = draw(st.sampled_from(["string", "string", *ARROW_COLUMNS]))
+        values, arrow_type = ARROW_COLUMNS[kind]
+        data = draw(st.lists(values, min_size=n, max_size=n))
+        columns[name] = pa.array(data, type=arrow_type)
+        cells.extend(data)
+    return pa.table(columns), cells
+
+
+@given(arrow_tables())
+@settings(FUZZ, max_examples=100)
+def test_a_random_parquet_file_loads_cleanly_or_is_refused(table_and_cells):
+    import pyarrow.parquet as pq
+
+    table, cells = table_and_cells
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    load_or_refuse(upload(buf.getvalue(), "fuzz.parquet"), "fuzz.parquet", cells=cells)
+
+
+excel_cells = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**15), 10**15),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from(["i1", "i2", "a", "b", "x", "y", "x;y", "NA", " ", "=1+1"]),
+)
+
+
+@given(st.data())
+@settings(FUZZ, max_examples=25)
+def test_a_random_workbook_loads_cleanly_or_is_refused(data):
+    from openpyxl import Workbook
+
+    header = data.draw(
+        st.one_of(
+            st.just(["item", "annotator", "label"]),
+            st.lists(st.sampled_from(ROLE_NAMES), min_size=1, max_size=4),
+        )
+    )
+    row = st.lists(excel_cells, min_size=len(header), max_size=len(header))
+    wb = Workbook()
+    ws = wb.active
+    ws.append(header)
+    for values in data.draw(st.lists(row, max_size=8)):
+        ws.append(values)
+    buf = io.BytesIO()
+    wb.save(buf)
+    load_or_refuse(upload(buf.getvalue(), "fuzz.xlsx"), "fuzz.xlsx")
