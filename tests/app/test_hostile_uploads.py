@@ -58,12 +58,15 @@ LOADED = [
 BEFORE = "before.csv"
 
 
-def upload(c: Case) -> AppTest:
-    """The Data page after a person uploads the case's file under the case's name.
+def upload(case_id: str, outcome: str) -> tuple[Case, AppTest]:
+    """The case, and the Data page after a person uploads its file under its name.
 
     A small data set is loaded first (as if uploaded earlier), so the page opens in upload
-    mode without loading a sample, and a refused upload must leave it in place.
+    mode without loading a sample, and a refused upload must leave it in place. No upload
+    may raise an exception on the page.
     """
+    c = case(case_id)
+    assert c.outcome == outcome
     before = pd.DataFrame({"item": ["q1", "q1"], "annotator": ["a", "b"], "label": ["x", "y"]})
     at = AppTest.from_file(PAGE, default_timeout=60)
     at.session_state["concord_annotations"] = load_annotations(before, name=BEFORE)
@@ -72,7 +75,8 @@ def upload(c: Case) -> AppTest:
     data = c.path.read_bytes()
     at.file_uploader(key="upload_file").set_value((c.name, data, "application/octet-stream"))
     at.run()
-    return at
+    assert not at.exception, [e.value for e in at.exception]
+    return c, at
 
 
 def shown_markdown(at: AppTest) -> list[str]:
@@ -93,10 +97,7 @@ def shown_markdown(at: AppTest) -> list[str]:
 
 @pytest.mark.parametrize("case_id", REFUSED)
 def test_a_malformed_upload_shows_a_plain_error_naming_the_file(case_id):
-    c = case(case_id)
-    assert c.outcome == "error"
-    at = upload(c)
-    assert not at.exception, [e.value for e in at.exception]
+    c, at = upload(case_id, "error")
     errors = [markdown_visible(e.value) for e in at.error]
     named = [e for e in errors if c.name in e]
     assert named, f"no st.error names {c.name!r}: {errors}"
@@ -109,10 +110,7 @@ def test_a_malformed_upload_shows_a_plain_error_naming_the_file(case_id):
 
 @pytest.mark.parametrize("case_id", LOADED)
 def test_a_hostile_but_valid_upload_loads_without_an_error(case_id):
-    c = case(case_id)
-    assert c.outcome == "load"
-    at = upload(c)
-    assert not at.exception, [e.value for e in at.exception]
+    c, at = upload(case_id, "load")
     assert not at.error, [e.value for e in at.error]
     shown = [markdown_visible(s.value) for s in at.subheader]
     assert any(c.name in s for s in shown), shown
@@ -121,10 +119,8 @@ def test_a_hostile_but_valid_upload_loads_without_an_error(case_id):
 
 
 def test_a_file_name_full_of_markdown_is_shown_literally():
-    c = case("csv/hostile_name.csv")
+    c, at = upload("csv/hostile_name.csv", "load")
     assert any(ch in c.name for ch in "[]$")  # the case is hostile
-    at = upload(c)
-    assert not at.exception
     sources = [s for s in shown_markdown(at) if c.name in markdown_visible(s)]
     assert sources, "the page never shows the file's name"
     for source in sources:
@@ -132,9 +128,7 @@ def test_a_file_name_full_of_markdown_is_shown_literally():
 
 
 def test_category_names_full_of_markdown_are_shown_literally():
-    c = case("csv/markdown_names.csv")
-    at = upload(c)
-    assert not at.exception
+    c, at = upload("csv/markdown_names.csv", "load")
     for category in c.expect["categories"]:
         sources = [s for s in shown_markdown(at) if category in markdown_visible(s)]
         assert sources, f"the page never shows the category {category!r}"
@@ -143,8 +137,7 @@ def test_category_names_full_of_markdown_are_shown_literally():
 
 
 def test_a_label_studio_json_min_upload_says_which_tool_and_export():
-    at = upload(case("tools/ls_json_min.json"))
-    assert not at.exception
+    _, at = upload("tools/ls_json_min.json", "load")
     said = " ".join(markdown_visible(s) for s in shown_markdown(at))
     assert "Label Studio" in said
     assert "JSON-MIN" in said.upper().replace("_", "-").replace("JSON MIN", "JSON-MIN")
