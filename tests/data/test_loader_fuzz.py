@@ -16,7 +16,7 @@ import json
 import math
 
 import pandas as pd
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from analytics import AnnotationDataError, load_annotations
@@ -25,8 +25,11 @@ from analytics.dawid_skene import fit
 from analytics.noise import noise_from_annotations
 from tests.helpers.hostile import WRAPPED_EXCEPTION, unaccounted_rows
 
+# No shrinking: the strategies draw small inputs already, and shrinking a failure costs
+# minutes on a busy machine; derandomized, so a failure is the same example every run.
 FUZZ = settings(
     deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize=True,
 )
