@@ -52,7 +52,12 @@ def ids(cs: list[Case]) -> list[str]:
 
 def corpus_files() -> list:
     return sorted(
-        p for p in HOSTILE.rglob("*") if p.is_file() and p.suffix != ".py" and p != MANIFEST
+        p
+        for p in HOSTILE.rglob("*")
+        if p.is_file()
+        and p.suffix not in (".py", ".pyc")
+        and "__pycache__" not in p.parts
+        and p != MANIFEST
     )
 
 
@@ -89,6 +94,7 @@ def test_the_committed_files_are_what_make_corpus_writes(tmp_path):
     spec.loader.exec_module(module)
     module.main(tmp_path)
     made = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert made, "make_corpus wrote nothing"
     assert made == [p.relative_to(HOSTILE) for p in corpus_files()]
     for rel in made:
         assert same_content((tmp_path / rel).read_bytes(), (HOSTILE / rel).read_bytes()), rel
