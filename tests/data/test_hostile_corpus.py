@@ -179,6 +179,16 @@ def test_the_checks_catch_what_they_should():
     assert error_problems(c, good) == []
     assert error_problems(c, Outcome("error", message="file 'y.csv', rows 4, 5: bad quote"))
     assert error_problems(c, Outcome("load", facts={}))
+    # words in the file's own name do not count as the message saying them
+    quote = Case(
+        id="q",
+        file="csv/quote.csv",
+        outcome="error",
+        why="t",
+        name="quote.csv",
+        mentions=(("quote",),),
+    )
+    assert error_problems(quote, Outcome("error", message="file 'quote.csv': bad"))
     assert WRAPPED_EXCEPTION.search("could not read (TypeError: bad operand)")
     assert WRAPPED_EXCEPTION.search("(ArrowInvalid: bad)") and WRAPPED_EXCEPTION.search(
         "(BadZipFile: no)"
