@@ -16,6 +16,7 @@ from ui.loaders import (
     sample_source,
 )
 from ui.state import get_annotations, get_source, set_annotations, set_source
+from ui.text import md, md_lines
 from ui.widgets import annotation_downloads, download_table, explain, show_figure, show_table
 
 AUTO = "(detect)"
@@ -62,7 +63,7 @@ if mode == "Upload a file":
         data, name = uploaded.getvalue(), uploaded.name
         origin = ("file", uploaded.file_id)
     elif current is not None:
-        st.caption(f"Showing **{current.name}**, loaded earlier. Drop a file to replace it.")
+        st.caption(f"Showing **{md(current.name)}**, loaded earlier. Drop a file to replace it.")
 else:
     keys = list(SAMPLES)
     loaded_key = next((k for k in keys if source_now == f"sample: {SAMPLES[k].title}"), keys[0])
@@ -85,18 +86,21 @@ if data is not None:
     except AnnotationDataError as exc:
         preview, columns, tool, read_error = None, [], None, exc
     if read_error is not None:
-        st.error(str(read_error))
+        st.error(md(read_error))
     else:
         with st.expander("Raw preview (first 20 rows as read)"):
             st.dataframe(preview, width="stretch", hide_index=True)
         tool_options: dict = {}
         if tool is not None:
-            st.success(f"Recognised an export of **{tool.tool}**.", icon=":material/check_circle:")
+            st.success(
+                f"Recognised a **{md(tool.tool)}** export ({md(tool.export)}).",
+                icon=":material/check_circle:",
+            )
             must_choose = any(
                 tool.defaults.get(k) is None and len(v) > 1 and None not in v
                 for k, v in tool.choices.items()
             )
-            with st.expander(f"{tool.tool} choices", expanded=must_choose):
+            with st.expander(f"{md(tool.tool)} choices", expanded=must_choose):
                 for opt, values in tool.choices.items():
                     if len(values) < 2:
                         continue
@@ -166,7 +170,7 @@ if data is not None:
             try:
                 ann = load_cached(data, name, choice[2])
             except AnnotationDataError as exc:
-                st.error(str(exc))
+                st.error(md(exc))
                 st.info(
                     "Adjust **Columns and parsing** above, or fix the file and upload it again."
                 )
@@ -184,7 +188,7 @@ if ann is None:
     st.info("Load a sample or upload a file to begin.")
     st.stop()
 
-st.subheader(f"Loaded: {ann.name}")
+st.subheader(f"Loaded: {md(ann.name)}")
 m = st.columns(5)
 m[0].metric("Items", f"{ann.n_items:,}")
 m[1].metric("Annotators", f"{ann.n_annotators:,}")
@@ -193,13 +197,15 @@ m[3].metric("Categories", f"{ann.n_categories:,}")
 m[4].metric("Label kind", ann.kind.value)
 
 for warning in ann.report.warnings():
-    st.warning(warning)
+    st.warning(md(warning))
 with st.expander("What the loader did", expanded=bool(ann.report.warnings())):
-    st.markdown("\n".join(f"- {line}" for line in ann.report.messages()))
+    st.markdown(md_lines(ann.report.messages()))
 st.caption(
-    "Categories: "
-    + ", ".join(map(str, ann.categories[:30]))
-    + (" ..." if ann.n_categories > 30 else "")
+    md(
+        "Categories: "
+        + ", ".join(map(str, ann.categories[:30]))
+        + (" ..." if ann.n_categories > 30 else "")
+    )
 )
 
 overview = data_overview(ann.fingerprint, ann)

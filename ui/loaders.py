@@ -104,7 +104,8 @@ def preview_upload(data: bytes, name: str, n_rows: int = 20) -> tuple[pd.DataFra
 @st.cache_data(max_entries=8, show_spinner=False)
 def describe_upload(data: bytes, name: str) -> ToolInfo | None:
     """Which annotation tool made the file (None for plain tables), and its choices."""
-    return describe_tool_export(read_cached(data, name).table)
+    raw = read_cached(data, name)
+    return describe_tool_export(raw.table, format=raw.report.format)
 
 
 @st.cache_data(max_entries=8, show_spinner="Summarising the data set...")

@@ -22,6 +22,7 @@ import pandas as pd
 
 __all__ = [
     "EMPTY_SET_TOKENS",
+    "GUARDED",
     "MISSING_TOKENS",
     "SET_TYPES",
     "CellColumn",
@@ -34,6 +35,7 @@ __all__ = [
     "missing_tokens",
     "set_codes",
     "to_number",
+    "unguard",
 ]
 
 _NUMBER = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$")
@@ -215,6 +217,43 @@ def label_text(value: Any) -> str:
     return str(value)
 
 
+#: A text cell a spreadsheet-safe export guarded with a leading ``'`` (see
+#: :func:`analytics.data.spreadsheet_safe`): one or more ``'`` then ``= + - @`` TAB or CR.
+GUARDED = r"^'+[=+\-@\t\r]"
+
+
+def unguard(texts: pd.Index) -> pd.Index:
+    """Undo the spreadsheet guard: drop the first ``'`` of texts that match :data:`GUARDED`.
+
+    The export prefixes ``'`` to exactly the text cells that match ``^'*[=+-@TAB CR]``
+    (and are not plain numbers), so removing one ``'`` where ``^'+[=+-@TAB CR]`` matches
+    gives back every value: exports load back unchanged. Works on distinct values, so the
+    cost does not grow with the number of cells.
+
+    Parameters
+    ----------
+    texts : pandas.Index
+        Distinct text values (or column names).
+
+    Returns
+    -------
+    pandas.Index
+        The same texts, unguarded (the index itself when none is guarded).
+
+    Examples
+    --------
+    >>> unguard(pd.Index(["'=cmd", "''+1", "'plain", "x"])).tolist()
+    ['=cmd', "'+1", "'plain", 'x']
+    """
+    text = pd.Series(texts.to_numpy(object), dtype=object).astype(str)
+    guarded = text.str.match(GUARDED).to_numpy(bool)
+    if not guarded.any():
+        return texts
+    out = texts.to_numpy(object).copy()
+    out[guarded] = text[guarded].str.slice(1).to_numpy(object)
+    return pd.Index(out, dtype=object)
+
+
 def missing_tokens(missing: Iterable[Any] | None = None) -> frozenset:
     """The normalised set of texts read as "not labelled".
 
@@ -309,6 +348,12 @@ class CellColumn:
             )  # two distinct values at most: "True", "False"
         codes, uniques = pd.factorize(s, use_na_sentinel=True)
         uniques = pd.Index(uniques)
+        if _is_text(uniques):
+            plain = unguard(uniques)
+            if plain is not uniques:  # a spreadsheet-safe export: read back what it guarded
+                remap, uniques = pd.factorize(plain)
+                codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
+                uniques = pd.Index(uniques)
         if _is_text(uniques):
             miss = np.asarray(uniques.str.strip().str.lower().isin(list(tokens)), bool)
         elif uniques.dtype == object:

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import unguard
 from analytics.data.delimited import read_delimited_bytes, sniff_delimiter
 from analytics.data.json_records import read_json, read_json_lines_bytes
 from analytics.data.limits import Limits, check_cells, check_delimited_cells, limit_error, scan_json
@@ -411,7 +412,7 @@ def read_table(
         df, rows, more, cautions = read_excel(data, name, sheet, limits)
     else:  # parquet
         df, rows, more = read_parquet(data, name)
-    df.columns = [str(c).strip() for c in df.columns]
+    df.columns = unguard(pd.Index([str(c).strip() for c in df.columns], dtype=object))
     report = LoadReport(
         source=name,
         format=fmt,

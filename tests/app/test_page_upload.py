@@ -5,6 +5,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from analytics.data import SAMPLES
+from tests.helpers.markup import shown
 from tests.helpers.paths import FIXTURES, ROOT
 
 PAGE = str(ROOT / "pages" / "upload.py")
@@ -50,7 +51,7 @@ def test_uploading_a_file_changes_the_summary():
     at.file_uploader(key="upload_file").set_value(("mine.csv", data, "text/csv")).run()
     assert not at.exception and not at.error
     assert metrics(at)["Items"] == "2" and metrics(at)["Judgements"] == "3"
-    assert "mine.csv" in at.subheader[0].value
+    assert "mine.csv" in shown(at.subheader[0].value)
     report = " ".join(m.value for m in at.markdown)
     assert "1 empty or missing label cells" in report
 
@@ -62,7 +63,7 @@ def test_a_malformed_upload_shows_a_plain_error_and_keeps_the_data():
         ("broken.csv", b"item,annotator,label\n1,a\n", "text/csv")
     ).run()
     assert not at.exception
-    assert any("broken.csv" in e.value and "row 2" in e.value for e in at.error)
+    assert any("broken.csv" in shown(e.value) and "row 2" in shown(e.value) for e in at.error)
     assert metrics(at)["Items"] == "300"  # the previous data set stays loaded
 
 
@@ -97,7 +98,7 @@ def test_tool_exports_are_recognised_on_the_page():
     at.file_uploader(key="upload_file").set_value(("project.json", data, "application/json")).run()
     assert not at.exception and not at.error
     assert any("Label Studio" in s.value for s in at.success)
-    assert "project.json" in at.subheader[0].value
+    assert "project.json" in shown(at.subheader[0].value)
 
 
 def test_mturk_question_must_be_chosen_then_loads():
@@ -113,4 +114,4 @@ def test_mturk_question_must_be_chosen_then_loads():
         pick = next(sb for sb in choices if sb.value is None)
         pick.set_value(pick.options[0]).run()
         assert not at.error and not at.exception
-    assert "batch.csv" in at.subheader[0].value
+    assert "batch.csv" in shown(at.subheader[0].value)
