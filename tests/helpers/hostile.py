@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any
 
+from tests.helpers.markup import WORD_JOINER, shown
 from tests.helpers.paths import ROOT
 
 HOSTILE = ROOT / "tests" / "data" / "hostile"
@@ -298,8 +299,11 @@ _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def markdown_visible(source: str) -> str:
-    """The text a Markdown source shows, ignoring emphasis: escapes and entities resolved."""
-    return html.unescape(_ESCAPED.sub(r"\1", source))
+    """The text a Markdown source shows, ignoring emphasis: escapes and entities resolved.
+
+    The word joiners ``ui.text.md`` puts into would-be links are invisible, so dropped.
+    """
+    return html.unescape(shown(source))
 
 
 def _tokens(source: str) -> list[tuple[str, bool]]:
@@ -345,16 +349,16 @@ def shows_literally(source: str, text: str) -> bool:
     backtick) is escaped, an entity or inside a code span. The escaping helper may use
     any of these.
     """
-    toks = _tokens(source)
-    shown = "".join(c for c, _ in toks)
-    if text not in shown:
+    toks = _tokens(source.replace(WORD_JOINER, ""))  # the joiner is invisible
+    visible = "".join(c for c, _ in toks)
+    if text not in visible:
         return False
-    start = shown.find(text)
+    start = visible.find(text)
     while start >= 0:
         for c, literal in toks[start : start + len(text)]:
             if c in MARKUP_STARTERS and not literal:
                 return False
-        start = shown.find(text, start + 1)
+        start = visible.find(text, start + 1)
     return True
 
 

@@ -26,6 +26,8 @@ HOSTILE_CATEGORIES = [
 HOSTILE_ANNOTATORS = ["*star*", "_under_", "# hash", ":smile: `tick`", "=cmd|' /C calc'!A0"]
 HOSTILE_ITEM = "<span style='color:red'>item</span> $$\\int$$"
 
+#: The invisible character ``ui.text.md`` puts into would-be links (U+2060).
+WORD_JOINER = "\u2060"
 _PUNCTUATION = set(string.punctuation)
 _ESCAPE = re.compile(r"\\([" + re.escape(string.punctuation) + "])")
 _ESCAPE_OR_REFERENCE = re.compile(r"\\([" + re.escape(string.punctuation) + r"])|&#(\d+);")
@@ -35,7 +37,7 @@ _AUTOLINK = re.compile(r"(?i)https?://|www\.|[\w.+-]@[\w-]")
 def shown(source: str) -> str:
     """The text a Markdown source shows: escapes and references undone, joiners dropped."""
     return _ESCAPE_OR_REFERENCE.sub(
-        lambda m: m.group(1) or chr(int(m.group(2))), source.replace("\u2060", "")
+        lambda m: m.group(1) or chr(int(m.group(2))), source.replace(WORD_JOINER, "")
     )
 
 
