@@ -11,15 +11,21 @@ ideas, five subpackages, each with its ``__init__`` as its only public face:
 
 :mod:`analytics.report` builds the HTML report and :mod:`analytics.cli` the command line.
 
+Resources are bounded: :class:`Limits` holds what one file may ask of the loader
+(``load_annotations(..., limits=Limits(...))``) and :func:`memory_budget` the memory an
+analysis may use (``with memory_budget("8G"): ...``; default 2 GiB).
+
 >>> from analytics import load_annotations
 >>> ann = load_annotations("sample_data/crowd_4class.csv")  # doctest: +SKIP
 """
 
+from analytics._core.budget import memory_budget
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_confidence, format_number, format_percent
 from analytics.data import (
     Annotations,
     LabelKind,
+    Limits,
     LoadReport,
     SkipNote,
     as_annotations,
@@ -30,6 +36,7 @@ __all__ = [
     "AnnotationDataError",
     "Annotations",
     "LabelKind",
+    "Limits",
     "LoadReport",
     "SkipNote",
     "as_annotations",
@@ -37,4 +44,5 @@ __all__ = [
     "format_number",
     "format_percent",
     "load_annotations",
+    "memory_budget",
 ]
