@@ -61,6 +61,27 @@ def _pairwise(fp: str, _ann: Annotations, coefficient: str):
     return pairwise(_ann, coefficient)
 
 
+def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
+    """The pairwise tab: heatmap, tables and two annotators side by side."""
+    pw = _pairwise(fp, sub, coef)
+    show_figure(pairwise_heatmap(pw), f"pairwise {coef}", key="agr_pair_fig")
+    show_table(pw.values, f"pairwise {coef}", key="agr_pair_values")
+    st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
+    show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
+    st.markdown("**Two annotators side by side**")
+    ia, ib = pw.most_shared()
+    names = list(sub.annotators)
+    ca, cb = st.columns(2)
+    a = ca.selectbox("Annotator (rows)", names, index=ia, key="agr_ct_a")
+    b = cb.selectbox("Annotator (columns)", names, index=ib, key="agr_ct_b")
+    if a == b:
+        st.info("Choose two different annotators.")
+    else:
+        table = contingency(sub, a, b)
+        show_figure(contingency_heatmap(table), f"contingency {a} {b}", key="agr_ct_fig")
+        show_table(table, f"contingency {a} {b}", key="agr_ct_table")
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def _items(fp: str, _ann: Annotations) -> tuple[pd.DataFrame, pd.DataFrame]:
     return item_agreement(_ann), agreement_levels(_ann)
@@ -251,23 +272,10 @@ with tab_pairs:
     if sub.n_annotators < 2:
         st.info("Only one annotator is selected: there are no pairs to compare.")
     else:
-        pw = _pairwise(fp, sub, coef)
-        show_figure(pairwise_heatmap(pw), f"pairwise {coef}", key="agr_pair_fig")
-        show_table(pw.values, f"pairwise {coef}", key="agr_pair_values")
-        st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
-        show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
-        st.markdown("**Two annotators side by side**")
-        ia, ib = pw.most_shared()
-        names = list(sub.annotators)
-        ca, cb = st.columns(2)
-        a = ca.selectbox("Annotator (rows)", names, index=ia, key="agr_ct_a")
-        b = cb.selectbox("Annotator (columns)", names, index=ib, key="agr_ct_b")
-        if a == b:
-            st.info("Choose two different annotators.")
-        else:
-            table = contingency(sub, a, b)
-            show_figure(contingency_heatmap(table), f"contingency {a} {b}", key="agr_ct_fig")
-            show_table(table, f"contingency {a} {b}", key="agr_ct_table")
+        try:  # past the memory budget the pairwise table is refused, in plain words
+            _show_pairs(fp, sub, coef)
+        except AnnotationDataError as exc:
+            show_error(exc)
 
 with tab_items:
     items, levels = _items(fp, sub)
