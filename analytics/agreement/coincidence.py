@@ -252,8 +252,31 @@ def _callable_distances(
         key = (r, c)
         if key not in cache:
             cache[key] = float(fn(labels[r], labels[c]))
+            _check_distance_value(fn, labels[r], labels[c], cache[key])
         out[q] = cache[key]
     return out
+
+
+def _check_distance_value(fn: Callable, a: object, b: object, value: float) -> None:
+    """A distance is a finite number >= 0, and 0 between a label and itself.
+
+    Alpha's expected disagreement with a negative or NaN distance is meaningless, and its
+    NaN would otherwise be blamed on the data; name the distance's fault instead.
+    """
+    name = getattr(fn, "__name__", type(fn).__name__)
+    if not np.isfinite(value) or value < 0:
+        raise AnnotationDataError(
+            f"the distance function {name} returned {value!r} for the labels {a!r} and {b!r}; "
+            "a distance must be a finite number of at least 0.",
+            hint="Fix the function: it returns the disagreement delta squared (e.g. "
+            "(a - b) ** 2), never a signed difference.",
+        )
+    if a == b and value != 0:
+        raise AnnotationDataError(
+            f"the distance function {name} returned {value!r} between the label {a!r} and "
+            "itself; a label's distance to itself must be 0.",
+            hint="Fix the function so that equal labels are at distance 0.",
+        )
 
 
 def _expected_numerator(name: str | Callable, table: ValueTable, n_c: np.ndarray) -> np.ndarray:

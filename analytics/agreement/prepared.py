@@ -337,6 +337,46 @@ def agreement_weights(ann: Annotations, weights: Weights) -> tuple[np.ndarray | 
     return weight_matrix(ann, weights)
 
 
+def category_positions(ann: Annotations) -> np.ndarray:
+    """Where each category sits on its scale: its value (numbers) or its declared rank (text).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from analytics.data import load_annotations
+    >>> df = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": [1, 6]})
+    >>> category_positions(load_annotations(df)).tolist()
+    [1.0, 6.0]
+    >>> df["label"] = ["1", "6"]
+    >>> category_positions(load_annotations(df, categories=["1", "6", "3"])).tolist()
+    [0.0, 1.0, 2.0]
+    """
+    cats = ann.categories
+    if pd.api.types.is_numeric_dtype(cats.dtype) and not pd.api.types.is_bool_dtype(cats.dtype):
+        return cats.to_numpy(dtype=float)
+    return np.arange(len(cats), dtype=float)
+
+
+def weights_order_problem(ann: Annotations, weights: str) -> str:
+    """Why ``weights`` cannot be used on these categories ("" when they can).
+
+    Linear and quadratic weights measure how far apart two categories are, so they need
+    an order: numeric labels, or text categories declared in order. Text whose order is
+    only the order of first appearance has none.
+    """
+    cats = ann.categories
+    numeric = pd.api.types.is_numeric_dtype(cats.dtype) and not pd.api.types.is_bool_dtype(
+        cats.dtype
+    )
+    if numeric or ann.report.categories_declared:
+        return ""
+    shown = ", ".join(repr(str(c)) for c in list(cats)[:5]) + (", ..." if len(cats) > 5 else "")
+    return (
+        f"{weights} weights need an order of the categories, but these are text categories "
+        f"without a declared order ({shown}); Concord will not invent one."
+    )
+
+
 def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
     """Agreement weights :math:`w_{kl}` (1 on the diagonal) and a label for notes.
 
@@ -359,8 +399,11 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
     -----
     ``"linear"``: :math:`w_{kl} = 1 - |x_k - x_l| / (x_{max} - x_{min})`; ``"quadratic"``:
     :math:`w_{kl} = 1 - (x_k - x_l)^2 / (x_{max} - x_{min})^2`, where :math:`x` are the
-    category values (numeric categories) or their ranks in the declared order (text
-    categories).
+    category values for numeric labels, and the ranks in the declared order for text
+    categories (even text that looks numeric: ``categories=["1", "2", "3", "4", "6"]`` is
+    weighted 0-4, as R's ``irr::kappa2`` weights factor levels). Text categories without
+    a declared order have no order, and these weights refuse them
+    (:func:`weights_order_problem`) rather than invent one.
 
     References
     ----------
@@ -379,20 +422,25 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
         "Use unweighted coefficients (weights=None), or merge categories.",
     )
     if isinstance(weights, str):
-        try:
-            x = ann.categories.to_numpy(dtype=float)
-        except (TypeError, ValueError):
-            x = np.arange(q, dtype=float)
+        if weights not in ("linear", "quadratic"):
+            raise AnnotationDataError(
+                f"unknown weights {weights!r}.",
+                hint="Use None, 'linear', 'quadratic', or a categories x categories matrix.",
+            )
+        problem = weights_order_problem(ann, weights)
+        if problem:
+            raise AnnotationDataError(
+                problem,
+                hint="Declare the categories in order (categories=[...], --categories a,b,c, "
+                "or the Data page's declared order), load numeric labels, or use unweighted "
+                "coefficients.",
+            )
+        x = category_positions(ann)
         span = x.max() - x.min() if q else 0.0
         diff = np.abs(x[:, None] - x[None, :]) / (span if span > 0 else 1.0)
         if weights == "linear":
             return 1.0 - diff, "linear weights"
-        if weights == "quadratic":
-            return 1.0 - diff**2, "quadratic weights"
-        raise AnnotationDataError(
-            f"unknown weights {weights!r}.",
-            hint="Use None, 'linear', 'quadratic', or a categories x categories matrix.",
-        )
+        return 1.0 - diff**2, "quadratic weights"
     w = np.asarray(weights, dtype=float)
     if w.shape != (q, q):
         raise AnnotationDataError(

@@ -33,6 +33,8 @@ from analytics.agreement.prepared import (
     coders,
     join_notes,
     prepare,
+    undefined,
+    weights_order_problem,
 )
 from analytics.data import Annotations, LabelKind, as_annotations
 
@@ -104,13 +106,21 @@ def _report_entries(p: Prepared, distance: str | Callable) -> list[tuple[str, Bu
         ("Gwet's AC1", build_family(p, None, "gwet_ac1", "Gwet's AC1")),
     ]
     if ann.kind in (LabelKind.ORDINAL, LabelKind.NUMERIC):
+        unordered = weights_order_problem(ann, "quadratic")
         entries.append(
-            ("Gwet's AC2 (quadratic weights)", build_family(p, "quadratic", "gwet_ac1", "AC2"))
+            (
+                "Gwet's AC2 (quadratic weights)",
+                (undefined(unordered), None)
+                if unordered
+                else build_family(p, "quadratic", "gwet_ac1", "AC2"),
+            )
         )
         entries.append(
             (
                 "Cohen's kappa (quadratic weights)",
-                pair_mean(p, "quadratic", "cohen", "Cohen's kappa"),
+                (undefined(unordered), None)
+                if unordered
+                else pair_mean(p, "quadratic", "cohen", "Cohen's kappa"),
             )
         )
     name = resolve_distance(distance, ann.kind)
