@@ -407,50 +407,6 @@ def pseudo_counts(smoothing: Any, prior: Any, k: int, categories: pd.Index) -> n
     return np.full((k, k), check_smoothing(smoothing)) + check_prior(prior, k, categories)
 
 
-def best_run(
-    engine: EMEngine,
-    votes: np.ndarray,
-    init: str,
-    seed: int,
-    max_iter: int,
-    tol: float,
-) -> tuple[EMRun, str, int]:
-    """Run EM from the start(s) ``init`` asks for; keep the most likely run.
-
-    Parameters
-    ----------
-    engine : EMEngine
-        The coded data, priors and clamped gold items.
-    votes : ndarray, shape (n_items, n_categories)
-        Raw judgement counts per item and category.
-    init : str
-        One of :data:`INIT_METHODS`; ``"best"`` runs from majority, soft,
-        :data:`N_RANDOM_STARTS` jittered vote starts and, with clamped gold items, from
-        parameters estimated on those items alone.
-    seed : int
-        Seed of the random starts (jittered start r uses ``seed + r``).
-    max_iter : int
-        Most M-steps per run.
-    tol : float
-        Relative change of the objective that stops a run.
-
-    Returns
-    -------
-    tuple of (EMRun, str, int)
-        The run with the highest penalised log-likelihood, the name of its start and how
-        many runs were made.
-    """
-    starts = [(init, seed)]
-    if init == "best":
-        starts = [("majority", seed), ("soft", seed)]
-        starts += [("jittered", seed + r) for r in range(N_RANDOM_STARTS)]
-        if len(engine.gold_rows):
-            starts.append(("gold", seed))
-    runs = [engine.run(initial_posteriors(votes, how, s), max_iter, tol) for how, s in starts]
-    best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
-    return runs[best], starts[best][0], len(runs)
-
-
 def data_notes(ann: Annotations) -> tuple[str, ...]:
     """Plain-language warnings about data the model cannot learn much from.
 

@@ -58,12 +58,12 @@ from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,
-    best_run,
     data_notes,
     design_matrix,
     gold_codes,
     pseudo_counts,
 )
+from analytics.dawid_skene.starts import best_run
 
 __all__ = ["DawidSkeneResult", "fit", "log_likelihood", "posterior"]
 
@@ -415,12 +415,12 @@ def fit(
     c, ct = design_matrix(ann)
     votes = ann.count_matrix()
     engine = EMEngine(c, ct, n_a, k, alpha, beta, clamped)
-    run, start, n_runs = best_run(engine, votes, init, seed, max_iter, tol)
+    run, start, n_runs, disagree = best_run(engine, votes, init, seed, max_iter, tol)
     q, pi, theta, counts = run.q, run.pi, run.theta, run.counts
 
     notes = data_notes(ann)
     if init == "best":
-        notes += (f"Best of {n_runs} starts: {start} (highest log-likelihood).",)
+        notes += (*disagree, f"Best of {n_runs} starts: {start} (highest log-likelihood).")
     cats = ann.categories
     post = pd.DataFrame(q, index=ann.items, columns=cats)
     top = q.argmax(axis=1) if k else np.zeros(ann.n_items, np.int64)

@@ -1,0 +1,129 @@
+"""Several EM starts: run them, keep the most likely, and say when they disagree.
+
+EM climbs to a local optimum, and Dawid-Skene's likelihood cannot tell permuted categories
+apart, so the answer can depend on where EM starts. :func:`best_run` runs the starts
+``init`` asks for and keeps the most likely; :func:`starts_disagree` turns runs that label
+items differently into plain-language notes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analytics.dawid_skene.em import N_RANDOM_STARTS, EMEngine, EMRun, initial_posteriors
+
+__all__ = ["SAME_OPTIMUM", "best_run", "starts_disagree"]
+
+
+def best_run(
+    engine: EMEngine,
+    votes: np.ndarray,
+    init: str,
+    seed: int,
+    max_iter: int,
+    tol: float,
+) -> tuple[EMRun, str, int, tuple[str, ...]]:
+    """Run EM from the start(s) ``init`` asks for; keep the most likely run.
+
+    Parameters
+    ----------
+    engine : EMEngine
+        The coded data, priors and clamped gold items.
+    votes : ndarray, shape (n_items, n_categories)
+        Raw judgement counts per item and category.
+    init : str
+        One of :data:`INIT_METHODS`; ``"best"`` runs from majority, soft,
+        :data:`N_RANDOM_STARTS` jittered vote starts and, with clamped gold items, from
+        parameters estimated on those items alone.
+    seed : int
+        Seed of the random starts (jittered start r uses ``seed + r``).
+    max_iter : int
+        Most M-steps per run.
+    tol : float
+        Relative change of the objective that stops a run.
+
+    Returns
+    -------
+    tuple of (EMRun, str, int, tuple of str)
+        The run with the highest penalised log-likelihood, the name of its start, how
+        many runs were made, and notes when runs disagree (:func:`starts_disagree`).
+    """
+    starts = [(init, seed)]
+    if init == "best":
+        starts = [("majority", seed), ("soft", seed)]
+        starts += [("jittered", seed + r) for r in range(N_RANDOM_STARTS)]
+        if len(engine.gold_rows):
+            starts.append(("gold", seed))
+    runs = [engine.run(initial_posteriors(votes, how, s), max_iter, tol) for how, s in starts]
+    best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
+    return runs[best], starts[best][0], len(runs), starts_disagree(runs, best)
+
+
+#: Two runs whose objectives differ by less than this (relative) reached equally likely fits.
+SAME_OPTIMUM = 1e-6
+
+
+def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
+    """Plain-language notes when EM's starts end at fits that label items differently.
+
+    Parameters
+    ----------
+    runs : list of EMRun
+        Every run made (one per start).
+    best : int
+        The index of the run kept (highest penalised log-likelihood).
+
+    Returns
+    -------
+    tuple of str
+        Empty when every run labels every item as the kept run does. Otherwise a note
+        for equally likely fits that disagree (the labels are not identified by the data:
+        symmetric data, or categories that can be swapped) and one for lower optima that
+        disagree (EM's result depends on where it starts).
+
+    Notes
+    -----
+    EM climbs to a local optimum of the likelihood; Dawid-Skene's likelihood is also
+    unchanged when the true categories are permuted together with every confusion
+    matrix's rows, so data that do not break that symmetry have several equally likely
+    answers.
+
+    References
+    ----------
+    Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, section 3.
+    Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+    *TACL* 2, 311-326, section 2.2.3 (identifiability and estimation uncertainty).
+    """
+    if len(runs) < 2:
+        return ()
+    top = runs[best].q.argmax(axis=1)
+    top_ll = runs[best].trace[-1]
+    scale = max(abs(top_ll), 1.0)
+    same, lower = [], []
+    for r, run in enumerate(runs):
+        if r == best:
+            continue
+        n_diff = int((run.q.argmax(axis=1) != top).sum())
+        if n_diff:
+            gap = top_ll - run.trace[-1]
+            (same if gap <= SAME_OPTIMUM * scale else lower).append((n_diff, gap))
+    notes = []
+    if same:
+        n = max(d for d, _ in same)
+        notes.append(
+            f"Not identified: {len(same)} of {len(runs)} starts reached an equally likely fit "
+            f"that labels {n:,} item(s) differently (for example with categories swapped), "
+            "so these data cannot decide those labels; do not read them as the model's "
+            "answer. More judgements, known gold labels or a prior break the tie."
+        )
+    if lower:
+        n = max(d for d, _ in lower)
+        gap = min(g for _, g in lower)
+        notes.append(
+            f"The starts disagree: {len(lower)} of {len(runs)} starts ended at a less likely "
+            f"fit (log-likelihood lower by {gap:.3g} or more) labelling up to {n:,} item(s) "
+            "differently; the most likely fit is kept, but its labels depend on where EM "
+            "starts."
+        )
+    return tuple(notes)
