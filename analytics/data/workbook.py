@@ -30,6 +30,10 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 EXCEL_MAX_ROWS = 1_048_576
 _ENCRYPTED_STREAM = "EncryptionInfo".encode("utf-16-le")
 _SAVE_AS = "Open it in Excel and save it as .xlsx (Excel Workbook), or export CSV."
+_FILL_SHEET = (
+    "Put the annotations in this sheet (a header row, then the data rows), or choose the "
+    "sheet that holds them with sheet= (load_annotations)."
+)
 
 
 def read_excel(
@@ -101,7 +105,7 @@ def _read_sheet(
             "save it, so the values are stored."
         )
     if not records:
-        raise AnnotationDataError("the sheet is empty.", source=name, sheet=title)
+        raise AnnotationDataError("the sheet is empty.", source=name, sheet=title, hint=_FILL_SHEET)
     blank = numbers[-1] - numbers[0] + 1 - len(numbers)
     if blank:
         notes.append(f"{blank} blank row(s) ignored.")
@@ -111,7 +115,10 @@ def _read_sheet(
     header = _header(records[0], width, name, title, numbers[0])
     if len(records) == 1:
         raise AnnotationDataError(
-            "the sheet has a header row but no data rows.", source=name, sheet=title
+            "the sheet has a header row but no data rows.",
+            source=name,
+            sheet=title,
+            hint=_FILL_SHEET,
         )
     if width == 1:
         raise AnnotationDataError(
