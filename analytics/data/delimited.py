@@ -172,12 +172,7 @@ def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nda
     try:
         rows = list(reader)
     except csv.Error as exc:
-        raise AnnotationDataError(
-            f"malformed {('TSV' if sep == chr(9) else 'CSV')}: {exc}.",
-            source=name,
-            rows=[reader.line_num],
-            hint="Check quoting on that line (an unclosed quote swallows the rest of the file).",
-        ) from None
+        raise _malformed(text, name, sep, exc) from None
     line_numbers = np.arange(1, len(rows) + 1)
     lens = np.fromiter((len(r) for r in rows), np.int64, len(rows))
     blank = np.fromiter(
@@ -207,6 +202,37 @@ def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nda
     check_header(header, name)
     df = pd.DataFrame(rows[1:], columns=header, dtype=object)
     return df, line_numbers[1:], notes
+
+
+def _malformed(text: str, name: str, sep: str, exc: csv.Error) -> AnnotationDataError:
+    """The error for text the csv module refuses, naming the row where the bad record starts.
+
+    An unclosed quote is only noticed where the file ends; the place to fix is the row
+    where the quoted cell opens, which a second pass finds (the error path only).
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
+    start = 1
+    try:
+        for _ in reader:
+            start = reader.line_num + 1
+    except csv.Error:
+        pass
+    end = reader.line_num
+    what = "TSV" if sep == "\t" else "CSV"
+    if str(exc) == "unexpected end of data" and end > start:
+        return AnnotationDataError(
+            f"malformed {what}: a quoted cell opens on this row and is never closed, so the "
+            f"rest of the file (to row {end}) was read as one cell.",
+            source=name,
+            rows=[start],
+            hint='Close the quote, or double a quote that is part of the text ("").',
+        )
+    return AnnotationDataError(
+        f"malformed {what}: {exc}.",
+        source=name,
+        rows=[end],
+        hint="Check quoting on that line (an unclosed quote swallows the rest of the file).",
+    )
 
 
 def check_header(header: Sequence[Any], name: str) -> None:

@@ -21,6 +21,12 @@ from analytics._core.errors import AnnotationDataError
 
 __all__ = ["read_json", "read_json_lines_bytes"]
 
+#: How to fix a JSON file that holds something other than records.
+_RECORDS_HINT = (
+    "A JSON file of annotations is a list of records, one per judgement: "
+    '[{"item": ..., "annotator": ..., "label": ...}, ...].'
+)
+_RECORD_HINT = 'Write each record on its own line as {"item": ..., "annotator": ..., "label": ...}.'
 #: Arrow types a flat JSON record's value may take on the fast path.
 _FLAT_TYPES = (pa.string(), pa.large_string(), pa.int64(), pa.float64(), pa.bool_(), pa.null())
 
@@ -81,7 +87,10 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
                 ) from None
             if not isinstance(obj, dict):
                 raise AnnotationDataError(
-                    "each line must be a JSON object ({...}).", source=name, rows=[n]
+                    "each line must be a JSON object ({...}).",
+                    source=name,
+                    rows=[n],
+                    hint=_RECORD_HINT,
                 )
             records.append(obj)
             numbers.append(n)
@@ -121,9 +130,15 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
                 hint="Use a list of {item, annotator, label} objects, or a dict of equal-length columns.",
             )
     if not isinstance(obj, list):
-        raise AnnotationDataError("the JSON holds a single value, not records.", source=name)
+        raise AnnotationDataError(
+            "the JSON holds a single value, not records.", source=name, hint=_RECORDS_HINT
+        )
     if not obj:
-        raise AnnotationDataError("the JSON list is empty: no judgements.", source=name)
+        raise AnnotationDataError(
+            "the JSON list is empty: no judgements.",
+            source=name,
+            hint="Check that the export finished and wrote the judgements. " + _RECORDS_HINT,
+        )
     bad = [i + 1 for i, r in enumerate(obj) if not isinstance(r, dict)]
     if bad:
         raise AnnotationDataError(

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data.cells import EMPTY_SET_TOKENS, MISSING_TOKENS, CellColumn
 from analytics.data.load_report import LoadReport
 
@@ -79,6 +79,10 @@ ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
 _SEPARATOR_CANDIDATES = (";", "|")
 #: The share of non-missing text label cells that must hold a separator for it to split.
 SEPARATOR_SHARE = 0.2
+#: pandas' inferred types of an object column that holds no nested or binary cell.
+_FLAT_TYPES = frozenset(
+    {"string", "integer", "floating", "mixed-integer-float", "boolean", "empty"}
+)
 _NUMERIC_ID = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*$")
 
 
@@ -235,6 +239,15 @@ def to_long(
             hint="Each record needs item, annotator and label fields (long form), or an item "
             "field and one field per annotator (wide form).",
         )
+    repeated = list(dict.fromkeys(c for c in pd.Index(cols)[pd.Index(cols).duplicated()]))
+    if repeated:  # a DataFrame allows it; names the header check could not see (JSON keys)
+        raise AnnotationDataError(
+            f"the column name(s) {', '.join(show_text(c) for c in repeated[:5])} appear more "
+            "than once.",
+            source=name,
+            column=str(repeated[0]),
+            hint="Column names must be unique: rename one of them.",
+        )
     found = detect_columns(cols, item=item, annotator=annotator, label=label, source=name)
     named = any(v is not None for v in (item, annotator, label))
     if layout not in (None, "long", "wide"):
@@ -296,6 +309,7 @@ def to_long(
     item_col = found["item"]
     if item_col is None:
         first = cols[0]
+        _refuse_nested_ids(df[first], rows, first, name)
         values = df[first].to_numpy(object)
         if layout == "wide" or (len(cols) >= 2 and pd.Series(values).nunique() == len(values)):
             item_col = first
@@ -313,6 +327,7 @@ def to_long(
     ann_cols = [c for c in cols if c != item_col]
     if not ann_cols:
         raise AnnotationDataError("wide form needs at least one annotator column.", source=name)
+    _refuse_nested_ids(df[item_col], rows, item_col, name)
     ids = df[item_col].to_numpy(object)
     dup = pd.Series(ids).duplicated(keep=False).to_numpy()
     if dup.any():
@@ -338,6 +353,7 @@ def to_long(
         )
         why += " " + caution
         cautions.append(caution)
+    cautions += free_text_cautions(df, ann_cols)
     n_i, n_a = len(df), len(ann_cols)
     out = pd.DataFrame(
         {
@@ -354,6 +370,77 @@ def to_long(
         why,
         cautions,
     )
+
+
+def _refuse_nested_ids(col: pd.Series, rows: np.ndarray, column: Any, name: str) -> None:
+    """A would-be item column holding lists, objects or binary cells: an error, never hashed."""
+    if col.dtype != object or pd.api.types.infer_dtype(col, skipna=True) in _FLAT_TYPES:
+        return  # typed or plain columns hold no nested cell: no look at each cell
+    cells = col.to_numpy(object)
+    nested = (dict, set, frozenset, list, tuple, np.ndarray, bytes, bytearray)
+    bad = np.fromiter((isinstance(v, nested) for v in cells), bool, len(cells))
+    if bad.any():
+        raise AnnotationDataError(
+            f"the item cells hold lists, objects or binary values (e.g. "
+            f"{str(cells[np.flatnonzero(bad)[0]])[:40]}), which are not item ids.",
+            source=name,
+            column=str(column),
+            rows=np.asarray(rows)[bad].tolist(),
+            hint="An item id is text or a number: flatten those cells to text, or name the "
+            "item column with item='...'.",
+        )
+
+
+def free_text_cautions(df: pd.DataFrame, ann_cols: Sequence[Any]) -> list[str]:
+    """Cautions for wide-form annotator columns that look like free text, not labels.
+
+    A column is named when the table has at least two annotator columns and, among the
+    column's non-missing cells (at least 3, all text), at least 90% are distinct, at
+    least half hold two or more words, and fewer than 10% are a label of another
+    annotator column (a notes or comments column read as an annotator). Distinct values
+    are counted for every column at once; only the columns of nearly distinct values
+    (usually none) are looked at further.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "x", "y"],
+    ...                    "Notes": ["looks fine", "ask Sam again", "second pass"]})
+    >>> [c.split(" looks")[0] for c in free_text_cautions(df, ["a", "b", "Notes"])]
+    ["Column 'Notes'"]
+    """
+    n = len(df)
+    if len(ann_cols) < 2 or n < 3:
+        return []
+    try:
+        codes, _ = pd.factorize(df[list(ann_cols)].to_numpy(object).reshape(-1, order="F"))
+    except TypeError:  # nested cells: the loader refuses them, naming their rows
+        return []
+    col = np.repeat(np.arange(len(ann_cols)), n)
+    seen = codes >= 0
+    filled = np.bincount(col[seen], minlength=len(ann_cols))
+    pairs = np.unique(col[seen].astype(np.int64) * (int(codes.max()) + 1) + codes[seen])
+    distinct = np.bincount(pairs // (int(codes.max()) + 1), minlength=len(ann_cols))
+    out = []
+    for k in np.flatnonzero((filled >= 3) & (distinct * 10 >= filled * 9)):
+        c = ann_cols[k]
+        if pd.api.types.infer_dtype(df[c], skipna=True) != "string":
+            continue
+        values = df[c].dropna().astype(str).str.strip()
+        values = values[~values.str.lower().isin(MISSING_TOKENS)]
+        m = len(values)
+        if m < 3 or values.nunique() * 10 < m * 9:
+            continue
+        if values.str.contains(r"\S\s+\S", regex=True).sum() * 2 < m:
+            continue
+        own = codes[(col == k) & seen]
+        if np.isin(own, codes[(col != k) & seen]).sum() * 10 >= len(own):
+            continue
+        out.append(
+            f"Column {show_text(c)} looks like free text, not labels ({values.nunique():,} "
+            "distinct values of several words, unlike the other annotator columns), yet it "
+            "was read as an annotator. If it holds notes or comments, remove it and load again."
+        )
+    return out
 
 
 def detect_separator(labels: Any, tokens: frozenset = MISSING_TOKENS) -> str | None:

@@ -18,10 +18,17 @@ __all__ = ["read_parquet"]
 def read_parquet(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
     try:
         df = pd.read_parquet(io.BytesIO(data))
-    except Exception as exc:  # pyarrow raises its own types
+    except Exception:  # pyarrow raises its own types, whose text is not for a person
         raise AnnotationDataError(
-            f"could not read it as Parquet ({type(exc).__name__}: {exc}).", source=name
+            "could not read it as Parquet: the file is damaged (its footer or metadata "
+            "cannot be read) or is not a Parquet file.",
+            source=name,
+            hint="Write the file again (pandas' to_parquet or pyarrow), or export CSV.",
         ) from None
     if len(df) == 0:
-        raise AnnotationDataError("the Parquet file has no rows.", source=name)
+        raise AnnotationDataError(
+            "the Parquet file has no rows.",
+            source=name,
+            hint="Check that the export finished and wrote the judgements.",
+        )
     return df, np.arange(1, len(df) + 1), []

@@ -288,6 +288,32 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
+def _refuse_nul_bytes(data: bytes, name: str) -> None:
+    """Text holding NUL bytes: an error naming the rows they are on.
+
+    A NUL byte is never part of text: a few of them (in the first 8 KB at most 8, or 1%) in a
+    file that is otherwise text (its first 8 KB without them do not look binary) come
+    from a damaged file or a bad export, and the rows that hold them are named. A file
+    that is binary through and through is left to the "binary data" error.
+    """
+    head = data[:8192]
+    if b"\x00" not in data or head.count(b"\x00") > max(8, len(head) // 100):
+        return  # no NUL, or so many that the file is binary (or UTF-16 not told as such)
+    if _looks_binary(head.replace(b"\x00", b"")):
+        return
+    arr = np.frombuffer(data, np.uint8)
+    nul = np.flatnonzero(arr == 0)
+    lines = np.unique(np.searchsorted(np.flatnonzero(arr == 10), nul) + 1)
+    raise AnnotationDataError(
+        f"{len(nul):,} NUL byte(s) (\\x00) in the text: no cell of a CSV or TSV file can "
+        "hold one (the file is damaged, or partly binary).",
+        source=name,
+        rows=lines.tolist(),
+        hint="Remove the NUL bytes from those rows (a text editor shows them), or export "
+        "the file again.",
+    )
+
+
 def _refuse_empty(data: bytes, name: str) -> None:
     if not data.strip():
         raise AnnotationDataError(
@@ -398,6 +424,7 @@ def read_table(
     _check_limits(data, name, fmt, limits)
     encoding = None
     if fmt in ("csv", "tsv"):
+        _refuse_nul_bytes(data, name)
         if _looks_binary(data):
             _decode(data, name)  # raises: the file holds binary data
         df, rows, more, encoding = read_delimited_bytes(data, name, fmt)

@@ -30,6 +30,10 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 EXCEL_MAX_ROWS = 1_048_576
 _ENCRYPTED_STREAM = "EncryptionInfo".encode("utf-16-le")
 _SAVE_AS = "Open it in Excel and save it as .xlsx (Excel Workbook), or export CSV."
+_FILL_SHEET = (
+    "Put the annotations in this sheet (a header row, then the data rows), or choose the "
+    "sheet that holds them with sheet= (load_annotations)."
+)
 
 
 def read_excel(
@@ -91,7 +95,7 @@ def _read_sheet(
         )
     records, numbers, n_errors, valueless = _stream_rows(ws, limits, name)
     notes = [f"Read sheet {show_text(title)} ({_ordinal(book, ws)})."]
-    cautions = _other_sheets_caution(book, ws, name) if sheet is None else []
+    cautions: list[str] = []
     uncalculated = _uncalculated_formulas(data, book.worksheets.index(ws), valueless, name)
     if uncalculated:
         cautions.append(
@@ -101,7 +105,7 @@ def _read_sheet(
             "save it, so the values are stored."
         )
     if not records:
-        raise AnnotationDataError("the sheet is empty.", source=name, sheet=title)
+        raise AnnotationDataError("the sheet is empty.", source=name, sheet=title, hint=_FILL_SHEET)
     blank = numbers[-1] - numbers[0] + 1 - len(numbers)
     if blank:
         notes.append(f"{blank} blank row(s) ignored.")
@@ -109,9 +113,14 @@ def _read_sheet(
         notes.append(f"{n_errors:,} cell(s) hold Excel errors (#N/A, #DIV/0!, ...): read as empty.")
     width = max(len(r) for r in records)
     header = _header(records[0], width, name, title, numbers[0])
+    if sheet is None:
+        cautions[:0] = _other_sheets_caution(book, ws, name, header)
     if len(records) == 1:
         raise AnnotationDataError(
-            "the sheet has a header row but no data rows.", source=name, sheet=title
+            "the sheet has a header row but no data rows.",
+            source=name,
+            sheet=title,
+            hint=_FILL_SHEET,
         )
     if width == 1:
         raise AnnotationDataError(
@@ -393,30 +402,59 @@ def _header(first: list, width: int, name: str, sheet: str, row: int) -> list[st
     return names
 
 
-def _holds_a_value(ws: Any) -> bool:
-    """Whether a sheet holds any value (a row past Excel's last counts: it is not empty)."""
+def _first_values(ws: Any) -> list[str] | None:
+    """A sheet's first row holding a value, as stripped text; None for an empty sheet.
+
+    A row past Excel's last counts as holding values (the sheet is not empty) and gives
+    an empty list: its header is not known.
+    """
     for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
-        if number > EXCEL_MAX_ROWS or any(v is not None for v in row):
-            return True
-    return False
+        if number > EXCEL_MAX_ROWS:
+            return []
+        if any(v is not None for v in row):
+            names = ["" if _empty(v) else str(v).strip() for v in row]
+            while names and not names[-1]:
+                names.pop()
+            return names
+    return None
 
 
-def _other_sheets_caution(book: Any, chosen: Any, name: str) -> list[str]:
-    """A caution naming the other worksheets that hold at least one value."""
-    full = []
+def _other_sheets_caution(book: Any, chosen: Any, name: str, header: list[str]) -> list[str]:
+    """A caution naming the other worksheets that hold at least one value.
+
+    Another sheet whose first row holds the same column names as the chosen sheet's
+    header is a second table of annotations: an error naming both sheets, since reading
+    only one would drop the other.
+    """
+    full, same = [], []
     for ws in book.worksheets:
         if ws is chosen:
             continue
         ws.reset_dimensions()
         try:
-            has_data = _holds_a_value(ws)
+            first = _first_values(ws)
         except (MemoryError, KeyboardInterrupt):
             raise
         except Exception:
-            has_data = True  # a damaged sheet may still hold data: say so, do not hide it
-        if has_data:
-            hidden = " (hidden)" if getattr(ws, "sheet_state", "visible") != "visible" else ""
-            full.append(show_text(ws.title) + hidden)
+            first = []  # a damaged sheet may still hold data: say so, do not hide it
+        if first is None:
+            continue
+        hidden = " (hidden)" if getattr(ws, "sheet_state", "visible") != "visible" else ""
+        full.append(show_text(ws.title) + hidden)
+        if first == header:
+            same.append(ws.title)
+    if same:
+        shown = [show_text(s) for s in (chosen.title, *same)]
+        raise AnnotationDataError(
+            f"sheets {', '.join(shown[:-1])} and {shown[-1]} each hold a table with the "
+            f"columns {', '.join(map(show_text, header[:6]))}{', ...' if len(header) > 6 else ''}"
+            ": reading one sheet would leave out the annotations in the others, and Concord "
+            "does not guess which one you mean.",
+            source=name,
+            sheet=same[0],
+            hint="Put all the annotations in one sheet, or choose the sheet with sheet= "
+            "(load_annotations).",
+        )
     if not full:
         return []
     return [

@@ -69,10 +69,11 @@ def test_data_beyond_the_header_is_an_unnamed_column():
 
 
 def test_other_sheets_with_data_are_named_in_a_caution():
+    # "Second" holds other data (a summary), not a second table of annotations
     data = workbook(
         ("First", LONG),
         ("Empty", []),
-        ("Second", LONG),
+        ("Second", [("annotator", "judged"), ("a", 2), ("b", 1)]),
         ("Notes", [("read me",)]),
         hidden=("Notes",),
     )
@@ -82,6 +83,16 @@ def test_other_sheets_with_data_are_named_in_a_caution():
     assert "'First'" in caution and "'Second', 'Notes' (hidden)" in caution
     assert "'Empty'" not in caution and "sheet=" in caution
     assert "Read sheet 'First' (sheet 1 of 4)." in ann.report.notes
+
+
+def test_a_second_sheet_with_the_same_columns_is_refused_naming_both_sheets():
+    # issue 13: a second sheet of annotations is never left out because the first was read
+    data = workbook(("Batch 1", LONG), ("Notes", [("read me",)]), ("Batch 2", LONG[:2]))
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(upload(data))
+    assert "sheets 'Batch 1' and 'Batch 2' each hold a table" in str(err.value)
+    assert err.value.sheet == "Batch 2" and "sheet=" in err.value.hint
+    assert load_annotations(upload(data), sheet="Batch 2").n_judgements == 1
 
 
 def test_choosing_a_sheet_reads_it_and_cautions_nothing():

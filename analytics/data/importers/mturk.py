@@ -59,7 +59,10 @@ OPTIONS = {
 
 
 def recognise(table: pd.DataFrame) -> bool:
-    """``HITId`` and ``WorkerId`` next to at least one ``Answer.*`` column.
+    """``HITId`` and ``WorkerId`` (or ``AssignmentId``) next to at least one ``Answer.*`` column.
+
+    Results with ``AssignmentId`` but no ``WorkerId`` are recognised so that the load
+    says what is missing, rather than reading the columns as a plain table.
 
     Parameters
     ----------
@@ -71,7 +74,11 @@ def recognise(table: pd.DataFrame) -> bool:
     bool
     """
     cols = [str(c) for c in table.columns]
-    return {"HITId", "WorkerId"} <= set(cols) and any(c.startswith("Answer.") for c in cols)
+    return (
+        "HITId" in cols
+        and ("WorkerId" in cols or "AssignmentId" in cols)
+        and any(c.startswith("Answer.") for c in cols)
+    )
 
 
 # ---------------------------------------------------------------------------- taskAnswers
@@ -268,6 +275,14 @@ def convert(
         One judgement per accepted assignment, from the chosen ``Answer.*`` question.
     """
     source = report.source
+    if "WorkerId" not in table.columns:
+        raise AnnotationDataError(
+            "the MTurk results have no 'WorkerId' column, so the workers who answered "
+            "cannot be told apart.",
+            source=source,
+            hint="Download the batch results again (Requester UI, 'Download CSV'), which "
+            "include WorkerId, or name the column that identifies the workers 'WorkerId'.",
+        )
     rows = np.asarray(rows, dtype=np.int64)
     forms = _parse_task_answers(table, rows, source) if TASK_ANSWERS in table.columns else None
     available = questions(table, forms)

@@ -136,6 +136,8 @@ def convert(
             source=source,
             column="answer",
             rows=rows[bad].tolist(),
+            hint="Every task of a 'prodigy db-out' export has an answer: set it, or remove "
+            "the tasks that were never answered.",
         )
     key = _annotator_key(table, options, source)
     annotators = tool_ids(column(table, key), rows, field=key, source=source)

@@ -15,6 +15,7 @@ counted. Crowd-kit style tables (``task, worker, label``, with or without ``INPU
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +31,7 @@ from analytics.data.importers.base import (
     column,
 )
 from analytics.data.importers.crowd import assignments_result, item_ids
+from analytics.data.importers.tool_cells import preview
 from analytics.data.load_report import LoadReport
 
 NAME = "Toloka"
@@ -115,7 +117,7 @@ def convert(
         tool=NAME,
         items=item_ids(table, item_cols, rows, source),
         worker_column=WORKER,
-        labels=list(column(table, answer)),
+        labels=_plain_labels(column(table, answer), rows, answer, source),
         status_column="ASSIGNMENT:status",
         rejected_value="REJECTED",
         statuses=("ACTIVE", "SUBMITTED", "APPROVED", "ACCEPTED", "REJECTED", "SKIPPED", "EXPIRED"),
@@ -123,6 +125,42 @@ def convert(
         label_field=answer,
         columns={"answer": answer, "export": EXPORT},
     )
+
+
+def _plain_labels(labels: np.ndarray, rows: np.ndarray, field: str, source: str) -> np.ndarray:
+    """The output cells, refusing JSON objects and arrays (an output field of type JSON).
+
+    Toloka writes an output of type JSON or array as JSON text; such a cell is structured
+    data, not a category, and is never taken as a label by its text. Only cells that
+    start with ``{`` or ``[`` and parse as JSON are refused (``[x]`` stays a label).
+    """
+    cells = pd.Series(labels, dtype=object)
+    try:
+        first = cells.str.lstrip().str[:1]
+    except AttributeError:  # no text cell at all (a table of numbers)
+        return labels
+    candidates = np.flatnonzero(first.isin(["{", "["]).to_numpy(bool))
+    bad = []
+    for k in candidates:  # only the cells that look like JSON: usually none
+        try:
+            value = json.loads(cells.iat[k])
+        except ValueError:
+            continue
+        if isinstance(value, (dict, list)):
+            bad.append(k)
+    if bad:
+        kind = "an object" if cells.iat[bad[0]].lstrip().startswith("{") else "a list"
+        raise AnnotationDataError(
+            f"{len(bad)} cell(s) hold JSON, not a label (e.g. {kind}: "
+            f"{preview(cells.iat[bad[0]])}): an output field of type JSON or array is not "
+            "a category.",
+            source=source,
+            column=field,
+            rows=np.asarray(rows)[bad].tolist(),
+            hint="Choose an output field that holds one category per task with answer=, or "
+            "turn the field into plain labels (one text or number per cell) and load again.",
+        )
+    return labels
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
