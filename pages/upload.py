@@ -14,6 +14,7 @@ from ui.loaders import (
     parse_missing,
     preview_upload,
     sample_source,
+    sheets_cached,
 )
 from ui.state import get_annotations, get_source, set_annotations, set_source
 from ui.text import md, md_lines
@@ -79,9 +80,18 @@ else:
     origin = ("sample", key)
 
 if data is not None:
+    sheet = None
     try:  # the file is parsed once: preview, description and load share the table
-        preview, columns = preview_upload(data, name)
-        tool = describe_upload(data, name)
+        sheets = sheets_cached(data, name)
+        if len(sheets) > 1:  # a workbook of several sheets: the user picks, nothing guessed
+            sheet = st.selectbox(
+                "Sheet",
+                sheets,
+                key=f"upload_sheet_{name}",
+                help="The workbook has several sheets; Concord reads the one chosen here.",
+            )
+        preview, columns = preview_upload(data, name, sheet)
+        tool = describe_upload(data, name, sheet)
         read_error = None
     except AnnotationDataError as exc:
         preview, columns, tool, read_error = None, [], None, exc
@@ -159,6 +169,8 @@ if data is not None:
             "duplicates": duplicates,
             "missing": parse_missing(missing_text),
         }
+        if sheet is not None:
+            options["sheet"] = sheet
         if tool_options:
             options["tool_options"] = tuple(sorted(tool_options.items()))
         if "categories" in defaults:

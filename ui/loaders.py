@@ -23,6 +23,7 @@ from analytics.data import (
     label_distribution_figure,
     load_annotations,
     read_table,
+    workbook_sheets,
 )
 from analytics.data.importers import ToolInfo, describe_tool_export
 
@@ -39,19 +40,26 @@ def sample_source(key: str) -> tuple[bytes, str, dict[str, Any]]:
     return sample.path.read_bytes(), sample.file, dict(sample.options)
 
 
-#: Options that change how the bytes are read (not only how the table is interpreted).
-_READ_OPTIONS = frozenset({"format", "sheet", "max_bytes", "limits"})
+#: Options that change how the bytes are read (not only how the table is interpreted);
+#: the sheet is read by :func:`read_cached` itself.
+_READ_OPTIONS = frozenset({"format", "max_bytes", "limits"})
 #: The default missing-value texts, as the Data page shows them.
 DEFAULT_MISSING = ", ".join(sorted(t for t in MISSING_TOKENS if t))
 
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def sheets_cached(data: bytes, name: str) -> list[str]:
+    """The worksheets of an uploaded workbook (``[]`` for any other file)."""
+    return workbook_sheets(data, name)
+
+
 @st.cache_resource(max_entries=4, show_spinner="Reading the file...")
-def read_cached(data: bytes, name: str) -> RawTable:
-    """The file's raw table, read once per content; shared, and never modified by loading.
+def read_cached(data: bytes, name: str, sheet: str | None = None) -> RawTable:
+    """The file's raw table, read once per content (and sheet); never modified by loading.
 
     Errors are raised, not cached.
     """
-    return RawTable(*read_table(_named_bytes(data, name)))
+    return RawTable(*read_table(_named_bytes(data, name), sheet=sheet))
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading the annotations...")
@@ -63,9 +71,10 @@ def load_cached(data: bytes, name: str, options: tuple[tuple[str, Any], ...]) ->
     is tried afresh.
     """
     opts = {k: (list(v) if isinstance(v, tuple) and k != "tool_options" else v) for k, v in options}
+    sheet = opts.pop("sheet", None)
     if _READ_OPTIONS & opts.keys():
-        return load_annotations(_named_bytes(data, name), **opts)
-    return load_annotations(read_cached(data, name), **opts)
+        return load_annotations(_named_bytes(data, name), sheet=sheet, **opts)
+    return load_annotations(read_cached(data, name, sheet), **opts)
 
 
 def parse_missing(text: str) -> tuple[str, ...] | None:
@@ -95,16 +104,18 @@ def load_sample_cached(key: str) -> Annotations:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def preview_upload(data: bytes, name: str, n_rows: int = 20) -> tuple[pd.DataFrame, list[str]]:
+def preview_upload(
+    data: bytes, name: str, sheet: str | None = None, n_rows: int = 20
+) -> tuple[pd.DataFrame, list[str]]:
     """The first rows of the raw table and its column names, before interpretation."""
-    table = read_cached(data, name).table
+    table = read_cached(data, name, sheet).table
     return table.head(n_rows), [str(c) for c in table.columns]
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def describe_upload(data: bytes, name: str) -> ToolInfo | None:
+def describe_upload(data: bytes, name: str, sheet: str | None = None) -> ToolInfo | None:
     """Which annotation tool made the file (None for plain tables), and its choices."""
-    raw = read_cached(data, name)
+    raw = read_cached(data, name, sheet)
     return describe_tool_export(raw.table, format=raw.report.format)
 
 

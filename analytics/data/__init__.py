@@ -62,6 +62,7 @@ from analytics.data.samples import (
     load_sample,
     sample_truth,
 )
+from analytics.data.workbook import workbook_sheets
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -98,4 +99,5 @@ __all__ = [
     "to_long_csv",
     "to_wide_csv",
     "wide_table",
+    "workbook_sheets",
 ]

@@ -22,7 +22,7 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data.limits import DEFAULT_LIMITS, Limits, check_archive, check_cells
 
-__all__ = ["EXCEL_MAX_ROWS", "OLE_MAGIC", "read_excel"]
+__all__ = ["EXCEL_MAX_ROWS", "OLE_MAGIC", "read_excel", "workbook_sheets"]
 
 #: The first bytes of an OLE2 compound file: an old .xls, or an encrypted .xlsx.
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -34,6 +34,49 @@ _FILL_SHEET = (
     "Put the annotations in this sheet (a header row, then the data rows), or choose the "
     "sheet that holds them with sheet= (load_annotations)."
 )
+
+
+def workbook_sheets(
+    data: bytes, name: str = "<workbook>", limits: Limits = DEFAULT_LIMITS
+) -> list[str]:
+    """The worksheet names of an .xlsx workbook, in order; ``[]`` for any other file.
+
+    Reads only the workbook's directory (after the same archive limits as
+    :func:`read_excel`), so a page can offer the sheets before reading one.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's bytes.
+    name : str, default "<workbook>"
+        The file name, for messages.
+    limits : Limits, default DEFAULT_LIMITS
+
+    Returns
+    -------
+    list of str
+        Worksheet titles (chart sheets left out); empty when ``data`` is not a zip
+        container.
+
+    Raises
+    ------
+    AnnotationDataError
+        For a damaged workbook or one over the limits.
+
+    Examples
+    --------
+    >>> workbook_sheets(b"item,annotator,label\n")
+    []
+    """
+    if not data.startswith(b"PK\x03\x04"):
+        return []
+    archive = _open_archive(data, name)
+    check_archive(archive, limits, name)
+    book = _load_workbook(data, name)
+    try:
+        return [ws.title for ws in book.worksheets]
+    finally:
+        book.close()
 
 
 def read_excel(

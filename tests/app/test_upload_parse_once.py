@@ -57,3 +57,22 @@ def test_the_missing_values_choice_keeps_a_category_called_none():
     assert not at.exception and not at.error
     assert {m.label: m.value for m in at.metric}["Categories"] == "3"
     assert not any("read as missing" in shown(w.value) for w in at.warning)
+
+
+def test_a_workbook_of_several_sheets_offers_them_and_reads_the_chosen_one():
+    path = ROOT / "tests" / "data" / "hostile" / "xlsx" / "two_sheets.xlsx"
+    at = uploaded(path.read_bytes(), "two_sheets.xlsx")
+    picker = at.selectbox(key="upload_sheet_two_sheets.xlsx")
+    assert len(picker.options) == 2
+    assert not at.error, [e.value for e in at.error]
+    first = {m.label: m.value for m in at.metric}["Judgements"]
+    picker.set_value(picker.options[1]).run()
+    assert not at.exception and not at.error
+    assert "two_sheets.xlsx" in shown(at.subheader[0].value)
+    second = {m.label: m.value for m in at.metric}["Judgements"]
+    assert (first, second) == ("6", "4")  # Batch 1 and Batch 2 of the corpus file
+
+
+def test_a_plain_file_has_no_sheet_picker():
+    at = uploaded(b"item,annotator,label\nq1,a,x\nq1,b,y\n", "plain.csv")
+    assert not [s for s in at.selectbox if s.key and s.key.startswith("upload_sheet_")]
