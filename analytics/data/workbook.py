@@ -65,7 +65,7 @@ def workbook_sheets(
 
     Examples
     --------
-    >>> workbook_sheets(b"item,annotator,label\n")
+    >>> workbook_sheets(b"item,annotator,label")
     []
     """
     if not data.startswith(b"PK\x03\x04"):
