@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 __all__ = [
     "EMPTY_SET_TOKENS",
@@ -26,6 +28,7 @@ __all__ = [
     "MISSING_TOKENS",
     "SET_TYPES",
     "CellColumn",
+    "arrow_factorize",
     "first_seen",
     "id_text",
     "is_missing",
@@ -346,8 +349,7 @@ class CellColumn:
             s = (
                 s.astype(object).where(s.notna(), None).map(lambda v: v if v is None else str(v))
             )  # two distinct values at most: "True", "False"
-        codes, uniques = pd.factorize(s, use_na_sentinel=True)
-        uniques = pd.Index(uniques)
+        codes, uniques = arrow_factorize(s)
         if _is_text(uniques):
             plain = unguard(uniques)
             if plain is not uniques:  # a spreadsheet-safe export: read back what it guarded
@@ -440,6 +442,45 @@ class CellColumn:
             text = pd.Series(u.str.strip(), dtype=object)
             return pd.to_numeric(text, errors="coerce").to_numpy(np.float64)
         return np.array([float(v) if looks_numeric([v]) else np.nan for v in u], np.float64)
+
+
+def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """``pandas.factorize`` of a column, through Arrow's hash when it holds Arrow strings.
+
+    Same codes (-1 for None/NaN) and same uniques, in first-seen order, as
+    ``pandas.factorize(s, use_na_sentinel=True)``; an Arrow-backed string column is
+    dictionary-encoded by Arrow straight into int64 codes, without pandas' extra copies.
+
+    Parameters
+    ----------
+    s : pandas.Series
+        One column.
+
+    Returns
+    -------
+    codes : ndarray of int64, shape (len(s),)
+    uniques : pandas.Index
+
+    Examples
+    --------
+    >>> codes, uniques = arrow_factorize(pd.Series(["b", None, "a", "b"], dtype="str"))
+    >>> codes.tolist(), uniques.tolist()
+    ([0, -1, 1, 0], ['b', 'a'])
+    """
+    if not (isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow"):
+        codes, uniques = pd.factorize(s, use_na_sentinel=True)
+        return np.asarray(codes, np.int64), pd.Index(uniques)
+    encoded = pc.dictionary_encode(pa.chunked_array(s.array.__arrow_array__()))
+    codes = np.empty(len(s), np.int64)
+    start = 0
+    for chunk in encoded.chunks:  # every chunk shares the one (final) dictionary
+        codes[start : start + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()
+        start += len(chunk)
+    if encoded.num_chunks:
+        dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
+    else:
+        dictionary = pa.array([], pa.string())
+    return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
 
 
 def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
