@@ -248,6 +248,8 @@ def unguard(texts: pd.Index) -> pd.Index:
     >>> unguard(pd.Index(["'=cmd", "''+1", "'plain", "x"])).tolist()
     ['=cmd', "'+1", "'plain", 'x']
     """
+    if isinstance(texts.dtype, pd.StringDtype) and not texts.str.startswith("'").any():
+        return texts  # no text starts with ': nothing guarded (one vectorised pass)
     text = pd.Series(texts.to_numpy(object), dtype=object).astype(str)
     guarded = text.str.match(GUARDED).to_numpy(bool)
     if not guarded.any():
@@ -366,8 +368,11 @@ class CellColumn:
 
     def cell_missing(self) -> np.ndarray:
         """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
-        out = np.ones(len(self.codes), bool) if len(self.uniques) == 0 else None
-        if out is None:
+        if len(self.uniques) == 0:
+            out = np.ones(len(self.codes), bool)
+        elif not self.missing.any():
+            out = self.codes < 0  # no missing token among the values: only None/NaN cells
+        else:
             out = np.where(self.codes >= 0, self.missing[np.maximum(self.codes, 0)], True)
         if self.containers is not None:
             out &= ~self.containers
@@ -390,9 +395,12 @@ class CellColumn:
         one id; the third value is ``(how many ids were merged, two raw forms of the
         first)``, or ``()`` when none were.
         """
-        texts = self.texts("id")
         ck = self.codes[keep]
         merged: tuple = ()
+        if _stripped(self.uniques):  # Arrow texts, none with surrounding blanks: all distinct
+            codes, order = first_seen(ck, len(self.uniques))
+            return codes, pd.Index(self.uniques.take(order), dtype=object), merged
+        texts = self.texts("id")
         if texts.is_unique:
             codes, order = first_seen(ck, len(texts))
             return codes, pd.Index(texts.to_numpy(object)[order], dtype=object), merged
@@ -540,6 +548,13 @@ def set_codes(matrix: np.ndarray) -> np.ndarray:
         return np.zeros(0, np.int64)
     _, inverse = np.unique(matrix, axis=0, return_inverse=True)
     return inverse.reshape(-1).astype(np.int64)
+
+
+def _stripped(uniques: pd.Index) -> bool:
+    """Whether the uniques are Arrow strings that stripping leaves as they are."""
+    return isinstance(uniques.dtype, pd.StringDtype) and bool(
+        (uniques.str.strip() == uniques).all()
+    )
 
 
 def _is_text(index: pd.Index) -> bool:
