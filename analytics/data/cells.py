@@ -516,7 +516,7 @@ def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     m = len(codes)
     first = np.full(n, m, np.int64)
     # assigned back to front, so the earliest position of each code is the one that stays
-    first[codes[::-1]] = np.arange(m - 1, -1, -1)
+    first[codes[::-1]] = np.arange(m - 1, -1, -1, dtype=np.int32 if m < 2**31 else np.int64)
     used = np.flatnonzero(first < m)
     order = used[np.argsort(first[used], kind="stable")]
     if len(order) == n and (n == 0 or (order == np.arange(n)).all()):

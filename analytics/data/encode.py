@@ -97,16 +97,28 @@ def one_per_pair(
     >>> one_per_pair(np.array([0, 0, 1]), np.array([0, 0, 0]), 1, "last").tolist()
     [False, True, True]
     """
-    key = item_codes * max(n_annotators, 1) + annotator_codes
-    mask = np.zeros(len(key), bool)
-    if len(key):
-        # a stable sort, not a hash: timsort is near linear on the usual files, which
-        # come grouped by item or by annotator
-        order = np.argsort(key, kind="stable")
-        sk = key[order]
-        differs = sk[1:] != sk[:-1]
-        last = keep == "last"
-        mask[order[np.r_[differs, True] if last else np.r_[True, differs]]] = True
+    n = len(item_codes)
+    if n < 2:
+        return np.ones(n, bool)
+    key = np.multiply(item_codes, max(n_annotators, 1), dtype=np.int64)
+    key += annotator_codes
+    # a stable sort, not a hash: timsort is near linear on the usual files, which come
+    # grouped by item or by annotator
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    del key
+    flags = np.empty(n, bool)  # per sorted position: the first (or last) of its pair
+    if keep == "last":
+        np.not_equal(sk[1:], sk[:-1], out=flags[:-1])
+        flags[-1] = True
+    else:
+        np.not_equal(sk[1:], sk[:-1], out=flags[1:])
+        flags[0] = True
+    del sk
+    if flags.all():
+        return flags  # nothing repeats (the usual case): every judgement is kept
+    mask = np.empty(n, bool)
+    mask[order] = flags
     return mask
 
 
@@ -497,7 +509,7 @@ def _encode_single(
             column=label,
             hint="Choose the nominal or ordinal label kind.",
         )
-    return codes.astype(np.int64), cat_values, lk, kind_reason
+    return codes.astype(np.int64, copy=False), cat_values, lk, kind_reason
 
 
 def _duplicates_kept(

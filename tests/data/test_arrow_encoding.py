@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.data.cells import CellColumn, arrow_factorize, unguard
+from analytics.data.encode import one_per_pair
 
 TEXT = st.one_of(
     st.sampled_from(["a", " a", "a ", "NA", " null ", "", "'=x", "''+1", "'plain", "b|c"]),
@@ -49,3 +50,18 @@ def test_unguard_of_arrow_texts_with_and_without_a_guard():
     plain = pd.Index(["x", "=y"], dtype="str")
     assert unguard(plain) is plain
     assert unguard(pd.Index(["'=y", "x"], dtype="str")).tolist() == ["=y", "x"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), max_size=30))
+def test_one_per_pair_keeps_the_first_or_the_last_of_each_pair(pairs):
+    items = np.array([p[0] for p in pairs], np.int64)
+    annotators = np.array([p[1] for p in pairs], np.int64)
+    first, last = {}, {}
+    for i, p in enumerate(pairs):
+        first.setdefault(p, i)
+        last[p] = i
+    for keep, chosen in (("first", first), ("last", last)):
+        mask = one_per_pair(items, annotators, 3, keep)
+        assert mask.dtype == bool and len(mask) == len(pairs)
+        assert np.flatnonzero(mask).tolist() == sorted(chosen.values())
