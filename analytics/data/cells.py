@@ -302,8 +302,9 @@ class CellColumn:
 
     Parameters
     ----------
-    codes : ndarray of int64, shape (n_cells,)
-        Index into ``uniques``; -1 for None/NaN/NA and for container cells.
+    codes : ndarray of int32 or int64, shape (n_cells,)
+        Index into ``uniques``; -1 for None/NaN/NA and for container cells (int32 when
+        Arrow encoded the column: half the memory of int64).
     uniques : pandas.Index
         The distinct plain values (bools as their text ``"True"``/``"False"``).
     missing : ndarray of bool, shape (n_uniques,)
@@ -364,7 +365,9 @@ class CellColumn:
             miss = np.fromiter((is_missing(v, tokens) for v in uniques), bool, len(uniques))
         else:
             miss = np.zeros(len(uniques), bool)
-        return cls(np.asarray(codes, np.int64), uniques, miss, containers, cells)
+        if codes.dtype != np.int32:
+            codes = np.asarray(codes, np.int64)
+        return cls(codes, uniques, miss, containers, cells)
 
     def cell_missing(self) -> np.ndarray:
         """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
@@ -457,7 +460,8 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
 
     Same codes (-1 for None/NaN) and same uniques, in first-seen order, as
     ``pandas.factorize(s, use_na_sentinel=True)``; an Arrow-backed string column is
-    dictionary-encoded by Arrow straight into int64 codes, without pandas' extra copies.
+    dictionary-encoded by Arrow straight into int32 codes (Arrow's own indices), without
+    pandas' extra copies.
 
     Parameters
     ----------
@@ -466,7 +470,7 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
 
     Returns
     -------
-    codes : ndarray of int64, shape (len(s),)
+    codes : ndarray of int32 (Arrow strings) or int64 (other columns), shape (len(s),)
     uniques : pandas.Index
 
     Examples
@@ -479,7 +483,7 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
         codes, uniques = pd.factorize(s, use_na_sentinel=True)
         return np.asarray(codes, np.int64), pd.Index(uniques)
     encoded = pc.dictionary_encode(pa.chunked_array(s.array.__arrow_array__()))
-    codes = np.empty(len(s), np.int64)
+    codes = np.empty(len(s), np.int32)  # dictionary_encode's indices are int32
     start = 0
     for chunk in encoded.chunks:  # every chunk shares the one (final) dictionary
         codes[start : start + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()

@@ -405,7 +405,7 @@ def _encode_sets(
     """
     n_u = len(lab.uniques)
     sets = [label_set(v, multilabel_sep) for v in lab.uniques]
-    full = lab.codes.copy()
+    full = lab.codes.astype(np.int64)  # a copy, wide enough for the container codes
     if lab.containers is not None:
         where = np.flatnonzero(lab.containers & keep)
         full[where] = n_u + np.arange(len(where))
