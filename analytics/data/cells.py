@@ -32,6 +32,7 @@ __all__ = [
     "first_seen",
     "id_text",
     "is_missing",
+    "kept",
     "label_set",
     "label_text",
     "looks_numeric",
@@ -398,7 +399,7 @@ class CellColumn:
         one id; the third value is ``(how many ids were merged, two raw forms of the
         first)``, or ``()`` when none were.
         """
-        ck = self.codes[keep]
+        ck = kept(self.codes, keep)
         merged: tuple = ()
         if _stripped(self.uniques):  # Arrow texts, none with surrounding blanks: all distinct
             codes, order = first_seen(ck, len(self.uniques))
@@ -493,6 +494,28 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
     else:
         dictionary = pa.array([], pa.string())
     return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
+
+
+def kept(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``values[keep]``, without the copy when every value is kept (the usual file).
+
+    Parameters
+    ----------
+    values : ndarray, shape (n,)
+    keep : ndarray of bool, shape (n,)
+
+    Returns
+    -------
+    ndarray
+        ``values`` itself when ``keep`` is all True, else ``values[keep]``.
+
+    Examples
+    --------
+    >>> a = np.arange(3)
+    >>> kept(a, np.ones(3, bool)) is a, kept(a, np.array([1, 0, 1], bool)).tolist()
+    (True, [0, 2])
+    """
+    return values if keep.all() else values[keep]
 
 
 def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

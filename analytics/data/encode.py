@@ -28,6 +28,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import (
     CellColumn,
     first_seen,
+    kept,
     label_set,
     label_text,
     missing_tokens,
@@ -103,7 +104,13 @@ def one_per_pair(
     key = np.multiply(item_codes, max(n_annotators, 1), dtype=np.int64)
     key += annotator_codes
     # a stable sort, not a hash: timsort is near linear on the usual files, which come
-    # grouped by item or by annotator
+    # grouped by item or by annotator. First sorted in place (no order array, no copy)
+    # to see whether any pair repeats at all; the usual answer is no.
+    key.sort(kind="stable")
+    if (key[1:] != key[:-1]).all():
+        return np.ones(n, bool)  # nothing repeats: every judgement is kept
+    key = np.multiply(item_codes, max(n_annotators, 1), dtype=np.int64)
+    key += annotator_codes
     order = np.argsort(key, kind="stable")
     sk = key[order]
     del key
@@ -114,9 +121,6 @@ def one_per_pair(
     else:
         np.not_equal(sk[1:], sk[:-1], out=flags[1:])
         flags[0] = True
-    del sk
-    if flags.all():
-        return flags  # nothing repeats (the usual case): every judgement is kept
     mask = np.empty(n, bool)
     mask[order] = flags
     return mask
@@ -225,7 +229,7 @@ def encode_frame(
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
     keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
-    rows_all, rows = rows, rows[keep]
+    rows_all, rows = rows, kept(rows, keep)
     lab = cells["label"]
 
     # ---- label kind
@@ -453,7 +457,7 @@ def _encode_single(
     label: str,
 ) -> tuple[np.ndarray, pd.Index, LabelKind, str]:
     """Single labels as category codes; infers the kind when ``lk`` is None."""
-    ucodes = lab.codes[keep]
+    ucodes = kept(lab.codes, keep)
     used = np.zeros(len(lab.uniques), bool)
     used[ucodes] = True
     # categories given as Python strings are text, even if they look like numbers
