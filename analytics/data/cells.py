@@ -32,7 +32,6 @@ __all__ = [
     "first_seen",
     "id_text",
     "is_missing",
-    "kept",
     "label_set",
     "label_text",
     "looks_numeric",
@@ -303,9 +302,8 @@ class CellColumn:
 
     Parameters
     ----------
-    codes : ndarray of int32 or int64, shape (n_cells,)
-        Index into ``uniques``; -1 for None/NaN/NA and for container cells (int32 when
-        Arrow encoded the column: half the memory of int64).
+    codes : ndarray of int32 (Arrow-encoded) or int64, shape (n_cells,)
+        Index into ``uniques``; -1 for None/NaN/NA and for container cells.
     uniques : pandas.Index
         The distinct plain values (bools as their text ``"True"``/``"False"``).
     missing : ndarray of bool, shape (n_uniques,)
@@ -366,18 +364,13 @@ class CellColumn:
             miss = np.fromiter((is_missing(v, tokens) for v in uniques), bool, len(uniques))
         else:
             miss = np.zeros(len(uniques), bool)
-        if codes.dtype != np.int32:
-            codes = np.asarray(codes, np.int64)
+        codes = codes if codes.dtype == np.int32 else np.asarray(codes, np.int64)
         return cls(codes, uniques, miss, containers, cells)
 
     def cell_missing(self) -> np.ndarray:
         """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
-        if len(self.uniques) == 0:
-            out = np.ones(len(self.codes), bool)
-        elif not self.missing.any():
-            out = self.codes < 0  # no missing token among the values: only None/NaN cells
-        else:
-            out = np.where(self.codes >= 0, self.missing[np.maximum(self.codes, 0)], True)
+        c, m = self.codes, self.missing  # no missing token: only None/NaN cells (-1)
+        out = c < 0 if not m.any() else np.where(c >= 0, m[np.maximum(c, 0)], True)
         if self.containers is not None:
             out &= ~self.containers
         return out
@@ -399,9 +392,11 @@ class CellColumn:
         one id; the third value is ``(how many ids were merged, two raw forms of the
         first)``, or ``()`` when none were.
         """
-        ck = kept(self.codes, keep)
+        ck = self.codes if keep.all() else self.codes[keep]  # no copy when all are kept
         merged: tuple = ()
-        if _stripped(self.uniques):  # Arrow texts, none with surrounding blanks: all distinct
+        u = self.uniques
+        if isinstance(u.dtype, pd.StringDtype) and bool((u.str.strip() == u).all()):
+            # Arrow texts that stripping leaves as they are: their ids are all distinct
             codes, order = first_seen(ck, len(self.uniques))
             return codes, pd.Index(self.uniques.take(order), dtype=object), merged
         texts = self.texts("id")
@@ -457,21 +452,18 @@ class CellColumn:
 
 
 def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
-    """``pandas.factorize`` of a column, through Arrow's hash when it holds Arrow strings.
+    """``pandas.factorize(s, use_na_sentinel=True)``, by Arrow's hash for Arrow strings.
 
-    Same codes (-1 for None/NaN) and same uniques, in first-seen order, as
-    ``pandas.factorize(s, use_na_sentinel=True)``; an Arrow-backed string column is
-    dictionary-encoded by Arrow straight into int32 codes (Arrow's own indices), without
-    pandas' extra copies.
+    Same codes (-1 for None/NaN) and uniques (first-seen order); an Arrow-backed string
+    column is dictionary-encoded by Arrow, whose int32 indices are the codes.
 
     Parameters
     ----------
     s : pandas.Series
-        One column.
 
     Returns
     -------
-    codes : ndarray of int32 (Arrow strings) or int64 (other columns), shape (len(s),)
+    codes : ndarray of int32 (Arrow strings) or int64, shape (len(s),)
     uniques : pandas.Index
 
     Examples
@@ -489,33 +481,8 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
     for chunk in encoded.chunks:  # every chunk shares the one (final) dictionary
         codes[start : start + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()
         start += len(chunk)
-    if encoded.num_chunks:
-        dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
-    else:
-        dictionary = pa.array([], pa.string())
+    dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
     return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
-
-
-def kept(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """``values[keep]``, without the copy when every value is kept (the usual file).
-
-    Parameters
-    ----------
-    values : ndarray, shape (n,)
-    keep : ndarray of bool, shape (n,)
-
-    Returns
-    -------
-    ndarray
-        ``values`` itself when ``keep`` is all True, else ``values[keep]``.
-
-    Examples
-    --------
-    >>> a = np.arange(3)
-    >>> kept(a, np.ones(3, bool)) is a, kept(a, np.array([1, 0, 1], bool)).tolist()
-    (True, [0, 2])
-    """
-    return values if keep.all() else values[keep]
 
 
 def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -575,13 +542,6 @@ def set_codes(matrix: np.ndarray) -> np.ndarray:
         return np.zeros(0, np.int64)
     _, inverse = np.unique(matrix, axis=0, return_inverse=True)
     return inverse.reshape(-1).astype(np.int64)
-
-
-def _stripped(uniques: pd.Index) -> bool:
-    """Whether the uniques are Arrow strings that stripping leaves as they are."""
-    return isinstance(uniques.dtype, pd.StringDtype) and bool(
-        (uniques.str.strip() == uniques).all()
-    )
 
 
 def _is_text(index: pd.Index) -> bool:

@@ -28,7 +28,6 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import (
     CellColumn,
     first_seen,
-    kept,
     label_set,
     label_text,
     missing_tokens,
@@ -103,9 +102,8 @@ def one_per_pair(
         return np.ones(n, bool)
     key = np.multiply(item_codes, max(n_annotators, 1), dtype=np.int64)
     key += annotator_codes
-    # a stable sort, not a hash: timsort is near linear on the usual files, which come
-    # grouped by item or by annotator. First sorted in place (no order array, no copy)
-    # to see whether any pair repeats at all; the usual answer is no.
+    # a stable sort in place (timsort: near linear on files grouped by item or annotator)
+    # says whether any pair repeats; the order is computed only when one does
     key.sort(kind="stable")
     if (key[1:] != key[:-1]).all():
         return np.ones(n, bool)  # nothing repeats: every judgement is kept
@@ -113,7 +111,6 @@ def one_per_pair(
     key += annotator_codes
     order = np.argsort(key, kind="stable")
     sk = key[order]
-    del key
     flags = np.empty(n, bool)  # per sorted position: the first (or last) of its pair
     if keep == "last":
         np.not_equal(sk[1:], sk[:-1], out=flags[:-1])
@@ -229,7 +226,7 @@ def encode_frame(
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
     keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
-    rows_all, rows = rows, kept(rows, keep)
+    rows_all, rows = rows, rows if keep.all() else rows[keep]
     lab = cells["label"]
 
     # ---- label kind
@@ -457,7 +454,7 @@ def _encode_single(
     label: str,
 ) -> tuple[np.ndarray, pd.Index, LabelKind, str]:
     """Single labels as category codes; infers the kind when ``lk`` is None."""
-    ucodes = kept(lab.codes, keep)
+    ucodes = lab.codes if keep.all() else lab.codes[keep]
     used = np.zeros(len(lab.uniques), bool)
     used[ucodes] = True
     # categories given as Python strings are text, even if they look like numbers
