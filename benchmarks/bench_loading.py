@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -151,6 +152,7 @@ def main() -> None:
         "| Arrow peak MB | Concord peak MB | memory ratio | targets met |",
         "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
+    load_before = os.getloadavg()  # the machine's load: timings on a busy machine vary
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             df = judgements(n)
@@ -173,6 +175,10 @@ def main() -> None:
             del df
     print()
     print("\n".join(lines))
+    print(
+        f"\nLoad average (1, 5, 15 min) before: {', '.join(f'{x:.1f}' for x in load_before)}; "
+        f"after: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs."
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 __all__ = [
     "EMPTY_SET_TOKENS",
@@ -26,6 +28,7 @@ __all__ = [
     "MISSING_TOKENS",
     "SET_TYPES",
     "CellColumn",
+    "arrow_factorize",
     "first_seen",
     "id_text",
     "is_missing",
@@ -245,6 +248,8 @@ def unguard(texts: pd.Index) -> pd.Index:
     >>> unguard(pd.Index(["'=cmd", "''+1", "'plain", "x"])).tolist()
     ['=cmd', "'+1", "'plain", 'x']
     """
+    if isinstance(texts.dtype, pd.StringDtype) and not texts.str.startswith("'").any():
+        return texts  # no text starts with ': nothing guarded (one vectorised pass)
     text = pd.Series(texts.to_numpy(object), dtype=object).astype(str)
     guarded = text.str.match(GUARDED).to_numpy(bool)
     if not guarded.any():
@@ -297,7 +302,7 @@ class CellColumn:
 
     Parameters
     ----------
-    codes : ndarray of int64, shape (n_cells,)
+    codes : ndarray of int32 (Arrow-encoded) or int64, shape (n_cells,)
         Index into ``uniques``; -1 for None/NaN/NA and for container cells.
     uniques : pandas.Index
         The distinct plain values (bools as their text ``"True"``/``"False"``).
@@ -346,8 +351,7 @@ class CellColumn:
             s = (
                 s.astype(object).where(s.notna(), None).map(lambda v: v if v is None else str(v))
             )  # two distinct values at most: "True", "False"
-        codes, uniques = pd.factorize(s, use_na_sentinel=True)
-        uniques = pd.Index(uniques)
+        codes, uniques = arrow_factorize(s)
         if _is_text(uniques):
             plain = unguard(uniques)
             if plain is not uniques:  # a spreadsheet-safe export: read back what it guarded
@@ -360,13 +364,13 @@ class CellColumn:
             miss = np.fromiter((is_missing(v, tokens) for v in uniques), bool, len(uniques))
         else:
             miss = np.zeros(len(uniques), bool)
-        return cls(np.asarray(codes, np.int64), uniques, miss, containers, cells)
+        codes = codes if codes.dtype == np.int32 else np.asarray(codes, np.int64)
+        return cls(codes, uniques, miss, containers, cells)
 
     def cell_missing(self) -> np.ndarray:
         """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
-        out = np.ones(len(self.codes), bool) if len(self.uniques) == 0 else None
-        if out is None:
-            out = np.where(self.codes >= 0, self.missing[np.maximum(self.codes, 0)], True)
+        c, m = self.codes, self.missing  # no missing token: only None/NaN cells (-1)
+        out = c < 0 if not m.any() else np.where(c >= 0, m[np.maximum(c, 0)], True)
         if self.containers is not None:
             out &= ~self.containers
         return out
@@ -388,9 +392,14 @@ class CellColumn:
         one id; the third value is ``(how many ids were merged, two raw forms of the
         first)``, or ``()`` when none were.
         """
-        texts = self.texts("id")
-        ck = self.codes[keep]
+        ck = self.codes if keep.all() else self.codes[keep]  # no copy when all are kept
         merged: tuple = ()
+        u = self.uniques
+        if isinstance(u.dtype, pd.StringDtype) and bool((u.str.strip() == u).all()):
+            # Arrow texts that stripping leaves as they are: their ids are all distinct
+            codes, order = first_seen(ck, len(self.uniques))
+            return codes, pd.Index(self.uniques.take(order), dtype=object), merged
+        texts = self.texts("id")
         if texts.is_unique:
             codes, order = first_seen(ck, len(texts))
             return codes, pd.Index(texts.to_numpy(object)[order], dtype=object), merged
@@ -442,6 +451,40 @@ class CellColumn:
         return np.array([float(v) if looks_numeric([v]) else np.nan for v in u], np.float64)
 
 
+def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """``pandas.factorize(s, use_na_sentinel=True)``, by Arrow's hash for Arrow strings.
+
+    Same codes (-1 for None/NaN) and uniques (first-seen order); an Arrow-backed string
+    column is dictionary-encoded by Arrow, whose int32 indices are the codes.
+
+    Parameters
+    ----------
+    s : pandas.Series
+
+    Returns
+    -------
+    codes : ndarray of int32 (Arrow strings) or int64, shape (len(s),)
+    uniques : pandas.Index
+
+    Examples
+    --------
+    >>> codes, uniques = arrow_factorize(pd.Series(["b", None, "a", "b"], dtype="str"))
+    >>> codes.tolist(), uniques.tolist()
+    ([0, -1, 1, 0], ['b', 'a'])
+    """
+    if not (isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow"):
+        codes, uniques = pd.factorize(s, use_na_sentinel=True)
+        return np.asarray(codes, np.int64), pd.Index(uniques)
+    encoded = pc.dictionary_encode(pa.chunked_array(s.array.__arrow_array__()))
+    codes = np.empty(len(s), np.int32)  # dictionary_encode's indices are int32
+    start = 0
+    for chunk in encoded.chunks:  # every chunk shares the one (final) dictionary
+        codes[start : start + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()
+        start += len(chunk)
+    dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
+    return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
+
+
 def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Renumber codes (all in ``range(n)``) in the order they first appear.
 
@@ -467,7 +510,7 @@ def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     m = len(codes)
     first = np.full(n, m, np.int64)
     # assigned back to front, so the earliest position of each code is the one that stays
-    first[codes[::-1]] = np.arange(m - 1, -1, -1)
+    first[codes[::-1]] = np.arange(m - 1, -1, -1, dtype=np.int32 if m < 2**31 else np.int64)
     used = np.flatnonzero(first < m)
     order = used[np.argsort(first[used], kind="stable")]
     if len(order) == n and (n == 0 or (order == np.arange(n)).all()):

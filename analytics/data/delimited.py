@@ -89,7 +89,8 @@ class _Ragged(Exception):
 def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
     """All rows (header included) as string columns; Arrow raises on a ragged row."""
     first = data.lstrip(b"\xef\xbb\xbf")[:1]
-    if first in (b"\n", b"\r", b" ", b"\t") or data.count(b'"') % 2:
+    quotes = data.count(b'"')
+    if first in (b"\n", b"\r", b" ", b"\t") or quotes % 2:
         # leading blank lines (the strict reader skips and counts them), or an odd number
         # of quotes: Arrow would read an unclosed quote to the end without complaint
         raise _Ragged
@@ -98,7 +99,9 @@ def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
         read_options=pa_csv.ReadOptions(autogenerate_column_names=True, encoding=encoding),
         parse_options=pa_csv.ParseOptions(
             delimiter=sep,
-            newlines_in_values=True,
+            # only a quoted cell can hold a line break: with no quote in the file, Arrow
+            # may cut it into blocks at any newline and parse them in parallel
+            newlines_in_values=quotes > 0,
             ignore_empty_lines=False,
         ),
         convert_options=pa_csv.ConvertOptions(

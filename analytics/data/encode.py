@@ -97,16 +97,29 @@ def one_per_pair(
     >>> one_per_pair(np.array([0, 0, 1]), np.array([0, 0, 0]), 1, "last").tolist()
     [False, True, True]
     """
-    key = item_codes * max(n_annotators, 1) + annotator_codes
-    mask = np.zeros(len(key), bool)
-    if len(key):
-        # a stable sort, not a hash: timsort is near linear on the usual files, which
-        # come grouped by item or by annotator
-        order = np.argsort(key, kind="stable")
-        sk = key[order]
-        differs = sk[1:] != sk[:-1]
-        last = keep == "last"
-        mask[order[np.r_[differs, True] if last else np.r_[True, differs]]] = True
+    n = len(item_codes)
+    if n < 2:
+        return np.ones(n, bool)
+    key = np.multiply(item_codes, max(n_annotators, 1), dtype=np.int64)
+    key += annotator_codes
+    # a stable sort in place (timsort: near linear on files grouped by item or annotator)
+    # says whether any pair repeats; the order is computed only when one does
+    key.sort(kind="stable")
+    if (key[1:] != key[:-1]).all():
+        return np.ones(n, bool)  # nothing repeats: every judgement is kept
+    key = np.multiply(item_codes, max(n_annotators, 1), dtype=np.int64)
+    key += annotator_codes
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    flags = np.empty(n, bool)  # per sorted position: the first (or last) of its pair
+    if keep == "last":
+        np.not_equal(sk[1:], sk[:-1], out=flags[:-1])
+        flags[-1] = True
+    else:
+        np.not_equal(sk[1:], sk[:-1], out=flags[1:])
+        flags[0] = True
+    mask = np.empty(n, bool)
+    mask[order] = flags
     return mask
 
 
@@ -213,7 +226,7 @@ def encode_frame(
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
     keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
-    rows_all, rows = rows, rows[keep]
+    rows_all, rows = rows, rows if keep.all() else rows[keep]
     lab = cells["label"]
 
     # ---- label kind
@@ -393,7 +406,7 @@ def _encode_sets(
     """
     n_u = len(lab.uniques)
     sets = [label_set(v, multilabel_sep) for v in lab.uniques]
-    full = lab.codes.copy()
+    full = lab.codes.astype(np.int64)  # a copy, wide enough for the container codes
     if lab.containers is not None:
         where = np.flatnonzero(lab.containers & keep)
         full[where] = n_u + np.arange(len(where))
@@ -441,7 +454,7 @@ def _encode_single(
     label: str,
 ) -> tuple[np.ndarray, pd.Index, LabelKind, str]:
     """Single labels as category codes; infers the kind when ``lk`` is None."""
-    ucodes = lab.codes[keep]
+    ucodes = lab.codes if keep.all() else lab.codes[keep]
     used = np.zeros(len(lab.uniques), bool)
     used[ucodes] = True
     # categories given as Python strings are text, even if they look like numbers
@@ -497,7 +510,7 @@ def _encode_single(
             column=label,
             hint="Choose the nominal or ordinal label kind.",
         )
-    return codes.astype(np.int64), cat_values, lk, kind_reason
+    return codes.astype(np.int64, copy=False), cat_values, lk, kind_reason
 
 
 def _duplicates_kept(
