@@ -465,7 +465,8 @@ def _encode_single(
         bad = used & ~np.isfinite(nums.astype(np.float64))
         if bad.any():
             raise AnnotationDataError(
-                f"labels such as {lab.uniques[np.flatnonzero(bad)[0]]!r} are not finite numbers.",
+                f"labels such as {str(lab.uniques[np.flatnonzero(bad)[0]])!r} are not finite "
+                "numbers.",
                 source=source,
                 column=label,
                 rows=rows[bad[ucodes]].tolist(),
