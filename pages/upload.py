@@ -97,6 +97,8 @@ if data is not None:
         preview, columns, tool, read_error = None, [], None, exc
     if read_error is not None:
         st.error(md(read_error))
+        if current is not None:
+            st.info(f"This file was not loaded: still showing **{md(current.name)}**.")
     else:
         with st.expander("Raw preview (first 20 rows as read)"):
             st.dataframe(preview, width="stretch", hide_index=True)
@@ -183,8 +185,14 @@ if data is not None:
                 ann = load_cached(data, name, choice[2])
             except AnnotationDataError as exc:
                 st.error(md(exc))
+                still = (
+                    f" This file was not loaded: still showing **{md(current.name)}**."
+                    if current is not None
+                    else ""
+                )
                 st.info(
                     "Adjust **Columns and parsing** above, or fix the file and upload it again."
+                    + still
                 )
             else:
                 set_annotations(ann)

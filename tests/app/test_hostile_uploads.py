@@ -106,6 +106,9 @@ def test_a_malformed_upload_shows_a_plain_error_naming_the_file(case_id):
         assert "Traceback" not in text
     # the data set loaded before stays loaded: a bad upload replaces nothing
     assert [BEFORE in markdown_visible(s.value) for s in at.subheader] == [True]
+    # and the page says so, so the old data set is not taken for the refused file
+    infos = [markdown_visible(i.value) for i in at.info]
+    assert any("not loaded: still showing" in i and BEFORE in i for i in infos), infos
 
 
 @pytest.mark.parametrize("case_id", LOADED)
