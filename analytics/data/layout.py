@@ -22,7 +22,15 @@ from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data.cells import EMPTY_SET_TOKENS, MISSING_TOKENS, CellColumn
 from analytics.data.load_report import LoadReport
 
-__all__ = ["ROLE_SYNONYMS", "SEPARATOR_SHARE", "detect_columns", "detect_separator", "to_long"]
+__all__ = [
+    "FLAT_INFERRED",
+    "ROLE_SYNONYMS",
+    "SEPARATOR_SHARE",
+    "detect_columns",
+    "detect_separator",
+    "holds_only_flat_cells",
+    "to_long",
+]
 
 #: Column names (lower case, blanks and dashes as ``_``) recognised for each role.
 ROLE_SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -80,7 +88,7 @@ _SEPARATOR_CANDIDATES = (";", "|")
 #: The share of non-missing text label cells that must hold a separator for it to split.
 SEPARATOR_SHARE = 0.2
 #: pandas' inferred types of an object column that holds no nested or binary cell.
-_FLAT_TYPES = frozenset(
+FLAT_INFERRED = frozenset(
     {"string", "integer", "floating", "mixed-integer-float", "boolean", "empty"}
 )
 _NUMERIC_ID = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*$")
@@ -372,9 +380,18 @@ def to_long(
     )
 
 
+def holds_only_flat_cells(col: pd.Series) -> bool:
+    """Whether a column can hold no list, dict, set or bytes cell (no look at each cell).
+
+    >>> holds_only_flat_cells(pd.Series(["a", "b"])), holds_only_flat_cells(pd.Series([["a"]]))
+    (True, False)
+    """
+    return col.dtype != object or pd.api.types.infer_dtype(col, skipna=True) in FLAT_INFERRED
+
+
 def _refuse_nested_ids(col: pd.Series, rows: np.ndarray, column: Any, name: str) -> None:
     """A would-be item column holding lists, objects or binary cells: an error, never hashed."""
-    if col.dtype != object or pd.api.types.infer_dtype(col, skipna=True) in _FLAT_TYPES:
+    if holds_only_flat_cells(col):
         return  # typed or plain columns hold no nested cell: no look at each cell
     cells = col.to_numpy(object)
     nested = (dict, set, frozenset, list, tuple, np.ndarray, bytes, bytearray)

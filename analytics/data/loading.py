@@ -24,7 +24,7 @@ from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
 from analytics.data.encode import encode_frame
 from analytics.data.importers import convert_tool_export
 from analytics.data.kinds import LabelKind
-from analytics.data.layout import detect_separator, to_long
+from analytics.data.layout import detect_separator, holds_only_flat_cells, to_long
 from analytics.data.limits import Limits
 from analytics.data.load_report import LoadReport
 from analytics.data.model import Annotations
@@ -33,7 +33,6 @@ from analytics.data.reading import DEFAULT_MAX_BYTES, read_table
 __all__ = ["RawTable", "as_annotations", "load_annotations"]
 
 #: pandas' inferred types of an object column that cannot hold a nested or binary cell.
-_FLAT = frozenset({"string", "integer", "floating", "mixed-integer-float", "boolean", "empty"})
 
 
 class RawTable(NamedTuple):
@@ -210,7 +209,7 @@ def _refuse_nested_cells(
     wide = "annotators" in columns
     for role in ("item", "annotator", "label"):
         col = long[role]
-        if col.dtype != object or pd.api.types.infer_dtype(col, skipna=True) in _FLAT:
+        if holds_only_flat_cells(col):
             continue  # typed or plain columns hold no nested cell: no look at each cell
         cells = col.to_numpy(object)
         binary = np.fromiter((isinstance(v, (bytes, bytearray)) for v in cells), bool, len(cells))
