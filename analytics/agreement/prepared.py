@@ -352,9 +352,14 @@ def category_positions(ann: Annotations) -> np.ndarray:
     [0.0, 1.0, 2.0]
     """
     cats = ann.categories
-    if pd.api.types.is_numeric_dtype(cats.dtype) and not pd.api.types.is_bool_dtype(cats.dtype):
+    if _numeric(cats):
         return cats.to_numpy(dtype=float)
     return np.arange(len(cats), dtype=float)
+
+
+def _numeric(cats: pd.Index) -> bool:
+    """Numeric labels have values to measure distances with (booleans do not)."""
+    return pd.api.types.is_numeric_dtype(cats.dtype) and not pd.api.types.is_bool_dtype(cats.dtype)
 
 
 def weights_order_problem(ann: Annotations, weights: str) -> str:
@@ -365,10 +370,7 @@ def weights_order_problem(ann: Annotations, weights: str) -> str:
     only the order of first appearance has none.
     """
     cats = ann.categories
-    numeric = pd.api.types.is_numeric_dtype(cats.dtype) and not pd.api.types.is_bool_dtype(
-        cats.dtype
-    )
-    if numeric or ann.report.categories_declared:
+    if _numeric(cats) or ann.report.categories_declared:
         return ""
     shown = ", ".join(repr(str(c)) for c in list(cats)[:5]) + (", ..." if len(cats) > 5 else "")
     return (
