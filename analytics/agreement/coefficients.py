@@ -51,12 +51,12 @@ from analytics.agreement.prepared import (
     Coefficient,
     Prepared,
     Weights,
-    agreement_weights,
     coders,
     prepare,
     single_label_only,
     undefined,
 )
+from analytics.agreement.weights import agreement_weights
 from analytics.data import Annotations
 
 __all__ = [

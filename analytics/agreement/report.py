@@ -34,8 +34,8 @@ from analytics.agreement.prepared import (
     join_notes,
     prepare,
     undefined,
-    weights_order_problem,
 )
+from analytics.agreement.weights import weights_order_problem
 from analytics.data import Annotations, LabelKind, as_annotations
 
 __all__ = ["COEFFICIENTS", "agreement_report", "bootstrap_cost", "gwet_standard_error"]
