@@ -508,6 +508,13 @@ def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     [[0, 1, 0, 2], [2, 0, 1]]
     """
     m = len(codes)
+    if m and codes[0] == 0:
+        # Arrow's dictionary is in first-seen order, so usually the codes already are:
+        # each code is at most one more than the largest before it. Three passes over the
+        # codes say so, where the general renumbering below scatters and sorts.
+        top = np.maximum.accumulate(codes)
+        if not (codes[1:] > top[:-1] + 1).any():
+            return np.asarray(codes, np.int64), np.arange(int(top[-1]) + 1, dtype=np.int64)
     first = np.full(n, m, np.int64)
     # assigned back to front, so the earliest position of each code is the one that stays
     first[codes[::-1]] = np.arange(m - 1, -1, -1, dtype=np.int32 if m < 2**31 else np.int64)

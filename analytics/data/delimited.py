@@ -89,7 +89,7 @@ class _Ragged(Exception):
 def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
     """All rows (header included) as string columns; Arrow raises on a ragged row."""
     first = data.lstrip(b"\xef\xbb\xbf")[:1]
-    quotes = data.count(b'"')
+    quotes, quoted_values = _quotes(data)
     if first in (b"\n", b"\r", b" ", b"\t") or quotes % 2:
         # leading blank lines (the strict reader skips and counts them), or an odd number
         # of quotes: Arrow would read an unclosed quote to the end without complaint
@@ -99,9 +99,9 @@ def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
         read_options=pa_csv.ReadOptions(autogenerate_column_names=True, encoding=encoding),
         parse_options=pa_csv.ParseOptions(
             delimiter=sep,
-            # only a quoted cell can hold a line break: with no quote in the file, Arrow
+            # only a quoted cell can hold a line break: with no quote past the header, Arrow
             # may cut it into blocks at any newline and parse them in parallel
-            newlines_in_values=quotes > 0,
+            newlines_in_values=quoted_values,
             ignore_empty_lines=False,
         ),
         convert_options=pa_csv.ConvertOptions(
@@ -111,6 +111,20 @@ def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
         ),
     )
     return table
+
+
+def _quotes(data: bytes) -> tuple[int, bool]:
+    """How many double quotes the file holds, and whether any is past the first line.
+
+    Writers such as Arrow's and Excel's quote the header and leave plain values bare: a
+    file whose quotes all sit on its first line is counted there (a search that stops
+    at the first quote after it), so most files skip a full count of their bytes. With
+    no quote past the first line, no value can hold a line break.
+    """
+    end = data.find(b"\n")
+    if end < 0 or data.find(b'"', end) < 0:
+        return data.count(b'"', 0, end if end >= 0 else len(data)), False
+    return data.count(b'"'), True
 
 
 def _all_strings(data: bytes, sep: str, encoding: str) -> dict[str, pa.DataType]:

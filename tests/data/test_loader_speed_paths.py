@@ -40,6 +40,11 @@ DELIMITED = [
     b"item;annotator;label\n1;a;x\n;;\n2;b;y\n",
     b"item,annotator,label\n1,a,caf\xe9\n",  # latin-1
     b"item\tannotator\tlabel\n1\ta\tx\n",
+    # quotes on the header only (Arrow's and Excel's writers): parsed in parallel blocks
+    b'"item","annotator","label"\n1,a,x\n2,b,y\n',
+    # a quoted header and a quoted line break below it: parsed with newlines in values
+    b'"item","annotator","label"\n1,a,"x\ny"\n2,b,y\n',
+    b'"it\nem",annotator,label\n1,a,x\n',
 ]
 
 
@@ -114,6 +119,19 @@ def test_cell_column_judges_distinct_values():
 def test_first_seen_renumbers_by_first_appearance():
     codes, order = first_seen(np.array([3, 3, 1, 0, 1]), 5)
     assert codes.tolist() == [0, 0, 1, 2, 1] and order.tolist() == [3, 1, 0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=40), st.integers(0, 3))
+def test_first_seen_shortcut_agrees_with_the_general_renumbering(codes, spare):
+    """Codes already in first-seen order take a shortcut; it must give the same answer."""
+    arr = np.array(codes, np.int32)
+    n = int(arr.max()) + 1 + spare
+    new, order = first_seen(arr, n)
+    seen: dict[int, int] = {}
+    expected = [seen.setdefault(c, len(seen)) for c in codes]
+    assert new.tolist() == expected and new.dtype == np.int64
+    assert order.tolist() == list(seen)
 
 
 @settings(max_examples=60, deadline=None)
