@@ -17,7 +17,9 @@ Commands
 
 Every command that reads a file takes the loader's options (``--item``, ``--annotator``,
 ``--label``, ``--format``, ``--sep``, ``--duplicates``, ``--kind``, ``--layout``,
-``--categories a,b,c``, ``--tool-option KEY=VALUE``). Bad input
+``--categories a,b,c``, ``--missing TOKENS``, ``--tool-option KEY=VALUE``), and the
+resource options ``--limit NAME=VALUE`` (a :class:`~analytics.data.Limits` field, e.g.
+``--limit max_cells=200000000``; repeatable) and ``--memory-budget 8G``. Bad input
 exits with code 2 and a one-line message on stderr. JSON output is documented in the README
 and keeps its keys stable; NaN becomes ``null``.
 """
@@ -25,20 +27,24 @@ and keeps its keys stable; NaN becomes ``null``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analytics import AnnotationDataError, Annotations, load_annotations
+from analytics import AnnotationDataError, Annotations, Limits, load_annotations, memory_budget
 
 JSON_VERSION = 1
+_LIMIT_FIELDS = tuple(f.name for f in fields(Limits))
 
 
 class CliError(Exception):
@@ -97,6 +103,19 @@ def _add_loader_options(p: argparse.ArgumentParser) -> None:
         "(default: NA,N/A,NaN,None,null,<NA>,NaT; '' = only empty cells)",
     )
     g.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="raise or lower a resource limit, e.g. max_cells=200000000 or max_bytes=1G "
+        f"(repeatable; names: {', '.join(_LIMIT_FIELDS)})",
+    )
+    g.add_argument(
+        "--memory-budget",
+        metavar="SIZE",
+        help="the memory an analysis may use, e.g. 8G (default: 2G, or CONCORD_MEMORY_BUDGET)",
+    )
+    g.add_argument(
         "--tool-option",
         action="append",
         default=[],
@@ -121,6 +140,29 @@ def _tool_options(pairs: Sequence[str]) -> dict[str, Any] | None:
     return options or None
 
 
+def _limits(pairs: Sequence[str]) -> Limits | None:
+    """``--limit NAME=VALUE`` pairs as :class:`~analytics.data.Limits` (None: the defaults)."""
+    if not pairs:
+        return None
+    values: dict[str, int] = {}
+    for pair in pairs:
+        key, eq, value = (part.strip() for part in pair.partition("="))
+        if not eq or key not in _LIMIT_FIELDS:
+            raise CliError(
+                f"--limit takes NAME=VALUE with NAME one of {', '.join(_LIMIT_FIELDS)}, "
+                f"not {pair!r}"
+            )
+        match = re.fullmatch(r"([0-9][0-9_]*)\s*([KMGT]?)(?:I?B)?", value, re.I)
+        if match is None or int(match.group(1).replace("_", "")) < 1:
+            raise CliError(
+                f"--limit {key} takes a positive whole number (sizes may end in K, M, G or "
+                f"T), not {value!r}"
+            )
+        scale = 2 ** (10 * "KMGT".find(match.group(2).upper()) + 10) if match.group(2) else 1
+        values[key] = int(match.group(1).replace("_", "")) * scale
+    return Limits(**values)
+
+
 def _categories(text: str | None) -> list[str] | None:
     if text is None:
         return None
@@ -133,6 +175,7 @@ def _categories(text: str | None) -> list[str] | None:
 def _load(args: argparse.Namespace) -> Annotations:
     return load_annotations(
         args.file,
+        limits=_limits(args.limit),
         categories=_categories(args.categories),
         tool_options=_tool_options(args.tool_option),
         item=args.item,
@@ -413,7 +456,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        args.func(args)
+        budget = getattr(args, "memory_budget", None)
+        with memory_budget(budget) if budget else contextlib.nullcontext():
+            args.func(args)
     except AnnotationDataError as exc:
         print(f"concord: error: {exc}", file=sys.stderr)
         return 2

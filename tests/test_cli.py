@@ -218,3 +218,41 @@ def test_categories_option_declares_an_ordinal_order(capsys, tmp_path):
 def test_bad_tool_option_syntax(capsys):
     assert main(["summary", CROWD, "--tool-option", "no_equals_sign"]) == 2
     assert "KEY=VALUE" in capsys.readouterr().err
+
+
+def test_limit_option_raises_and_lowers_the_loader_limits(capsys, tmp_path):
+    path = tmp_path / "small.csv"
+    path.write_text("item,annotator,label\n1,a,x\n1,b,y\n2,a,x\n2,b,x\n")
+    assert main(["summary", str(path), "--limit", "max_cells=4"]) == 2
+    assert "18 cells, over the limit max_cells=4" in capsys.readouterr().err
+    assert main(["summary", str(path), "--limit", "max_bytes=10"]) == 2
+    err = capsys.readouterr().err
+    assert "45 bytes, over the limit max_bytes=10" in err
+    assert "--limit max_bytes=..." in err  # the error says how to raise it here
+    assert main(["summary", str(path), "--limit", "max_bytes=1K", "--limit", "max_depth=2"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--limit", "max_cels=3"], "NAME one of max_bytes"),
+        (["--limit", "max_cells"], "NAME=VALUE"),
+        (["--limit", "max_cells=-1"], "positive whole number"),
+        (["--limit", "max_cells=many"], "positive whole number"),
+        (["--memory-budget", "lots"], "memory budget must be a number of bytes"),
+    ],
+)
+def test_resource_option_errors_exit_2(capsys, args, match):
+    assert main(["summary", str(SAMPLE_DATA / "crowd_intents.csv"), *args]) == 2
+    err = capsys.readouterr().err
+    assert match in err and err.count("\n") == 1
+
+
+def test_memory_budget_option_holds_the_analysis_to_it(capsys, tmp_path):
+    """300 annotators' 20 x 20 confusion matrices do not fit 1 MiB: refused, as in Python."""
+    rows = [f"i{i},a{a},c{(a + i) % 20}" for i in range(2) for a in range(300)]
+    path = tmp_path / "crowd.csv"
+    path.write_text("item,annotator,label\n" + "\n".join(rows) + "\n")
+    assert main(["dawid-skene", str(path), "--memory-budget", "1M"]) == 2
+    assert "memory budget" in capsys.readouterr().err
+    assert main(["dawid-skene", str(path), "--memory-budget", "1G", "--json"]) == 0

@@ -11,7 +11,7 @@ True
 >>> scan_json(b'{"a": [[[1]]]}', "x.json", Limits(max_depth=3))
 Traceback (most recent call last):
 ...
-analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests more than 3 levels deep, over the limit max_depth=3. Flatten the records, or if the file is what you meant, raise the limit (in Python: load_annotations(..., limits=Limits(max_depth=...))).
+analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests more than 3 levels deep, over the limit max_depth=3. Flatten the records, or if the file is what you meant, raise the limit (in Python: load_annotations(..., limits=Limits(max_depth=...)); on the command line: --limit max_depth=...).
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ def limit_error(
     """
     raise_it = (
         "if the file is what you meant, raise the limit (in Python: "
-        f"load_annotations(..., limits=Limits({field}=...)))."
+        f"load_annotations(..., limits=Limits({field}=...)); on the command line: "
+        f"--limit {field}=...)."
     )
     hint = f"{how} or {raise_it}" if how else raise_it[0].upper() + raise_it[1:]
     return AnnotationDataError(problem, source=source, sheet=sheet, rows=rows, hint=hint)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analytics._core.budget import format_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import unguard
 from analytics.data.delimited import read_delimited_bytes, sniff_delimiter
@@ -61,11 +62,7 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str]:
             raise AnnotationDataError("this is a folder, not a file.", source=str(path))
         size = path.stat().st_size
         if size > max_bytes:
-            raise AnnotationDataError(
-                f"the file is {size / 1e6:,.1f} MB, over the limit of {max_bytes / 1e6:,.1f} MB.",
-                source=path.name,
-                hint="Split it, or raise the limit with max_bytes=.",
-            )
+            raise _too_big(f"the file is {format_bytes(size)},", max_bytes, path.name)
         return path.read_bytes(), path.name
     if isinstance(source, (bytes, bytearray)):
         data, name = bytes(source), "<bytes>"
@@ -85,12 +82,17 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str]:
             hint="Pass a file path, an uploaded file, or a pandas DataFrame.",
         )
     if len(data) > max_bytes:
-        raise AnnotationDataError(
-            f"the file is over the limit of {max_bytes / 1e6:,.1f} MB.",
-            source=name,
-            hint="Split it, or raise the limit with max_bytes=.",
-        )
+        raise _too_big("the file is", max_bytes, name)
     return data, name
+
+
+def _too_big(what: str, max_bytes: int, name: str) -> AnnotationDataError:
+    return limit_error(
+        f"{what} over the limit max_bytes={max_bytes:,} ({format_bytes(max_bytes)}).",
+        "max_bytes",
+        source=name,
+        how="Split it,",
+    )
 
 
 def _detect_format(data: bytes, name: str, fmt: str | None) -> tuple[str, str]:
