@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics import AnnotationDataError, Annotations, LabelKind, as_annotations
+from analytics import AnnotationDataError, Annotations, LabelKind, as_annotations, memory_budget
 
 
 def frame(rows):
@@ -236,6 +236,30 @@ def test_views_agree_with_each_other(rows):
     assert ann.count_matrix().sum() == ann.n_judgements == len(rows)
     cov = ann.coverage().to_numpy()
     np.testing.assert_array_equal(np.diag(cov), ann.judgements_per_annotator().to_numpy())
+    judged = ann.judged().astype(np.int64)
+    np.testing.assert_array_equal(cov, judged.T @ judged)  # items each pair shares
+
+
+@pytest.mark.parametrize(("n_items", "n_annotators", "per_item"), [(60, 400, 400), (500, 300, 3)])
+def test_coverage_of_dense_and_sparse_crowds(n_items, n_annotators, per_item):
+    """Both products (dense blocks, sparse) count the items each pair shares."""
+    rng = np.random.default_rng(1)
+    rows = [
+        (f"i{i}", f"a{a}", "x")
+        for i in range(n_items)
+        for a in rng.choice(n_annotators, per_item, replace=False)
+    ]
+    ann = Annotations.from_frame(frame(rows))
+    judged = ann.judged().astype(np.int64)
+    cov = ann.coverage()
+    np.testing.assert_array_equal(cov.to_numpy(), judged.T @ judged)
+    assert cov.to_numpy().dtype == np.int64 and list(cov.index) == list(ann.annotators)
+
+
+def test_coverage_is_held_to_the_memory_budget():
+    ann = Annotations.from_frame(frame([("i", f"a{a}", "x") for a in range(600)]))
+    with memory_budget("1M"), pytest.raises(AnnotationDataError, match="600 x 600 table"):
+        ann.coverage()
 
 
 @pytest.mark.parametrize(("keep", "expected"), [("first", "x"), ("last", "y")])
