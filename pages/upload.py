@@ -18,7 +18,14 @@ from ui.loaders import (
 )
 from ui.state import get_annotations, get_source, set_annotations, set_source
 from ui.text import md, md_lines
-from ui.widgets import annotation_downloads, download_table, explain, show_figure, show_table
+from ui.widgets import (
+    annotation_downloads,
+    download_table,
+    explain,
+    show_error,
+    show_figure,
+    show_table,
+)
 
 AUTO = "(detect)"
 LOAD_TOKEN = "concord_load_choice"
@@ -238,7 +245,12 @@ with tab_items:
     show_figure(overview["per_item"], "judgements per item", key="per_item")
 with tab_coverage:
     show_figure(overview["coverage"], "coverage", key="coverage")
-    download_table(ann.coverage(), "shared items per annotator pair", key="coverage_table")
+    try:
+        shared = ann.coverage()
+    except AnnotationDataError as exc:  # annotators² past the memory budget: said, not drawn
+        show_error(exc)
+    else:
+        download_table(shared, "shared items per annotator pair", key="coverage_table")
 with tab_labels:
     show_figure(overview["labels"], "label distribution", key="label_dist")
     download_table(
