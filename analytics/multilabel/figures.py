@@ -51,14 +51,20 @@ def _first_note(table: pd.DataFrame) -> str:
     return plotly_text(notes[0]) if notes else "undefined"
 
 
-def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
+def pairwise_am_heatmap(table: pd.DataFrame, max_annotators: int = 60) -> go.Figure:
     """Table 2 as an annotator x annotator heatmap of A_m (diverging, 0 = chance).
+
+    With more than ``max_annotators`` annotators only those sharing the most items with
+    the others are drawn (the title says how many of how many): the grid grows with
+    annotators², and a crowd of thousands is unreadable as one.
 
     Parameters
     ----------
     table : pandas.DataFrame
         :func:`~analytics.multilabel.pairwise_am`: one row per annotator pair (columns
         ``P_o``, ``P_e``, ``A_m``).
+    max_annotators : int, default 60
+        Draw at most this many annotators.
 
     Returns
     -------
@@ -71,6 +77,22 @@ def pairwise_am_heatmap(table: pd.DataFrame) -> go.Figure:
     if table["a_m"].isna().all():
         return _empty(title, f"A_m is undefined for every pair: {_first_note(table)}")
     names = list(dict.fromkeys([*table["annotator_a"], *table["annotator_b"]]))
+    if len(names) > max_annotators:
+        shared_items = (
+            pd.concat(
+                [
+                    table.groupby("annotator_a")["n_items"].sum(),
+                    table.groupby("annotator_b")["n_items"].sum(),
+                ]
+            )
+            .groupby(level=0)
+            .sum()
+            .sort_values(ascending=False, kind="stable")
+        )
+        drawn = set(shared_items.index[:max_annotators])
+        title += f" (the {max_annotators} sharing most items, of {len(names)} annotators)"
+        names = [n for n in names if n in drawn]
+        table = table[table["annotator_a"].isin(drawn) & table["annotator_b"].isin(drawn)]
     pos = {n: k for k, n in enumerate(names)}
     grid = np.full((len(names), len(names)), np.nan)
     shared = np.zeros_like(grid)

@@ -68,3 +68,27 @@ def test_degenerate_input_gives_words_not_a_blank_chart(frame):
     assert explained  # some figures have nothing to draw ...
     for name in explained:  # ... and say why
         assert figs[name].layout.annotations and figs[name].layout.annotations[0].text, name
+
+
+def test_pairwise_heatmap_of_a_crowd_draws_the_annotators_sharing_most_items():
+    names = [f"a{k}" for k in range(8)]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    # a0 and a1 share most items with everyone: they, and then a2, must be drawn
+    n_items = [10 if "a0" in p or "a1" in p else (5 if "a2" in p else 1) for p in pairs]
+    table = pd.DataFrame(
+        {
+            "annotator_a": [p[0] for p in pairs],
+            "annotator_b": [p[1] for p in pairs],
+            "n_items": n_items,
+            "p_o": 0.5,
+            "p_e": 0.25,
+            "a_m": np.linspace(-0.5, 0.9, len(pairs)),
+            "note": "",
+        }
+    )
+    fig = mf.pairwise_am_heatmap(table, max_annotators=3)
+    assert list(fig.data[0].x) == ["a0", "a1", "a2"]
+    assert "(the 3 sharing most items, of 8 annotators)" in fig.layout.title.text
+    # the drawn cells keep their values: a0 with a1 is the first pair
+    assert fig.data[0].z[0][1] == pytest.approx(table["a_m"][0])
+    assert len(mf.pairwise_am_heatmap(table).data[0].x) == 8  # under the cap: everyone
