@@ -7,6 +7,7 @@ plain-language reading, and the figures that show them. This module is the famil
 public face; its modules are:
 
 - ``prepared``: the :class:`Coefficient` type and the data every coefficient starts from;
+- ``weights``: ``weights=`` for every weighted coefficient (:data:`WEIGHT_FAMILIES`);
 - ``chance``: chance agreement of the Fleiss family and agreement beyond chance;
 - ``coefficients``: percent agreement and the kappa-type coefficients;
 - ``annotator_pairs``: two-annotator coefficients and their mean over pairs;
@@ -59,11 +60,13 @@ from analytics.agreement.tables import (
     pairwise,
     per_category,
 )
+from analytics.agreement.weights import WEIGHT_FAMILIES, weight_matrix
 
 __all__ = [
     "CAVEAT",
     "COEFFICIENTS",
     "SET_DISTANCES",
+    "WEIGHT_FAMILIES",
     "Coefficient",
     "ItemAgreementSummary",
     "KappaParadox",
@@ -102,4 +105,5 @@ __all__ = [
     "percent_agreement",
     "reading",
     "scott_pi",
+    "weight_matrix",
 ]
