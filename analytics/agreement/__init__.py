@@ -12,13 +12,15 @@ public face; its modules are:
 - ``coefficients``: percent agreement and the kappa-type coefficients;
 - ``annotator_pairs``: two-annotator coefficients and their mean over pairs;
 - ``krippendorff`` (on the ``coincidence`` engine) and ``set_distances``: alpha;
-- ``report``: :func:`agreement_report`; ``tables``: per category, pairwise, per item;
+- ``report``: :func:`agreement_report`; ``categories``: per category; ``tables``: pairwise,
+  per item;
 - ``reading``: the plain-language reading; ``paradox``: the kappa paradox;
 - ``figures``: the plotly figures (they draw, they compute nothing).
 """
 
 from __future__ import annotations
 
+from analytics.agreement.categories import per_category
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import (
     brennan_prediger,
@@ -58,7 +60,6 @@ from analytics.agreement.tables import (
     item_agreement,
     item_agreement_summary,
     pairwise,
-    per_category,
 )
 from analytics.agreement.weights import WEIGHT_FAMILIES, weight_matrix
 
