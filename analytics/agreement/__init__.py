@@ -40,7 +40,7 @@ from analytics.agreement.figures import (
     per_category_bars,
 )
 from analytics.agreement.krippendorff import default_distance, distance_options, krippendorff_alpha
-from analytics.agreement.paradox import KappaParadox, kappa_paradox
+from analytics.agreement.paradox import KappaParadox, kappa_max, kappa_paradox
 from analytics.agreement.prepared import Coefficient
 from analytics.agreement.reading import CAVEAT, band, reading
 from analytics.agreement.report import COEFFICIENTS, agreement_report, bootstrap_cost
@@ -94,6 +94,7 @@ __all__ = [
     "item_agreement_histogram",
     "item_agreement_summary",
     "jaccard",
+    "kappa_max",
     "kappa_paradox",
     "kappa_paradox_figure",
     "krippendorff_alpha",

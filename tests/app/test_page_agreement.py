@@ -47,6 +47,8 @@ def test_report_on_published_data():
     assert any("Pairwise" in t for t in titles)
     text = " ".join(shown(m.value) for m in at.markdown)  # shown: sentences are escaped
     assert "interval" in text and "agreement beyond chance" in text
+    captions = " ".join(shown(c.value) for c in at.caption)
+    assert "kappa maximum, Cohen 1960" in captions
 
 
 def test_filters_and_distance_change_the_report():
