@@ -45,11 +45,13 @@ from analytics.agreement.prepared import Coefficient
 from analytics.agreement.reading import CAVEAT, band, reading
 from analytics.agreement.report import COEFFICIENTS, agreement_report, bootstrap_cost
 from analytics.agreement.set_distances import (
+    DKPRO_SET_DISTANCES,
     SET_DISTANCES,
     dice,
     distance_matrix,
     jaccard,
     masi,
+    masi_dkpro,
     passonneau,
 )
 from analytics.agreement.tables import (
@@ -66,6 +68,7 @@ from analytics.agreement.weights import WEIGHT_FAMILIES, weight_matrix
 __all__ = [
     "CAVEAT",
     "COEFFICIENTS",
+    "DKPRO_SET_DISTANCES",
     "SET_DISTANCES",
     "WEIGHT_FAMILIES",
     "Coefficient",
@@ -99,6 +102,7 @@ __all__ = [
     "kappa_paradox_figure",
     "krippendorff_alpha",
     "masi",
+    "masi_dkpro",
     "pairwise",
     "pairwise_heatmap",
     "passonneau",

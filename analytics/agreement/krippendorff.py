@@ -22,7 +22,7 @@ from analytics.agreement.coincidence import (
     value_table,
 )
 from analytics.agreement.prepared import NO_PAIRS, Built, Coefficient, Weights, coders, undefined
-from analytics.agreement.set_distances import SET_DISTANCES
+from analytics.agreement.set_distances import DKPRO_SET_DISTANCES, SET_DISTANCES
 from analytics.agreement.weights import agreement_weights
 from analytics.data import Annotations, LabelKind, as_annotations
 
@@ -77,7 +77,8 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        Multi-label data: the set distances, then ``"nominal"``; numeric labels:
+        Multi-label data: the set distances, ``"nominal"``, then DKPro's readings
+        (:data:`~analytics.agreement.set_distances.DKPRO_SET_DISTANCES`); numeric labels:
         ``"nominal", "ordinal", "interval", "ratio"``; text labels: ``"nominal",
         "ordinal"`` (interval and ratio need numbers).
 
@@ -89,7 +90,7 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
     """
     ann = as_annotations(ann)
     if ann.kind is LabelKind.MULTILABEL:
-        return [*SET_DISTANCES, "nominal"]
+        return [*SET_DISTANCES, "nominal", *DKPRO_SET_DISTANCES]
     if pd.api.types.is_numeric_dtype(ann.categories):
         return ["nominal", "ordinal", "interval", "ratio"]
     return ["nominal", "ordinal"]
@@ -205,7 +206,8 @@ def krippendorff_alpha(
         declared order), ``"interval"`` :math:`(c - k)^2`, ``"ratio"``
         :math:`((c - k)/(c + k))^2`; for multi-label data a set distance from
         :data:`~analytics.agreement.SET_DISTANCES` (``"masi"``, ``"passonneau"``,
-        ``"jaccard"``, ``"dice"``) or ``"nominal"`` (sets equal or not); or a callable
+        ``"jaccard"``, ``"dice"``; DKPro Agreement's readings ``"passonneau_dkpro"``,
+        ``"masi_dkpro"``, where the empty set is a subset of every set) or ``"nominal"`` (sets equal or not); or a callable
         ``f(label_1, label_2) -> float`` returning the disagreement :math:`\\delta^2`
         (symmetric, 0 for equal labels; called once per pair of distinct values; labels
         are category names, or frozensets for multi-label data).
