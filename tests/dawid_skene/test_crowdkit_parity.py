@@ -159,3 +159,20 @@ def test_default_fit_is_unchanged_by_the_new_options():
     assert np.allclose(
         fit(ann).posteriors, fit(ann, finish="e_step", initial_error=None).posteriors
     )
+
+
+def test_boolean_labels_come_back_as_booleans(crowdkit):
+    data = random_crowd(5)
+    data["label"] = data["label"] != "c0"  # booleans, as crowd-kit's bool-label tests
+    ann = load_annotations(data.rename(columns={"task": "item", "worker": "annotator"}))
+    assert list(ann.categories) == [True, False] or list(ann.categories) == [False, True]
+    res = fit(ann, **crowdkit_settings(5))
+    assert {type(v) for v in res.labels} == {bool}
+    assert set(res.posteriors.columns) == {True, False}
+    ds = crowdkit.DawidSkene(n_iter=5, tol=-np.inf).fit(data)
+    assert res.labels.loc[ds.labels_.index].tolist() == ds.labels_.tolist()
+
+
+def test_text_that_reads_true_stays_text():
+    df = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["True", "False"]})
+    assert list(load_annotations(df).categories) == ["True", "False"]
