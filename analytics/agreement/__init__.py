@@ -12,6 +12,7 @@ public face; its modules are:
 - ``coefficients``: percent agreement and the kappa-type coefficients;
 - ``annotator_pairs``: two-annotator coefficients and their mean over pairs;
 - ``krippendorff`` (on the ``coincidence`` engine) and ``set_distances``: alpha;
+- ``count_tables``: :func:`count_table_agreement`, the coefficients of a count table;
 - ``report``: :func:`agreement_report`; ``categories``: per category; ``tables``: pairwise,
   per item;
 - ``reading``: the plain-language reading; ``paradox``: the kappa paradox;
@@ -31,6 +32,7 @@ from analytics.agreement.coefficients import (
     percent_agreement,
     scott_pi,
 )
+from analytics.agreement.count_tables import count_table_agreement
 from analytics.agreement.figures import (
     contingency_heatmap,
     forest_plot,
@@ -86,6 +88,7 @@ __all__ = [
     "conger_kappa",
     "contingency",
     "contingency_heatmap",
+    "count_table_agreement",
     "default_distance",
     "dice",
     "distance_matrix",

@@ -52,6 +52,7 @@ from analytics.agreement.prepared import (
     Prepared,
     Weights,
     coders,
+    known_annotators_only,
     prepare,
     single_label_only,
     undefined,
@@ -347,7 +348,7 @@ def _conger_statistic(p: Prepared, w: np.ndarray | None) -> ItemStatistic:
 def build_conger(p: Prepared, weights: Weights = None) -> Built:
     """Conger's kappa and its bootstrap statistic (see :func:`conger_kappa`)."""
     ann = p.ann
-    bad = single_label_only(ann, "Conger's kappa")
+    bad = single_label_only(ann, "Conger's kappa") or known_annotators_only(ann, "Conger's kappa")
     if bad is not None:
         return bad, None
     if ann.n_annotators < 2:

@@ -21,11 +21,12 @@ from analytics._core.validation import check_choice
 from analytics.agreement.annotator_pairs import pair_labels, pair_margin_values, two_annotators
 from analytics.agreement.pair_margins import pair_margin_blocks, pairwise_bytes
 from analytics.agreement.prepared import (
+    ANONYMOUS_RATERS,
     MULTILABEL_ONLY_ALPHA,
     coders,
     prepare,
 )
-from analytics.data import Annotations
+from analytics.data import Annotations, anonymous_annotators
 
 __all__ = [
     "ItemAgreementSummary",
@@ -36,6 +37,16 @@ __all__ = [
     "item_agreement_summary",
     "pairwise",
 ]
+
+
+def _refuse_anonymous(ann: Annotations, what: str) -> None:
+    """Count-table data (anonymous raters) have no annotator pairs to tabulate."""
+    if anonymous_annotators(ann):
+        raise AnnotationDataError(
+            f"{what} {ANONYMOUS_RATERS}.",
+            hint="Load the judgements (who gave which label), or use the coefficients "
+            "defined on counts.",
+        )
 
 
 # ---------------------------------------------------------------------- pairwise matrix
@@ -112,6 +123,7 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     """
     ann = coders(ann)
     check_choice(coefficient, "coefficient", tuple(_PAIRWISE))
+    _refuse_anonymous(ann, "a table of annotator pairs")
     names = ann.annotators
     a_n = ann.n_annotators
     if ann.is_multilabel and coefficient != "percent_agreement":
@@ -180,6 +192,7 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
     table).
     """
     ann = coders(ann)
+    _refuse_anonymous(ann, "a table of two annotators' labels")
     ia, ib = two_annotators(ann, a, b)
     p = prepare(ann)
     if ann.is_multilabel:

@@ -262,9 +262,6 @@ def encode_frame(
         label_values_codes, cat_values, lk, kind_reason = _encode_single(
             lab, keep, rows, categories, lk, kind_reason, source, label
         )
-        if categories is None and _holds_booleans(df[label]):
-            # the cells read "True"/"False"; the categories stay the booleans they were
-            cat_values = pd.Index([c == "True" for c in cat_values], dtype=object)
         per_category = np.bincount(label_values_codes, minlength=len(cat_values))
     cautions += missing_token_cautions(
         lab.token_counts(has_ids), per_category, cat_values, str(label)
@@ -444,13 +441,6 @@ def _encode_sets(
     if multilabel_sep:
         split[:n_u] = [isinstance(v, str) and multilabel_sep in v for v in lab.uniques]
     return distinct[kcodes], pd.Index(cats, dtype=object), int(split[kcodes].sum())
-
-
-def _holds_booleans(column: pd.Series) -> bool:
-    """Whether a label column holds booleans only (missing cells aside)."""
-    if pd.api.types.is_bool_dtype(column.dtype):
-        return True
-    return column.dtype == object and pd.api.types.infer_dtype(column, skipna=True) == "boolean"
 
 
 def _encode_single(

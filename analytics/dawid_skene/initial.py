@@ -61,15 +61,17 @@ def _from_crowdkit(frame: pd.DataFrame) -> dict[Any, pd.DataFrame]:
     return {w: sub.droplevel(0).T for w, sub in frame.groupby(level=0, sort=False)}
 
 
-def initial_error_counts(ann: Annotations, initial_error: Any, strategy: str) -> np.ndarray:
+def initial_error_counts(
+    ann: Annotations, initial_error: Any, strategy: str
+) -> tuple[str, np.ndarray] | None:
     """Historical confusion counts as an annotator x true x given array (checked).
 
     Parameters
     ----------
     ann : Annotations
         The data being fitted (its annotators and categories give the axes).
-    initial_error : ndarray, mapping or DataFrame
-        An annotators x K x K array (true x given, annotators in the order of
+    initial_error : None, ndarray, mapping or DataFrame
+        None: no initial error (returns None). An annotators x K x K array (true x given, annotators in the order of
         ``ann.annotators``); a mapping annotator -> K x K array or DataFrame (rows: true
         category, columns: given label); or crowd-kit's frame, indexed by (worker,
         observed label) with one column per true label. Counts, or probabilities.
@@ -79,7 +81,9 @@ def initial_error_counts(ann: Annotations, initial_error: Any, strategy: str) ->
 
     Returns
     -------
-    ndarray, shape (n_annotators, K, K)
+    tuple of (str, ndarray of shape (n_annotators, K, K)) or None
+        The strategy and the counts, as :meth:`~analytics.dawid_skene.em.EMEngine.run`
+        takes them.
 
     Raises
     ------
@@ -93,6 +97,8 @@ def initial_error_counts(ann: Annotations, initial_error: Any, strategy: str) ->
     Crowd-Kit. *Journal of Open Source Software* 9(96), 6227 (``DawidSkene``'s
     ``initial_error`` and ``initial_error_strategy``).
     """
+    if initial_error is None:
+        return None
     if strategy not in INITIAL_ERROR_STRATEGIES:
         raise AnnotationDataError(
             f"unknown initial_error_strategy {strategy!r}.",
@@ -132,4 +138,4 @@ def initial_error_counts(ann: Annotations, initial_error: Any, strategy: str) ->
             f"{', '.join(missing)}.",
             hint="Give them all, or use 'addition' (partial matrices are added).",
         )
-    return out
+    return strategy, out

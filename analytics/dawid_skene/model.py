@@ -55,7 +55,7 @@ from analytics._core.validation import (
     check_prevalence,
     check_settings,
 )
-from analytics.data import Annotations, as_annotations
+from analytics.data import Annotations, anonymous_annotators, as_annotations
 from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,
@@ -68,6 +68,8 @@ from analytics.dawid_skene.initial import initial_error_counts
 from analytics.dawid_skene.starts import best_run
 
 __all__ = ["DawidSkeneResult", "fit", "log_likelihood", "posterior"]
+
+ANON = "a count table's raters are anonymous (load the judgements instead)."
 
 
 # ---------------------------------------------------------------------- result
@@ -414,6 +416,8 @@ def fit(
         )
     if ann.n_judgements == 0:
         raise AnnotationDataError("there are no judgements to fit a model to.")
+    if anonymous_annotators(ann):
+        raise AnnotationDataError("Dawid-Skene needs to know who gave which label: " + ANON)
     max_iter, tol, smoothing, init, seed = check_settings(
         max_iter=max_iter,
         tol=tol,
@@ -430,12 +434,7 @@ def fit(
     c, ct = design_matrix(ann)
     votes = ann.count_matrix()
     engine = EMEngine(c, ct, n_a, k, alpha, beta, clamped)
-    first = None
-    if initial_error is not None:
-        first = (
-            initial_error_strategy,
-            initial_error_counts(ann, initial_error, initial_error_strategy),
-        )
+    first = initial_error_counts(ann, initial_error, initial_error_strategy)
     check_choice(finish, "finish", ("e_step", "m_step"))
     run, start, n_runs, disagree = best_run(
         engine, votes, init, seed, max_iter, tol, initial_error=first, finish=finish
@@ -469,7 +468,7 @@ def fit(
             "init": init,
             "n_gold": int((clamped >= 0).sum()),
             "seed": seed,
-            "initial_error": None if first is None else initial_error_strategy,
+            "initial_error": first and initial_error_strategy,
             "finish": finish,
         },
         notes=notes,
