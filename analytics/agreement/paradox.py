@@ -28,6 +28,7 @@ from analytics.agreement.pair_margins import pair_margin_blocks
 from analytics.agreement.prepared import (
     Coefficient,
     coders,
+    known_annotators_only,
     prepare,
     single_label_only,
     undefined,
@@ -136,7 +137,7 @@ def kappa_max(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> 
     (0.5, 0.5)
     """
     ann = coders(ann)
-    bad = single_label_only(ann, "kappa maximum")
+    bad = single_label_only(ann, "kappa maximum") or known_annotators_only(ann, "kappa maximum")
     if bad is not None:
         return bad
     if ann.n_annotators < 2:

@@ -110,7 +110,7 @@ def test_fractional_counts_match_statsmodels():
 def test_coefficients_that_need_rater_identities_say_why():
     ann = from_count_table(DISTRIB_6RATERS)
     assert anonymous_annotators(ann)
-    for value in (ag.cohen_kappa(ann), ag.scott_pi(ann), ag.conger_kappa(ann)):
+    for value in (ag.cohen_kappa(ann), ag.scott_pi(ann), ag.conger_kappa(ann), ag.kappa_max(ann)):
         assert np.isnan(value) and "anonymous" in value.reason
     report = ag.agreement_report(ann, n_boot=0).set_index("coefficient")
     assert np.isnan(report.loc["Conger's kappa", "value"])

@@ -113,3 +113,25 @@ def test_multilabel_item_table_is_displayable():
     tables = [df.value for df in at.dataframe]
     items = next(t for t in tables if "top_label" in t.columns)
     assert set(items["top_label"]) <= {"p, q", "{}", "q"}
+
+
+def test_a_count_table_shows_the_count_coefficients_and_says_why_others_are_missing():
+    from analytics.data import from_count_table
+    from tests.agreement.test_count_tables import DISTRIB_6RATERS
+
+    at = _run(from_count_table(DISTRIB_6RATERS))
+    assert not at.exception
+    report = at.dataframe[0].value.set_index("coefficient")
+    # irrCAC README: fleiss.kappa.dist(distrib.6raters) = 0.4139265
+    assert round(report.loc["Fleiss' kappa", "value"], 7) == 0.4139265
+    conger = report.loc["Conger's kappa"]
+    assert pd.isna(conger["value"]) and "anonymous" in conger["note"]
+
+
+def test_dawid_skene_page_refuses_a_count_table_in_words():
+    from analytics.data import from_count_table
+    from tests.agreement.test_count_tables import DISTRIB_6RATERS
+
+    at = run_page("dawid_skene", from_count_table(DISTRIB_6RATERS))
+    assert not at.exception
+    assert any("anonymous" in shown(e.value) for e in at.error)
