@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import analytics.agreement as ag
 from analytics import AnnotationDataError, load_annotations
@@ -148,3 +150,48 @@ def test_weights_lie_in_zero_one_and_are_symmetric(family):
     w, _ = weight_matrix(load_annotations(df), family)
     assert np.allclose(np.diag(w), 1.0) and np.allclose(w, w.T)
     assert (w >= -1e-12).all() and (w <= 1 + 1e-12).all()
+
+
+WEIGHTED = [
+    ag.fleiss_kappa,
+    ag.conger_kappa,
+    ag.brennan_prediger,
+    ag.gwet_ac1,
+    lambda ann, weights: ag.krippendorff_alpha(ann, weights=weights),
+    lambda ann, weights: ag.cohen_kappa(ann, weights=weights),
+    lambda ann, weights: ag.scott_pi(ann, weights=weights),
+]
+
+
+@st.composite
+def scored(draw):
+    n_coders, n_items = draw(st.integers(2, 4)), draw(st.integers(4, 12))
+    cell = st.one_of(st.none(), st.sampled_from([1, 2, 4, 5]))
+    return [draw(st.lists(cell, min_size=n_items, max_size=n_items)) for _ in range(n_coders)]
+
+
+def _long(rows):
+    recs = [
+        (f"u{u}", f"c{c}", v)
+        for c, row in enumerate(rows)
+        for u, v in enumerate(row)
+        if v is not None
+    ]
+    return pd.DataFrame(recs, columns=["item", "annotator", "label"])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scored(), st.sampled_from(FAMILIES), st.randoms(use_true_random=False))
+def test_weighted_coefficients_ignore_annotator_and_item_order(rows, family, rnd):
+    df = _long(rows)
+    if df.empty:
+        return
+    cats = [1, 2, 4, 5]
+    ann = load_annotations(df, categories=cats)
+    shuffled = df.sample(frac=1.0, random_state=rnd.randint(0, 10**6))
+    renamed = shuffled.assign(annotator="z" + shuffled["annotator"], item="i" + shuffled["item"])
+    other = load_annotations(renamed, categories=cats)
+    for fn in WEIGHTED:
+        a, b = float(fn(ann, weights=family)), float(fn(other, weights=family))
+        assert (np.isnan(a) and np.isnan(b)) or abs(a - b) < 1e-9
+        assert np.isnan(a) or a <= 1 + 1e-12  # perfect agreement is the most there is
