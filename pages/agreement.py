@@ -266,13 +266,19 @@ with tab_cat:
             table = _per_category(fp, sub, confidence, n_boot)
         measure = st.radio(
             "Measure",
-            ["fleiss_kappa", "alpha"],
+            ["fleiss_kappa", "alpha", "percent_agreement", "specific_agreement"],
             horizontal=True,
             key="agr_cat_measure",
             format_func=lambda m: {
                 "fleiss_kappa": "Fleiss' kappa",
                 "alpha": "Krippendorff's alpha",
+                "percent_agreement": "Percent agreement",
+                "specific_agreement": "Specific agreement",
             }[m],
+            help="Percent agreement: the share of pairs of judgements that agree on 'this "
+            "category or not' (DKPro's per-category agreement). Specific agreement: when one "
+            "judgement of an item says this category, how often another one does too. Neither "
+            "is corrected for chance.",
         )
         show_figure(per_category_bars(table, measure), "agreement per category", key="agr_cat_fig")
         show_table(table, "agreement per category", key="agr_cat_table", index=False)

@@ -116,3 +116,15 @@ def test_a_category_nobody_used_has_no_specific_agreement():
     table = per_category(ann, n_boot=0).set_index("category")
     assert np.isnan(table.loc["z", "specific_agreement"])
     assert table.loc["z", "percent_agreement"] == pytest.approx(1.0)
+
+
+def test_bars_draw_percent_and_specific_agreement_without_intervals():
+    from analytics.agreement import per_category_bars
+
+    table = per_category(from_items(MIESKES_2009), n_boot=0)
+    for measure in ("percent_agreement", "specific_agreement"):
+        fig = per_category_bars(table, measure)
+        bar = fig.data[0]
+        assert list(bar.y) == pytest.approx(table[measure].tolist(), nan_ok=True)
+        assert bar.error_y.array is None  # not chance-corrected, no interval
+        assert "1 = perfect" in fig.layout.yaxis.title.text
