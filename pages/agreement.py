@@ -156,7 +156,16 @@ with st.container(border=True):
         options,
         index=options.index(default) if default in options else 0,
         key="agr_distance",
-        help=md(f"Default for {ann.kind.value} labels: {default}."),
+        help=md(
+            f"Default for {ann.kind.value} labels: {default}."
+            + (
+                " passonneau_dkpro and masi_dkpro are DKPro Agreement's readings (the empty "
+                "set is a subset of every set; DKPro's MASI is the Jaccard distance times "
+                "Passonneau's)."
+                if ann.is_multilabel
+                else ""
+            )
+        ),
     )
     c1, c2 = st.columns([2, 1])
     bootstrap_is_quick = bootstrap_cost(ann) <= BOOTSTRAP_DEFAULT_BUDGET

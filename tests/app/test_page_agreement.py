@@ -135,3 +135,16 @@ def test_dawid_skene_page_refuses_a_count_table_in_words():
     at = run_page("dawid_skene", from_count_table(DISTRIB_6RATERS))
     assert not at.exception
     assert any("anonymous" in shown(e.value) for e in at.error)
+
+
+def test_dkpro_set_distance_is_a_choice_on_multilabel_data():
+    from tests.agreement.test_set_distances import dkpro_study
+
+    at = _run(dkpro_study())
+    assert not at.exception
+    at.selectbox(key="agr_distance").set_value("passonneau_dkpro").run()
+    assert not at.exception
+    report = at.dataframe[0].value.set_index("coefficient")
+    # DKPro Agreement SetAnnotationsTest: alpha 0.186 with SetAnnotationDistanceFunction
+    row = next(name for name in report.index if "passonneau_dkpro" in name)
+    assert round(report.loc[row, "value"], 3) == 0.186
