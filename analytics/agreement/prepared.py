@@ -49,7 +49,9 @@ __all__ = [
 ]
 
 Weights = None | str | np.ndarray | Sequence[Sequence[float]]
-"""``weights=``: None (unweighted), ``"linear"``, ``"quadratic"`` or a q x q matrix."""
+"""``weights=``: None (unweighted), a family of
+:data:`~analytics.agreement.weights.WEIGHT_FAMILIES` (``"linear"``, ``"quadratic"``, ...) or a
+q x q matrix."""
 
 
 class Coefficient(float):
