@@ -19,7 +19,9 @@ Every command that reads a file takes the loader's options (``--item``, ``--anno
 ``--label``, ``--format``, ``--sep``, ``--duplicates``, ``--kind``, ``--layout``,
 ``--categories a,b,c``, ``--missing TOKENS``, ``--tool-option KEY=VALUE``), and the
 resource options ``--limit NAME=VALUE`` (a :class:`~analytics.data.Limits` field, e.g.
-``--limit max_cells=200000000``; repeatable) and ``--memory-budget 8G``. Bad input
+``--limit max_cells=200000000``; repeatable) and ``--memory-budget 8G``. ``--layout counts``
+reads an items x categories count table, ``--layout contingency`` a two-rater contingency
+table; ``agreement`` takes fractional counts too (the coefficients defined on counts). Bad input
 exits with code 2 and a one-line message on stderr. JSON output is documented in the README
 and keeps its keys stable; NaN becomes ``null``.
 """
@@ -91,7 +93,12 @@ def _add_loader_options(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--duplicates", choices=["error", "first", "last", "keep"], default="error")
     g.add_argument("--kind", choices=["nominal", "ordinal", "numeric", "multilabel"])
-    g.add_argument("--layout", choices=["long", "wide"])
+    g.add_argument(
+        "--layout",
+        choices=["long", "wide", "counts", "contingency"],
+        help="counts: an items x categories count table (anonymous raters); contingency: "
+        "a two-rater contingency table (rows: rater 1, columns: rater 2)",
+    )
     g.add_argument(
         "--categories",
         help="the categories in order, comma-separated (ordinal scales; unused categories count)",
@@ -226,9 +233,35 @@ def cmd_summary(args: argparse.Namespace) -> None:
         print(f"- {line}")
 
 
-def cmd_agreement(args: argparse.Namespace) -> None:
-    from analytics.agreement import agreement_report
+def _fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
+    """With ``--layout counts``: the table, when it holds fractional counts (else None)."""
+    from analytics.data import count_matrix_of, read_table
 
+    if args.layout != "counts":
+        return None
+    table = read_table(args.file, format=args.format)[0]
+    counts = count_matrix_of(table, _categories(args.categories), str(args.file))[0]
+    return None if np.allclose(counts, np.rint(counts)) else table
+
+
+def cmd_agreement(args: argparse.Namespace) -> None:
+    from analytics.agreement import agreement_report, count_table_agreement
+
+    fractional = _fractional_counts(args)
+    if fractional is not None:  # no judgements behind the counts: the count-defined ones
+        report = count_table_agreement(fractional, categories=_categories(args.categories))
+        if args.json:
+            _emit(
+                {
+                    "dataset": Path(args.file).name,
+                    "confidence": None,
+                    "coefficients": _records(report),
+                }
+            )
+        else:
+            print(f"{Path(args.file).name}: agreement from fractional counts")
+            print(report.to_string(index=False, float_format="{:.3f}".format))
+        return
     ann = _load(args)
     report = agreement_report(
         ann, confidence=args.confidence, n_boot=args.bootstrap, seed=args.seed

@@ -28,7 +28,7 @@ from plotly.offline import get_plotlyjs
 
 from analytics import AnnotationDataError, Annotations, as_annotations
 from analytics._core.validation import check_confidence, check_whole
-from analytics.data import table_to_csv
+from analytics.data import anonymous_annotators, table_to_csv
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
 
@@ -113,7 +113,17 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
         if ann.is_multilabel
         else ("cohen_kappa", "Cohen's kappa")
     )
-    if ann.n_annotators > REPORT_PAIRWISE_ANNOTATORS:  # an N x N heatmap and two N x N tables
+    if anonymous_annotators(ann):  # a count table: nobody to pair
+        blocks.append(
+            Block(
+                s,
+                "text",
+                f"Pairwise {label}",
+                text="Not shown: the data are a count table, whose raters are anonymous, so "
+                "there are no annotator pairs (the coefficients above that need them say so).",
+            )
+        )
+    elif ann.n_annotators > REPORT_PAIRWISE_ANNOTATORS:  # an N x N heatmap and two N x N tables
         blocks.append(
             Block(
                 s,

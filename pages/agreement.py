@@ -19,6 +19,7 @@ from analytics.agreement import (
     forest_plot,
     item_agreement,
     item_agreement_histogram,
+    kappa_paradox,
     kappa_paradox_figure,
     pairwise,
     pairwise_heatmap,
@@ -54,6 +55,26 @@ def _report(
 @st.cache_data(max_entries=16, show_spinner=False)
 def _per_category(fp: str, _ann: Annotations, confidence: float, n_boot: int) -> pd.DataFrame:
     return per_category(_ann, confidence=confidence, n_boot=n_boot, seed=0)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _paradox(fp: str, _ann: Annotations):
+    return kappa_paradox(_ann)
+
+
+def _kappa_max_caption(fp: str, sub: Annotations) -> str:
+    """Cohen's kappa beside the largest kappa the annotators' marginals allow."""
+    view = _paradox(fp, sub)
+    kappa, kmax = view.cohen_kappa, view.kappa_max
+    if view.reason or not np.isfinite(kmax):
+        return f"Kappa maximum: undefined ({view.reason or kmax.reason})."
+    share = f" ({kappa / kmax:.0%} of it reached)" if np.isfinite(kappa) and kmax > 0 else ""
+    return (
+        f"Cohen's kappa of these data: {kappa:.3f}. The largest kappa these annotators' own "
+        f"category shares allow (kappa maximum, Cohen 1960): {kmax:.3f}{share}. A kappa near "
+        "its maximum is held down by how differently the annotators use the categories, "
+        "not by disagreement on items."
+    )
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -135,7 +156,16 @@ with st.container(border=True):
         options,
         index=options.index(default) if default in options else 0,
         key="agr_distance",
-        help=md(f"Default for {ann.kind.value} labels: {default}."),
+        help=md(
+            f"Default for {ann.kind.value} labels: {default}."
+            + (
+                " passonneau_dkpro and masi_dkpro are DKPro Agreement's readings (the empty "
+                "set is a subset of every set; DKPro's MASI is the Jaccard distance times "
+                "Passonneau's)."
+                if ann.is_multilabel
+                else ""
+            )
+        ),
     )
     c1, c2 = st.columns([2, 1])
     bootstrap_is_quick = bootstrap_cost(ann) <= BOOTSTRAP_DEFAULT_BUDGET
@@ -245,13 +275,19 @@ with tab_cat:
             table = _per_category(fp, sub, confidence, n_boot)
         measure = st.radio(
             "Measure",
-            ["fleiss_kappa", "alpha"],
+            ["fleiss_kappa", "alpha", "percent_agreement", "specific_agreement"],
             horizontal=True,
             key="agr_cat_measure",
             format_func=lambda m: {
                 "fleiss_kappa": "Fleiss' kappa",
                 "alpha": "Krippendorff's alpha",
+                "percent_agreement": "Percent agreement",
+                "specific_agreement": "Specific agreement",
             }[m],
+            help="Percent agreement: the share of pairs of judgements that agree on 'this "
+            "category or not' (DKPro's per-category agreement). Specific agreement: when one "
+            "judgement of an item says this category, how often another one does too. Neither "
+            "is corrected for chance.",
         )
         show_figure(per_category_bars(table, measure), "agreement per category", key="agr_cat_fig")
         show_table(table, "agreement per category", key="agr_cat_table", index=False)
@@ -296,3 +332,7 @@ with tab_paradox:
         "panel keeps your observed agreement fixed and lets the majority category's share grow."
     )
     show_figure(kappa_paradox_figure(sub), "kappa paradox", key="agr_paradox")
+    try:
+        st.caption(md(_kappa_max_caption(fp, sub)))
+    except AnnotationDataError as exc:
+        show_error(exc)

@@ -28,6 +28,12 @@ from ui.widgets import (
 )
 
 AUTO = "(detect)"
+LAYOUTS = {
+    "long": "long (one judgement per row)",
+    "wide": "wide (one column per annotator)",
+    "counts": "count table (items x categories)",
+    "contingency": "contingency table (two raters)",
+}
 LOAD_TOKEN = "concord_load_choice"
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "json", "jsonl", "ndjson", "xlsx", "parquet", "pq"]
 
@@ -142,7 +148,16 @@ if data is not None:
             annotator_col = c2.selectbox("Annotator column", choices, key=f"map_ann_{name}")
             label_col = c3.selectbox("Label column", choices, key=f"map_label_{name}")
             c4, c5, c6, c7 = st.columns(4)
-            layout = c4.selectbox("Layout", [AUTO, "long", "wide"], key=f"map_layout_{name}")
+            layout = c4.selectbox(
+                "Layout",
+                [AUTO, *LAYOUTS],
+                format_func=lambda v: LAYOUTS.get(v, v),
+                key=f"map_layout_{name}",
+                help="Count tables are never guessed: choose 'count table' for one row per "
+                "item and one column per category (how many raters chose it; the raters are "
+                "anonymous), 'contingency table' for two raters' categories against each "
+                "other (rows: rater 1, columns: rater 2).",
+            )
             kind_default = defaults.get("kind", AUTO)
             kinds = [AUTO, *(k.value for k in LabelKind)]
             kind = c5.selectbox(

@@ -256,3 +256,56 @@ def test_memory_budget_option_holds_the_analysis_to_it(capsys, tmp_path):
     assert main(["dawid-skene", str(path), "--memory-budget", "1M"]) == 2
     assert "memory budget" in capsys.readouterr().err
     assert main(["dawid-skene", str(path), "--memory-budget", "1G", "--json"]) == 0
+
+
+# irrCAC README (R, github.com/kgwet/irrCAC): distrib.6raters -> fleiss.kappa.dist 0.4139265,
+# gwet.ac1.dist 0.4448007; cont3x3abstractors -> kappa2.table 0.7964094.
+DISTRIB_6RATERS_CSV = """subject,Depression,Personality.Disorder,Schizophrenia,Neurosis,Other
+1,0,0,0,6,0
+2,0,3,0,0,3
+3,0,1,4,0,1
+4,0,0,0,0,6
+5,0,3,0,3,0
+6,2,0,4,0,0
+7,0,0,4,0,2
+8,2,0,3,1,0
+9,2,0,0,4,0
+10,0,0,0,0,6
+11,1,0,0,5,0
+12,1,1,0,4,0
+13,0,3,3,0,0
+14,1,0,0,5,0
+15,0,2,0,3,1
+"""
+
+
+def coefficient_values(out: dict) -> dict:
+    return {row["coefficient"]: row["value"] for row in out["coefficients"]}
+
+
+def test_agreement_reads_count_and_contingency_tables(capsys, tmp_path):
+    counts = tmp_path / "distrib.csv"
+    counts.write_text(DISTRIB_6RATERS_CSV)
+    out = run_json(capsys, "agreement", str(counts), "--layout", "counts", "--json",
+                   "--bootstrap", "0")  # fmt: skip
+    values = coefficient_values(out)
+    assert round(values["Fleiss' kappa"], 7) == 0.4139265
+    assert round(values["Gwet's AC1"], 7) == 0.4448007
+    assert values["Conger's kappa"] is None  # anonymous raters: undefined, with a note
+    table = tmp_path / "cont.csv"
+    table.write_text("abstractor 1,Ectopic,AIU,NIU\nEctopic,13,0,0\nAIU,0,20,7\nNIU,0,4,56\n")
+    out = run_json(capsys, "agreement", str(table), "--layout", "contingency", "--json",
+                   "--bootstrap", "0")  # fmt: skip
+    assert round(coefficient_values(out)["Cohen's kappa"], 7) == 0.7964094
+
+
+def test_agreement_takes_fractional_counts(capsys, tmp_path):
+    from statsmodels.stats.inter_rater import fleiss_kappa
+
+    rows = [[1.5, 0.5], [0.0, 2.0], [2.0, 0.0], [0.5, 1.5]]
+    path = tmp_path / "fractional.csv"
+    path.write_text("a,b\n" + "".join(f"{x},{y}\n" for x, y in rows))
+    out = run_json(capsys, "agreement", str(path), "--layout", "counts", "--json")
+    assert coefficient_values(out)["Fleiss' kappa"] == pytest.approx(fleiss_kappa(rows))
+    assert main(["summary", str(path), "--layout", "counts"]) == 2  # no judgements to list
+    assert "count_table_agreement" in capsys.readouterr().err

@@ -136,3 +136,15 @@ def test_model_labels_are_not_called_gold_labels():
     titles = [b.title for b in blocks]
     assert "The model's most likely labels, with confidence" in titles
     assert not any("gold label" in t.lower() for t in titles)
+
+
+def test_a_count_table_report_keeps_its_agreement_section():
+    from analytics.data import from_count_table
+    from tests.agreement.test_count_tables import DISTRIB_6RATERS
+
+    blocks = report_blocks(from_count_table(DISTRIB_6RATERS), sections=["agreement"], n_boot=0)
+    coefficients = next(b.table for b in blocks if b.title == "Agreement coefficients")
+    values = coefficients.set_index("coefficient")["value"]
+    assert round(values["Fleiss' kappa"], 7) == 0.4139265  # irrCAC README, distrib.6raters
+    assert any("count table" in (b.text or "") for b in blocks)
+    assert any(b.title == "Agreement per category" for b in blocks)

@@ -251,7 +251,7 @@ def check_settings(
     Parameters
     ----------
     max_iter : Any
-        A whole number >= 1.
+        A whole number >= 0 (0: the first M-step only).
     tol : Any
         A finite number >= 0 (0 means: never stop early, run all ``max_iter`` iterations).
     smoothing : Any
@@ -273,7 +273,7 @@ def check_settings(
             f"unknown init {_shown(init)}.", hint=f"Use one of: {', '.join(init_methods)}."
         )
     with _hinted("It is the most EM iterations to run, e.g. 500."):
-        iters = check_whole(max_iter, "max_iter", 1)
+        iters = check_whole(max_iter, "max_iter", 0)
     tol_hint = "Use a small relative change such as 1e-7; 0 runs all max_iter iterations."
     stop = check_finite(tol, "tol", hint=tol_hint)
     if stop < 0:

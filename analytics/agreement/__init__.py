@@ -7,17 +7,21 @@ plain-language reading, and the figures that show them. This module is the famil
 public face; its modules are:
 
 - ``prepared``: the :class:`Coefficient` type and the data every coefficient starts from;
+- ``weights``: ``weights=`` for every weighted coefficient (:data:`WEIGHT_FAMILIES`);
 - ``chance``: chance agreement of the Fleiss family and agreement beyond chance;
 - ``coefficients``: percent agreement and the kappa-type coefficients;
 - ``annotator_pairs``: two-annotator coefficients and their mean over pairs;
 - ``krippendorff`` (on the ``coincidence`` engine) and ``set_distances``: alpha;
-- ``report``: :func:`agreement_report`; ``tables``: per category, pairwise, per item;
+- ``count_tables``: :func:`count_table_agreement`, the coefficients of a count table;
+- ``report``: :func:`agreement_report`; ``categories``: per category; ``tables``: pairwise,
+  per item;
 - ``reading``: the plain-language reading; ``paradox``: the kappa paradox;
 - ``figures``: the plotly figures (they draw, they compute nothing).
 """
 
 from __future__ import annotations
 
+from analytics.agreement.categories import per_category
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import (
     brennan_prediger,
@@ -28,6 +32,7 @@ from analytics.agreement.coefficients import (
     percent_agreement,
     scott_pi,
 )
+from analytics.agreement.count_tables import count_table_agreement
 from analytics.agreement.figures import (
     contingency_heatmap,
     forest_plot,
@@ -37,16 +42,18 @@ from analytics.agreement.figures import (
     per_category_bars,
 )
 from analytics.agreement.krippendorff import default_distance, distance_options, krippendorff_alpha
-from analytics.agreement.paradox import KappaParadox, kappa_paradox
+from analytics.agreement.paradox import KappaParadox, kappa_max, kappa_paradox
 from analytics.agreement.prepared import Coefficient
 from analytics.agreement.reading import CAVEAT, band, reading
 from analytics.agreement.report import COEFFICIENTS, agreement_report, bootstrap_cost
 from analytics.agreement.set_distances import (
+    DKPRO_SET_DISTANCES,
     SET_DISTANCES,
     dice,
     distance_matrix,
     jaccard,
     masi,
+    masi_dkpro,
     passonneau,
 )
 from analytics.agreement.tables import (
@@ -57,13 +64,15 @@ from analytics.agreement.tables import (
     item_agreement,
     item_agreement_summary,
     pairwise,
-    per_category,
 )
+from analytics.agreement.weights import WEIGHT_FAMILIES, weight_matrix
 
 __all__ = [
     "CAVEAT",
     "COEFFICIENTS",
+    "DKPRO_SET_DISTANCES",
     "SET_DISTANCES",
+    "WEIGHT_FAMILIES",
     "Coefficient",
     "ItemAgreementSummary",
     "KappaParadox",
@@ -79,6 +88,7 @@ __all__ = [
     "conger_kappa",
     "contingency",
     "contingency_heatmap",
+    "count_table_agreement",
     "default_distance",
     "dice",
     "distance_matrix",
@@ -90,10 +100,12 @@ __all__ = [
     "item_agreement_histogram",
     "item_agreement_summary",
     "jaccard",
+    "kappa_max",
     "kappa_paradox",
     "kappa_paradox_figure",
     "krippendorff_alpha",
     "masi",
+    "masi_dkpro",
     "pairwise",
     "pairwise_heatmap",
     "passonneau",
@@ -102,4 +114,5 @@ __all__ = [
     "percent_agreement",
     "reading",
     "scott_pi",
+    "weight_matrix",
 ]

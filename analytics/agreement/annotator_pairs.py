@@ -25,6 +25,7 @@ from analytics.agreement.prepared import (
     Coefficient,
     Prepared,
     Weights,
+    known_annotators_only,
     prepare,
     single_label_only,
     undefined,
@@ -220,7 +221,7 @@ def pair_coefficient(
     ann: Annotations, a: Any, b: Any, weights: Weights, which: str, name: str
 ) -> Coefficient:
     """``which`` (``cohen`` or ``scott``) for annotators ``a`` and ``b``, or their mean."""
-    bad = single_label_only(ann, name)
+    bad = single_label_only(ann, name) or known_annotators_only(ann, name)
     if bad is not None:
         return bad
     w, wlabel = agreement_weights(ann, weights)
@@ -253,7 +254,7 @@ def pair_mean(p: Prepared, weights: Weights, which: str, name: str) -> Built:
     generalizations and alternatives. *Psychological Bulletin* 76(5), 365-377.
     """
     ann = p.ann
-    bad = single_label_only(ann, name)
+    bad = single_label_only(ann, name) or known_annotators_only(ann, name)
     if bad is not None:
         return bad, None
     w_or_none, wlabel = agreement_weights(ann, weights)

@@ -52,6 +52,7 @@ from analytics.agreement.prepared import (
     Prepared,
     Weights,
     coders,
+    known_annotators_only,
     prepare,
     single_label_only,
     undefined,
@@ -198,13 +199,18 @@ def build_family(p: Prepared, weights: Weights, which: str, name: str) -> Built:
     return Coefficient(value, note, p.n_pairable), stat
 
 
-def fleiss_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
-    """Fleiss's (1971) kappa, the multi-annotator Scott's pi.
+def fleiss_kappa(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coefficient:
+    """Fleiss's (1971) kappa, the multi-annotator Scott's pi (weighted: Gwet 2014).
 
     Parameters
     ----------
     ann : Annotations or DataFrame
         Single-label judgements (multi-label data give NaN with a reason).
+    weights : None, str or array_like, default None
+        Agreement weights: a family of :data:`~analytics.agreement.WEIGHT_FAMILIES`
+        (``"linear"``, ``"quadratic"``, ``"ordinal"``, ``"radical"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"``, ``"identity"``) or a q x q matrix
+        (:func:`~analytics.agreement.weights.weight_matrix`); None: unweighted.
 
     Returns
     -------
@@ -213,7 +219,7 @@ def fleiss_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
     Notes
     -----
     .. math:: \\kappa_F = \\frac{p_a - p_e}{1 - p_e},\\qquad
-              p_e = \\sum_k \\pi_k^2,\\qquad \\pi_k = \\frac{1}{n} \\sum_i \\frac{r_{ik}}{r_i}
+              p_e = \\sum_{kl} w_{kl} \\pi_k \\pi_l,\\qquad \\pi_k = \\frac{1}{n} \\sum_i \\frac{r_{ik}}{r_i}
 
     This is Siegel & Castellan's K (Beigman Klebanov & Beigman 2009, equation 2) and
     Fleiss (1971) with complete data; with unequal numbers of judgements per
@@ -236,7 +242,7 @@ def fleiss_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
     >>> round(fleiss_kappa(df), 3)
     0.467
     """
-    return build_family(prepare(coders(ann)), None, "fleiss_kappa", "Fleiss' kappa")[0]
+    return build_family(prepare(coders(ann)), weights, "fleiss_kappa", "Fleiss' kappa")[0]
 
 
 def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coefficient:
@@ -247,7 +253,8 @@ def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coeffi
     ann : Annotations or DataFrame
         Single-label judgements.
     weights : None, str or array_like, default None
-        None (AC1), ``"linear"``, ``"quadratic"`` or a q x q matrix of agreement weights (AC2).
+        None (AC1); a family of :data:`~analytics.agreement.WEIGHT_FAMILIES` or a q x q
+        matrix of agreement weights (AC2).
 
     Returns
     -------
@@ -271,13 +278,18 @@ def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coeffi
     return build_family(prepare(coders(ann)), weights, "gwet_ac1", "Gwet's AC1")[0]
 
 
-def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
+def brennan_prediger(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coefficient:
     """Brennan & Prediger's (1981) coefficient: chance agreement :math:`p_e = 1/q`.
 
     Parameters
     ----------
     ann : Annotations or DataFrame
         Single-label judgements.
+    weights : None, str or array_like, default None
+        Agreement weights: a family of :data:`~analytics.agreement.WEIGHT_FAMILIES`
+        (``"linear"``, ``"quadratic"``, ``"ordinal"``, ``"radical"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"``, ``"identity"``) or a q x q matrix
+        (:func:`~analytics.agreement.weights.weight_matrix`); None: unweighted.
 
     Returns
     -------
@@ -285,7 +297,8 @@ def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
 
     Notes
     -----
-    .. math:: \\kappa_{BP} = \\frac{p_a - 1/q}{1 - 1/q}
+    .. math:: \\kappa_{BP} = \\frac{p_a - p_e}{1 - p_e},\\qquad
+              p_e = \\frac{\\sum_{kl} w_{kl}}{q^2} \\;(= 1/q \\text{ unweighted})
 
     :math:`q` is the number of declared categories (used or not), so declaring more
     categories raises the value.
@@ -295,13 +308,13 @@ def brennan_prediger(ann: Annotations | pd.DataFrame) -> Coefficient:
     Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, and
     alternatives. *Educational and Psychological Measurement* 41(3), 687-699.
     """
-    return build_family(prepare(coders(ann)), None, "brennan_prediger", "Brennan-Prediger")[0]
+    return build_family(prepare(coders(ann)), weights, "brennan_prediger", "Brennan-Prediger")[0]
 
 
 # ---------------------------------------------------------------------- Conger
-def _conger_statistic(p: Prepared) -> ItemStatistic:
+def _conger_statistic(p: Prepared, w: np.ndarray | None) -> ItemStatistic:
     a, q = p.ann.n_annotators, p.q
-    head = _fleiss_family_stats(p, None)[:, :2]
+    head = _fleiss_family_stats(p, w)[:, :2]
     classif = sparse.csr_matrix(
         (np.ones(len(p.item)), (p.item, p.annotator * q + p.label)), shape=(p.ann.n_items, a * q)
     )
@@ -316,10 +329,15 @@ def _conger_statistic(p: Prepared) -> ItemStatistic:
         with np.errstate(invalid="ignore", divide="ignore"):
             pgk = np.where(active[..., None], cl / np.where(active, n_g, 1.0)[..., None], 0.0)
             pbar = pgk.sum(axis=1) / r[:, None]
-            # sum_k of (mean_outer - s2 / r) on the diagonal, without the q x q outer products:
-            # (r^2 sum_k pbar_k^2 - sum_g sum_k p_gk^2) / (r (r - 1))
-            own = np.einsum("bgk,bgk->b", pgk, pgk)
-            pe = (r**2 * (pbar * pbar).sum(axis=1) - own) / (r * (r - 1.0))
+            # sum_kl w_kl (mean_outer - s2 / r), without the q x q outer products:
+            # (r^2 pbar' W pbar - sum_g p_g' W p_g) / (r (r - 1))
+            if w is None:
+                own = np.einsum("bgk,bgk->b", pgk, pgk)
+                mean = (pbar * pbar).sum(axis=1)
+            else:
+                own = np.einsum("bgk,bgk->b", pgk @ w.T, pgk)
+                mean = np.einsum("bk,kl,bl->b", pbar, w, pbar)
+            pe = (r**2 * mean - own) / (r * (r - 1.0))
             value = beyond_chance(pa, pe)
         degenerate = (r < 2) | ((pbar > 0).sum(axis=1) < 2) | np.isclose(pe, 1.0)
         return np.where(degenerate, np.nan, value)
@@ -327,10 +345,10 @@ def _conger_statistic(p: Prepared) -> ItemStatistic:
     return ItemStatistic(stats, finish)
 
 
-def build_conger(p: Prepared) -> Built:
+def build_conger(p: Prepared, weights: Weights = None) -> Built:
     """Conger's kappa and its bootstrap statistic (see :func:`conger_kappa`)."""
     ann = p.ann
-    bad = single_label_only(ann, "Conger's kappa")
+    bad = single_label_only(ann, "Conger's kappa") or known_annotators_only(ann, "Conger's kappa")
     if bad is not None:
         return bad, None
     if ann.n_annotators < 2:
@@ -342,11 +360,12 @@ def build_conger(p: Prepared) -> Built:
         f"Conger's kappa of {ann.n_annotators:,} annotators x {p.q:,} categories",
         "Use Fleiss' kappa or Light's mean (agreement_report has both), or a subset.",
     )
-    stat = _conger_statistic(p)
+    w, wlabel = agreement_weights(ann, weights)
+    stat = _conger_statistic(p, w)
     value = stat.value()
     if np.isnan(value):
         return undefined(ONE_CATEGORY, p.n_pairable), None
-    notes = [_fleiss_note(p)]
+    notes = [wlabel, _fleiss_note(p)]
     if p.repeats:
         notes.append(
             "repeated judgements: each annotator's last judgement of an item gives the marginals"
@@ -354,13 +373,16 @@ def build_conger(p: Prepared) -> Built:
     return Coefficient(value, "; ".join(n for n in notes if n), p.n_pairable), stat
 
 
-def conger_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
-    """Conger's (1980) kappa, the multi-annotator Cohen's kappa.
+def conger_kappa(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coefficient:
+    """Conger's (1980) kappa, the multi-annotator Cohen's kappa (weighted: Gwet 2014).
 
     Parameters
     ----------
     ann : Annotations or DataFrame
         Single-label judgements by two or more annotators.
+    weights : None, str or array_like, default None
+        Agreement weights: a family of :data:`~analytics.agreement.WEIGHT_FAMILIES` or a
+        q x q matrix (:func:`~analytics.agreement.weights.weight_matrix`); None: unweighted.
 
     Returns
     -------
@@ -384,7 +406,7 @@ def conger_kappa(ann: Annotations | pd.DataFrame) -> Coefficient:
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (Conger's kappa
     with missing ratings).
     """
-    return build_conger(prepare(coders(ann)))[0]
+    return build_conger(prepare(coders(ann)), weights)[0]
 
 
 # ---------------------------------------------------------------------- Cohen, Scott
@@ -401,8 +423,10 @@ def cohen_kappa(
         The two annotators. With neither, Light's (1971) kappa: the mean of the pairwise
         kappas over the annotator pairs that share items.
     weights : None, str or array_like, default None
-        ``"linear"``, ``"quadratic"`` or a q x q matrix of agreement weights (weighted
-        kappa).
+        Agreement weights: a family of :data:`~analytics.agreement.WEIGHT_FAMILIES`
+        (``"linear"``, ``"quadratic"``, ``"ordinal"``, ``"radical"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"``, ``"identity"``) or a q x q matrix
+        (:func:`~analytics.agreement.weights.weight_matrix`); None: unweighted.
 
     Returns
     -------
@@ -435,7 +459,9 @@ def cohen_kappa(
     return pair_coefficient(coders(ann), a, b, weights, "cohen", "Cohen's kappa")
 
 
-def scott_pi(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> Coefficient:
+def scott_pi(
+    ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None, weights: Weights = None
+) -> Coefficient:
     """Scott's (1955) pi: chance agreement from the two annotators' pooled distribution.
 
     Parameters
@@ -445,6 +471,11 @@ def scott_pi(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> C
     a, b : annotator name, optional
         The two annotators; with neither, the mean over annotator pairs (for the
         multi-annotator generalisation, see :func:`fleiss_kappa`).
+    weights : None, str or array_like, default None
+        Agreement weights: a family of :data:`~analytics.agreement.WEIGHT_FAMILIES`
+        (``"linear"``, ``"quadratic"``, ``"ordinal"``, ``"radical"``, ``"ratio"``,
+        ``"circular"``, ``"bipolar"``, ``"identity"``) or a q x q matrix
+        (:func:`~analytics.agreement.weights.weight_matrix`); None: unweighted.
 
     Returns
     -------
@@ -453,7 +484,8 @@ def scott_pi(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> C
     Notes
     -----
     .. math:: \\pi = \\frac{p_o - p_e}{1 - p_e},\\qquad
-              p_e = \\sum_k \\left(\\frac{p_{k\\cdot} + p_{\\cdot k}}{2}\\right)^2
+              p_e = \\sum_{kl} w_{kl} \\bar p_k \\bar p_l,\\qquad
+              \\bar p_k = \\frac{p_{k\\cdot} + p_{\\cdot k}}{2}
 
     References
     ----------
@@ -463,4 +495,4 @@ def scott_pi(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> C
     Scott, W. A. (1955). Reliability of content analysis: the case of nominal scale
     coding. *Public Opinion Quarterly* 19(3), 321-325.
     """
-    return pair_coefficient(coders(ann), a, b, None, "scott", "Scott's pi")
+    return pair_coefficient(coders(ann), a, b, weights, "scott", "Scott's pi")

@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 
 from analytics._core.errors import AnnotationDataError
-from analytics.agreement.set_distances import SET_DISTANCES
+from analytics.agreement.set_distances import DKPRO_SET_DISTANCES, SET_DISTANCES
 from analytics.data import Annotations, LabelKind
 
 __all__ = [
@@ -192,7 +192,7 @@ def per_item_coincidences(
 # ---------------------------------------------------------------------- distances
 def resolve_distance(distance: str | Callable, kind: LabelKind) -> str | Callable:
     if callable(distance):
-        for name, fn in SET_DISTANCES.items():
+        for name, fn in {**SET_DISTANCES, **DKPRO_SET_DISTANCES}.items():
             if fn is distance:
                 return name
         return distance
@@ -202,8 +202,8 @@ def resolve_distance(distance: str | Callable, kind: LabelKind) -> str | Callabl
         )
     name = distance.lower()
     if kind is LabelKind.MULTILABEL:
-        if name not in SET_DISTANCES and name != "nominal":
-            allowed = ", ".join(["nominal", *SET_DISTANCES])
+        if name not in SET_DISTANCES and name not in DKPRO_SET_DISTANCES and name != "nominal":
+            allowed = ", ".join(["nominal", *SET_DISTANCES, *DKPRO_SET_DISTANCES])
             raise AnnotationDataError(
                 f"distance {distance!r} is not defined between label sets.",
                 hint=f"Use one of: {allowed}, or a callable on two label sets.",
@@ -211,7 +211,7 @@ def resolve_distance(distance: str | Callable, kind: LabelKind) -> str | Callabl
         return name
     if name not in METRIC_DISTANCES:
         extra = ""
-        if name in SET_DISTANCES:
+        if name in SET_DISTANCES or name in DKPRO_SET_DISTANCES:
             extra = " Set distances apply to multi-label data only."
         raise AnnotationDataError(
             f"unknown distance {distance!r}.{extra}",
@@ -236,7 +236,7 @@ def _pair_distances(
             d = ((v[rows] - v[cols]) / s) ** 2
         return np.where(s == 0, 0.0, d)
     if isinstance(name, str) and table.sets is not None:
-        fn = SET_DISTANCES[name]
+        fn = SET_DISTANCES.get(name) or DKPRO_SET_DISTANCES[name]
         return np.asarray(fn(table.sets[rows], table.sets[cols]), dtype=float)
     return _callable_distances(name, table, rows, cols)
 

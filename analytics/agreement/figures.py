@@ -165,6 +165,15 @@ def forest_plot(report: pd.DataFrame) -> go.Figure:
     return fig
 
 
+_CATEGORY_MEASURES = {
+    "fleiss_kappa": ("Fleiss' kappa", ("kappa_low", "kappa_high")),
+    "alpha": ("Krippendorff's alpha", ("alpha_low", "alpha_high")),
+    "percent_agreement": ("percent agreement", None),
+    "specific_agreement": ("specific agreement", None),
+}
+"""The columns of :func:`~analytics.agreement.per_category` a bar chart can draw: title, interval."""
+
+
 def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.Figure:
     """One-vs-rest agreement per category, with intervals.
 
@@ -172,27 +181,27 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
     ----------
     table : DataFrame
         From :func:`~analytics.agreement.per_category`.
-    measure : {"fleiss_kappa", "alpha", "both"}, default "fleiss_kappa"
-        Which coefficient to draw; ``"both"`` draws kappa and alpha side by side, without
-        intervals (the multi-label page's view).
+    measure : {"fleiss_kappa", "alpha", "percent_agreement", "specific_agreement", "both"}
+        Which coefficient to draw (default ``"fleiss_kappa"``); ``"both"`` draws kappa and
+        alpha side by side, without intervals (the multi-label page's view). Percent and
+        specific agreement are not chance-corrected (0 is no agreement, not chance) and
+        have no intervals.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
-    check_choice(measure, "measure", ("fleiss_kappa", "alpha", "both"))
+    check_choice(measure, "measure", (*_CATEGORY_MEASURES, "both"))
     if measure == "both":
         return _kappa_and_alpha_bars(table)
-    low, high = (
-        ("kappa_low", "kappa_high") if measure == "fleiss_kappa" else ("alpha_low", "alpha_high")
-    )
-    title = "Fleiss' kappa" if measure == "fleiss_kappa" else "Krippendorff's alpha"
+    title, interval = _CATEGORY_MEASURES[measure]
+    corrected = interval is not None
     fig = go.Figure()
     apply_layout(
         fig,
         title=f"Agreement per category ({title}, one category against the rest)",
         x_title="Category",
-        y_title=f"{title} (0 = chance, 1 = perfect)",
+        y_title=f"{title} (0 = chance, 1 = perfect)" if corrected else f"{title} (1 = perfect)",
     )
     values = table[measure].to_numpy(dtype=float)
     if not np.isfinite(values).any():
@@ -200,17 +209,22 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
             fig.layout.title.text, "No category has a defined agreement; the table says why."
         )
     cats = [plotly_text(c) for c in table["category"]]
+    error = None
+    if corrected:
+        low, high = interval
+        error = {
+            "type": "data",
+            "symmetric": False,
+            "array": table[high] - table[measure],
+            "arrayminus": table[measure] - table[low],
+        }
+    colours = {"color": values, "colorscale": DIVERGING, "cmid": 0, "cmin": -1, "cmax": 1}
     fig.add_trace(
         go.Bar(
             x=cats,
             y=values,
-            marker={"color": values, "colorscale": DIVERGING, "cmid": 0, "cmin": -1, "cmax": 1},
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": table[high] - table[measure],
-                "arrayminus": table[measure] - table[low],
-            },
+            marker=colours if corrected else {"color": ACCENT},
+            error_y=error,
             customdata=np.column_stack([table["prevalence"], table["judgements"]]),
             hovertemplate="%{x}: %{y:.3f}<br>prevalence %{customdata[0]:.1%}"
             "<br>judgements %{customdata[1]}<extra></extra>",

@@ -21,14 +21,16 @@ from analytics.agreement.coincidence import (
     resolve_distance,
     value_table,
 )
-from analytics.agreement.prepared import NO_PAIRS, Built, Coefficient, coders, undefined
-from analytics.agreement.set_distances import SET_DISTANCES
+from analytics.agreement.prepared import NO_PAIRS, Built, Coefficient, Weights, coders, undefined
+from analytics.agreement.set_distances import DKPRO_SET_DISTANCES, SET_DISTANCES
+from analytics.agreement.weights import agreement_weights
 from analytics.data import Annotations, LabelKind, as_annotations
 
 __all__ = [
     "alpha_statistic",
     "build_alpha",
     "default_distance",
+    "distance_from_weights",
     "distance_label",
     "distance_options",
     "krippendorff_alpha",
@@ -75,7 +77,8 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        Multi-label data: the set distances, then ``"nominal"``; numeric labels:
+        Multi-label data: the set distances, ``"nominal"``, then DKPro's readings
+        (:data:`~analytics.agreement.set_distances.DKPRO_SET_DISTANCES`); numeric labels:
         ``"nominal", "ordinal", "interval", "ratio"``; text labels: ``"nominal",
         "ordinal"`` (interval and ratio need numbers).
 
@@ -87,7 +90,7 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
     """
     ann = as_annotations(ann)
     if ann.kind is LabelKind.MULTILABEL:
-        return [*SET_DISTANCES, "nominal"]
+        return [*SET_DISTANCES, "nominal", *DKPRO_SET_DISTANCES]
     if pd.api.types.is_numeric_dtype(ann.categories):
         return ["nominal", "ordinal", "interval", "ratio"]
     return ["nominal", "ordinal"]
@@ -107,6 +110,50 @@ def alpha_statistic(ann: Annotations, distance: str | Callable) -> ItemStatistic
 def distance_label(name: str | Callable) -> str:
     """How a distance is named in notes: its name, or the callable's ``__name__``."""
     return name if isinstance(name, str) else getattr(name, "__name__", "custom")
+
+
+def distance_from_weights(ann: Annotations, weights: Weights) -> Callable | None:
+    """Alpha's distance :math:`\\delta^2_{kl} = 1 - w_{kl}` for agreement weights (None: none).
+
+    Parameters
+    ----------
+    ann : Annotations
+        Single-label data (the weights' rows and columns are its categories).
+    weights : None, str or array_like
+        As everywhere (:func:`~analytics.agreement.weights.weight_matrix`).
+
+    Returns
+    -------
+    callable or None
+        ``f(label_1, label_2)``, named after the weights (e.g. ``quadratic weights``);
+        None when unweighted.
+
+    Notes
+    -----
+    With :math:`\\delta^2 = 1 - w`, alpha's :math:`1 - D_o / D_e` is Gwet's (2014, ch. 4)
+    weighted alpha :math:`(p_a - p_e) / (1 - p_e)` (irrCAC's ``krippen.alpha.raw`` with
+    ``weights=``); quadratic weights on numeric labels give interval alpha.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., Advanced
+    Analytics, chapter 4 (Krippendorff's alpha with agreement weights).
+    """
+    if ann.is_multilabel and weights is not None:
+        raise AnnotationDataError(
+            "agreement weights are between single categories; these are multi-label data.",
+            hint="Use a set distance (distance='masi', 'jaccard', ...) instead of weights.",
+        )
+    w, label = agreement_weights(ann, weights)
+    if w is None:
+        return None
+    where = {c: k for k, c in enumerate(ann.categories)}
+
+    def weights_distance(x: object, y: object) -> float:
+        return float(1.0 - w[where[x], where[y]])
+
+    weights_distance.__name__ = label
+    return weights_distance
 
 
 def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
@@ -142,7 +189,10 @@ def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
 
 
 def krippendorff_alpha(
-    ann: Annotations | pd.DataFrame, distance: str | Callable = "nominal"
+    ann: Annotations | pd.DataFrame,
+    distance: str | Callable = "nominal",
+    *,
+    weights: Weights = None,
 ) -> Coefficient:
     """Krippendorff's alpha from the coincidence matrix.
 
@@ -156,10 +206,16 @@ def krippendorff_alpha(
         declared order), ``"interval"`` :math:`(c - k)^2`, ``"ratio"``
         :math:`((c - k)/(c + k))^2`; for multi-label data a set distance from
         :data:`~analytics.agreement.SET_DISTANCES` (``"masi"``, ``"passonneau"``,
-        ``"jaccard"``, ``"dice"``) or ``"nominal"`` (sets equal or not); or a callable
+        ``"jaccard"``, ``"dice"``; DKPro Agreement's readings ``"passonneau_dkpro"``,
+        ``"masi_dkpro"``, where the empty set is a subset of every set) or ``"nominal"`` (sets equal or not); or a callable
         ``f(label_1, label_2) -> float`` returning the disagreement :math:`\\delta^2`
         (symmetric, 0 for equal labels; called once per pair of distinct values; labels
         are category names, or frozensets for multi-label data).
+    weights : None, str or array_like, default None
+        Keyword only. Agreement weights as for every weighted coefficient (a family of
+        :data:`~analytics.agreement.WEIGHT_FAMILIES` or a q x q matrix), used as the
+        distance :math:`\\delta^2_{kl} = 1 - w_{kl}` (:func:`distance_from_weights`);
+        give either ``weights`` or a ``distance`` other than nominal, not both.
 
     Returns
     -------
@@ -194,4 +250,13 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(df), 3)
     0.533
     """
-    return build_alpha(coders(ann), distance)[0]
+    ann = coders(ann)
+    by_weights = distance_from_weights(ann, weights)
+    if by_weights is not None:
+        if not (isinstance(distance, str) and distance.lower() == "nominal"):
+            raise AnnotationDataError(
+                "give either weights= or a distance for Krippendorff's alpha, not both.",
+                hint="Weights w become the distance 1 - w; drop one of the two.",
+            )
+        distance = by_weights
+    return build_alpha(ann, distance)[0]

@@ -26,9 +26,10 @@ from scipy import sparse
 from analytics._core.bootstrap import ItemStatistic, Patterns
 from analytics._core.budget import budget_bytes, check_budget
 from analytics.agreement.coincidence import pairs_after, pairs_within_groups
-from analytics.data import Annotations, as_annotations
+from analytics.data import Annotations, anonymous_annotators, as_annotations
 
 __all__ = [
+    "ANONYMOUS_RATERS",
     "JUDGEMENT_PAIR_BYTES",
     "MULTILABEL_ONLY_ALPHA",
     "NO_PAIRS",
@@ -41,13 +42,16 @@ __all__ = [
     "Weights",
     "coders",
     "join_notes",
+    "known_annotators_only",
     "prepare",
     "single_label_only",
     "undefined",
 ]
 
 Weights = None | str | np.ndarray | Sequence[Sequence[float]]
-"""``weights=``: None (unweighted), ``"linear"``, ``"quadratic"`` or a q x q matrix."""
+"""``weights=``: None (unweighted), a family of
+:data:`~analytics.agreement.weights.WEIGHT_FAMILIES` (``"linear"``, ``"quadratic"``, ...) or a
+q x q matrix."""
 
 
 class Coefficient(float):
@@ -125,6 +129,20 @@ def undefined(reason: str, items_used: int = 0) -> Coefficient:
 def join_notes(*parts: str) -> str:
     """The non-empty notes joined by "; "."""
     return "; ".join(x for x in parts if x)
+
+
+ANONYMOUS_RATERS = (
+    "needs to know which rater gave which label, and the raters of a count table are "
+    "anonymous; on counts use percent agreement, Fleiss' kappa, Gwet's AC1/AC2, "
+    "Brennan-Prediger or Krippendorff's alpha"
+)
+
+
+def known_annotators_only(ann: Annotations, name: str) -> Coefficient | None:
+    """A NaN coefficient for count-table data (anonymous raters), else None."""
+    if anonymous_annotators(ann):
+        return undefined(f"{name} {ANONYMOUS_RATERS}")
+    return None
 
 
 def single_label_only(ann: Annotations, name: str) -> Coefficient | None:

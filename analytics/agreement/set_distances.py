@@ -12,7 +12,11 @@ Conventions (the papers leave these cases open):
 - The empty set against a non-empty set is at distance 1 under every measure. Poesio &
   Artstein's case list for Passonneau's distance is ambiguous here (the empty set is both
   a subset of B and disjoint from it); we take "disjoint", which agrees with Jaccard, Dice
-  and MASI (all 1 there).
+  and MASI (all 1 there). DKPro Agreement reads it as a subset (Passonneau distance 1/3):
+  ``passonneau(a, b, empty_set="subset")``, and by name the distances of
+  :data:`DKPRO_SET_DISTANCES` (``"passonneau_dkpro"``, and ``"masi_dkpro"``, DKPro's
+  MASI, the Jaccard distance times the Passonneau distance), which reproduce DKPro's
+  published alpha values.
 
 Every measure is a function of three counts only: ``|A & B|``, ``|A|`` and ``|B|``.
 :func:`distance_matrix` therefore gets the intersections of all pairs of distinct sets in
@@ -27,7 +31,20 @@ import numpy as np
 
 from analytics._core.errors import AnnotationDataError
 
-__all__ = ["SET_DISTANCES", "dice", "distance_matrix", "jaccard", "masi", "passonneau"]
+__all__ = [
+    "DKPRO_SET_DISTANCES",
+    "EMPTY_SET_READINGS",
+    "SET_DISTANCES",
+    "dice",
+    "distance_matrix",
+    "jaccard",
+    "masi",
+    "masi_dkpro",
+    "passonneau",
+]
+
+EMPTY_SET_READINGS = ("disjoint", "subset")
+"""How Passonneau's distance reads the empty set against a non-empty set."""
 
 SetDistance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -51,14 +68,17 @@ def _dice(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
     return np.where(total == 0, 0.0, 1.0 - 2.0 * inter / np.maximum(total, 1))
 
 
-def _monotonicity(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+def _monotonicity(
+    inter: np.ndarray, na: np.ndarray, nb: np.ndarray, empty_set: str = "disjoint"
+) -> np.ndarray:
     """1 identical, 2 one a proper subset of the other, 3 overlapping, 4 disjoint.
 
-    The empty set against a non-empty set is level 4 (disjoint).
+    The empty set against a non-empty set is level 4 (disjoint), or 2 with
+    ``empty_set="subset"`` (DKPro's reading).
     """
     union = na + nb - inter
     equal = inter == union
-    subset = (inter == np.minimum(na, nb)) & (inter > 0)
+    subset = (inter == np.minimum(na, nb)) & ((inter > 0) | (empty_set == "subset"))
     overlap = inter > 0
     return np.select([equal, subset, overlap], [1, 2, 3], default=4)
 
@@ -69,8 +89,31 @@ _PASSONNEAU_LEVELS = np.array([np.nan, 0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0])
 _MASI_WEIGHTS = np.array([np.nan, 1.0, 2.0 / 3.0, 1.0 / 3.0, 0.0])
 
 
-def _passonneau(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
-    return _PASSONNEAU_LEVELS[_monotonicity(inter, na, nb)]
+def _passonneau(
+    inter: np.ndarray, na: np.ndarray, nb: np.ndarray, empty_set: str = "disjoint"
+) -> np.ndarray:
+    return _PASSONNEAU_LEVELS[_monotonicity(inter, na, nb, empty_set)]
+
+
+def _passonneau_dkpro(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    return _passonneau(inter, na, nb, "subset")
+
+
+def _masi_dkpro(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    return _jaccard_dkpro(inter, na, nb) * _passonneau(inter, na, nb, "subset")
+
+
+def _jaccard_dkpro(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    union = na + nb - inter
+    return np.where(union == 0, 1.0, 1.0 - inter / np.maximum(union, 1))
+
+
+def _check_reading(empty_set: str) -> None:
+    if empty_set not in EMPTY_SET_READINGS:
+        raise AnnotationDataError(
+            f"unknown reading of the empty set {empty_set!r}.",
+            hint="Use 'disjoint' (Concord's default) or 'subset' (DKPro Agreement's).",
+        )
 
 
 def _masi(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
@@ -142,13 +185,16 @@ def dice(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _dice(*_sizes(a, b))
 
 
-def passonneau(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def passonneau(a: np.ndarray, b: np.ndarray, empty_set: str = "disjoint") -> np.ndarray:
     r"""Passonneau's (2004) distance: 0 equal, 1/3 subset, 2/3 overlap, 1 disjoint.
 
     Parameters
     ----------
     a, b : array_like of bool, shape (..., n_categories)
         Label sets as boolean category rows; they broadcast against each other.
+    empty_set : {"disjoint", "subset"}, default "disjoint"
+        The empty set against a non-empty set: disjoint (distance 1, Concord's reading)
+        or a subset (1/3, DKPro Agreement's ``SetAnnotationDistanceFunction``).
 
     Returns
     -------
@@ -161,8 +207,9 @@ def passonneau(a: np.ndarray, b: np.ndarray) -> np.ndarray:
               B \subset A \\ 2/3 & A \cap B \ne \emptyset \\ 1 & \text{otherwise}
               \end{cases}
 
-    The empty set against a non-empty set counts as disjoint (distance 1), as in MASI,
-    where the Jaccard factor is 0 there.
+    The empty set against a non-empty set counts as disjoint (distance 1) by default, as
+    in MASI, where the Jaccard factor is 0 there; ``empty_set="subset"`` reads it as a
+    subset (1/3), as DKPro Agreement does.
 
     References
     ----------
@@ -175,8 +222,11 @@ def passonneau(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     --------
     >>> round(float(passonneau([True, True, False], [True, False, False])), 3)
     0.333
+    >>> [round(float(passonneau([False, False], [True, False], r)), 3) for r in ("disjoint", "subset")]
+    [1.0, 0.333]
     """
-    return _passonneau(*_sizes(a, b))
+    _check_reading(empty_set)
+    return _passonneau(*_sizes(a, b), empty_set)
 
 
 def masi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -214,6 +264,45 @@ def masi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _masi(*_sizes(a, b))
 
 
+def masi_dkpro(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    r"""DKPro Agreement's MASI: the Jaccard distance times Passonneau's distance.
+
+    Parameters
+    ----------
+    a, b : array_like of bool, shape (..., n_categories)
+        Label sets as boolean category rows; they broadcast against each other.
+
+    Returns
+    -------
+    ndarray of float
+        The distance of every pair, in [0, 1].
+
+    Notes
+    -----
+    .. math:: d(A, B) = d_J(A, B)\, d_P(A, B)
+
+    with the empty set a subset of every set (:func:`passonneau` with
+    ``empty_set="subset"``), as DKPro's ``MASISetAnnotationDistanceFunction`` computes it.
+    This is not Passonneau's (2006) :math:`1 - J \cdot M` (:func:`masi`, NLTK's
+    ``masi_distance``): a subset {a} of {a, b} is at 1/6 here and at 2/3 there. It is
+    offered so that DKPro's published values can be reproduced by name.
+
+    References
+    ----------
+    Meyer, C. M., Mieskes, M., Stab, C., & Gurevych, I. (2014). DKPro Agreement: an
+    open-source Java library for measuring inter-rater agreement. *Proceedings of COLING
+    2014: System Demonstrations*, 105-109.
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. *Proceedings of LREC 2006*.
+
+    Examples
+    --------
+    >>> round(float(masi_dkpro([True, False], [True, True])), 4)
+    0.1667
+    """
+    return _masi_dkpro(*_sizes(a, b))
+
+
 SET_DISTANCES: dict[str, SetDistance] = {
     "passonneau": passonneau,
     "masi": masi,
@@ -221,11 +310,21 @@ SET_DISTANCES: dict[str, SetDistance] = {
     "dice": dice,
 }
 
+DKPRO_SET_DISTANCES: dict[str, SetDistance] = {
+    "passonneau_dkpro": lambda a, b: passonneau(a, b, empty_set="subset"),
+    "masi_dkpro": masi_dkpro,
+}
+"""DKPro Agreement's readings, by name: Passonneau's distance with the empty set as a
+subset (``SetAnnotationDistanceFunction``) and DKPro's MASI
+(``MASISetAnnotationDistanceFunction``, :func:`masi_dkpro`)."""
+
 _FROM_SIZES: dict[str, Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]] = {
     "passonneau": _passonneau,
     "masi": _masi,
     "jaccard": _jaccard,
     "dice": _dice,
+    "passonneau_dkpro": _passonneau_dkpro,
+    "masi_dkpro": _masi_dkpro,
 }
 
 
@@ -237,8 +336,8 @@ def distance_matrix(sets: np.ndarray, distance: str | SetDistance) -> np.ndarray
     sets : ndarray of bool, shape (n_sets, n_categories)
         Boolean rows, one per distinct label set (``Annotations.label_sets_table``).
     distance : str or callable
-        A name from :data:`SET_DISTANCES` or a vectorised callable ``f(a, b)`` of the same
-        form as :func:`jaccard`.
+        A name from :data:`SET_DISTANCES` or :data:`DKPRO_SET_DISTANCES`, or a vectorised
+        callable ``f(a, b)`` of the same form as :func:`jaccard`.
 
     Returns
     -------
@@ -273,7 +372,7 @@ def distance_matrix(sets: np.ndarray, distance: str | SetDistance) -> np.ndarray
         raise AnnotationDataError("sets must be a 2-d boolean array (n_sets x n_categories).")
     if isinstance(distance, str):
         if distance not in _FROM_SIZES:
-            known = ", ".join(SET_DISTANCES)
+            known = ", ".join([*SET_DISTANCES, *DKPRO_SET_DISTANCES])
             raise AnnotationDataError(
                 f"unknown set distance {distance!r}.", hint=f"Use one of: {known}."
             )

@@ -1,7 +1,7 @@
-"""Where do the annotators agree? Agreement per category, per annotator pair, per item.
+"""Where do the annotators agree? Agreement per annotator pair and per item.
 
-- :func:`per_category`: one-vs-rest Fleiss' kappa and alpha for every category (single-
-  and multi-label data), with bootstrap intervals;
+(Agreement per category is :mod:`analytics.agreement.categories`.)
+
 - :func:`pairwise`: a coefficient for every pair of annotators (:class:`Pairwise`);
 - :func:`contingency`: two annotators' labels against each other;
 - :func:`item_agreement`, :func:`agreement_levels`, :func:`item_agreement_summary`:
@@ -15,24 +15,18 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from analytics._core.bootstrap import (
-    ItemStatistic,
-    bootstrap_replicates,
-    check_resampling,
-)
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
 from analytics.agreement.annotator_pairs import pair_labels, pair_margin_values, two_annotators
-from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.pair_margins import pair_margin_blocks, pairwise_bytes
 from analytics.agreement.prepared import (
+    ANONYMOUS_RATERS,
     MULTILABEL_ONLY_ALPHA,
-    NO_PAIRS,
     coders,
     prepare,
 )
-from analytics.data import Annotations
+from analytics.data import Annotations, anonymous_annotators
 
 __all__ = [
     "ItemAgreementSummary",
@@ -42,199 +36,17 @@ __all__ = [
     "item_agreement",
     "item_agreement_summary",
     "pairwise",
-    "per_category",
 ]
 
 
-# ---------------------------------------------------------------------- per category
-def per_category(
-    ann: Annotations | pd.DataFrame,
-    confidence: float = 0.95,
-    n_boot: int = 1000,
-    seed: int | None = 0,
-) -> pd.DataFrame:
-    """One-vs-rest agreement per category: Fleiss's kappa_j and alpha_j, with intervals.
-
-    Parameters
-    ----------
-    ann : Annotations or DataFrame
-        Single-label or multi-label judgements.
-    confidence : float, default 0.95
-        Coverage of the bootstrap intervals, strictly between 0 and 1.
-    n_boot : int, default 1000
-        Bootstrap resamples of the items (0: no intervals).
-    seed : int or None, default 0
-        Seed of the resampling.
-
-    Returns
-    -------
-    DataFrame
-        One row per category: ``category, judgements, items_used, prevalence,
-        observed_agreement, fleiss_kappa, kappa_low, kappa_high, alpha, alpha_low,
-        alpha_high, note``. ``judgements`` and ``prevalence`` count every judgement;
-        ``items_used`` is the number of items with two or more judgements, the items
-        ``observed_agreement`` (the one-vs-rest :math:`p_a`), kappa and alpha use. A
-        category nobody (or everybody) used on those items has NaN kappa and alpha and a
-        ``note`` saying so.
-
-    Raises
-    ------
-    AnnotationDataError
-        ``confidence``, ``n_boot`` or ``seed`` out of range (the message names it).
-
-    Notes
-    -----
-    For category :math:`j`, every judgement becomes "j" or "not j" (multi-label data:
-    the category is in the set or not). With :math:`r_{ij}` of the :math:`r_i` judgements
-    of item :math:`i` saying "j":
-
-    .. math:: \\kappa_j = \\frac{p_{a,j} - p_{e,j}}{1 - p_{e,j}},\\quad
-              p_{a,j} = \\frac{1}{n'} \\sum_{i: r_i \\ge 2}
-              \\frac{r_{ij}(r_{ij} - 1) + (r_i - r_{ij})(r_i - r_{ij} - 1)}{r_i (r_i - 1)},\\quad
-              p_{e,j} = \\pi_j^2 + (1 - \\pi_j)^2
-
-    with :math:`\\pi_j` the mean over items of :math:`r_{ij}/r_i`: Fleiss's (1971) kappa for
-    one category when every item has the same number of judgements, Gwet's (2014) form of
-    :func:`~analytics.agreement.fleiss_kappa` otherwise. Alpha is nominal alpha on the same
-    binary data:
-
-    .. math:: \\alpha_j = 1 - \\frac{(n - 1)\\, \\sum_i 2 r_{ij}(r_i - r_{ij})/(r_i - 1)}
-                                   {2\\, n_j (n - n_j)}
-
-    over the :math:`n` judgements of pairable items, :math:`n_j` of them "j".
-
-    References
-    ----------
-    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
-    *Psychological Bulletin* 76(5), 378-382 (agreement on a single category).
-    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed.
-    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School
-    for Communication, University of Pennsylvania.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "annotator": ["a", "b"] * 4,
-    ...                    "label": ["x", "x", "y", "y", "x", "y", "y", "y"]})
-    >>> per_category(df, n_boot=0)[["category", "fleiss_kappa", "alpha"]].round(3)
-      category  fleiss_kappa  alpha
-    0        x         0.467  0.533
-    1        y         0.467  0.533
-    """
-    confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
-    ann = coders(ann)
-    check_budget(
-        estimate_bytes(ann.n_items * ann.n_categories, copies=12),
-        f"agreement per category of {ann.n_items:,} items x {ann.n_categories:,} categories",
-        "Merge rare categories, or analyse a subset of the items (Annotations.subset).",
-    )
-    counts = np.asarray(ann.count_matrix(), dtype=float)  # items x categories (sets: membership)
-    n_i = np.bincount(ann.item_codes, minlength=ann.n_items).astype(float)
-    q = ann.n_categories
-    stat_k, stat_a = _per_category_statistics(counts, n_i)
-    point = stat_k.totals(np.ones((1, ann.n_items)))
-    kappa = stat_k.finish(point)[0]
-    alpha = stat_a.finish(stat_a.totals(np.ones((1, ann.n_items))))[0]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        observed = point[0, :q] / point[0, 2 * q]
-    lo_k = hi_k = lo_a = hi_a = np.full(q, np.nan)
-    if n_boot > 0 and ann.n_items:
-        patterns = prepare(ann).patterns
-        reps = bootstrap_replicates({"k": stat_k, "a": stat_a}, patterns, n_boot, seed)
-        lo_k, hi_k = _columnwise_interval(reps["k"], confidence)
-        lo_a, hi_a = _columnwise_interval(reps["a"], confidence)
-    judged = counts.sum(axis=0)
-    pairable = n_i >= 2
-    prevalence = np.divide(judged, n_i.sum(), out=np.full(len(judged), np.nan), where=n_i.sum() > 0)
-    return pd.DataFrame(
-        {
-            "category": list(ann.categories),
-            "judgements": judged.astype(np.int64),
-            "items_used": np.full(q, int(pairable.sum()), dtype=np.int64),
-            "prevalence": prevalence,
-            "observed_agreement": observed,
-            "fleiss_kappa": kappa,
-            "kappa_low": lo_k,
-            "kappa_high": hi_k,
-            "alpha": alpha,
-            "alpha_low": lo_a,
-            "alpha_high": hi_a,
-            "note": _per_category_notes(counts, n_i),
-        }
-    )
-
-
-def _per_category_notes(counts: np.ndarray, n_i: np.ndarray) -> list[str]:
-    """Why a category's kappa and alpha are undefined ("" where they are defined)."""
-    pairable = n_i >= 2
-    if not pairable.any():
-        return [NO_PAIRS] * counts.shape[1]
-    # the counts cover only items judged twice or more: say so when other items exist
-    where = "" if pairable.all() else " on the items judged by two or more annotators"
-    yes = counts[pairable].sum(axis=0)
-    no = n_i[pairable].sum() - yes
-    return [
-        f"nobody used this category{where}: no variation to agree on"
-        if y == 0
-        else f"every judgement used this category{where}: no variation to agree on"
-        if n == 0
-        else ""
-        for y, n in zip(yes, no, strict=True)
-    ]
-
-
-def _per_category_statistics(
-    counts: np.ndarray, n_i: np.ndarray
-) -> tuple[ItemStatistic, ItemStatistic]:
-    """Per-category one-vs-rest Fleiss kappa and nominal alpha, vectorised over categories."""
-    q = counts.shape[1]
-    rest = n_i[:, None] - counts
-    two = (n_i >= 2).astype(float)
-    denom = np.maximum(n_i * (n_i - 1), 1)[:, None]
-    pa = two[:, None] * (counts * (counts - 1) + rest * (rest - 1)) / denom
-    share = counts / np.maximum(n_i, 1)[:, None]
-    # alpha: disagreeing pairs 2 r_ij (r_i - r_ij) / (r_i - 1) and pairable margins
-    dis = two[:, None] * 2.0 * counts * rest / np.maximum(n_i - 1, 1)[:, None]
-    margins = np.column_stack([two[:, None] * counts, two * n_i])
-    stats_k = np.column_stack([pa, share, two, np.ones_like(n_i), margins])
-
-    def varies(m: np.ndarray) -> np.ndarray:
-        """Category used on some, not all, judgements of pairable items (margins columns)."""
-        n1, n = m[:, :q], m[:, [q]]
-        return (n1 > 0) & (n1 < n)
-
-    def finish_k(t: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p_a = t[:, :q] / t[:, [2 * q]]
-            pi = t[:, q : 2 * q] / t[:, [2 * q + 1]]
-            # one-vs-rest: the shares of "j" and "not j" (rows of replicates x categories)
-            pe = chance_agreement("fleiss_kappa", np.stack([pi, 1 - pi], -1).reshape(-1, 2))
-            value = beyond_chance(p_a, pe.reshape(pi.shape))
-        return np.where(varies(t[:, 2 * q + 2 :]) & (t[:, [2 * q]] > 0), value, np.nan)
-
-    stats_a = np.column_stack([dis, margins])
-
-    def finish_a(t: np.ndarray) -> np.ndarray:
-        n = t[:, [2 * q]]
-        n1 = t[:, q : 2 * q]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            value = 1.0 - (n - 1.0) * t[:, :q] / (2.0 * n1 * (n - n1))
-        return np.where(varies(t[:, q:]), value, np.nan)
-
-    return ItemStatistic(stats_k, finish_k), ItemStatistic(stats_a, finish_a)
-
-
-def _columnwise_interval(reps: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~analytics._core.bootstrap.percentile_interval` of every column at once."""
-    reps = np.asarray(reps, dtype=float).reshape(len(reps), -1)
-    enough = np.isfinite(reps).sum(axis=0) >= 2
-    lo, hi = np.full(reps.shape[1], np.nan), np.full(reps.shape[1], np.nan)
-    if enough.any():
-        cols, tail = (
-            np.where(np.isfinite(reps[:, enough]), reps[:, enough], np.nan),
-            (1 - confidence) / 2,
+def _refuse_anonymous(ann: Annotations, what: str) -> None:
+    """Count-table data (anonymous raters) have no annotator pairs to tabulate."""
+    if anonymous_annotators(ann):
+        raise AnnotationDataError(
+            f"{what} {ANONYMOUS_RATERS}.",
+            hint="Load the judgements (who gave which label), or use the coefficients "
+            "defined on counts.",
         )
-        lo[enough], hi[enough] = np.nanquantile(cols, [tail, 1.0 - tail], axis=0)
-    return lo, hi
 
 
 # ---------------------------------------------------------------------- pairwise matrix
@@ -311,6 +123,7 @@ def pairwise(ann: Annotations | pd.DataFrame, coefficient: str = "cohen_kappa") 
     """
     ann = coders(ann)
     check_choice(coefficient, "coefficient", tuple(_PAIRWISE))
+    _refuse_anonymous(ann, "a table of annotator pairs")
     names = ann.annotators
     a_n = ann.n_annotators
     if ann.is_multilabel and coefficient != "percent_agreement":
@@ -379,6 +192,7 @@ def contingency(ann: Annotations | pd.DataFrame, a: Any, b: Any) -> pd.DataFrame
     table).
     """
     ann = coders(ann)
+    _refuse_anonymous(ann, "a table of two annotators' labels")
     ia, ib = two_annotators(ann, a, b)
     p = prepare(ann)
     if ann.is_multilabel:

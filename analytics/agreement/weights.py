@@ -1,9 +1,11 @@
 """Agreement weights: how close two categories are, for the weighted coefficients.
 
-:func:`weight_matrix` gives the categories x categories agreement weights (identity,
-linear, quadratic, or a matrix the user gives); linear and quadratic weights need an
-order, so text categories without a declared one are refused
-(:func:`weights_order_problem`) rather than given an invented order.
+:func:`weight_matrix` gives the categories x categories agreement weights: irrCAC's
+named families (:data:`WEIGHT_FAMILIES`: identity, linear, quadratic, ordinal, radical,
+ratio, circular, bipolar) or a matrix the user gives. ``weights=`` means the same for every
+coefficient that has a weighted form. Every family but identity needs an order, so text
+categories without a declared one are refused (:func:`weights_order_problem`) rather
+than given an invented order.
 """
 
 from __future__ import annotations
@@ -17,11 +19,25 @@ from analytics.agreement.prepared import Weights
 from analytics.data import Annotations
 
 __all__ = [
+    "WEIGHT_FAMILIES",
     "agreement_weights",
     "category_positions",
     "weight_matrix",
     "weights_order_problem",
 ]
+
+
+WEIGHT_FAMILIES = (
+    "identity",
+    "linear",
+    "quadratic",
+    "ordinal",
+    "radical",
+    "ratio",
+    "circular",
+    "bipolar",
+)
+"""The named weights ``weights=`` takes everywhere (irrCAC's families, Gwet 2014 ch. 3)."""
 
 
 def agreement_weights(ann: Annotations, weights: Weights) -> tuple[np.ndarray | None, str]:
@@ -40,6 +56,9 @@ def agreement_weights(ann: Annotations, weights: Weights) -> tuple[np.ndarray | 
 def category_positions(ann: Annotations) -> np.ndarray:
     """Where each category sits on its scale: its value (numbers) or its declared rank (text).
 
+    Ranks count from 1, as irrCAC numbers text categories (only ratio weights, which
+    compare :math:`(a - b)/(a + b)`, depend on where the count starts).
+
     Examples
     --------
     >>> import pandas as pd
@@ -49,12 +68,12 @@ def category_positions(ann: Annotations) -> np.ndarray:
     [1.0, 6.0]
     >>> df["label"] = ["1", "6"]
     >>> category_positions(load_annotations(df, categories=["1", "6", "3"])).tolist()
-    [0.0, 1.0, 2.0]
+    [1.0, 2.0, 3.0]
     """
     cats = ann.categories
     if _numeric(cats):
         return cats.to_numpy(dtype=float)
-    return np.arange(len(cats), dtype=float)
+    return np.arange(1, len(cats) + 1, dtype=float)
 
 
 def _numeric(cats: pd.Index) -> bool:
@@ -65,8 +84,8 @@ def _numeric(cats: pd.Index) -> bool:
 def weights_order_problem(ann: Annotations, weights: str) -> str:
     """Why ``weights`` cannot be used on these categories ("" when they can).
 
-    Linear and quadratic weights measure how far apart two categories are, so they need
-    an order: numeric labels, or text categories declared in order. Text whose order is
+    Every named family but identity measures how far apart two categories are, so it
+    needs an order: numeric labels, or text categories declared in order. Text whose order is
     only the order of first appearance has none.
     """
     cats = ann.categories
@@ -79,17 +98,54 @@ def weights_order_problem(ann: Annotations, weights: str) -> str:
     )
 
 
+def _scale(ann: Annotations, family: str) -> np.ndarray:
+    """The positions :math:`x_k` a named family measures with (see :func:`weight_matrix`)."""
+    x = category_positions(ann)
+    if family == "ordinal":  # ranks on the scale, whatever the values
+        return np.argsort(np.argsort(x)).astype(float) + 1.0
+    return x
+
+
+def _family_weights(x: np.ndarray, family: str) -> np.ndarray:
+    """The named family's weights on positions ``x`` (1 on the diagonal)."""
+    lo, hi = (float(x.min()), float(x.max())) if len(x) else (0.0, 0.0)
+    span = hi - lo
+    a, b = x[:, None], x[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if family == "linear":
+            return 1.0 - np.abs(a - b) / (span or 1.0)
+        if family == "quadratic":
+            return 1.0 - (a - b) ** 2 / (span or 1.0) ** 2
+        if family == "radical":
+            return 1.0 - np.sqrt(np.abs(a - b)) / np.sqrt(span or 1.0)
+        if family == "ratio":
+            top = ((hi - lo) / (hi + lo)) ** 2 if span else 1.0
+            return 1.0 - ((a - b) / (a + b)) ** 2 / top
+        if family == "ordinal":
+            n = np.abs(a - b) + 1.0
+            d = n * (n - 1.0) / 2.0
+        elif family == "circular":
+            d = np.sin(np.pi * (a - b) / (span + 1.0)) ** 2
+        else:  # bipolar
+            d = (a - b) ** 2 / ((a + b - 2.0 * lo) * (2.0 * hi - a - b))
+            np.fill_diagonal(d, 0.0)
+    top = d.max() if d.size else 0.0
+    return 1.0 - d / top if top > 0 else np.eye(len(x))
+
+
 def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
     """Agreement weights :math:`w_{kl}` (1 on the diagonal) and a label for notes.
 
     Parameters
     ----------
     ann : Annotations
-        The data (its categories give the values :math:`x_k`).
+        The data (its categories give the positions :math:`x_k`).
     weights : None, str or array_like
-        None (or ``"identity"``, ``"none"``, ``"unweighted"``), ``"linear"``,
-        ``"quadratic"``, or a categories x categories matrix in [0, 1] with 1 on the
-        diagonal.
+        None (or ``"identity"``, ``"none"``, ``"unweighted"``), a family of
+        :data:`WEIGHT_FAMILIES` (``"linear"``, ``"quadratic"``, ``"ordinal"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``), or a categories x
+        categories matrix in [0, 1] with 1 on the diagonal, rows and columns in the order
+        of ``ann.categories``.
 
     Returns
     -------
@@ -97,21 +153,52 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
     label : str
         ``""`` when unweighted, else e.g. ``"linear weights"``.
 
+    Raises
+    ------
+    AnnotationDataError
+        An unknown family; a family on text categories without a declared order; ratio
+        weights on a scale that is not positive; a matrix of the wrong shape or outside
+        [0, 1].
+
     Notes
     -----
-    ``"linear"``: :math:`w_{kl} = 1 - |x_k - x_l| / (x_{max} - x_{min})`; ``"quadratic"``:
-    :math:`w_{kl} = 1 - (x_k - x_l)^2 / (x_{max} - x_{min})^2`, where :math:`x` are the
-    category values for numeric labels, and the ranks in the declared order for text
-    categories (even text that looks numeric: ``categories=["1", "2", "3", "4", "6"]`` is
-    weighted 0-4, as R's ``irr::kappa2`` weights factor levels). Text categories without
-    a declared order have no order, and these weights refuse them
+    With :math:`x_k` the category positions (their values for numeric labels, their
+    ranks 1..q in the declared order for text categories, as irrCAC numbers text
+    categories), :math:`x_{min}, x_{max}` the ends of the scale and
+    :math:`R = x_{max} - x_{min}`, Gwet's (2014, ch. 3) families are
+
+    - linear: :math:`1 - |x_k - x_l| / R`;
+    - quadratic: :math:`1 - (x_k - x_l)^2 / R^2`;
+    - radical: :math:`1 - \\sqrt{|x_k - x_l|} / \\sqrt{R}`;
+    - ratio: :math:`1 - ((x_k - x_l)/(x_k + x_l))^2 / ((x_{max} - x_{min})/(x_{max} + x_{min}))^2`
+      (positive scales only);
+    - ordinal: :math:`1 - d_{kl} / \\max d` with :math:`d_{kl} = n_{kl}(n_{kl} - 1)/2`,
+      :math:`n_{kl} = |k - l| + 1` counted in ranks (the values do not matter);
+    - circular: :math:`1 - d_{kl} / \\max d` with
+      :math:`d_{kl} = \\sin^2(\\pi (x_k - x_l) / (R + 1))`;
+    - bipolar: :math:`1 - d_{kl} / \\max d` with
+      :math:`d_{kl} = (x_k - x_l)^2 / ((x_k + x_l - 2 x_{min})(2 x_{max} - x_k - x_l))`
+      off the diagonal.
+
+    Text that looks numeric is text: ``categories=["1", "2", "3", "4", "6"]`` is weighted
+    on ranks 1-5, as R's ``irr::kappa2`` weights factor levels. Text categories without a
+    declared order have no order, and every family refuses them
     (:func:`weights_order_problem`) rather than invent one.
 
     References
     ----------
     Cohen, J. (1968). Weighted kappa. *Psychological Bulletin* 70(4), 213-220.
-    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (the linear and
-    quadratic weights for ordinal and interval data).
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., Advanced
+    Analytics, chapter 3 (the weight families); implemented in the R and Python packages
+    ``irrCAC`` (``linear.weights`` ... ``bipolar.weights``; ``irrCAC.weights.Weights``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from analytics.data import load_annotations
+    >>> df = pd.DataFrame({"item": [1, 1, 2], "annotator": ["a", "b", "a"], "label": [1, 2, 3]})
+    >>> weight_matrix(load_annotations(df), "radical")[0][0].round(3).tolist()
+    [1.0, 0.293, 0.0]
     """
     q = ann.n_categories
     if weights is None or (
@@ -124,10 +211,11 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
         "Use unweighted coefficients (weights=None), or merge categories.",
     )
     if isinstance(weights, str):
-        if weights not in ("linear", "quadratic"):
+        if weights not in WEIGHT_FAMILIES:
             raise AnnotationDataError(
                 f"unknown weights {weights!r}.",
-                hint="Use None, 'linear', 'quadratic', or a categories x categories matrix.",
+                hint=f"Use None, one of {', '.join(map(repr, WEIGHT_FAMILIES))}, or a "
+                "categories x categories matrix.",
             )
         problem = weights_order_problem(ann, weights)
         if problem:
@@ -137,12 +225,14 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
                 "or the Data page's declared order), load numeric labels, or use unweighted "
                 "coefficients.",
             )
-        x = category_positions(ann)
-        span = x.max() - x.min() if q else 0.0
-        diff = np.abs(x[:, None] - x[None, :]) / (span if span > 0 else 1.0)
-        if weights == "linear":
-            return 1.0 - diff, "linear weights"
-        return 1.0 - diff**2, "quadratic weights"
+        x = _scale(ann, weights)
+        if weights == "ratio" and len(x) and x.min() <= 0:
+            raise AnnotationDataError(
+                f"ratio weights need a positive scale, but the smallest category is {x.min():g}.",
+                hint="Ratio weights compare (a - b) / (a + b); use linear or quadratic weights "
+                "for scales that reach 0 or below.",
+            )
+        return _family_weights(x, weights), f"{weights} weights"
     w = np.asarray(weights, dtype=float)
     if w.shape != (q, q):
         raise AnnotationDataError(

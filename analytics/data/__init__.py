@@ -13,6 +13,9 @@ The modules, bottom to top (each imports only those above it in this list):
 - :mod:`~analytics.data.encode`: a long table into integer codes (ingestion);
 - :mod:`~analytics.data.views`: the read-only views the model inherits (wide, counts, ...);
 - :mod:`~analytics.data.model`: :class:`Annotations`, its checks and subsets;
+- :mod:`~analytics.data.count_tables`: items x categories count tables and two-rater
+  contingency tables as :class:`Annotations` (:func:`from_count_table`,
+  :func:`from_contingency_table`);
 - :mod:`~analytics.data.limits`: :class:`Limits`, the resource limits of a read;
 - :mod:`~analytics.data.delimited`, :mod:`~analytics.data.json_records`,
   :mod:`~analytics.data.workbook`, :mod:`~analytics.data.parquet_file`: one reader per format;
@@ -32,6 +35,13 @@ Annotations('crowd_intents.csv': 300 items, 20 annotators, 1500 judgements, 4 ca
 from __future__ import annotations
 
 from analytics.data.cells import MISSING_TOKENS, is_missing, looks_numeric
+from analytics.data.count_tables import (
+    COUNT_LAYOUTS,
+    anonymous_annotators,
+    count_matrix_of,
+    from_contingency_table,
+    from_count_table,
+)
 from analytics.data.encode import DUPLICATE_POLICIES
 from analytics.data.export import (
     EMPTY_SET,
@@ -65,6 +75,7 @@ from analytics.data.samples import (
 from analytics.data.workbook import workbook_sheets
 
 __all__ = [
+    "COUNT_LAYOUTS",
     "DEFAULT_LIMITS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_SAMPLE",
@@ -81,10 +92,14 @@ __all__ = [
     "RawTable",
     "Sample",
     "SkipNote",
+    "anonymous_annotators",
     "as_annotations",
     "choose_separator",
+    "count_matrix_of",
     "coverage_figure",
     "detect_columns",
+    "from_contingency_table",
+    "from_count_table",
     "is_missing",
     "judgements_per_item_figure",
     "label_distribution_figure",

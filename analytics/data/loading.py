@@ -21,6 +21,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
+from analytics.data.count_tables import COUNT_LAYOUTS, from_contingency_table, from_count_table
 from analytics.data.encode import encode_frame
 from analytics.data.importers import convert_tool_export
 from analytics.data.kinds import LabelKind
@@ -114,7 +115,10 @@ def load_annotations(
     kind : str, LabelKind or None, default None
         ``"nominal"``, ``"ordinal"``, ``"numeric"`` or ``"multilabel"``; inferred if None.
     layout : str or None, default None
-        ``"long"`` or ``"wide"``; detected if None (the report says why).
+        ``"long"`` or ``"wide"``; detected if None (the report says why). Count tables are
+        never guessed: ``"counts"`` reads an items x categories count table (anonymous
+        raters), ``"contingency"`` a two-rater contingency table
+        (:mod:`analytics.data.count_tables`; ``categories`` then picks the columns).
     max_bytes : int, default DEFAULT_MAX_BYTES
         Refuse files larger than this (200 MB).
     sheet : str, int or None, default None
@@ -290,6 +294,11 @@ def _load(
             source, format=format, max_bytes=max_bytes, sheet=sheet, limits=limits
         )
     display = name or report.source
+    if layout in COUNT_LAYOUTS:
+        build = from_count_table if layout == "counts" else from_contingency_table
+        extra = {"categories": categories} if layout == "counts" else {}
+        kind_name = None if kind is None else LabelKind.parse(kind).value
+        return build(df, kind=kind_name, name=display, report=report, **extra)
     tool = convert_tool_export(df, rows, report, options=tool_options)
     if tool is not None:
         df, rows, report = tool
@@ -336,7 +345,7 @@ def _load(
         missing=tokens,
         label_cells=labels,
     )
-    return Annotations.from_encoded(enc, display)
+    return Annotations.from_encoded(enc, display, labels=long["label"])
 
 
 def _shown(cell: Any) -> str:

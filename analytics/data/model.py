@@ -208,10 +208,12 @@ class Annotations(AnnotationViews):
             report=report,
             missing=missing,
         )
-        return cls.from_encoded(enc, name)
+        return cls.from_encoded(enc, name, labels=df[label])
 
     @classmethod
-    def from_encoded(cls, enc: Encoded, name: str = "annotations") -> Annotations:
+    def from_encoded(
+        cls, enc: Encoded, name: str = "annotations", labels: pd.Series | None = None
+    ) -> Annotations:
         """Build from judgements already encoded by :func:`~analytics.data.encode.encode_frame`.
 
         Parameters
@@ -220,11 +222,19 @@ class Annotations(AnnotationViews):
             The codes, names, kind and report.
         name : str, default "annotations"
             A display name (usually the file name).
+        labels : pandas.Series or None, default None
+            The label column that was encoded. When it holds booleans only (missing
+            cells aside) and no categories were declared, the categories are the
+            booleans ``True``/``False``, not their text (the cells are read as text).
 
         Returns
         -------
         Annotations
         """
+        if labels is not None and _holds_booleans(labels, enc):
+            enc = replace(
+                enc, categories=pd.Index([c == "True" for c in enc.categories], dtype=object)
+            )
         return cls(
             item_codes=enc.item_codes,
             annotator_codes=enc.annotator_codes,
@@ -429,6 +439,15 @@ class Annotations(AnnotationViews):
 
 
 # ---------------------------------------------------------------------- helpers
+def _holds_booleans(column: pd.Series, enc: Encoded) -> bool:
+    """A label column of booleans only, encoded as single labels without declared categories."""
+    if enc.kind is LabelKind.MULTILABEL or enc.report.categories_declared:
+        return False
+    if pd.api.types.is_bool_dtype(column.dtype):
+        return True
+    return column.dtype == object and pd.api.types.infer_dtype(column, skipna=True) == "boolean"
+
+
 def _codes_of(index: pd.Index, names: Iterable[Any], what: str) -> np.ndarray:
     names = list(names)
     lookup = index.get_indexer(names)

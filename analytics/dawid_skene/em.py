@@ -258,15 +258,28 @@ class EMEngine:
             q[self.gold_rows, self.gold_codes] = 1.0
         return q
 
-    def run(self, q0: np.ndarray, max_iter: int, tol: float) -> EMRun:
+    def run(
+        self,
+        q0: np.ndarray,
+        max_iter: int,
+        tol: float,
+        *,
+        initial_error: tuple[str, np.ndarray] | None = None,
+        finish: str = "e_step",
+    ) -> EMRun:
         """EM from initial posteriors ``q0`` until the relative change of the
         penalised log-likelihood is below ``tol`` or ``max_iter`` M-steps were made.
 
         Every trace entry is the objective of the parameters the posteriors were
         computed from, so the returned posteriors, parameters and last trace entry
-        belong together.
+        belong together. ``initial_error`` (``("addition" | "assign", counts)``, counts
+        annotator x true x given) enters the first M-step only. ``finish="m_step"``
+        returns, instead of the posteriors of the final parameters, the posteriors the
+        final M-step was made from (crowd-kit's ``DawidSkene`` state after ``n_iter``
+        iterations; with ``max_iter=0`` the start itself).
         """
-        pi, theta, counts = self.m_step(self.clamp(q0))
+        q_used = self.clamp(q0)
+        pi, theta, counts = self.m_step(q_used, initial_error)
         trace: list[float] = []
         n_iter, converged = 0, False
         while True:
@@ -280,14 +293,25 @@ class EMEngine:
             if n_iter >= max_iter:
                 break
             pi, theta, counts = self.m_step(q)
+            q_used = q
             n_iter += 1
-        return EMRun(q, pi, theta, counts, np.asarray(trace), n_iter, converged)
+        shown = q_used if finish == "m_step" else q
+        return EMRun(shown, pi, theta, counts, np.asarray(trace), n_iter, converged)
 
-    def m_step(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """MAP update: Dirichlet mode = (expected count + pseudo-count) / row total."""
+    def m_step(
+        self, q: np.ndarray, initial_error: tuple[str, np.ndarray] | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """MAP update: Dirichlet mode = (expected count + pseudo-count) / row total.
+
+        ``initial_error`` ("addition", counts) adds historical counts to the expected
+        counts; ("assign", counts) replaces them (crowd-kit's ``initial_error``).
+        """
         j, k = self.n_annotators, self.k
         # counts[(j, given), true] -> annotator x true x given
         counts = np.asarray(self.ct @ q).reshape(j, k, k).transpose(0, 2, 1)
+        if initial_error is not None:
+            how, extra = initial_error
+            counts = counts + extra if how == "addition" else extra.astype(float)
         # ct is C's CSC transpose (a free view): the CSC kernel streams through q in item
         # order and scatters into the small (annotator, label) x K result that stays in
         # cache, about 2x faster than a CSR copy of the transpose, which gathers q rows.

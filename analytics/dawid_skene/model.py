@@ -49,12 +49,13 @@ from numpy.typing import ArrayLike
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import (
+    check_choice,
     check_confusions,
     check_observed,
     check_prevalence,
     check_settings,
 )
-from analytics.data import Annotations, as_annotations
+from analytics.data import Annotations, anonymous_annotators, as_annotations
 from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,
@@ -63,9 +64,12 @@ from analytics.dawid_skene.em import (
     gold_codes,
     pseudo_counts,
 )
+from analytics.dawid_skene.initial import initial_error_counts
 from analytics.dawid_skene.starts import best_run
 
 __all__ = ["DawidSkeneResult", "fit", "log_likelihood", "posterior"]
+
+ANON = "a count table's raters are anonymous (load the judgements instead)."
 
 
 # ---------------------------------------------------------------------- result
@@ -291,6 +295,9 @@ def fit(
     init: str = "majority",
     gold: Mapping[Any, Any] | pd.Series | None = None,
     seed: int = 0,
+    initial_error: Any = None,
+    initial_error_strategy: str = "addition",
+    finish: str = "e_step",
 ) -> DawidSkeneResult:
     """Fit the Dawid-Skene model by EM; return posteriors, prevalence and confusion matrices.
 
@@ -301,7 +308,8 @@ def fit(
         unordered categories). Multi-label data are refused: fit one binary model per
         category instead (``ann.subset`` does not do this; see ``docs/dawid_skene.md``).
     max_iter : int, default 500
-        Most EM iterations to run: a whole number >= 1.
+        Most EM iterations to run: a whole number >= 0 (0: the parameters of the first
+        M-step only).
     tol : float, default 1e-7
         Stop when :math:`|\\ell_t - \\ell_{t-1}| / |\\ell_{t-1}| < tol` for the true
         penalised log-likelihood: a finite number >= 0; 0 never stops early (runs exactly
@@ -337,6 +345,15 @@ def fit(
     seed : int, default 0
         Random seed (a whole number >= 0) for the random starts (``init="random"`` or
         ``"best"``); the fit is otherwise deterministic.
+    initial_error : array_like, mapping or DataFrame, default None
+        Confusion counts known before the fit (crowd-kit's ``initial_error``), read by
+        :func:`~analytics.dawid_skene.initial.initial_error_counts`; they enter the first
+        M-step only, added to its expected counts (``initial_error_strategy="addition"``)
+        or instead of them (``"assign"``).
+    finish : {"e_step", "m_step"}, default "e_step"
+        ``"e_step"``: posteriors of the final parameters. ``"m_step"``: the posteriors
+        the final M-step was made from, as crowd-kit's ``DawidSkene(n_iter)`` reports
+        (with ``max_iter=0``, ``init="soft"``, ``smoothing=0``: its ``n_iter=0`` state).
 
     Returns
     -------
@@ -399,6 +416,8 @@ def fit(
         )
     if ann.n_judgements == 0:
         raise AnnotationDataError("there are no judgements to fit a model to.")
+    if anonymous_annotators(ann):
+        raise AnnotationDataError("Dawid-Skene needs to know who gave which label: " + ANON)
     max_iter, tol, smoothing, init, seed = check_settings(
         max_iter=max_iter,
         tol=tol,
@@ -415,7 +434,11 @@ def fit(
     c, ct = design_matrix(ann)
     votes = ann.count_matrix()
     engine = EMEngine(c, ct, n_a, k, alpha, beta, clamped)
-    run, start, n_runs, disagree = best_run(engine, votes, init, seed, max_iter, tol)
+    first = initial_error_counts(ann, initial_error, initial_error_strategy)
+    check_choice(finish, "finish", ("e_step", "m_step"))
+    run, start, n_runs, disagree = best_run(
+        engine, votes, init, seed, max_iter, tol, initial_error=first, finish=finish
+    )
     q, pi, theta, counts = run.q, run.pi, run.theta, run.counts
 
     notes = data_notes(ann)
@@ -445,6 +468,8 @@ def fit(
             "init": init,
             "n_gold": int((clamped >= 0).sum()),
             "seed": seed,
+            "initial_error": first and initial_error_strategy,
+            "finish": finish,
         },
         notes=notes,
     )

@@ -8,6 +8,8 @@ items differently into plain-language notes.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from analytics.dawid_skene.em import N_RANDOM_STARTS, EMEngine, EMRun, initial_posteriors
@@ -22,6 +24,7 @@ def best_run(
     seed: int,
     max_iter: int,
     tol: float,
+    **run_options: Any,
 ) -> tuple[EMRun, str, int, tuple[str, ...]]:
     """Run EM from the start(s) ``init`` asks for; keep the most likely run.
 
@@ -41,6 +44,8 @@ def best_run(
         Most M-steps per run.
     tol : float
         Relative change of the objective that stops a run.
+    **run_options
+        ``initial_error`` and ``finish``, passed to every run (:meth:`EMEngine.run`).
 
     Returns
     -------
@@ -54,7 +59,10 @@ def best_run(
         starts += [("jittered", seed + r) for r in range(N_RANDOM_STARTS)]
         if len(engine.gold_rows):
             starts.append(("gold", seed))
-    runs = [engine.run(initial_posteriors(votes, how, s), max_iter, tol) for how, s in starts]
+    runs = [
+        engine.run(initial_posteriors(votes, how, s), max_iter, tol, **run_options)
+        for how, s in starts
+    ]
     best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
     return runs[best], starts[best][0], len(runs), starts_disagree(runs, best)
 

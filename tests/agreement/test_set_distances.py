@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.metrics.distance import jaccard_distance, masi_distance
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, load_annotations
+from analytics.agreement import krippendorff_alpha
 from analytics.agreement.set_distances import (
+    DKPRO_SET_DISTANCES,
     SET_DISTANCES,
     dice,
     distance_matrix,
     jaccard,
     masi,
+    masi_dkpro,
     passonneau,
 )
 
@@ -95,3 +99,73 @@ def test_dice_is_documented_alias_free():
     assert set(SET_DISTANCES) == {"passonneau", "masi", "jaccard", "dice"}
     assert float(dice(row("abc"), row("a"))) == pytest.approx(1 - 2 / 4)
     assert float(passonneau(row("abc"), row("a"))) == pytest.approx(1 / 3)
+
+
+# DKPro Agreement, SetAnnotationsTest (dkpro-statistics-agreement/src/test/.../coding/
+# SetAnnotationsTest.java): 2 raters x 9 items of label sets, alpha with
+# SetAnnotationDistanceFunction 0.186 (D_o 0.333, D_e 0.409) and with
+# MASISetAnnotationDistanceFunction 0.252 (D_o 0.253, D_e 0.338), to 0.001.
+DKPRO_SETS = [
+    ("", ""),
+    ("A", ""),
+    ("A", "A"),
+    ("A", "B"),
+    ("AB", "A"),
+    ("AB", "AC"),
+    ("ABC", "ABC"),
+    ("C", "AC"),
+    ("C", "AC"),
+]
+
+
+def dkpro_study():
+    records = [
+        (i, rater, list(labels))
+        for i, pair in enumerate(DKPRO_SETS)
+        for rater, labels in zip(("r1", "r2"), pair, strict=True)
+    ]
+    frame = pd.DataFrame(records, columns=["item", "annotator", "label"])
+    return load_annotations(frame, kind="multilabel")
+
+
+def test_dkpro_published_alphas_are_reachable_by_name():
+    ann = dkpro_study()
+    assert krippendorff_alpha(ann, "passonneau_dkpro") == pytest.approx(0.186, abs=0.001)
+    assert krippendorff_alpha(ann, "masi_dkpro") == pytest.approx(0.252, abs=0.001)
+    # Concord's default reading (the empty set disjoint from {A}) gives a different value
+    assert krippendorff_alpha(ann, "passonneau") == pytest.approx(0.3273, abs=1e-4)
+
+
+def test_empty_set_readings_differ_only_on_the_empty_set():
+    empty, a, ab = row(""), row("a"), row("ab")
+    assert float(passonneau(empty, a)) == 1.0
+    assert float(passonneau(empty, a, empty_set="subset")) == pytest.approx(1 / 3)
+    assert float(passonneau(empty, empty, empty_set="subset")) == 0.0
+    assert float(passonneau(a, ab, empty_set="subset")) == pytest.approx(1 / 3)
+    with pytest.raises(AnnotationDataError, match="empty set"):
+        passonneau(empty, a, empty_set="overlap")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expect"),
+    [  # DKPro's MASISetAnnotationDistanceFunctionTest: subset 1/6, overlap 4/9
+        ("a", "ab", 1 / 6),
+        ("ab", "bc", 4 / 9),
+        ("a", "b", 1.0),
+        ("ab", "ab", 0.0),
+        ("", "", 0.0),
+        ("", "a", 1 / 3),
+    ],
+)
+def test_masi_dkpro_values(a, b, expect):
+    assert float(masi_dkpro(row(a), row(b))) == pytest.approx(expect)
+    assert float(masi_dkpro(row(b), row(a))) == pytest.approx(expect)
+
+
+def test_dkpro_distance_matrix_equals_pairwise_calls():
+    rng = np.random.default_rng(1)
+    table = np.unique(rng.random((30, 5)) < 0.4, axis=0)
+    for name, fn in DKPRO_SET_DISTANCES.items():
+        np.testing.assert_allclose(
+            distance_matrix(table, name), fn(table[:, None, :], table[None, :, :]), atol=1e-12
+        )

@@ -47,6 +47,8 @@ def test_report_on_published_data():
     assert any("Pairwise" in t for t in titles)
     text = " ".join(shown(m.value) for m in at.markdown)  # shown: sentences are escaped
     assert "interval" in text and "agreement beyond chance" in text
+    captions = " ".join(shown(c.value) for c in at.caption)
+    assert "kappa maximum, Cohen 1960" in captions
 
 
 def test_filters_and_distance_change_the_report():
@@ -111,3 +113,38 @@ def test_multilabel_item_table_is_displayable():
     tables = [df.value for df in at.dataframe]
     items = next(t for t in tables if "top_label" in t.columns)
     assert set(items["top_label"]) <= {"p, q", "{}", "q"}
+
+
+def test_a_count_table_shows_the_count_coefficients_and_says_why_others_are_missing():
+    from analytics.data import from_count_table
+    from tests.agreement.test_count_tables import DISTRIB_6RATERS
+
+    at = _run(from_count_table(DISTRIB_6RATERS))
+    assert not at.exception
+    report = at.dataframe[0].value.set_index("coefficient")
+    # irrCAC README: fleiss.kappa.dist(distrib.6raters) = 0.4139265
+    assert round(report.loc["Fleiss' kappa", "value"], 7) == 0.4139265
+    conger = report.loc["Conger's kappa"]
+    assert pd.isna(conger["value"]) and "anonymous" in conger["note"]
+
+
+def test_dawid_skene_page_refuses_a_count_table_in_words():
+    from analytics.data import from_count_table
+    from tests.agreement.test_count_tables import DISTRIB_6RATERS
+
+    at = run_page("dawid_skene", from_count_table(DISTRIB_6RATERS))
+    assert not at.exception
+    assert any("anonymous" in shown(e.value) for e in at.error)
+
+
+def test_dkpro_set_distance_is_a_choice_on_multilabel_data():
+    from tests.agreement.test_set_distances import dkpro_study
+
+    at = _run(dkpro_study())
+    assert not at.exception
+    at.selectbox(key="agr_distance").set_value("passonneau_dkpro").run()
+    assert not at.exception
+    report = at.dataframe[0].value.set_index("coefficient")
+    # DKPro Agreement SetAnnotationsTest: alpha 0.186 with SetAnnotationDistanceFunction
+    row = next(name for name in report.index if "passonneau_dkpro" in name)
+    assert round(report.loc[row, "value"], 3) == 0.186

@@ -115,3 +115,15 @@ def test_mturk_question_must_be_chosen_then_loads():
         pick.set_value(pick.options[0]).run()
         assert not at.error and not at.exception
     assert "batch.csv" in shown(at.subheader[0].value)
+
+
+def test_a_count_table_loads_with_the_layout_choice():
+    # irrCAC README: distrib.6raters (first 3 of 15 rows here), anonymous raters
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = b"subject,Depression,Neurosis,Other\n1,0,6,0\n2,3,0,3\n3,1,4,1\n"
+    at.file_uploader(key="upload_file").set_value(("counts.csv", data, "text/csv")).run()
+    at.selectbox(key="map_layout_counts.csv").set_value("counts").run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Items"] == "3" and metrics(at)["Judgements"] == "18"
+    assert metrics(at)["Categories"] == "3"

@@ -106,8 +106,8 @@ def test_smoothing_must_be_a_finite_non_negative_number(smoothing):
         fit(two_categories(), smoothing=smoothing)
 
 
-@pytest.mark.parametrize("max_iter", [0, -2, 1.5, "many", None, np.nan])
-def test_max_iter_must_be_a_whole_number_of_at_least_one(max_iter):
+@pytest.mark.parametrize("max_iter", [-1, -2, 1.5, "many", None, np.nan])
+def test_max_iter_must_be_a_whole_number_of_at_least_zero(max_iter):
     with pytest.raises(AnnotationDataError, match="max_iter"):
         fit(two_categories(), max_iter=max_iter)
 
