@@ -17,9 +17,11 @@ from scipy import stats as sps
 
 from analytics._core.bootstrap import (
     ItemStatistic,
+    Patterns,
+    bca_interval,
     bootstrap_replicates,
     check_resampling,
-    percentile_interval,
+    jackknife_values,
 )
 from analytics._core.errors import AnnotationDataError
 from analytics.agreement.annotator_pairs import pair_labels, pair_mean
@@ -53,10 +55,13 @@ COEFFICIENTS = {
 """Machine name -> display name of the coefficients in :func:`agreement_report`."""
 
 UNSTABLE = (
-    "no interval: the estimate lies outside the central range of its bootstrap resamples, so "
-    "it is unstable under resampling (a mean over annotator pairs is, when many pairs share "
-    "few items); rely on Fleiss' kappa, AC1 or alpha here"
+    "no interval: the bias-corrected interval does not contain the estimate, or is an extreme "
+    "tail of the resamples: the estimate's bias is as large as its spread (a mean "
+    "over annotator pairs is biased when many pairs share few items); rely on Fleiss' "
+    "kappa, AC1 or alpha here"
 )
+JACKKNIFE_CELLS = 200_000_000
+"""Above this many (patterns x statistic width) cells, the BCa acceleration is left at 0."""
 
 
 def bootstrap_cost(ann: Annotations | pd.DataFrame) -> int:
@@ -203,8 +208,8 @@ def agreement_report(
     entries = _report_entries(p, default_distance(ann) if distance is None else distance)
     boot: dict[str, np.ndarray] = {}
     refused: dict[str, str] = {}  # rows whose bootstrap would exceed the memory budget
+    to_boot: dict[str, ItemStatistic] = {}
     if n_boot > 0:
-        to_boot = {}
         for name, (_, stat) in entries:
             if stat is None:
                 continue
@@ -220,13 +225,13 @@ def agreement_report(
         lo = hi = float("nan")
         method, note = "", value.note
         if name in boot:
-            lo, hi, n_ok = percentile_interval(boot[name], confidence)
-            method = f"bootstrap over items ({n_boot:,} resamples, percentile)"
+            lo, hi, n_ok, kind = _bca(to_boot[name], p.patterns, boot[name], value, confidence)
+            method = f"bootstrap over items ({n_boot:,} resamples, {kind})"
             if n_ok < n_boot:
                 note = join_notes(
                     note, f"{n_boot - n_ok} resamples undefined, left out of the interval"
                 )
-            if np.isfinite(lo) and not lo - 1e-12 <= value <= hi + 1e-12:
+            if n_ok >= 2 and not (np.isfinite(lo) and lo - 1e-12 <= value <= hi + 1e-12):
                 lo = hi = float("nan")
                 method = f"bootstrap over items ({n_boot:,} resamples): interval withheld"
                 note = join_notes(note, UNSTABLE)
@@ -246,6 +251,26 @@ def agreement_report(
         rows,
         columns=["coefficient", "value", "ci_low", "ci_high", "ci_method", "items_used", "note"],
     )
+
+
+def _bca(
+    stat: ItemStatistic, patterns: Patterns, reps: np.ndarray, value: float, confidence: float
+) -> tuple[float, float, int, str]:
+    """BCa interval of one report row, and how it was made (BC when the jackknife is too big)."""
+    width = stat.stats.shape[1]
+    if patterns.n_patterns * width <= JACKKNIFE_CELLS:
+        jack, kind = jackknife_values(stat, patterns), "BCa"
+    else:
+        jack, kind = (
+            np.zeros(0),
+            "BC: bias-corrected, no acceleration (too many items to jackknife)",
+        )
+    lo, hi, n_ok, _, clipped = bca_interval(
+        reps, value, jack, patterns.multiplicity[: len(jack)], confidence
+    )
+    if clipped:
+        kind += "; an end is the outermost resample: more resamples would widen it"
+    return lo, hi, n_ok, kind
 
 
 def _t_interval(value: float, se: float, confidence: float, n: int) -> tuple[float, float]:

@@ -81,7 +81,9 @@ def test_per_category_for_multilabel_data():
     assert table.loc[1, "fleiss_kappa"] == pytest.approx(ag.fleiss_kappa(binary))
     report = ag.agreement_report(ann, n_boot=30)
     alpha_row = report[report["coefficient"] == "Krippendorff's alpha (masi)"].iloc[0]
-    assert np.isfinite(alpha_row["value"]) and np.isfinite(alpha_row["ci_low"])
+    assert np.isfinite(alpha_row["value"])
+    # 4 items: the BCa interval may be too unstable to give (then the note says why)
+    assert np.isfinite(alpha_row["ci_low"]) or "no interval" in alpha_row["note"]
     assert "single-label" in report.loc[report["coefficient"] == "Fleiss' kappa", "note"].iloc[0]
 
 
@@ -164,7 +166,12 @@ def test_public_data_report_runs_and_is_consistent():
     )
     assert report.loc["Fleiss' kappa", "items_used"] == 800
     assert "annotator pairs" in report.loc["Cohen's kappa (Light's mean over pairs)", "note"]
-    assert report["ci_low"].notna().all()
+    pair_means = report.index.str.contains("over pairs")
+    assert report.loc[~pair_means, "ci_low"].notna().all()
+    # pairs of snow_rte share 2.7 items on average: the means over pairs are biased by about
+    # as much as they vary (issue 14), so their bias-corrected intervals are withheld
+    assert report.loc[pair_means, "ci_low"].isna().all()
+    assert report.loc[pair_means, "note"].str.contains("no interval").all()
 
 
 def test_unstable_pair_means_get_no_interval_but_a_reason():
