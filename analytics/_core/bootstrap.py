@@ -251,8 +251,9 @@ def bca_interval(
     z0 : float
         The bias correction (0: the replicates are centred on the estimate).
     clipped : bool
-        A corrected level lies beyond the outermost replicate, which stands for it (as R's
-        ``boot.ci`` and SciPy do): more replicates would widen that side.
+        A corrected level lies within ``0.5 / n_finite`` of an end, so the outermost
+        replicates stand for it (as in R's ``boot.ci`` and SciPy): more replicates would
+        widen that side.
 
     Notes
     -----
