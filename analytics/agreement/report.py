@@ -18,6 +18,7 @@ from scipy import stats as sps
 from analytics._core.bootstrap import (
     ItemStatistic,
     Patterns,
+    basic_interval,
     bca_interval,
     bootstrap_replicates,
     check_resampling,
@@ -270,6 +271,10 @@ def _bca(
     )
     if clipped:
         kind += "; an end is the outermost resample: more resamples would widen it"
+    if n_ok >= 2 and not np.isfinite(lo):
+        # BCa needs an extreme tail: the estimate's bias is as large as its spread
+        lo, hi, n_ok = basic_interval(reps, value, confidence)
+        kind = "basic: the estimate is biased by as much as it varies, too much for BCa"
     return lo, hi, n_ok, kind
 
 
