@@ -1,0 +1,170 @@
+"""Analytic standard errors (issue 14) against independent implementations.
+
+Oracles: the Python ``irrCAC`` package 0.4.4 (Gwet's variance formulas, a port of the R
+``irrCAC`` package: ``CAC.fleiss/gwet/bp/conger/krippendorff`` on raw ratings, ``CAC.cohen``
+and ``CAC.scott`` on a two-rater table, each with ``N`` for the finite-population
+correction) and ``statsmodels.stats.inter_rater.cohens_kappa`` (``std_kappa``: Fleiss,
+Cohen & Everitt's large-sample SE, unweighted and weighted). Each comparison is to 1e-9 on
+random ratings with missing values, unweighted and quadratic-weighted.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import Annotations
+from analytics.agreement import standard_errors as se
+from analytics.agreement.annotator_pairs import pair_labels
+from analytics.agreement.prepared import prepare
+
+irrcac_raw = pytest.importorskip("irrCAC.raw")
+irrcac_table = pytest.importorskip("irrCAC.table")
+inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+
+VALUES = np.array([1.0, 2.0, 3.0, 4.0])
+QUADRATIC = 1 - (VALUES[:, None] - VALUES[None, :]) ** 2 / 9
+LINEAR = 1 - np.abs(VALUES[:, None] - VALUES[None, :]) / 3
+WEIGHTS = {"identity": None, "quadratic": QUADRATIC, "linear": LINEAR}
+
+
+def _ratings(seed: int, n: int = 40, r: int = 4, missing: float = 0.25):
+    """Annotations and the same ratings as irrCAC's subjects x raters frame (NaN missing)."""
+    rng = np.random.default_rng(seed)
+    q = len(VALUES)
+    truth = rng.integers(0, q, n)
+    lab = np.where(rng.random((n, r)) < 0.6, truth[:, None], rng.integers(0, q, (n, r)))
+    mask = rng.random((n, r)) < missing
+    mask[:, 0] = False  # every item judged by someone (irrCAC drops empty subjects)
+    item, annot = np.nonzero(~mask)
+    ann = Annotations(
+        item_codes=item,
+        annotator_codes=annot,
+        label_codes=lab[item, annot],
+        items=pd.RangeIndex(n),
+        annotators=pd.Index([f"r{g}" for g in range(r)]),
+        categories=pd.Index(VALUES),
+        kind="ordinal",
+    )
+    frame = pd.DataFrame(np.where(mask, np.nan, VALUES[lab]), columns=list(ann.annotators))
+    return ann, frame
+
+
+def _irrcac(frame: pd.DataFrame, weights: str, method: str, population=np.inf) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cac = irrcac_raw.CAC(
+            frame, weights=weights, categories=list(VALUES), digits=12, N=population
+        )
+        return float(getattr(cac, method)()["est"]["se"])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("weights", sorted(WEIGHTS))
+@pytest.mark.parametrize("population", [np.inf, 120])
+def test_raw_coefficients_match_irrcac(seed, weights, population):
+    ann, frame = _ratings(seed)
+    p, w = prepare(ann), WEIGHTS[weights]
+    pop = None if np.isinf(population) else population
+    ours = {
+        "fleiss": se.fleiss_family_se(p, w, "fleiss_kappa", pop),
+        "gwet": se.fleiss_family_se(p, w, "gwet_ac1", pop),
+        "bp": se.fleiss_family_se(p, w, "brennan_prediger", pop),
+        "conger": se.conger_se(p, w, pop),
+        "krippendorff": se.alpha_se(p, w, pop),
+    }
+    for method, got in ours.items():
+        assert got.se == pytest.approx(_irrcac(frame, weights, method, population), abs=1e-9), (
+            method
+        )
+    assert ours["fleiss"].df == len(frame) - 1
+    assert ours["krippendorff"].df == int((frame.notna().sum(axis=1) >= 2).sum()) - 1
+
+
+@pytest.mark.parametrize("weights", sorted(WEIGHTS))
+def test_two_rater_tables_match_irrcac_and_statsmodels(weights):
+    ann, _ = _ratings(3, n=60, r=2, missing=0.1)
+    p, w, q = prepare(ann), WEIGHTS[weights], len(VALUES)
+    la, lb = pair_labels(p, 0, 1)
+    table = np.bincount(la * q + lb, minlength=q * q).reshape(q, q)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cac = irrcac_table.CAC(pd.DataFrame(table), weights=weights, digits=12)
+        cohen, scott = cac.cohen()["est"]["se"], cac.scott()["est"]["se"]
+    assert se.pair_table_se(la, lb, q, w, "cohen").se == pytest.approx(cohen, abs=1e-9)
+    assert se.pair_table_se(la, lb, q, w, "scott").se == pytest.approx(scott, abs=1e-9)
+    sm = inter_rater.cohens_kappa(table, wt=None if w is None else weights).std_kappa
+    assert se.pair_table_se(la, lb, q, w, "cohen").se == pytest.approx(sm, abs=1e-12)
+
+
+def test_percent_agreement_se_is_the_delta_method_of_its_ratio():
+    # independent check: the jackknife SE of the ratio estimator converges to the same
+    # linearisation; on 400 items they agree to a few percent
+    ann, _ = _ratings(5, n=400, r=5)
+    p = prepare(ann)
+    c = p.counts.toarray()
+    a_i = (c * (c - 1)).sum(axis=1)
+    b_i = p.n_i * (p.n_i - 1.0)
+    n = len(a_i)
+    loo = (a_i.sum() - a_i) / (b_i.sum() - b_i)
+    jack = np.sqrt((n - 1) / n * ((loo - loo.mean()) ** 2).sum())
+    assert se.percent_se(p).se == pytest.approx(jack, rel=0.03)
+
+
+def test_t_interval_and_p_value():
+    a = se.Analytic(0.1, 30, "x")
+    lo, hi, pval = se.t_interval(0.5, a, 0.95)
+    assert (lo + hi) / 2 == pytest.approx(0.5)
+    assert hi - 0.5 == pytest.approx(2.0422724563 * 0.1, rel=1e-9)  # t_{30, .975}
+    assert pval == pytest.approx(2.32967e-5, rel=1e-4)  # P(|t_30| > 5), R: 2*pt(-5, 30)
+    assert se.t_interval(0.95, a, 0.95)[1] == 1.0  # capped at 1, as irrCAC
+    assert np.isnan(se.t_interval(0.5, se.Analytic(float("nan"), 30, "x"), 0.95)[0])
+
+
+def test_report_shows_analytic_and_bootstrap_side_by_side():
+    from analytics import agreement as ag
+
+    ann, frame = _ratings(7, n=60, r=3, missing=0.2)
+    boot = ag.agreement_report(ann, n_boot=200, distance="interval").set_index("coefficient")
+    fast = ag.agreement_report(ann, n_boot=0, distance="interval").set_index("coefficient")
+    assert list(boot.columns) == ag.report.REPORT_COLUMNS[1:]
+    # the analytic columns do not depend on the bootstrap
+    analytic = fast["se_method"].str.contains("analytic")
+    assert analytic.sum() == 8  # all but the three means over annotator pairs
+    cols = ["se", "p_value", "analytic_low", "analytic_high"]
+    pd.testing.assert_frame_equal(boot.loc[analytic, cols], fast.loc[analytic, cols])
+    assert boot["ci_method"].str.contains("bootstrap").all()
+    expected = {  # irrCAC on the same ratings (the interval alpha: quadratic weights)
+        "Fleiss' kappa": _irrcac(frame, "identity", "fleiss"),
+        "Conger's kappa": _irrcac(frame, "identity", "conger"),
+        "Brennan-Prediger": _irrcac(frame, "identity", "bp"),
+        "Gwet's AC1": _irrcac(frame, "identity", "gwet"),
+        "Gwet's AC2 (quadratic weights)": _irrcac(frame, "quadratic", "gwet"),
+        "Krippendorff's alpha (nominal)": _irrcac(frame, "identity", "krippendorff"),
+        "Krippendorff's alpha (interval)": _irrcac(frame, "quadratic", "krippendorff"),
+    }
+    for name, want in expected.items():
+        assert fast.loc[name, "se"] == pytest.approx(want, abs=1e-9), name
+        assert "analytic" in fast.loc[name, "se_method"]
+        assert fast.loc[name, "ci_low"] == fast.loc[name, "analytic_low"]
+    # no formula for means over pairs: bootstrap SD, no p-value, and the reason
+    light = "Cohen's kappa (Light's mean over pairs)"
+    assert boot.loc[light, "se_method"].startswith("bootstrap SD")
+    assert np.isnan(boot.loc[light, "p_value"]) and np.isnan(fast.loc[light, "ci_low"])
+    assert "no variance formula" in fast.loc[light, "ci_method"]
+
+
+def test_report_finite_population_correction_and_its_check():
+    from analytics import AnnotationDataError
+    from analytics import agreement as ag
+
+    ann, frame = _ratings(8, n=50, r=3)
+    report = ag.agreement_report(ann, n_boot=0, population=200).set_index("coefficient")
+    want = _irrcac(frame, "identity", "fleiss", population=200)
+    assert report.loc["Fleiss' kappa", "se"] == pytest.approx(want, abs=1e-9)
+    assert "N=200" in report.loc["Fleiss' kappa", "se_method"]
+    with pytest.raises(AnnotationDataError, match="population"):
+        ag.agreement_report(ann, n_boot=0, population=10)
