@@ -10,7 +10,10 @@ intervals' half-widths). Two designs:
 
 - ``complete``: every annotator judges every item;
 - ``sparse``: a crowd design, each item judged by ``per_item`` of ``n_annotators``
-  annotators chosen at random, so each pair of annotators shares only some items.
+  annotators chosen at random, so each pair of annotators shares only some items (here
+  about 21 items per pair, of 200);
+- ``pair``: two annotators on every item (Cohen's kappa and Scott's pi of one pair have
+  their own analytic standard errors).
 
 Used by ``tests/agreement/test_coverage.py`` (sized to run in about a minute) and
 ``benchmarks/coverage_agreement.py`` (more replicates, tighter Monte-Carlo error).
@@ -41,8 +44,9 @@ class Design:
 
 
 DESIGNS = {
-    "complete": Design("complete", 50, 4, 4),
+    "complete": Design("complete", 100, 4, 4),
     "sparse": Design("sparse", 200, 8, 3),
+    "pair": Design("pair", 100, 2, 2),
 }
 
 
@@ -72,7 +76,14 @@ def simulate(design: Design, rng: np.random.Generator) -> Annotations:
 def true_values(n_items: int = 400_000, seed: int = 12345) -> pd.Series:
     """Every coefficient's population value: its estimate on one huge complete sample."""
     big = simulate(Design("truth", n_items, 3, 3), np.random.default_rng(seed))
-    return ag.agreement_report(big, n_boot=0).set_index("coefficient")["value"]
+    values = ag.agreement_report(big, n_boot=0).set_index("coefficient")["value"]
+    # exchangeable annotators: every pair's coefficient has the population value of the
+    # mean over pairs (the two-annotator report names the rows without "over pairs")
+    aliases = {
+        "Cohen's kappa": "Cohen's kappa (Light's mean over pairs)",
+        "Scott's pi": "Scott's pi (mean over pairs)",
+    }
+    return pd.concat([values, pd.Series({a: values[b] for a, b in aliases.items()})])
 
 
 def coverage(design: Design, n_rep: int, n_boot: int, seed: int, truth: pd.Series) -> pd.DataFrame:
