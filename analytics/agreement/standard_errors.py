@@ -117,13 +117,34 @@ def t_interval(value: float, a: Analytic, confidence: float) -> tuple[float, flo
     return value - half, min(1.0, value + half), p
 
 
+DENSE_CELLS = 20_000_000
+"""Items x categories tables up to this size are used dense (faster than sparse for few
+categories); larger ones stay sparse, so many categories cost no dense copy."""
+
+
+def _counts(p: Prepared) -> np.ndarray | sparse.csr_matrix:
+    """The items x categories counts :math:`r_{ik}`, dense when small enough."""
+    if p.counts.shape[0] * p.counts.shape[1] <= DENSE_CELLS:
+        return p.dense_counts
+    return p.counts.astype(float)
+
+
+def _row_dot(
+    c: np.ndarray | sparse.csr_matrix, other: np.ndarray | sparse.csr_matrix
+) -> np.ndarray:
+    """Per row, :math:`\\sum_k c_{ik}\\, o_{ik}` (``c`` dense or sparse)."""
+    if sparse.issparse(c):
+        return np.asarray(c.multiply(other).sum(axis=1)).ravel()
+    return np.einsum("ik,ik->i", c, other)
+
+
 def _agreement_terms(p: Prepared, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Per item :math:`p_{a|i} = \\sum_k r_{ik}(r^\\star_{ik} - 1) / (r_i(r_i - 1))` (0 if
     :math:`r_i < 2`) and the indicator :math:`r_i \\ge 2`."""
-    c = p.counts.astype(float)
+    c = _counts(p)
     n_i = p.n_i.astype(float)
     cw = c if w is None else c @ w.T
-    sum_q = np.asarray(c.multiply(cw).sum(axis=1)).ravel() - n_i
+    sum_q = _row_dot(c, cw) - n_i
     two = n_i >= 2
     return np.where(two, sum_q / np.maximum(n_i * (n_i - 1), 1), 0.0), two
 
@@ -166,7 +187,7 @@ def fleiss_family_se(
     61(1), 29-48, equations 28-31.
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., chapter 5.
     """
-    c = p.counts.astype(float)  # sparse items x categories: no dense copy
+    c = _counts(p)
     n_i = np.maximum(p.n_i.astype(float), 1.0)
     n, q = len(n_i), p.q
     pa_i, two = _agreement_terms(p, w)
@@ -174,7 +195,7 @@ def fleiss_family_se(
     if n < 2 or n2 == 0:
         return Analytic(float("nan"), max(n - 1, 0), GWET)
     pa = pa_i.sum() / n2
-    pi = np.asarray((sparse.diags(1.0 / n_i) @ c).mean(axis=0)).ravel()
+    pi = np.asarray(c.T @ (1.0 / n_i)).ravel() / n
     pe = float(chance_agreement(which, pi, w)[0])
     if np.isclose(pe, 1.0):
         return Analytic(float("nan"), n - 1, GWET)
@@ -219,8 +240,7 @@ def conger_se(p: Prepared, w: np.ndarray | None, population: float | None = None
     n2 = int(two.sum())
     if n < 2 or n2 == 0 or r < 2:
         return Analytic(float("nan"), max(n - 1, 0), GWET)
-    classif = np.zeros((r, q))
-    np.add.at(classif, (p.annotator, p.label), 1.0)
+    classif = np.bincount(p.annotator * q + p.label, minlength=r * q).reshape(r, q).astype(float)
     n_g = classif.sum(axis=1)
     active = n_g > 0
     pgk = classif / np.where(active, n_g, 1.0)[:, None]
@@ -279,14 +299,14 @@ def alpha_se(p: Prepared, w: np.ndarray | None, population: float | None = None)
     for Communication, University of Pennsylvania.
     """
     keep = p.n_i >= 2
-    c = p.counts[keep].astype(float)
+    c = _counts(p)[keep]
     r_i = p.n_i[keep].astype(float)
     n = len(r_i)
     if n < 2:
         return Analytic(float("nan"), max(n - 1, 0), GWET)
     r_bar = r_i.mean()
     cw = c if w is None else c @ w.T
-    sum_q = np.asarray(c.multiply(cw).sum(axis=1)).ravel() - r_i
+    sum_q = _row_dot(c, cw) - r_i
     eps = 1.0 / r_i.sum()
     pa_prime_i = sum_q / (r_bar * (r_i - 1))
     pa_prime = pa_prime_i.mean()
@@ -317,10 +337,10 @@ def percent_se(p: Prepared, population: float | None = None) -> Analytic:
     ----------
     Cochran, W. G. (1977). *Sampling Techniques*, 3rd ed., Wiley, section 6.4.
     """
-    c = p.counts.astype(float)
+    c = _counts(p)
     n_i = p.n_i.astype(float)
     n = len(n_i)
-    a_i = np.asarray(c.multiply(c).sum(axis=1)).ravel() - n_i
+    a_i = _row_dot(c, c) - n_i
     b_i = n_i * (n_i - 1)
     if n < 2 or b_i.sum() == 0:
         return Analytic(float("nan"), max(n - 1, 0), RATIO)
