@@ -168,3 +168,48 @@ def test_report_finite_population_correction_and_its_check():
     assert "N=200" in report.loc["Fleiss' kappa", "se_method"]
     with pytest.raises(AnnotationDataError, match="population"):
         ag.agreement_report(ann, n_boot=0, population=10)
+
+
+def test_irrcac_readme_printed_standard_errors_and_p_values():
+    # The R irrCAC README (github.com/kgwet/irrCAC, README.md), cac.raw4raters, unweighted:
+    # coeff.se and p.value as printed (SE to 5 digits, p-values to 7 significant digits;
+    # all two-sided t tests on 11 df; the Python port's bp prints a one-sided p instead)
+    from analytics import agreement as ag
+    from tests.helpers.builders import from_coders
+    from tests.helpers.references import GWET_RAW4RATERS
+
+    report = ag.agreement_report(from_coders(GWET_RAW4RATERS), n_boot=0)
+    report = report.set_index("coefficient")
+    printed = {
+        "Gwet's AC1": (0.14295, 0.000208721),
+        "Fleiss' kappa": (0.15302, 0.000419173),
+        "Krippendorff's alpha (nominal)": (0.14557, 0.0004594257),
+        "Conger's kappa": (0.14917, 0.0003367066),
+        "Brennan-Prediger": (0.14472, 0.0002375609),
+    }
+    for name, (se_printed, p_printed) in printed.items():
+        row = report.loc[name]
+        assert row["se"] == pytest.approx(se_printed, abs=5e-6), name
+        # the README's p-values come from its rounded coefficients (e.g. 0.77544), ours
+        # from the full-precision ones: they agree to 1e-4 relative
+        assert row["p_value"] == pytest.approx(p_printed, rel=1e-4), name
+    # the upper ends are capped at 1, as printed: (0.461,1), (0.424,1), (0.419,1), ...
+    assert (report.loc[list(printed), "analytic_high"] == 1.0).all()
+    assert round(report.loc["Gwet's AC1", "analytic_low"], 3) == 0.461
+
+
+def test_irrcac_readme_two_rater_table():
+    # The R irrCAC README, cont3x3abstractors (2 abstractors x 100 cases): kappa2.table
+    # coeff.se 0.05891072, CI (0.68, 0.913); scott2.table 0.05905473, CI (0.679, 0.913)
+    from analytics import agreement as ag
+    from tests.helpers.builders import from_table
+
+    table = [[13, 0, 0], [0, 20, 7], [0, 4, 56]]
+    report = ag.agreement_report(from_table(table), n_boot=0).set_index("coefficient")
+    cohen, scott = report.loc["Cohen's kappa"], report.loc["Scott's pi"]
+    assert round(cohen["value"], 7) == 0.7964094
+    assert cohen["se"] == pytest.approx(0.05891072, abs=5e-9)
+    assert (round(cohen["ci_low"], 3), round(cohen["ci_high"], 3)) == (0.68, 0.913)
+    assert round(scott["value"], 7) == 0.7962397
+    assert scott["se"] == pytest.approx(0.05905473, abs=5e-9)
+    assert (round(scott["ci_low"], 3), round(scott["ci_high"], 3)) == (0.679, 0.913)
