@@ -15,6 +15,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analytics import Annotations
 from analytics.agreement import standard_errors as se
@@ -213,3 +215,51 @@ def test_irrcac_readme_two_rater_table():
     assert round(scott["value"], 7) == 0.7962397
     assert scott["se"] == pytest.approx(0.05905473, abs=5e-9)
     assert (round(scott["ci_low"], 3), round(scott["ci_high"], 3)) == (0.679, 0.913)
+
+
+# ---------------------------------------------------------------------- properties
+
+
+@st.composite
+def _coder_rows(draw):
+    n_coders, n_items, q = (
+        draw(st.integers(2, 4)),
+        draw(st.integers(3, 12)),
+        draw(st.integers(2, 4)),
+    )
+    cell = st.one_of(st.none(), st.integers(0, q - 1))
+    return [draw(st.lists(cell, min_size=n_items, max_size=n_items)) for _ in range(n_coders)]
+
+
+def _analytic_columns(df: pd.DataFrame) -> pd.DataFrame:
+    from analytics import agreement as ag
+
+    report = ag.agreement_report(df, n_boot=0).set_index("coefficient")
+    return report[["se", "p_value", "analytic_low", "analytic_high"]]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_coder_rows(), st.randoms(use_true_random=False))
+def test_standard_errors_ignore_label_names_and_annotator_order(rows, rnd):
+    records = [
+        (f"u{u}", f"c{c}", f"k{v}")
+        for c, row in enumerate(rows)
+        for u, v in enumerate(row)
+        if v is not None
+    ]
+    df = pd.DataFrame(records, columns=["item", "annotator", "label"])
+    if df.empty:
+        return
+    base = _analytic_columns(df)
+    names = sorted(df["label"].unique())
+    renamed = dict(zip(names, rnd.sample(names, len(names)), strict=True))
+    shuffled = df.assign(label=df["label"].map(renamed)).sample(frac=1.0, random_state=1)
+    annotators = sorted(df["annotator"].unique())
+    order = dict(zip(annotators, rnd.sample(annotators, len(annotators)), strict=True))
+    shuffled = shuffled.assign(annotator=shuffled["annotator"].map(order))
+    other = _analytic_columns(shuffled)
+    pd.testing.assert_frame_equal(base, other, atol=1e-9, rtol=0)
+    ses = base["se"].dropna()
+    assert (ses >= 0).all()
+    p = base["p_value"].dropna()
+    assert ((p >= 0) & (p <= 1)).all()
