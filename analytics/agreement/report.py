@@ -88,8 +88,10 @@ REPORT_COLUMNS = [
     "note",
 ]
 """The columns of :func:`agreement_report`, in order."""
-JACKKNIFE_CELLS = 200_000_000
-"""Above this many (patterns x statistic width) cells, the BCa acceleration is left at 0."""
+JACKKNIFE_CELLS = 50_000_000
+"""Above this many (patterns x statistic width) cells, the BCa acceleration is left at 0
+(the jackknife would cost more than about 50 million cells of work, the bootstrap of a
+wide statistic several times over)."""
 
 
 def bootstrap_cost(ann: Annotations | pd.DataFrame) -> int:

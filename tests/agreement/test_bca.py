@@ -82,3 +82,24 @@ def test_undefined_and_out_of_range_cases_are_nan():
     reps = stats.norm.ppf((np.arange(100) + 0.5) / 100) - 0.5  # z0 = 0.5: level 0.9985
     lo, hi, _, _, clipped = bca_interval(reps, 0.0, np.zeros(0), None, 0.95)
     assert clipped and np.sort(reps)[-2] <= hi <= reps.max()
+
+
+def test_report_without_room_to_jackknife_says_bc(monkeypatch):
+    # too many (patterns x columns) to jackknife: the acceleration is left at 0, and the
+    # interval is labelled BC, not BCa
+    import pandas as pd
+
+    from analytics.agreement import report as rp
+
+    df = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6],
+            "annotator": ["a", "b"] * 6,
+            "label": ["x", "x", "y", "y", "x", "y", "y", "y", "x", "x", "y", "x"],
+        }
+    )
+    monkeypatch.setattr(rp, "JACKKNIFE_CELLS", 0)
+    report = rp.agreement_report(df, n_boot=200).set_index("coefficient")
+    assert report.loc["Fleiss' kappa", "ci_method"].startswith(
+        "bootstrap over items (200 resamples, BC: bias-corrected, no acceleration"
+    )
