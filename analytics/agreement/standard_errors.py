@@ -214,6 +214,20 @@ def fleiss_family_se(
 def conger_se(p: Prepared, w: np.ndarray | None, population: float | None = None) -> Analytic:
     """Gwet's linearised SE of Conger's kappa (weighted or not).
 
+    Parameters
+    ----------
+    p : Prepared
+        The prepared data (one judgement per annotator and item).
+    w : ndarray of shape (q, q), or None
+        Agreement weights (None: identity; then no q x q array is built).
+    population : float, optional
+        Items in the population (finite-population correction); None: infinite.
+
+    Returns
+    -------
+    Analytic
+        NaN with fewer than two items or annotators, or when chance agreement is 1.
+
     Notes
     -----
     With :math:`p_{gk}` the share of annotator :math:`g`'s :math:`n_g` judgements in
@@ -271,10 +285,17 @@ def alpha_se(p: Prepared, w: np.ndarray | None, population: float | None = None)
     Parameters
     ----------
     p : Prepared
+        The prepared data.
     w : ndarray of shape (q, q), or None
         :math:`1 - \\delta_{kl} / \\max \\delta` for alpha's distance :math:`\\delta` (alpha is
         unchanged when :math:`\\delta` is scaled); None: nominal.
     population : float, optional
+        Items in the population; the sampling fraction counts every item, pairable or not.
+
+    Returns
+    -------
+    Analytic
+        Its ``df`` is the pairable items - 1 (as ``irrCAC``).
 
     Notes
     -----
@@ -327,6 +348,26 @@ def alpha_se(p: Prepared, w: np.ndarray | None, population: float | None = None)
 def percent_se(p: Prepared, population: float | None = None) -> Analytic:
     """SE of percent agreement :math:`p_o = \\sum_i a_i / \\sum_i b_i`, a ratio of sums.
 
+    Parameters
+    ----------
+    p : Prepared
+        The prepared data (single-label; multi-label data compare whole label sets).
+    population : float, optional
+        Items in the population (finite-population correction); None: infinite.
+
+    Returns
+    -------
+    Analytic
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from analytics.agreement.prepared import coders, prepare
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "annotator": ["a", "b"] * 4,
+    ...                    "label": ["x", "x", "y", "y", "x", "y", "y", "y"]})
+    >>> round(percent_se(prepare(coders(df))).se, 4)  # sqrt(0.75 * 0.25 / 3)
+    0.25
+
     Notes
     -----
     :math:`a_i = \\sum_k r_{ik}(r_{ik} - 1)` agreeing ordered pairs of judgements and
@@ -367,7 +408,14 @@ def pair_table_se(
     w : ndarray of shape (q, q), or None
         Agreement weights (None: identity).
     which : {"cohen", "scott"}
+        Chance agreement from each annotator's margins (Cohen) or the pooled ones (Scott).
     population : float, optional
+        Items in the population (finite-population correction); None: infinite.
+
+    Returns
+    -------
+    Analytic
+        Its ``df`` is the shared items - 1.
 
     Notes
     -----
