@@ -11,6 +11,7 @@ from analytics._core.bootstrap import (
     Patterns,
     bca_interval,
     bootstrap_replicates,
+    jackknife_interval,
     jackknife_values,
 )
 
@@ -103,3 +104,31 @@ def test_report_without_room_to_jackknife_says_bc(monkeypatch):
     assert report.loc["Fleiss' kappa", "ci_method"].startswith(
         "bootstrap over items (200 resamples, BC: bias-corrected, no acceleration"
     )
+
+
+def test_jackknife_interval_known_results():
+    # Quenouille's correction of the plug-in variance (ddof=0) is exactly the unbiased
+    # variance (ddof=1), and the jackknife SE of a mean is s / sqrt(n) (Efron & Tibshirani
+    # 1993, section 11.2 and problem 11.4)
+    x = np.random.default_rng(3).normal(size=30)
+    sq = ItemStatistic(
+        np.column_stack([x, x**2, np.ones(30)]),
+        lambda t: t[:, 1] / t[:, 2] - (t[:, 0] / t[:, 2]) ** 2,
+    )
+    pat = Patterns.identity(30)
+    lo, hi, bias, _ = jackknife_interval(sq.value(), jackknife_values(sq, pat), None, 0.95)
+    assert sq.value() - bias == pytest.approx(x.var(ddof=1), rel=1e-12)
+    mean = ItemStatistic(np.column_stack([x, np.ones(30)]), lambda t: t[:, 0] / t[:, 1])
+    lo, hi, bias, se = jackknife_interval(mean.value(), jackknife_values(mean, pat))
+    assert bias == pytest.approx(0.0, abs=1e-12)
+    assert se == pytest.approx(x.std(ddof=1) / np.sqrt(30), rel=1e-12)
+    assert hi - lo == pytest.approx(2 * stats.t.ppf(0.975, 29) * se, rel=1e-12)
+    # patterns: the same answer from grouped items
+    keys = np.repeat(np.arange(10), 3)
+    grouped = ItemStatistic(np.column_stack([keys, np.ones(30)]), lambda t: t[:, 0] / t[:, 1])
+    by_pattern = Patterns.from_keys(keys)
+    a = jackknife_interval(
+        grouped.value(), jackknife_values(grouped, by_pattern), by_pattern.multiplicity
+    )
+    b = jackknife_interval(grouped.value(), jackknife_values(grouped, pat))
+    np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)

@@ -4,7 +4,8 @@ The coverage simulation of :mod:`tests.helpers.coverage`: data from exchangeable
 (3 ordinal categories, prevalence 0.5/0.3/0.2, each annotator right with probability 0.6,
 else uniform), whose population values are known (the estimates on 400,000 items). For
 each design, ``N_REP`` data sets; each gets the report with a 1,000-resample bootstrap
-(BCa, or basic where BCa would need an extreme tail) and the analytic intervals, and we
+(BCa, basic where BCa would need an extreme tail, the jackknife for means over pairs)
+and the analytic intervals, and we
 count how often each covers the population value.
 
 Tolerance: with ``N_REP = 400`` replicates, the Monte-Carlo standard error of an observed
