@@ -5,8 +5,8 @@ drawn from ``PREVALENCE``; each annotator reports it with probability ``ACCURACY
 otherwise a category drawn uniformly. Every coefficient of
 :func:`~analytics.agreement.agreement_report` then has one population value, the limit of
 its estimate as the items grow, whatever the design; :func:`true_values` computes it on one
-very large complete sample (its Monte-Carlo error is below 0.001, a thirtieth of the
-intervals' half-widths). Two designs:
+very large complete sample (its Monte-Carlo error is below 0.002, under a thirtieth of the
+intervals' half-widths). Three designs:
 
 - ``complete``: every annotator judges every item;
 - ``sparse``: a crowd design, each item judged by ``per_item`` of ``n_annotators``
@@ -92,9 +92,9 @@ def coverage(design: Design, n_rep: int, n_boot: int, seed: int, truth: pd.Serie
     Returns
     -------
     DataFrame
-        Per coefficient and interval method (``bootstrap``: BCa from ``agreement_report``
-        with ``n_boot`` resamples; ``analytic``: the t interval of the analytic standard
-        error, where one exists): ``covered``, ``given`` (replicates with an interval),
+        Per coefficient and interval method (``bootstrap``: the report's interval with
+        ``n_boot`` resamples, i.e. BCa, basic, or the jackknife's for means over pairs;
+        ``analytic``: the t interval of the analytic standard error, where one exists): ``covered``, ``given`` (replicates with an interval),
         ``coverage`` (covered / given) and ``withheld``.
     """
     rng = np.random.default_rng(seed)
