@@ -138,13 +138,33 @@ def _row_dot(
     return np.einsum("ik,ik->i", c, other)
 
 
+def _matvec(c: np.ndarray | sparse.csr_matrix, v: np.ndarray) -> np.ndarray:
+    """``c @ v`` (items); einsum for dense ``c``: numpy's matmul is slow for few columns."""
+    if sparse.issparse(c):
+        return np.asarray(c @ v).ravel()
+    return np.einsum("ik,k->i", c, v)
+
+
+def _colsum(c: np.ndarray | sparse.csr_matrix, x: np.ndarray | None = None) -> np.ndarray:
+    """``c.T @ x`` (categories), or the column sums when ``x`` is None."""
+    if sparse.issparse(c):
+        return np.asarray(c.sum(axis=0) if x is None else c.T @ x).ravel()
+    return np.einsum("ik->k", c) if x is None else np.einsum("ik,i->k", c, x)
+
+
+def _weighted(c: np.ndarray | sparse.csr_matrix, w: np.ndarray | None):
+    """:math:`r^\\star_{ik} = \\sum_l w_{kl} r_{il}` (``c @ w.T``; ``c`` itself unweighted)."""
+    if w is None:
+        return c
+    return c @ w.T if sparse.issparse(c) else np.einsum("il,kl->ik", c, w)
+
+
 def _agreement_terms(p: Prepared, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Per item :math:`p_{a|i} = \\sum_k r_{ik}(r^\\star_{ik} - 1) / (r_i(r_i - 1))` (0 if
     :math:`r_i < 2`) and the indicator :math:`r_i \\ge 2`."""
     c = _counts(p)
     n_i = p.n_i.astype(float)
-    cw = c if w is None else c @ w.T
-    sum_q = _row_dot(c, cw) - n_i
+    sum_q = _row_dot(c, _weighted(c, w)) - n_i
     two = n_i >= 2
     return np.where(two, sum_q / np.maximum(n_i * (n_i - 1), 1), 0.0), two
 
@@ -195,15 +215,15 @@ def fleiss_family_se(
     if n < 2 or n2 == 0:
         return Analytic(float("nan"), max(n - 1, 0), GWET)
     pa = pa_i.sum() / n2
-    pi = np.asarray(c.T @ (1.0 / n_i)).ravel() / n
+    pi = _colsum(c, 1.0 / n_i) / n
     pe = float(chance_agreement(which, pi, w)[0])
     if np.isclose(pe, 1.0):
         return Analytic(float("nan"), n - 1, GWET)
     if which == "fleiss_kappa":
-        pe_i = c @ (pi if w is None else (w @ pi + w.T @ pi) / 2.0) / n_i
+        pe_i = _matvec(c, pi if w is None else (w @ pi + w.T @ pi) / 2.0) / n_i
     elif which == "gwet_ac1":
         w_sum = q if w is None else w.sum()
-        pe_i = w_sum / (q * (q - 1)) * (c @ (1 - pi)) / n_i
+        pe_i = w_sum / (q * (q - 1)) * _matvec(c, 1 - pi) / n_i
     else:
         pe_i = np.full(n, pe)
     kappa = float(beyond_chance(pa, pe))
@@ -326,20 +346,19 @@ def alpha_se(p: Prepared, w: np.ndarray | None, population: float | None = None)
     if n < 2:
         return Analytic(float("nan"), max(n - 1, 0), GWET)
     r_bar = r_i.mean()
-    cw = c if w is None else c @ w.T
-    sum_q = _row_dot(c, cw) - r_i
+    sum_q = _row_dot(c, _weighted(c, w)) - r_i
     eps = 1.0 / r_i.sum()
     pa_prime_i = sum_q / (r_bar * (r_i - 1))
     pa_prime = pa_prime_i.mean()
     pa = (1 - eps) * pa_prime + eps
-    pi = np.asarray(c.sum(axis=0)).ravel() / (n * r_bar)
+    pi = _colsum(c) / (n * r_bar)
     pe = float(chance_agreement("fleiss_kappa", pi, w)[0])
     if np.isclose(pe, 1.0):
         return Analytic(float("nan"), n - 1, GWET)
     alpha_prime = (pa_prime - pe) / (1 - pe)
     a_i = (pa_prime_i - pa * (r_i - r_bar) / r_bar - pe) / (1 - pe)
     pi_w = pi if w is None else (w @ pi + w.T @ pi) / 2.0
-    pe_i = c @ pi_w / r_bar - pe * (r_i - r_bar) / r_bar
+    pe_i = _matvec(c, pi_w) / r_bar - pe * (r_i - r_bar) / r_bar
     a_i = a_i - 2 * (1 - alpha_prime) * (pe_i - pe) / (1 - pe)
     # the sampling fraction counts every item drawn, pairable or not (as irrCAC)
     return _mean_se(a_i, alpha_prime, population, GWET, sampled=p.ann.n_items)
