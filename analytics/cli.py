@@ -4,7 +4,7 @@ Commands
 --------
 ``summary FILE [--json]``
     Items, annotators, judgements, categories and what the loader decided.
-``agreement FILE [--json] [--bootstrap N]``
+``agreement FILE [--json] [--bootstrap N] [--population N]``
     Every agreement coefficient with its interval.
 ``noise FILE [--confidence 0.95] [--json]`` or ``noise --n N --d D --p P``
     The noise bound of the agreed subset (Beigman Klebanov & Beigman 2009).
@@ -264,7 +264,11 @@ def cmd_agreement(args: argparse.Namespace) -> None:
         return
     ann = _load(args)
     report = agreement_report(
-        ann, confidence=args.confidence, n_boot=args.bootstrap, seed=args.seed
+        ann,
+        confidence=args.confidence,
+        n_boot=args.bootstrap,
+        seed=args.seed,
+        population=args.population,
     )
     if args.json:
         _emit(
@@ -436,6 +440,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="bootstrap resamples (0: analytic intervals only)",
     )
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--population",
+        type=float,
+        default=None,
+        help="items in the population the data were drawn from: the analytic standard "
+        "errors get the finite-population correction 1 - n/N (default: infinite)",
+    )
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser("noise", help="noise level of the agreed subset (or by hand: --n --d --p)")

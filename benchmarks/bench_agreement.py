@@ -4,6 +4,7 @@
     python -m benchmarks.bench_agreement --quick    # a tenth of the sizes
     python -m benchmarks.bench_agreement --heavy    # also the krippendorff package on
                                                     # 200 distinct values (~9 GB, ~25 s)
+    python -m benchmarks.bench_agreement --no-irrcac   # skip irrCAC's SEs (~5 s)
 
 Prints a markdown table. NLTK is timed on a tenth of the items and scaled up linearly
 (its alpha is a loop over items), unless --full-nltk.
@@ -81,6 +82,48 @@ def nltk_alpha_seconds(ann: Annotations, full: bool) -> tuple[float, str]:
     return seconds * scale, "" if full else f" (timed on {sub.n_items:,} items, x{scale:.0f})"
 
 
+def standard_errors_all(ann: Annotations, weighted: bool) -> list:
+    """Every analytic SE of :mod:`analytics.agreement.standard_errors`, from the data on.
+
+    Includes :func:`prepare` (the counts every SE starts from) and the two annotators'
+    shared labels; with ``weighted``, each SE once more with quadratic weights.
+    """
+    from analytics.agreement import standard_errors as se
+    from analytics.agreement.annotator_pairs import pair_labels
+    from analytics.agreement.prepared import prepare
+    from analytics.agreement.weights import weight_matrix
+
+    p = prepare(ann)
+    la, lb = pair_labels(p, 0, 1)
+    out = [se.percent_se(p)]
+    for w in [None, weight_matrix(ann, "quadratic")[0]] if weighted else [None]:
+        out += [se.fleiss_family_se(p, w, which) for which in FAMILY]
+        out += [se.conger_se(p, w), se.alpha_se(p, w)]
+        out += [se.pair_table_se(la, lb, p.q, w, which) for which in ("cohen", "scott")]
+    return out
+
+
+FAMILY = ("fleiss_kappa", "gwet_ac1", "brennan_prediger")
+
+
+def irrcac_seconds(matrix: np.ndarray) -> float:
+    """irrCAC's five raw-data coefficients with their SEs (annotators x items, NaN missing)."""
+    import warnings
+
+    from irrCAC.raw import CAC
+
+    frame = pd.DataFrame(matrix.T)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+
+        def run() -> None:
+            cac = CAC(frame, categories=sorted(np.unique(matrix[~np.isnan(matrix)]).tolist()))
+            for method in ("fleiss", "conger", "bp", "gwet", "krippendorff"):
+                getattr(cac, method)()
+
+        return timed(run)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -88,6 +131,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--heavy", action="store_true")
     parser.add_argument("--full-nltk", action="store_true")
+    parser.add_argument("--no-irrcac", action="store_true", help="skip timing irrCAC (~5 s)")
     args = parser.parse_args()
     import krippendorff
 
@@ -155,6 +199,32 @@ def main() -> None:
             "-",
             float("nan"),
             "< 10 s",
+        )
+    )
+
+    # 4. analytic standard errors of every coefficient, 200,000 items x 5 (issue 14)
+    n = 200_000 // k
+    ann, matrix = make_data(n, 5, 5, 0.05, seed=3)
+    ours_plain = timed(lambda: standard_errors_all(ann, weighted=False), repeat=3)
+    ours_all = timed(lambda: standard_errors_all(ann, weighted=True), repeat=3)
+    irr = irrcac_seconds(matrix) if not args.no_irrcac else float("nan")
+    rows.append(
+        (
+            f"analytic SEs, unweighted: Fleiss, Conger, BP, AC1, alpha, percent, Cohen and "
+            f"Scott of a pair; {n:,} items x 5",
+            ours_plain,
+            "irrCAC (Python 0.4.4; fleiss, conger, bp, gwet, krippendorff)",
+            irr,
+            "< 1 s",
+        )
+    )
+    rows.append(
+        (
+            f"analytic SEs, the same unweighted and quadratic-weighted (16 SEs); {n:,} items x 5",
+            ours_all,
+            "-",
+            float("nan"),
+            "< 1 s",
         )
     )
 

@@ -176,8 +176,11 @@ with st.container(border=True):
         if bootstrap_is_quick
         else "Fast (analytic where one exists)",
         key="agr_interval_mode",
-        help="Bootstrap: resample items 1,000 times (every coefficient gets an interval). "
-        "Fast: analytic standard errors where one exists (Fleiss, Brennan-Prediger, AC1).",
+        help="Bootstrap: resample items 1,000 times (every coefficient gets a BCa interval). "
+        "Fast: analytic standard errors where one exists (Fleiss, Conger, Brennan-Prediger, "
+        "AC1/AC2, alpha with a nominal, interval or ratio distance, percent agreement; Cohen's "
+        "kappa and Scott's pi of two annotators). Either way the table shows the analytic "
+        "SE, p-value and interval beside the chosen interval.",
     )
     if not bootstrap_is_quick:
         c1.caption(

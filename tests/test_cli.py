@@ -79,6 +79,14 @@ def test_agreement_json(capsys):
         set(c) >= {"value", "ci_low", "ci_high", "ci_method", "items_used", "note"}
         for c in out["coefficients"]
     )
+    fleiss = next(c for c in out["coefficients"] if c["coefficient"] == "Fleiss' kappa")
+    assert fleiss["se"] > 0 and 0 <= fleiss["p_value"] <= 1 and "Gwet" in fleiss["se_method"]
+    # --population: the finite-population correction shrinks the analytic SE
+    small = run_json(
+        capsys, "agreement", CROWD, "--json", "--bootstrap", "0", "--population", "400"
+    )
+    fleiss_fpc = next(c for c in small["coefficients"] if c["coefficient"] == "Fleiss' kappa")
+    assert fleiss_fpc["se"] < fleiss["se"] and "N=400" in fleiss_fpc["se_method"]
 
 
 def test_dawid_skene_writes_gold(capsys, tmp_path):

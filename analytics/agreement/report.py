@@ -12,18 +12,19 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
-from scipy import stats as sps
 
 from analytics._core.bootstrap import (
     ItemStatistic,
+    Patterns,
+    basic_interval,
+    bca_interval,
     bootstrap_replicates,
     check_resampling,
-    percentile_interval,
+    jackknife_interval,
+    jackknife_values,
 )
 from analytics._core.errors import AnnotationDataError
 from analytics.agreement.annotator_pairs import pair_labels, pair_mean
-from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
 from analytics.agreement.coincidence import resolve_distance
 from analytics.agreement.krippendorff import build_alpha, default_distance, distance_label
@@ -35,10 +36,25 @@ from analytics.agreement.prepared import (
     prepare,
     undefined,
 )
-from analytics.agreement.weights import weights_order_problem
+from analytics.agreement.standard_errors import (
+    Analytic,
+    alpha_se,
+    conger_se,
+    fleiss_family_se,
+    pair_table_se,
+    percent_se,
+    t_interval,
+)
+from analytics.agreement.weights import agreement_weights, category_positions, weights_order_problem
 from analytics.data import Annotations, LabelKind, as_annotations
 
-__all__ = ["COEFFICIENTS", "agreement_report", "bootstrap_cost", "gwet_standard_error"]
+__all__ = [
+    "COEFFICIENTS",
+    "REPORT_COLUMNS",
+    "agreement_report",
+    "bootstrap_cost",
+    "gwet_standard_error",
+]
 
 COEFFICIENTS = {
     "percent_agreement": "Percent agreement",
@@ -53,10 +69,30 @@ COEFFICIENTS = {
 """Machine name -> display name of the coefficients in :func:`agreement_report`."""
 
 UNSTABLE = (
-    "no interval: the estimate lies outside the central range of its bootstrap resamples, so "
-    "it is unstable under resampling (a mean over annotator pairs is, when many pairs share "
-    "few items); rely on Fleiss' kappa, AC1 or alpha here"
+    "no interval: the bias-corrected interval does not contain the estimate, or is an extreme "
+    "tail of the resamples: the estimate's bias is as large as its spread (a mean "
+    "over annotator pairs is biased when many pairs share few items); rely on Fleiss' "
+    "kappa, AC1 or alpha here"
 )
+REPORT_COLUMNS = [
+    "coefficient",
+    "value",
+    "ci_low",
+    "ci_high",
+    "ci_method",
+    "se",
+    "p_value",
+    "se_method",
+    "analytic_low",
+    "analytic_high",
+    "items_used",
+    "note",
+]
+"""The columns of :func:`agreement_report`, in order."""
+JACKKNIFE_CELLS = 50_000_000
+"""Above this many (patterns x statistic width) cells, the BCa acceleration is left at 0
+(the jackknife would cost more than about 50 million cells of work, the bootstrap of a
+wide statistic several times over)."""
 
 
 def bootstrap_cost(ann: Annotations | pd.DataFrame) -> int:
@@ -136,6 +172,7 @@ def agreement_report(
     seed: int | None = 0,
     *,
     distance: str | Callable | None = None,
+    population: float | None = None,
 ) -> pd.DataFrame:
     """Every coefficient, with a confidence interval, in one tidy table.
 
@@ -153,31 +190,50 @@ def agreement_report(
     distance : str or callable, optional
         Alpha's distance (keyword only); default :func:`~analytics.agreement.default_distance`.
         Nominal alpha is always included.
+    population : float, optional
+        How many items the population holds that the data's items were drawn from
+        (keyword only): the analytic variances get the finite-population correction
+        :math:`1 - n/N` (``irrCAC``'s ``N``). None: an infinite population.
 
     Returns
     -------
     DataFrame
-        Columns ``coefficient, value, ci_low, ci_high, ci_method, items_used, note``, one
-        row per coefficient (Gwet's AC2 and quadratic-weighted Cohen's kappa too for
-        ordinal and numeric labels).
+        One row per coefficient (Gwet's AC2 and quadratic-weighted Cohen's kappa too for
+        ordinal and numeric labels), columns :data:`REPORT_COLUMNS`:
+
+        - ``value``; ``ci_low``, ``ci_high``, ``ci_method``: the interval (bootstrap when
+          ``n_boot > 0``, else the analytic one), and how it was made;
+        - ``se``, ``p_value``, ``se_method``: the analytic standard error and the two-sided
+          t test of "no agreement beyond chance" where a variance formula exists, else the
+          bootstrap SD (no p-value), as ``se_method`` says;
+        - ``analytic_low``, ``analytic_high``: the analytic t interval, whenever it exists
+          (so a bootstrap report shows both);
+        - ``items_used``, ``note``.
 
     Raises
     ------
     AnnotationDataError
-        ``confidence``, ``n_boot`` or ``seed`` out of range (the message names it).
+        ``confidence``, ``n_boot``, ``seed`` or ``population`` out of range (the message
+        names it).
 
     Notes
     -----
-    Bootstrap intervals are percentile intervals over items, every coefficient from the
-    same resamples; an interval that does not contain its own estimate is withheld (the
-    estimate is unstable under resampling). With ``n_boot=0`` the interval is
-    :math:`\\hat\\kappa \\pm t_{n-1, (1+c)/2}\\, \\widehat{SE}` (upper end capped at 1, as
-    ``irrCAC``) where an analytic standard error exists, labelled in ``ci_method``.
+    Bootstrap intervals resample items, every coefficient from the same resamples, and are
+    bias-corrected and accelerated (BCa, Efron 1987): a mean of pairwise coefficients on a
+    sparse crowd design is biased (each pair's kappa on a few shared items is), and the
+    percentile interval then sits on the wrong side of the estimate. When the bias is so
+    large that BCa would need an extreme tail of the resamples, the basic interval is used
+    (Davison & Hinkley 1997); if even that excludes the estimate, the interval is withheld
+    with the reason. The analytic interval is :math:`\\hat\\kappa \\pm t_{df, (1+c)/2}\\,
+    \\widehat{SE}` (upper end capped at 1, as ``irrCAC``), with the standard errors of
+    :mod:`analytics.agreement.standard_errors`.
 
     References
     ----------
-    Efron, B., & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*, Chapman &
-    Hall, chapter 13 (percentile intervals).
+    Efron, B. (1987). Better bootstrap confidence intervals. *Journal of the American
+    Statistical Association* 82(397), 171-185.
+    Davison, A. C., & Hinkley, D. V. (1997). *Bootstrap Methods and their Application*,
+    Cambridge University Press, section 5.2 (the basic interval).
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (the variance of
     the agreement coefficients).
     Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
@@ -192,6 +248,13 @@ def agreement_report(
     """
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
     original = as_annotations(ann)
+    if population is not None and not (
+        isinstance(population, int | float) and population >= original.n_items
+    ):
+        raise AnnotationDataError(
+            f"population={population!r} must be a number of items at least as large as the "
+            f"{original.n_items:,} items in the data (None: an infinite population)."
+        )
     ann = coders(original)
     repeat_note = (
         f"{original.n_judgements - ann.n_judgements:,} repeated judgements (same annotator, same "
@@ -203,8 +266,8 @@ def agreement_report(
     entries = _report_entries(p, default_distance(ann) if distance is None else distance)
     boot: dict[str, np.ndarray] = {}
     refused: dict[str, str] = {}  # rows whose bootstrap would exceed the memory budget
+    to_boot: dict[str, ItemStatistic] = {}
     if n_boot > 0:
-        to_boot = {}
         for name, (_, stat) in entries:
             if stat is None:
                 continue
@@ -219,39 +282,119 @@ def agreement_report(
     for name, (value, _) in entries:
         lo = hi = float("nan")
         method, note = "", value.note
-        if name in boot:
-            lo, hi, n_ok = percentile_interval(boot[name], confidence)
-            method = f"bootstrap over items ({n_boot:,} resamples, percentile)"
+        jack_row = None
+        if name in boot and _pair_mean_row(ann, name):
+            jack_row = _jackknife_row(to_boot[name], p.patterns, float(value), confidence)
+        if jack_row is not None:
+            lo, hi, method, extra = jack_row
+            note = join_notes(note, extra)
+        elif name in boot:
+            lo, hi, n_ok, kind = _bca(to_boot[name], p.patterns, boot[name], value, confidence)
+            method = f"bootstrap over items ({n_boot:,} resamples, {kind})"
             if n_ok < n_boot:
                 note = join_notes(
                     note, f"{n_boot - n_ok} resamples undefined, left out of the interval"
                 )
-            if np.isfinite(lo) and not lo - 1e-12 <= value <= hi + 1e-12:
+            if n_ok >= 2 and not (np.isfinite(lo) and lo - 1e-12 <= value <= hi + 1e-12):
                 lo = hi = float("nan")
                 method = f"bootstrap over items ({n_boot:,} resamples): interval withheld"
                 note = join_notes(note, UNSTABLE)
         elif name in refused:
             method = "none (the bootstrap would exceed the memory budget)"
             note = join_notes(note, refused[name])
-        elif n_boot <= 0 and np.isfinite(value):
-            se, method = _analytic_se(ann, p, name)
-            if np.isfinite(se):
-                lo, hi = _t_interval(value, se, confidence, ann.n_items)
+        analytic = _analytic_se(ann, p, name, population) if np.isfinite(value) else ""
+        a_lo = a_hi = se = p_value = float("nan")
+        se_method = ""
+        if isinstance(analytic, Analytic) and np.isfinite(analytic.se):
+            a_lo, a_hi, p_value = t_interval(float(value), analytic, confidence)
+            se, se_method = analytic.se, f"{analytic.method}, t({analytic.df}) interval"
+            if population is not None:
+                se_method += f", finite-population correction N={population:,g}"
+        elif name in boot and np.isfinite(value):
+            reps = boot[name][np.isfinite(boot[name])]
+            if len(reps) >= 2:
+                se, se_method = float(reps.std(ddof=1)), "bootstrap SD (no analytic SE)"
+        if not method and np.isfinite(value) and name not in refused:
+            if np.isfinite(a_lo):
+                lo, hi, method = a_lo, a_hi, se_method
             else:
-                method = "none (no analytic standard error; use the bootstrap)"
+                why = analytic if isinstance(analytic, str) and analytic else "undefined here"
+                method = f"none (no analytic standard error: {why}; use the bootstrap)"
         rows.append(
-            (name, float(value), lo, hi, method, value.items_used, join_notes(note, repeat_note))
+            (
+                name,
+                float(value),
+                lo,
+                hi,
+                method,
+                se,
+                p_value,
+                se_method,
+                a_lo,
+                a_hi,
+                value.items_used,
+                join_notes(note, repeat_note),
+            )
         )
-    return pd.DataFrame(
-        rows,
-        columns=["coefficient", "value", "ci_low", "ci_high", "ci_method", "items_used", "note"],
+    return pd.DataFrame(rows, columns=REPORT_COLUMNS)
+
+
+def _pair_mean_row(ann: Annotations, name: str) -> bool:
+    """Is the row a mean of a two-annotator coefficient over annotator pairs?"""
+    return ann.n_annotators > 2 and name.startswith(("Cohen's kappa", "Scott's pi"))
+
+
+def _jackknife_row(
+    stat: ItemStatistic, patterns: Patterns, value: float, confidence: float
+) -> tuple[float, float, str, str] | None:
+    """Jackknife bias-corrected interval of a mean over pairs: lo, hi, method, note.
+
+    None when the jackknife would exceed :data:`JACKKNIFE_CELLS` (then the bootstrap's).
+    """
+    if patterns.n_patterns * stat.stats.shape[1] > JACKKNIFE_CELLS:
+        return None
+    jack = jackknife_values(stat, patterns)
+    lo, hi, bias, _ = jackknife_interval(value, jack, patterns.multiplicity, confidence)
+    if not np.isfinite(lo):
+        return None
+    method = (
+        f"jackknife over items, bias-corrected t interval (bias {bias:+.3f}): the bootstrap "
+        "underestimates the small-sample bias of a mean over annotator pairs"
     )
+    if lo <= value <= hi:
+        return lo, hi, method, ""
+    # a bias larger than the spread: pairs share so few items that a first-order bias
+    # correction cannot be trusted (act_MS: -0.15 for Scott's pi over pairs)
+    note = (
+        f"no interval: the estimate lies outside its bias-corrected interval (jackknife bias "
+        f"{bias:+.3f}): a mean over annotator pairs that share few items is too biased to "
+        "correct; rely on Fleiss' kappa, AC1 or alpha here"
+    )
+    return float("nan"), float("nan"), "jackknife over items: interval withheld", note
 
 
-def _t_interval(value: float, se: float, confidence: float, n: int) -> tuple[float, float]:
-    """Value +- t quantile x SE, the upper bound capped at 1 (as ``irrCAC``)."""
-    half = sps.t.ppf(0.5 + confidence / 2.0, max(n - 1, 1)) * se
-    return float(value - half), float(min(1.0, value + half))
+def _bca(
+    stat: ItemStatistic, patterns: Patterns, reps: np.ndarray, value: float, confidence: float
+) -> tuple[float, float, int, str]:
+    """BCa interval of one report row, and how it was made (BC when the jackknife is too big)."""
+    width = stat.stats.shape[1]
+    if patterns.n_patterns * width <= JACKKNIFE_CELLS:
+        jack, kind = jackknife_values(stat, patterns), "BCa"
+    else:
+        jack, kind = (
+            np.zeros(0),
+            "BC: bias-corrected, no acceleration (too many items to jackknife)",
+        )
+    lo, hi, n_ok, _, clipped = bca_interval(
+        reps, value, jack, patterns.multiplicity[: len(jack)], confidence
+    )
+    if clipped:
+        kind += "; an end is the outermost resample: more resamples would widen it"
+    if n_ok >= 2 and not np.isfinite(lo):
+        # BCa needs an extreme tail: the estimate's bias is as large as its spread
+        lo, hi, n_ok = basic_interval(reps, value, confidence)
+        kind = "basic: the estimate is biased by as much as it varies, too much for BCa"
+    return lo, hi, n_ok, kind
 
 
 _FAMILY_ROWS = {
@@ -261,97 +404,59 @@ _FAMILY_ROWS = {
 }
 
 
-def _analytic_se(ann: Annotations, p: Prepared, name: str) -> tuple[float, str]:
-    """Standard error of a report row, where a standard analytic formula exists."""
+def _alpha_weights(ann: Annotations, distance: str) -> np.ndarray | str | None:
+    """Alpha's distance as agreement weights :math:`1 - \\delta/\\max\\delta`; a reason if none."""
+    if distance == "nominal":
+        return None
+    if distance in ("interval", "ratio") and ann.n_categories >= 2:
+        x = category_positions(ann)
+        d = (x[:, None] - x[None, :]) ** 2
+        if distance == "ratio":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                d = np.where(d > 0, d / (x[:, None] + x[None, :]) ** 2, 0.0)
+        top = d.max()
+        return 1.0 - d / top if np.isfinite(top) and top > 0 else "no spread of values"
+    return (
+        "its distances depend on the category frequencies (Krippendorff's ordinal metric)"
+        if distance == "ordinal"
+        else "no variance formula for this distance"
+    )
+
+
+def _analytic_se(
+    ann: Annotations, p: Prepared, name: str, population: float | None
+) -> Analytic | str:
+    """The analytic standard error of a report row, or why there is none."""
+    two = ann.n_annotators == 2
+    if name == "Percent agreement" and not ann.is_multilabel:
+        return percent_se(p, population)
     if name in _FAMILY_ROWS:
-        se = gwet_standard_error(p, None, _FAMILY_ROWS[name])
-        return se, "analytic SE (Gwet 2014 linearisation), t interval"
-    if name == "Cohen's kappa" and ann.n_annotators == 2:
-        se = _cohen_se(*pair_labels(p, 0, 1), p.q)
-        return se, "analytic SE (Fleiss, Cohen & Everitt 1969), t interval"
-    return float("nan"), ""
-
-
-def _cohen_se(la: np.ndarray, lb: np.ndarray, q: int) -> float:
-    """Large-sample SE of unweighted Cohen's kappa (Fleiss, Cohen & Everitt 1969).
-
-    .. math:: \\mathrm{var} = \\frac{\\sum_k p_{kk}[1 - (p_{k\\cdot} + p_{\\cdot k})(1-\\kappa)]^2
-              + (1-\\kappa)^2 \\sum_{k \\ne l} p_{kl}(p_{\\cdot k} + p_{l\\cdot})^2
-              - [\\kappa - p_e(1-\\kappa)]^2}{n (1 - p_e)^2}
-
-    From the two annotators' labels on their shared items ``la``, ``lb``: the sums run
-    over the cells of the joint table that occur, never a q x q table.
-    """
-    n = len(la)
-    if n == 0:
-        return float("nan")
-    cells, count = np.unique(la * q + lb, return_counts=True)
-    k, m, prob = cells // q, cells % q, count / n  # p_km over the occurring cells
-    row, col = np.bincount(la, minlength=q) / n, np.bincount(lb, minlength=q) / n
-    pe = float(row @ col)
-    if np.isclose(pe, 1.0):
-        return float("nan")
-    diag = k == m
-    kappa = float(beyond_chance(prob[diag].sum(), pe))
-    term_a = (prob[diag] * (1 - (row[k[diag]] + col[k[diag]]) * (1 - kappa)) ** 2).sum()
-    term_b = prob[~diag] * (col[k[~diag]] + row[m[~diag]]) ** 2
-    term_c = (kappa - pe * (1 - kappa)) ** 2
-    var = (term_a + (1 - kappa) ** 2 * term_b.sum() - term_c) / ((1 - pe) ** 2 * n)
-    return float(np.sqrt(max(var, 0.0)))
+        return fleiss_family_se(p, None, _FAMILY_ROWS[name], population)
+    if name == "Conger's kappa":
+        return conger_se(p, None, population)
+    if name == "Gwet's AC2 (quadratic weights)":
+        return fleiss_family_se(p, agreement_weights(ann, "quadratic")[0], "gwet_ac1", population)
+    pair_rows = {
+        "Cohen's kappa": (None, "cohen"),
+        "Scott's pi": (None, "scott"),
+        "Cohen's kappa (quadratic weights)": ("quadratic", "cohen"),
+    }
+    if name in pair_rows and two:
+        weights, which = pair_rows[name]
+        w = agreement_weights(ann, weights)[0]
+        return pair_table_se(*pair_labels(p, 0, 1), p.q, w, which, population)
+    if name.startswith("Krippendorff's alpha (") and not ann.is_multilabel:
+        w = _alpha_weights(ann, name[len("Krippendorff's alpha (") : -1])
+        return w if isinstance(w, str) else alpha_se(p, w, population)
+    if name in pair_rows or "over pairs" in name:
+        return "a mean over annotator pairs has no variance formula in the literature"
+    return "no variance formula for this coefficient"
 
 
 def gwet_standard_error(p: Prepared, w: np.ndarray | None, which: str) -> float:
-    """Gwet's linearised standard error of Fleiss' kappa, AC1/AC2 or Brennan-Prediger.
+    """Gwet's linearised SE of Fleiss' kappa, AC1/AC2 or Brennan-Prediger (a float).
 
-    Parameters
-    ----------
-    p : Prepared
-        The prepared data (:func:`~analytics.agreement.prepared.prepare`).
-    w : ndarray of shape (q, q), or None
-        Agreement weights (None or the identity: unweighted).
-    which : {"fleiss_kappa", "gwet_ac1", "brennan_prediger"}
-        The coefficient.
-
-    Returns
-    -------
-    float
-        NaN with fewer than two items.
-
-    Notes
-    -----
-    .. math:: v = \\frac{1}{n(n-1)} \\sum_i (\\kappa^\\star_i - \\kappa)^2,\\qquad
-              \\kappa^\\star_i = \\frac{n}{n'}\\frac{p_{a|i} - p_e [r_i \\ge 2]}{1 - p_e}
-              - 2 (1 - \\kappa) \\frac{p_{e|i} - p_e}{1 - p_e}
-
-    over the :math:`n` items, :math:`n'` of them with two or more judgements (as
-    ``irrCAC``; no finite-population correction).
-
-    References
-    ----------
-    Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the presence
-    of high agreement. *British Journal of Mathematical and Statistical Psychology* 61(1),
-    29-48 (the linearised variance of AC1 and of Fleiss' kappa).
-    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed.
+    See :func:`~analytics.agreement.standard_errors.fleiss_family_se`, which this returns
+    the ``se`` of (no finite-population correction).
     """
-    c = p.counts.astype(float)  # sparse items x categories: no dense copy, no q x q identity
-    n_i = p.n_i.astype(float)
-    n, q = len(n_i), p.q
-    two = n_i >= 2
-    n2 = two.sum()
-    cw = c if w is None else c @ w.T
-    sum_q = np.asarray(c.multiply(cw).sum(axis=1)).ravel() - n_i
-    pa_i = np.where(two, sum_q / np.maximum(n_i * (n_i - 1), 1), 0.0)
-    pa = pa_i.sum() / n2
-    pi = np.asarray((sparse.diags(1.0 / n_i) @ c).mean(axis=0)).ravel()
-    pe = float(chance_agreement(which, pi, w)[0])
-    if which == "fleiss_kappa":
-        pe_i = c @ (pi if w is None else (w @ pi + w.T @ pi) / 2.0) / n_i
-    elif which == "gwet_ac1":
-        w_sum = q if w is None else w.sum()
-        pe_i = w_sum / (q * (q - 1)) * (c @ (1 - pi)) / n_i
-    else:
-        pe_i = np.full(n, pe)
-    kappa = float(beyond_chance(pa, pe))
-    k_i = (n / n2) * (pa_i - pe * two) / (1 - pe)
-    k_i = k_i - 2 * (1 - kappa) * (pe_i - pe) / (1 - pe)
-    return float(np.sqrt(((k_i - kappa) ** 2).sum() / (n * (n - 1)))) if n > 1 else float("nan")
+    return fleiss_family_se(p, w, which).se
