@@ -2,7 +2,7 @@
 
 The lowest layer of :mod:`analytics.data`: plain functions on single values, used by the
 encoder (:mod:`analytics.data.encode`), the layout detection and the tool importers. It
-imports nothing from the rest of the package.
+imports nothing from the rest of the package but :mod:`analytics.data.codes`.
 
 >>> is_missing(" NA "), is_missing("0")
 (True, False)
@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from analytics.data.codes import first_seen, set_codes
 
 __all__ = [
     "EMPTY_SET_TOKENS",
@@ -483,72 +485,6 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
         start += len(chunk)
     dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
     return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
-
-
-def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Renumber codes (all in ``range(n)``) in the order they first appear.
-
-    Parameters
-    ----------
-    codes : ndarray of int
-        Codes, none negative.
-    n : int
-        How many codes there may be.
-
-    Returns
-    -------
-    new_codes : ndarray of int64
-        ``codes`` renumbered 0, 1, ... by first appearance.
-    order : ndarray of int64
-        The old code of each new one.
-
-    Examples
-    --------
-    >>> [a.tolist() for a in first_seen(np.array([2, 0, 2, 1]), 4)]
-    [[0, 1, 0, 2], [2, 0, 1]]
-    """
-    m = len(codes)
-    if m and codes[0] == 0:
-        # Arrow's dictionary is in first-seen order, so usually the codes already are:
-        # each code is at most one more than the largest before it. Three passes over the
-        # codes say so, where the general renumbering below scatters and sorts.
-        top = np.maximum.accumulate(codes)
-        if not (codes[1:] > top[:-1] + 1).any():
-            return np.asarray(codes, np.int64), np.arange(int(top[-1]) + 1, dtype=np.int64)
-    first = np.full(n, m, np.int64)
-    # assigned back to front, so the earliest position of each code is the one that stays
-    first[codes[::-1]] = np.arange(m - 1, -1, -1, dtype=np.int32 if m < 2**31 else np.int64)
-    used = np.flatnonzero(first < m)
-    order = used[np.argsort(first[used], kind="stable")]
-    if len(order) == n and (n == 0 or (order == np.arange(n)).all()):
-        return np.asarray(codes, np.int64), order  # already in first-seen order
-    remap = np.full(n, -1, np.int64)
-    remap[order] = np.arange(len(order))
-    return remap[codes], order
-
-
-def set_codes(matrix: np.ndarray) -> np.ndarray:
-    """One code per distinct row of a judgements x categories boolean matrix.
-
-    Parameters
-    ----------
-    matrix : ndarray of bool, shape (n_judgements, n_categories)
-        Which categories each judgement assigned.
-
-    Returns
-    -------
-    ndarray of int64, shape (n_judgements,)
-        The index of each row among ``numpy.unique(matrix, axis=0)`` (sorted rows).
-
-    Examples
-    --------
-    >>> set_codes(np.array([[1, 0], [0, 0], [1, 0]], bool)).tolist()
-    [1, 0, 1]
-    """
-    if matrix.shape[0] == 0:
-        return np.zeros(0, np.int64)
-    _, inverse = np.unique(matrix, axis=0, return_inverse=True)
-    return inverse.reshape(-1).astype(np.int64)
 
 
 def _is_text(index: pd.Index) -> bool:
