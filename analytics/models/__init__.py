@@ -1,0 +1,25 @@
+"""Annotator models: each item's most likely label and each annotator's errors, by model.
+
+No single annotator model wins on every crowd: full-confusion Dawid-Skene overfits
+annotators who gave few labels, one-coin models underfit annotators with real biases.
+This family fits several behind one interface.
+
+- :func:`fit`: fit one model by name (:data:`MODELS`); every model returns a
+  :class:`ModelResult`, which has every field of
+  :class:`~analytics.dawid_skene.DawidSkeneResult` (posteriors, confusion matrices,
+  prevalence, log-likelihood trace) plus ``model`` and ``parameters``.
+
+References
+----------
+Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
+*TACL* 2, 311-326, section 2.2.3 (priors, hierarchical models, estimation uncertainty).
+Each model's own paper is cited in its function's docstring.
+"""
+
+from __future__ import annotations
+
+from analytics.models.fitting import MODELS, fit
+from analytics.models.result import ModelResult
+from analytics.models.simple import one_coin_confusion
+
+__all__ = ["MODELS", "ModelResult", "fit", "one_coin_confusion"]
