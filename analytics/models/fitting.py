@@ -11,17 +11,19 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_settings
 from analytics.data import Annotations
+from analytics.models.hierarchical import fit_hierarchical
 from analytics.models.result import ModelResult, code
 from analytics.models.simple import fit_dawid_skene, fit_majority, fit_one_coin
 
 __all__ = ["MODELS", "fit", "fit_model"]
 
 #: The models :func:`fit` knows, simplest first.
-MODELS = ("majority", "one_coin", "dawid_skene")
+MODELS = ("majority", "one_coin", "dawid_skene", "hierarchical")
 
 _FITTERS = {
     "majority": fit_majority,
     "one_coin": fit_one_coin,
+    "hierarchical": fit_hierarchical,
 }
 
 
@@ -39,6 +41,7 @@ _OPTIONS = {
     "majority": ("smoothing",),
     "one_coin": ("max_iter", "tol", "smoothing"),
     "dawid_skene": ("max_iter", "tol", "smoothing", "prior", "init"),
+    "hierarchical": ("max_iter", "tol"),
 }
 
 
@@ -89,7 +92,8 @@ def fit(
     model : str, default "dawid_skene"
         One of :data:`MODELS`: ``"majority"`` (majority vote, ties split),
         ``"one_coin"`` (one accuracy per annotator), ``"dawid_skene"`` (a full confusion
-        matrix per annotator).
+        matrix per annotator), ``"hierarchical"`` (Dawid-Skene whose confusion rows
+        share a population Dirichlet estimated from all annotators).
     gold : mapping or pandas.Series, default None
         Known gold labels (item -> label) for some items; those items are clamped.
     seed : int, default 0
