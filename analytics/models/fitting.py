@@ -11,19 +11,23 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_settings
 from analytics.data import Annotations
+from analytics.models.glad import fit_glad
 from analytics.models.hierarchical import fit_hierarchical
+from analytics.models.mace import fit_mace
 from analytics.models.result import ModelResult, code
 from analytics.models.simple import fit_dawid_skene, fit_majority, fit_one_coin
 
 __all__ = ["MODELS", "fit", "fit_model"]
 
 #: The models :func:`fit` knows, simplest first.
-MODELS = ("majority", "one_coin", "dawid_skene", "hierarchical")
+MODELS = ("majority", "one_coin", "mace", "glad", "dawid_skene", "hierarchical")
 
 _FITTERS = {
     "majority": fit_majority,
     "one_coin": fit_one_coin,
     "hierarchical": fit_hierarchical,
+    "mace": fit_mace,
+    "glad": fit_glad,
 }
 
 
@@ -42,6 +46,8 @@ _OPTIONS = {
     "one_coin": ("max_iter", "tol", "smoothing"),
     "dawid_skene": ("max_iter", "tol", "smoothing", "prior", "init"),
     "hierarchical": ("max_iter", "tol"),
+    "mace": ("max_iter", "tol", "smoothing"),
+    "glad": ("max_iter", "tol", "smoothing", "prevalence"),
 }
 
 
@@ -64,6 +70,7 @@ def _check_options(model: str, seed: Any, options: dict[str, Any]) -> dict[str, 
     if model == "dawid_skene":
         return options  # analytics.dawid_skene.fit checks its own settings
     checked = {"max_iter": max_iter, "tol": tol, "smoothing": smoothing}
+    checked["prevalence"] = options.get("prevalence")  # the model checks its choices
     return {name: checked[name] for name in options}
 
 
@@ -91,7 +98,9 @@ def fit(
         Single-label annotations.
     model : str, default "dawid_skene"
         One of :data:`MODELS`: ``"majority"`` (majority vote, ties split),
-        ``"one_coin"`` (one accuracy per annotator), ``"dawid_skene"`` (a full confusion
+        ``"one_coin"`` (one accuracy per annotator), ``"mace"`` (trust and a spam
+        distribution per annotator), ``"glad"`` (ability per annotator, difficulty
+        per item), ``"dawid_skene"`` (a full confusion
         matrix per annotator), ``"hierarchical"`` (Dawid-Skene whose confusion rows
         share a population Dirichlet estimated from all annotators).
     gold : mapping or pandas.Series, default None
