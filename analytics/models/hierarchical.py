@@ -27,48 +27,17 @@ coordinate ascent of the evidence lower bound, so the bound never decreases.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import digamma, gammaln, polygamma
+from scipy.special import digamma, gammaln
 
 from analytics.dawid_skene import data_notes, majority_posteriors
 from analytics.models.result import Coded, ModelResult, expected_counts, make_result
 from analytics.models.simple import DataEngine
 
-__all__ = ["dirichlet_kl", "fit_hierarchical", "inverse_digamma"]
+__all__ = ["dirichlet_kl", "fit_hierarchical"]
 
 #: Bounds on every population Dirichlet parameter (keeps the fixed point finite when
 #: all annotators look alike, or when a category is never used).
 A_MIN, A_MAX = 1e-3, 1e6
-
-
-def inverse_digamma(y: np.ndarray, n_newton: int = 6) -> np.ndarray:
-    """:math:`\\psi^{-1}(y)` by Newton's method from Minka's (2000) starting point.
-
-    Parameters
-    ----------
-    y : ndarray
-    n_newton : int, default 6
-
-    Returns
-    -------
-    ndarray
-        ``x`` with ``digamma(x) == y`` to machine precision.
-
-    References
-    ----------
-    Minka, T. P. (2000). Estimating a Dirichlet distribution. Technical report, MIT,
-    appendix C.
-
-    Examples
-    --------
-    >>> from scipy.special import digamma
-    >>> float(digamma(inverse_digamma(np.array([0.3]))[0]).round(12))
-    0.3
-    """
-    y = np.asarray(y, float)
-    x = np.where(y >= -2.22, np.exp(y) + 0.5, -1.0 / (y - digamma(1.0)))
-    for _ in range(n_newton):
-        x = x - (digamma(x) - y) / polygamma(1, x)
-    return x
 
 
 def dirichlet_kl(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -111,14 +80,21 @@ class _Hierarchical(DataEngine):
     def m_step(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         counts = expected_counts(self.coded, q)
         a = self.population
-        # alternate q(theta) = Dir(A + N) and Minka's fixed point for the population
-        # Dirichlet of each true row from the annotators' mean expected log confusion
-        # rows (type-II ML of A): each step raises the bound, and several per iteration
-        # save most of the slow outer iterations hyperparameters otherwise need
+        # with q(theta) = Dir(A + N) optimal for any A, the bound's part in A is the
+        # Dirichlet-multinomial (Polya) log-likelihood of the expected counts; Minka's
+        # fixed point for it raises it at every step
+        n_row = counts.sum(axis=2)  # annotator x true
         for _ in range(self.n_fixed_point):
-            mean_log = _expected_log(a + counts).mean(axis=0)
-            a = inverse_digamma(digamma(a.sum(axis=1, keepdims=True)) + mean_log)
-            a = np.clip(a, A_MIN, A_MAX)
+            tot = a.sum(axis=1)
+            num = (digamma(counts + a) - digamma(a)).sum(axis=0)
+            den = (digamma(n_row + tot) - digamma(tot)).sum(axis=0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                new = np.where(den[:, None] > 0, a * num / den[:, None], a)
+            new = np.clip(new, A_MIN, A_MAX)
+            done = np.abs(new - a).max() <= 1e-9 * a.max()
+            a = new
+            if done:
+                break
         self.population = a
         post_pi = self.prior_pi + q.sum(axis=0)
         return post_pi, a + counts, counts
@@ -132,7 +108,7 @@ class _Hierarchical(DataEngine):
 
 
 def fit_hierarchical(
-    coded: Coded, *, max_iter: int = 500, tol: float = 1e-7, n_fixed_point: int = 20
+    coded: Coded, *, max_iter: int = 500, tol: float = 1e-7, n_fixed_point: int = 50
 ) -> ModelResult:
     """Hierarchical Dawid-Skene by variational Bayes with an empirical-Bayes population.
 
@@ -144,9 +120,9 @@ def fit_hierarchical(
         Most variational EM iterations.
     tol : float, default 1e-7
         Stop when the relative change of the evidence lower bound is below ``tol``.
-    n_fixed_point : int, default 20
-        Alternations of :math:`q(\theta)` and Minka's fixed-point step for the
-        population per iteration.
+    n_fixed_point : int, default 50
+        Most Minka fixed-point steps for the population per iteration (fewer once it
+        stops moving).
 
     Returns
     -------
@@ -174,8 +150,14 @@ def fit_hierarchical(
     with :math:`N_{jk}` the expected counts of annotator j's labels on items of true
     category k and :math:`n_k = \\sum_i q_{ik}`. Each iteration sets
     :math:`q(\\theta_{jk}) = \\mathrm{Dir}(A_k + N_{jk})`, then :math:`A_k` by Minka's
-    fixed point :math:`A_{kl} \\leftarrow \\psi^{-1}(\\psi(\\sum_{l'} A_{kl'}) +
-    \\frac1J \\sum_j E[\\log\\theta_{jkl}])` (the maximiser of the bound in :math:`A`),
+    fixed point for the Dirichlet-multinomial likelihood of the expected counts
+    (the bound's part in :math:`A` when :math:`q(\\theta)` is optimal),
+
+    .. math::
+
+        A_{kl} \\leftarrow A_{kl} \\frac{\\sum_j [\\psi(N_{jkl} + A_{kl}) - \\psi(A_{kl})]}
+            {\\sum_j [\\psi(N_{jk\\cdot} + A_{k\\cdot}) - \\psi(A_{k\\cdot})]},
+
     then :math:`q(\\theta)` again, then the posteriors :math:`q(z_i)` (the E-step
     above). Started from majority vote (ties split) and :math:`A = \\mathbf 1`.
 
@@ -189,7 +171,7 @@ def fit_hierarchical(
     *TACL* 2, 311-326, section 2.2.3.
 
     Minka, T. P. (2000). Estimating a Dirichlet distribution. MIT technical report,
-    eq. 9 (the fixed point).
+    eq. 55 (the fixed point for the Polya distribution).
 
     Blei, D. M., Kucukelbir, A. and McAuliffe, J. D. (2017). Variational inference: a
     review for statisticians. *JASA* 112(518), 859-877 (coordinate ascent VI).
