@@ -7,7 +7,11 @@ This family fits several behind one interface.
 - :func:`fit`: fit one model by name (:data:`MODELS`); every model returns a
   :class:`ModelResult`, which has every field of
   :class:`~analytics.dawid_skene.DawidSkeneResult` (posteriors, confusion matrices,
-  prevalence, log-likelihood trace) plus ``model`` and ``parameters``.
+  prevalence, log-likelihood trace) plus ``model`` and ``parameters``;
+  ``fit(ann)`` (``model="auto"``) chooses the model without gold.
+- :func:`compare`: every model's held-out predictive log-likelihood (item-grouped
+  cross-validation), parameters, fit time and, with gold, accuracy with a bootstrap
+  interval; :func:`choose`: the rule ``"auto"`` applies to that table.
 
 References
 ----------
@@ -18,8 +22,19 @@ Each model's own paper is cited in its function's docstring.
 
 from __future__ import annotations
 
-from analytics.models.fitting import MODELS, fit
+from analytics.models.fitting import fit
+from analytics.models.registry import MODELS
 from analytics.models.result import ModelResult
+from analytics.models.selection import bootstrap_accuracy, choose, compare, n_parameters
 from analytics.models.simple import one_coin_confusion
 
-__all__ = ["MODELS", "ModelResult", "fit", "one_coin_confusion"]
+__all__ = [
+    "MODELS",
+    "ModelResult",
+    "bootstrap_accuracy",
+    "choose",
+    "compare",
+    "fit",
+    "n_parameters",
+    "one_coin_confusion",
+]

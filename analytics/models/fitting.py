@@ -1,93 +1,30 @@
-"""One entry point for every annotator model: :func:`fit`."""
+"""One entry point for every annotator model: :func:`fit` (``model="auto"`` chooses)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.validation import check_settings
 from analytics.data import Annotations
-from analytics.models.glad import fit_glad
-from analytics.models.hierarchical import fit_hierarchical
-from analytics.models.mace import fit_mace
+from analytics.models.registry import MODELS, check_model, check_options, fit_model
 from analytics.models.result import ModelResult, code
-from analytics.models.simple import fit_dawid_skene, fit_majority, fit_one_coin
+from analytics.models.selection import choose, compare
 
-__all__ = ["MODELS", "fit", "fit_model"]
-
-#: The models :func:`fit` knows, simplest first.
-MODELS = ("majority", "one_coin", "mace", "glad", "dawid_skene", "hierarchical")
-
-_FITTERS = {
-    "majority": fit_majority,
-    "one_coin": fit_one_coin,
-    "hierarchical": fit_hierarchical,
-    "mace": fit_mace,
-    "glad": fit_glad,
-}
-
-
-def _check_model(model: Any) -> str:
-    if not isinstance(model, str) or model not in MODELS:
-        raise AnnotationDataError(
-            f"unknown model {model!r}.",
-            hint=f"Choose one of {', '.join(MODELS)}.",
-        )
-    return model
-
-
-# the settings each model takes besides gold and seed (Dawid-Skene: analytics.dawid_skene.fit)
-_OPTIONS = {
-    "majority": ("smoothing",),
-    "one_coin": ("max_iter", "tol", "smoothing"),
-    "dawid_skene": ("max_iter", "tol", "smoothing", "prior", "init"),
-    "hierarchical": ("max_iter", "tol"),
-    "mace": ("max_iter", "tol", "smoothing"),
-    "glad": ("max_iter", "tol", "smoothing", "prevalence"),
-}
-
-
-def _check_options(model: str, seed: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """Refuse settings a model does not take; check the common ones (seed included)."""
-    unknown = sorted(set(options) - set(_OPTIONS[model]))
-    if unknown:
-        raise AnnotationDataError(
-            f"the {model} model takes no setting {unknown[0]!r}.",
-            hint=f"Its settings are: {', '.join(_OPTIONS[model])}.",
-        )
-    max_iter, tol, smoothing, _, _ = check_settings(
-        max_iter=options.get("max_iter", 500),
-        tol=options.get("tol", 1e-7),
-        smoothing=options.get("smoothing", 0.01),
-        init="majority",
-        seed=seed,
-        init_methods=("majority",),
-    )
-    if model == "dawid_skene":
-        return options  # analytics.dawid_skene.fit checks its own settings
-    checked = {"max_iter": max_iter, "tol": tol, "smoothing": smoothing}
-    checked["prevalence"] = options.get("prevalence")  # the model checks its choices
-    return {name: checked[name] for name in options}
-
-
-def fit_model(coded: Any, model: str, *, gold: Any, seed: int, **options: Any) -> ModelResult:
-    """Fit one named model on coded data (no checks beyond the model's own)."""
-    if model == "dawid_skene":
-        return fit_dawid_skene(coded, gold=gold, seed=seed, **options)
-    fitter = _FITTERS[model]
-    return fitter(coded, **options)
+__all__ = ["fit"]
 
 
 def fit(
     ann: Annotations | pd.DataFrame,
-    model: str = "dawid_skene",
+    model: str = "auto",
     *,
     gold: Mapping[Any, Any] | pd.Series | None = None,
     seed: int = 0,
+    folds: int = 5,
+    progress: Callable[[float], Any] | None = None,
     **options: Any,
 ) -> ModelResult:
     """Fit an annotator model; return each item's posterior and each annotator's confusion.
@@ -96,20 +33,29 @@ def fit(
     ----------
     ann : Annotations or pandas.DataFrame
         Single-label annotations.
-    model : str, default "dawid_skene"
-        One of :data:`MODELS`: ``"majority"`` (majority vote, ties split),
-        ``"one_coin"`` (one accuracy per annotator), ``"mace"`` (trust and a spam
-        distribution per annotator), ``"glad"`` (ability per annotator, difficulty
-        per item), ``"dawid_skene"`` (a full confusion
-        matrix per annotator), ``"hierarchical"`` (Dawid-Skene whose confusion rows
-        share a population Dirichlet estimated from all annotators).
+    model : str, default "auto"
+        ``"auto"`` or one of :data:`MODELS`: ``"majority"`` (majority vote, ties
+        split), ``"one_coin"`` (one accuracy per annotator), ``"mace"`` (trust and a
+        spam distribution per annotator), ``"glad"`` (ability per annotator, difficulty
+        per item), ``"dawid_skene"`` (a full confusion matrix per annotator),
+        ``"hierarchical"`` (Dawid-Skene whose confusion rows share a population
+        Dirichlet estimated from all annotators). ``"auto"`` compares them all by
+        held-out predictive likelihood (:func:`~analytics.models.compare`, without the
+        gold labels) and fits the best; its ``notes`` say which and why, and
+        ``settings["comparison"]`` holds the comparison table.
     gold : mapping or pandas.Series, default None
-        Known gold labels (item -> label) for some items; those items are clamped.
+        Known gold labels (item -> label) for some items; those items are clamped in
+        the final fit (``"auto"`` chooses without them).
     seed : int, default 0
-        Seed of any random start (a whole number >= 0).
+        Seed of any random start and of the cross-validation split (a whole number >= 0).
+    folds : int, default 5
+        ``"auto"`` only: cross-validation folds.
+    progress : callable, default None
+        ``"auto"`` only: called with the share of the comparison done (0 to 1).
     **options
-        The model's own settings (``max_iter``, ``tol``, ``smoothing``, ...): see
-        :func:`analytics.models.simple.fit_one_coin` and the others.
+        The chosen model's own settings (``max_iter``, ``tol``, ``smoothing``, ...): see
+        the model's function (:func:`analytics.models.simple.fit_one_coin` and the
+        others). Not with ``"auto"``.
 
     Returns
     -------
@@ -120,13 +66,16 @@ def fit(
     Raises
     ------
     AnnotationDataError
-        An unknown model name, multi-label data, no judgements, gold labels for items or
-        categories not in the data, or a bad setting.
+        An unknown model name or setting, multi-label data, no judgements, gold labels
+        for items or categories not in the data, or a model that cannot apply (GLAD
+        with one annotator or one category).
 
     Notes
     -----
-    Each model's formula is in its own function's docstring (module
-    :mod:`analytics.models.simple` and the others).
+    Each model's formula is in its own function's docstring (modules
+    :mod:`analytics.models.simple`, :mod:`~analytics.models.mace`,
+    :mod:`~analytics.models.glad`, :mod:`~analytics.models.hierarchical`); the
+    selection rule is :func:`analytics.models.choose`.
 
     References
     ----------
@@ -142,11 +91,33 @@ def fit(
     >>> fit(frame, "one_coin").labels.tolist()
     ['x', 'y']
     """
-    model = _check_model(model)
-    options = _check_options(model, seed, options)
+    table, reason = None, None
+    if model == "auto":
+        if options:
+            raise AnnotationDataError(
+                f"model='auto' takes no model settings (got {sorted(options)}).",
+                hint="Name a model to pass it settings, e.g. fit(ann, 'dawid_skene', ...).",
+            )
+        code(ann, gold)  # refuse bad data and gold before the comparison runs
+        candidates = _applicable(ann)
+        table = compare(ann, candidates, folds=folds, seed=seed, progress=progress)
+        model, reason = choose(table)
+    model = check_model(model)
+    options = check_options(model, seed, options)
     coded = code(ann, gold)
     start = time.perf_counter()
     result = fit_model(coded, model, gold=gold, seed=seed, **options)
     result.settings["seconds"] = time.perf_counter() - start
     result.settings["model"] = model
+    if table is not None:
+        result.settings["comparison"] = table
+        object.__setattr__(result, "notes", (reason, *result.notes))
     return result
+
+
+def _applicable(ann: Annotations | pd.DataFrame) -> list[str]:
+    """The models ``"auto"`` compares: all, but GLAD only where it can be fitted."""
+    coded = code(ann)
+    if coded.k < 2 or coded.n_annotators < 2:
+        return [m for m in MODELS if m != "glad"]
+    return list(MODELS)

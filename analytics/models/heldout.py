@@ -82,8 +82,9 @@ def predictive_log_terms(result: ModelResult, coded: Coded, held: np.ndarray) ->
         return np.log(result.confusion_array[jj, :, yy])
 
 
-def heldout_log_likelihood(result: ModelResult, coded: Coded, held: np.ndarray) -> float:
-    """Total log predictive probability of the held-out judgements (joint per item)."""
+def heldout_log_likelihood(result: ModelResult, coded: Coded, held: np.ndarray) -> np.ndarray:
+    """Log predictive probability of each item's held-out judgements (jointly), one value
+    per item with a held-out judgement, in item order."""
     n_i, k = coded.n_items, coded.k
     terms = predictive_log_terms(result, coded, held)
     ii = coded.ii[held]
@@ -95,11 +96,14 @@ def heldout_log_likelihood(result: ModelResult, coded: Coded, held: np.ndarray) 
         s = np.log(result.posteriors.to_numpy()[rows]) + per_item[rows]
     top = s.max(axis=1)
     top[~np.isfinite(top)] = 0.0
-    return float((top + np.log(np.exp(s - top[:, None]).sum(axis=1))).sum())
+    return top + np.log(np.exp(s - top[:, None]).sum(axis=1))
 
 
 class FoldScore:
-    """Cross-validated held-out log-likelihood of one model (nats per judgement)."""
+    """Cross-validated held-out log-likelihood of models on one data set.
+
+    Every model is scored on the same folds, so per-item values can be compared pairwise.
+    """
 
     def __init__(self, coded: Coded, folds: int, seed: int) -> None:
         self.coded = coded
@@ -120,21 +124,19 @@ class FoldScore:
             name=ann.name,
         )
 
-    def score(
+    def item_scores(
         self,
-        fit_one: Callable[[Annotations], tuple[ModelResult, Coded]],
-        progress: Callable[[int], Any] | None = None,
-    ) -> float:
-        """Fit on every fold's training data, return the held-out log-likelihood per
-        held-out judgement (NaN when no judgement can be held out)."""
-        if self.n_held == 0:
-            return float("nan")
-        total = 0.0
-        for f, held in enumerate(self.masks):
-            if not held.any():
-                continue
-            result, _ = fit_one(self.training(held))
-            total += heldout_log_likelihood(result, self.coded, held)
+        fit_one: Callable[[Annotations], ModelResult],
+        progress: Callable[[], Any] | None = None,
+    ) -> np.ndarray:
+        """Fit on every fold's training data; the log predictive probability of every
+        item's held-out judgements (folds in order; empty when nothing can be held out).
+
+        ``progress()`` is called after every fold."""
+        parts = []
+        for held in self.masks:
+            if held.any():
+                parts.append(heldout_log_likelihood(fit_one(self.training(held)), self.coded, held))
             if progress is not None:
-                progress(f)
-        return total / self.n_held
+                progress()
+        return np.concatenate(parts) if parts else np.zeros(0)
