@@ -7,7 +7,7 @@
   :func:`prevalence_comparison`, :func:`confident_share`, :func:`majority_agreement`,
   :func:`fit_summary`, :func:`item_judgements`, :func:`uncertain_items`.
 - The EM engine for other annotator models (:mod:`analytics.models`): :class:`EMEngine`,
-  :func:`design_matrix`, :func:`gold_codes`, :func:`data_notes`.
+  :func:`design_matrix`, :func:`gold_codes`, :func:`data_notes`, :func:`best_run`.
 - :func:`mutual_information`: bits one label carries about the true category
   (section 2.2.2).
 - Figures: :func:`confusion_heatmaps`, :func:`prevalence_figure`,
@@ -26,6 +26,7 @@ from __future__ import annotations
 from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,
+    EMRun,
     category_codes,
     data_notes,
     design_matrix,
@@ -59,15 +60,18 @@ from analytics.dawid_skene.reports import (
     prevalence_comparison,
     spammer_scores,
 )
+from analytics.dawid_skene.starts import best_run
 
 __all__ = [
     "INIT_METHODS",
     "PICKS",
     "DawidSkeneResult",
     "EMEngine",
+    "EMRun",
     "FitSummary",
     "annotator_information",
     "annotator_table",
+    "best_run",
     "category_codes",
     "confidence_histogram",
     "confident_share",

@@ -6,12 +6,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.data import Annotations
 from analytics.models.registry import MODELS, check_model, check_options, fit_model
-from analytics.models.result import ModelResult, code
+from analytics.models.result import Coded, ModelResult, code
 from analytics.models.selection import choose, compare
 
 __all__ = ["fit"]
@@ -98,10 +99,12 @@ def fit(
                 f"model='auto' takes no model settings (got {sorted(options)}).",
                 hint="Name a model to pass it settings, e.g. fit(ann, 'dawid_skene', ...).",
             )
-        code(ann, gold)  # refuse bad data and gold before the comparison runs
-        candidates = _applicable(ann)
-        table = compare(ann, candidates, folds=folds, seed=seed, progress=progress)
-        model, reason = choose(table)
+        coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
+        if np.bincount(coded.ii, minlength=coded.n_items).max() < 2:
+            model, reason = choose(pd.DataFrame({"heldout_ll": [np.nan]}, index=["majority"]))
+        else:
+            table = compare(ann, _applicable(coded), folds=folds, seed=seed, progress=progress)
+            model, reason = choose(table)
     model = check_model(model)
     options = check_options(model, seed, options)
     coded = code(ann, gold)
@@ -109,15 +112,14 @@ def fit(
     result = fit_model(coded, model, gold=gold, seed=seed, **options)
     result.settings["seconds"] = time.perf_counter() - start
     result.settings["model"] = model
-    if table is not None:
+    if reason is not None:
         result.settings["comparison"] = table
         object.__setattr__(result, "notes", (reason, *result.notes))
     return result
 
 
-def _applicable(ann: Annotations | pd.DataFrame) -> list[str]:
+def _applicable(coded: Coded) -> list[str]:
     """The models ``"auto"`` compares: all, but GLAD only where it can be fitted."""
-    coded = code(ann)
     if coded.k < 2 or coded.n_annotators < 2:
         return [m for m in MODELS if m != "glad"]
     return list(MODELS)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import digamma, gammaln
 
-from analytics.dawid_skene import data_notes, majority_posteriors
+from analytics.dawid_skene import data_notes
 from analytics.models.result import Coded, ModelResult, expected_counts, make_result
 from analytics.models.simple import DataEngine
 
@@ -74,8 +74,11 @@ class _Hierarchical(DataEngine):
         super().__init__(coded)
         k = coded.k
         self.prior_pi = np.ones(k)
-        self.population = np.ones((k, k))
         self.n_fixed_point = n_fixed_point
+        self.reset()
+
+    def reset(self) -> None:
+        self.population = np.ones((self.coded.k, self.coded.k))
 
     def m_step(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         counts = expected_counts(self.coded, q)
@@ -97,9 +100,10 @@ class _Hierarchical(DataEngine):
                 break
         self.population = a
         post_pi = self.prior_pi + q.sum(axis=0)
-        return post_pi, a + counts, counts
+        return post_pi, (a + counts, a), counts
 
-    def e_step(self, post_pi: np.ndarray, post: np.ndarray) -> tuple[np.ndarray, float]:
+    def e_step(self, post_pi: np.ndarray, params: tuple) -> tuple[np.ndarray, float]:
+        post, self.population = params
         # q(z) from the geometric means exp(E log pi), exp(E log theta); data_step
         # returns sum_i log Z_i, the z-part of the evidence lower bound
         q, log_z = self.data_step(np.exp(_expected_log(post_pi)), np.exp(_expected_log(post)))
@@ -108,7 +112,13 @@ class _Hierarchical(DataEngine):
 
 
 def fit_hierarchical(
-    coded: Coded, *, max_iter: int = 500, tol: float = 1e-7, n_fixed_point: int = 50
+    coded: Coded,
+    *,
+    max_iter: int = 500,
+    tol: float = 1e-7,
+    n_fixed_point: int = 50,
+    init: str = "best",
+    seed: int = 0,
 ) -> ModelResult:
     """Hierarchical Dawid-Skene by variational Bayes with an empirical-Bayes population.
 
@@ -123,6 +133,11 @@ def fit_hierarchical(
     n_fixed_point : int, default 50
         Most Minka fixed-point steps for the population per iteration (fewer once it
         stops moving).
+    init : {"best", "majority", "soft", "random"}, default "best"
+        Where EM starts (see :func:`analytics.models.simple.fit_one_coin`); every start
+        begins at :math:`A = \\mathbf 1`.
+    seed : int, default 0
+        Seed of the random starts.
 
     Returns
     -------
@@ -159,7 +174,7 @@ def fit_hierarchical(
             {\\sum_j [\\psi(N_{jk\\cdot} + A_{k\\cdot}) - \\psi(A_{k\\cdot})]},
 
     then :math:`q(\\theta)` again, then the posteriors :math:`q(z_i)` (the E-step
-    above). Started from majority vote (ties split) and :math:`A = \\mathbf 1`.
+    above).
 
     References
     ----------
@@ -177,10 +192,9 @@ def fit_hierarchical(
     review for statisticians. *JASA* 112(518), 859-877 (coordinate ascent VI).
     """
     engine = _Hierarchical(coded, n_fixed_point)
-    run = engine.run(majority_posteriors(coded.votes), max_iter, tol)
-    post_pi, post = run.pi, run.theta
+    run, start_notes = engine.from_starts(init, seed, max_iter, tol)
+    post_pi, (post, a) = run.pi, run.theta
     theta = post / post.sum(axis=2, keepdims=True)
-    a = engine.population
     return make_result(
         coded,
         "hierarchical",
@@ -190,8 +204,13 @@ def fit_hierarchical(
         run.trace,
         run.n_iter,
         run.converged,
-        settings={"max_iter": max_iter, "tol": tol, "n_fixed_point": n_fixed_point},
-        notes=data_notes(coded.ann),
+        settings={
+            "max_iter": max_iter,
+            "tol": tol,
+            "n_fixed_point": n_fixed_point,
+            "init": init,
+        },
+        notes=data_notes(coded.ann) + start_notes,
         parameters={
             "population": a,
             "population_mean": a / a.sum(axis=1, keepdims=True),

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analytics.dawid_skene import data_notes, majority_posteriors
+from analytics.dawid_skene import data_notes
 from analytics.models.result import Coded, ModelResult, expected_counts, make_result
 from analytics.models.simple import DataEngine
 
@@ -54,6 +54,10 @@ class _Mace(DataEngine):
     def __init__(self, coded: Coded, smoothing: float) -> None:
         super().__init__(coded)
         self.s = smoothing
+        self.reset()
+
+    def reset(self) -> None:
+        coded = self.coded
         self.params = (
             np.full(coded.n_annotators, 0.5),
             np.full((coded.n_annotators, coded.k), 1 / coded.k),
@@ -90,7 +94,13 @@ class _Mace(DataEngine):
 
 
 def fit_mace(
-    coded: Coded, *, max_iter: int = 500, tol: float = 1e-7, smoothing: float = 0.01
+    coded: Coded,
+    *,
+    max_iter: int = 500,
+    tol: float = 1e-7,
+    smoothing: float = 0.01,
+    init: str = "best",
+    seed: int = 0,
 ) -> ModelResult:
     """MACE by MAP-EM: each annotator's trust and spam distribution.
 
@@ -105,6 +115,10 @@ def fit_mace(
     smoothing : float, default 0.01
         Pseudo-count :math:`s`: priors :math:`t_j \\sim \\mathrm{Beta}(1 + s, 1 + s)`,
         :math:`\\xi_j \\sim \\mathrm{Dir}(1 + s)`, :math:`\\pi \\sim \\mathrm{Dir}(1 + s)`.
+    init : {"best", "majority", "soft", "random"}, default "best"
+        Where EM starts (see :func:`analytics.models.simple.fit_one_coin`).
+    seed : int, default 0
+        Seed of the random starts.
 
     Returns
     -------
@@ -132,15 +146,14 @@ def fit_mace(
     s \\sum_j [\\log t_j + \\log(1 - t_j) + \\sum_l \\log \\xi_{jl}] + s \\sum_k
     \\log\\pi_k`, which therefore never decreases. Unlike the paper (uniform true labels,
     variational Bayes with random restarts), the prevalence :math:`\\pi` is estimated and
-    EM starts from majority vote (ties split), so the fit is deterministic.
+    the starts are majority vote, vote shares and jittered votes (seeded).
 
     References
     ----------
     Hovy, D., Berg-Kirkpatrick, T., Vaswani, A. and Hovy, E. (2013). Learning whom to
     trust with MACE. *NAACL-HLT 2013*, 1120-1130, eq. 1 and section 3.
     """
-    engine = _Mace(coded, smoothing)
-    run = engine.run(majority_posteriors(coded.votes), max_iter, tol)
+    run, start_notes = _Mace(coded, smoothing).from_starts(init, seed, max_iter, tol)
     trust, spam = run.theta
     return make_result(
         coded,
@@ -151,7 +164,7 @@ def fit_mace(
         run.trace,
         run.n_iter,
         run.converged,
-        settings={"max_iter": max_iter, "tol": tol, "smoothing": smoothing},
-        notes=data_notes(coded.ann),
+        settings={"max_iter": max_iter, "tol": tol, "smoothing": smoothing, "init": init},
+        notes=data_notes(coded.ann) + start_notes,
         parameters={"trust": trust, "spam": spam},
     )

@@ -6,6 +6,7 @@ from typing import Any
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_settings
+from analytics.dawid_skene import INIT_METHODS
 from analytics.models.glad import fit_glad
 from analytics.models.hierarchical import fit_hierarchical
 from analytics.models.mace import fit_mace
@@ -39,11 +40,11 @@ def check_model(model: Any) -> str:
 # the settings each model takes besides gold and seed (Dawid-Skene: analytics.dawid_skene.fit)
 _OPTIONS = {
     "majority": ("smoothing",),
-    "one_coin": ("max_iter", "tol", "smoothing"),
+    "one_coin": ("max_iter", "tol", "smoothing", "init"),
     "dawid_skene": ("max_iter", "tol", "smoothing", "prior", "init"),
-    "hierarchical": ("max_iter", "tol"),
-    "mace": ("max_iter", "tol", "smoothing"),
-    "glad": ("max_iter", "tol", "smoothing", "prevalence"),
+    "hierarchical": ("max_iter", "tol", "init"),
+    "mace": ("max_iter", "tol", "smoothing", "init"),
+    "glad": ("max_iter", "tol", "smoothing", "prevalence", "init"),
 }
 
 
@@ -55,17 +56,17 @@ def check_options(model: str, seed: Any, options: dict[str, Any]) -> dict[str, A
             f"the {model} model takes no setting {unknown[0]!r}.",
             hint=f"Its settings are: {', '.join(_OPTIONS[model])}.",
         )
-    max_iter, tol, smoothing, _, _ = check_settings(
+    max_iter, tol, smoothing, init, _ = check_settings(
         max_iter=options.get("max_iter", 500),
         tol=options.get("tol", 1e-7),
         smoothing=options.get("smoothing", 0.01),
-        init="majority",
+        init=options.get("init", "best"),
         seed=seed,
-        init_methods=("majority",),
+        init_methods=INIT_METHODS,
     )
     if model == "dawid_skene":
         return options  # analytics.dawid_skene.fit checks its own settings
-    checked = {"max_iter": max_iter, "tol": tol, "smoothing": smoothing}
+    checked = {"max_iter": max_iter, "tol": tol, "smoothing": smoothing, "init": init}
     checked["prevalence"] = options.get("prevalence")  # the model checks its choices
     return {name: checked[name] for name in options}
 
@@ -74,5 +75,6 @@ def fit_model(coded: Any, model: str, *, gold: Any, seed: int, **options: Any) -
     """Fit one named model on coded data (no checks beyond the model's own)."""
     if model == "dawid_skene":
         return fit_dawid_skene(coded, gold=gold, seed=seed, **options)
-    fitter = _FITTERS[model]
-    return fitter(coded, **options)
+    if model == "majority":
+        return fit_majority(coded, **options)
+    return _FITTERS[model](coded, seed=seed, **options)

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from analytics.dawid_skene import EMEngine, data_notes, majority_posteriors
+from analytics.dawid_skene import EMEngine, EMRun, best_run, data_notes, majority_posteriors
 from analytics.dawid_skene import fit as ds_fit
 from analytics.models.result import (
     Coded,
@@ -61,6 +61,25 @@ class DataEngine(EMEngine):
 
     def data_step(self, pi: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, float]:
         return EMEngine.e_step(self, pi, theta)
+
+    def reset(self) -> None:
+        """Forget the state of a previous run (each start begins afresh)."""
+
+    def run(self, q0: np.ndarray, max_iter: int, tol: float) -> EMRun:
+        self.reset()
+        return EMEngine.run(self, q0, max_iter, tol)
+
+    def from_starts(
+        self, init: str, seed: int, max_iter: int, tol: float
+    ) -> tuple[EMRun, tuple[str, ...]]:
+        """EM from the start(s) ``init`` names (:func:`analytics.dawid_skene.best_run`):
+        the most likely run, and notes when starts disagree (labels not identified, or
+        EM's answer depends on its start)."""
+        run, start, n_runs, disagree = best_run(self, self.coded.votes, init, seed, max_iter, tol)
+        notes = disagree
+        if init == "best":
+            notes = (*notes, f"Best of {n_runs} starts: {start} (highest objective).")
+        return run, notes
 
 
 def _normalise_rows(num: np.ndarray) -> np.ndarray:
@@ -138,7 +157,9 @@ def fit_dawid_skene(
         Passed on.
     **options
         ``max_iter``, ``tol``, ``smoothing``, ``prior``, ``init``: see
-        :func:`analytics.dawid_skene.fit`.
+        :func:`analytics.dawid_skene.fit`. Unlike there, ``init`` defaults to
+        ``"best"`` (several starts, with a note when they disagree), as in every model
+        of this family.
 
     Returns
     -------
@@ -154,7 +175,7 @@ def fit_dawid_skene(
     ----------
     Dawid, A. P. and Skene, A. M. (1979). *Applied Statistics* 28(1), 20-28.
     """
-    r = ds_fit(coded.ann, gold=gold, seed=seed, **options)
+    r = ds_fit(coded.ann, gold=gold, seed=seed, **{"init": "best", **options})
     values = {f.name: getattr(r, f.name) for f in fields(r)}
     notes = values.pop("notes")
     if not r.converged:
@@ -212,7 +233,13 @@ class _OneCoin(DataEngine):
 
 
 def fit_one_coin(
-    coded: Coded, *, max_iter: int = 500, tol: float = 1e-7, smoothing: float = 0.01
+    coded: Coded,
+    *,
+    max_iter: int = 500,
+    tol: float = 1e-7,
+    smoothing: float = 0.01,
+    init: str = "best",
+    seed: int = 0,
 ) -> ModelResult:
     """One-coin Dawid-Skene: each annotator is right with probability :math:`a_j`, and a
     wrong label is any other category with equal chance.
@@ -228,6 +255,13 @@ def fit_one_coin(
     smoothing : float, default 0.01
         Pseudo-count :math:`s`: prior :math:`a_j \\sim \\mathrm{Beta}(1 + s, 1 + s)` and
         :math:`\\pi \\sim \\mathrm{Dir}(1 + s)`.
+    init : {"best", "majority", "soft", "random"}, default "best"
+        Where EM starts (as in :func:`analytics.dawid_skene.fit`); ``"best"`` runs from
+        majority vote, vote shares and jittered votes and keeps the most likely fit,
+        saying in ``notes`` when equally likely starts label items differently (the
+        labels are not identified).
+    seed : int, default 0
+        Seed of the random starts.
 
     Returns
     -------
@@ -245,7 +279,7 @@ def fit_one_coin(
           + s \\sum_j [\\log a_j + \\log(1 - a_j)] + s \\sum_k \\log \\pi_k
 
     with M-step :math:`a_j = (\\sum_k N_{jkk} + s) / (\\sum_{k,k'} N_{jkk'} + 2s)`
-    (expected counts :math:`N`). Started from majority vote (ties split).
+    (expected counts :math:`N`).
 
     References
     ----------
@@ -254,7 +288,7 @@ def fit_one_coin(
     Zhou, D. and Jordan, M. I. (2016), Spectral methods meet EM, *JMLR* 17(102), eq. 3;
     Paun et al. (2018), *TACL* 6, section 3.
     """
-    run = _OneCoin(coded, smoothing).run(majority_posteriors(coded.votes), max_iter, tol)
+    run, start_notes = _OneCoin(coded, smoothing).from_starts(init, seed, max_iter, tol)
     acc = run.theta
     return make_result(
         coded,
@@ -265,7 +299,7 @@ def fit_one_coin(
         run.trace,
         run.n_iter,
         run.converged,
-        settings={"max_iter": max_iter, "tol": tol, "smoothing": smoothing},
-        notes=data_notes(coded.ann),
+        settings={"max_iter": max_iter, "tol": tol, "smoothing": smoothing, "init": init},
+        notes=data_notes(coded.ann) + start_notes,
         parameters={"accuracy": acc},
     )

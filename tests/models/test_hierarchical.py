@@ -76,14 +76,24 @@ def test_names_do_not_matter():
     np.testing.assert_allclose(
         base.posteriors.to_numpy(),
         other.posteriors.reindex(base.items)[[f"L{c}" for c in base.categories]].to_numpy(),
-        atol=1e-6,
+        atol=1e-4,  # the best of several starts stops within tol of the same optimum
     )
+    assert (base.labels.map(lambda c: f"L{c}") == other.labels.reindex(base.items)).all()
 
 
 @pytest.mark.parametrize(
     ("name", "floor"),
-    [("act_MS", 0.765), ("welinder_bluebirds", 0.897), ("snow_temp", 0.941)],
+    [("zheng_s4_Dog_data", 0.838), ("welinder_bluebirds", 0.897), ("snow_temp", 0.941)],
 )
 def test_public_accuracy(name, floor):
     ann, gold = public(name)
     assert accuracy(fit(ann, "hierarchical"), gold) >= floor
+
+
+def test_act_ms_more_likely_is_less_accurate():
+    # the README's caveat again: on act_MS the best of several starts reaches a higher
+    # bound than the majority-vote start at a lower accuracy
+    ann, gold = public("act_MS")
+    best, single = fit(ann, "hierarchical"), fit(ann, "hierarchical", init="majority")
+    assert best.final_log_likelihood > single.final_log_likelihood
+    assert accuracy(single, gold) >= 0.765 and accuracy(best, gold) >= 0.745

@@ -47,7 +47,7 @@ def test_every_result_is_a_dawid_skene_result_with_its_fields():
 
 def test_dawid_skene_is_the_existing_fit():
     ann, _ = public("snow_temp")
-    old = ds.fit(ann, smoothing=0.1)
+    old = ds.fit(ann, smoothing=0.1, init="best")
     new = fit(ann, "dawid_skene", smoothing=0.1)
     np.testing.assert_array_equal(new.confusion_array, old.confusion_array)
     np.testing.assert_array_equal(new.posteriors.to_numpy(), old.posteriors.to_numpy())
@@ -143,3 +143,15 @@ def test_gold_is_clamped():
         r = fit(ann, model, gold={"i1": "y"})
         assert r.posteriors.loc["i1"].tolist() == [0.0, 1.0]
         assert list(r.gold_items) == ["i1"]
+
+
+def test_symmetric_data_are_reported_as_not_identified():
+    # a always says x, b always says y: "a is right" and "b is right" fit equally well
+    rows = [(f"i{i}", "a", "x") for i in range(20)] + [(f"i{i}", "b", "y") for i in range(20)]
+    rows += [(f"i{i}", "c", "x" if i % 2 else "y") for i in range(20)]
+    ann = frame(rows)
+    for model in ("one_coin", "glad"):
+        r = fit(ann, model)
+        assert any(n.startswith("Not identified") for n in r.notes), model
+    # a single start cannot see it
+    assert not any("Not identified" in n for n in fit(ann, "one_coin", init="majority").notes)
