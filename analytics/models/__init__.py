@@ -12,6 +12,10 @@ This family fits several behind one interface.
 - :func:`compare`: every model's held-out predictive log-likelihood (item-grouped
   cross-validation), parameters, fit time and, with gold, accuracy with a bootstrap
   interval; :func:`choose`: the rule ``"auto"`` applies to that table.
+- Evaluation against partial gold: :func:`gold_table` (accuracy of every model with an
+  interval, mean confidence, calibration error), :func:`annotator_gold_accuracy`,
+  :func:`calibration` (reliability-diagram table) and
+  :func:`expected_calibration_error`.
 
 References
 ----------
@@ -22,19 +26,30 @@ Each model's own paper is cited in its function's docstring.
 
 from __future__ import annotations
 
+from analytics.models.evaluation import (
+    annotator_gold_accuracy,
+    bootstrap_accuracy,
+    calibration,
+    expected_calibration_error,
+    gold_table,
+)
 from analytics.models.fitting import fit
 from analytics.models.registry import MODELS
 from analytics.models.result import ModelResult
-from analytics.models.selection import bootstrap_accuracy, choose, compare, n_parameters
+from analytics.models.selection import choose, compare, n_parameters
 from analytics.models.simple import one_coin_confusion
 
 __all__ = [
     "MODELS",
     "ModelResult",
+    "annotator_gold_accuracy",
     "bootstrap_accuracy",
+    "calibration",
     "choose",
     "compare",
+    "expected_calibration_error",
     "fit",
+    "gold_table",
     "n_parameters",
     "one_coin_confusion",
 ]

@@ -27,7 +27,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import DawidSkeneResult, design_matrix, gold_codes
 
-__all__ = ["Coded", "ModelResult", "code", "expected_counts", "make_result"]
+__all__ = ["Coded", "ModelResult", "check_gold", "code", "expected_counts", "make_result"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,7 +123,8 @@ def code(
     Raises
     ------
     AnnotationDataError
-        Multi-label data, no judgements, or gold labels that do not match the data.
+        Multi-label data, no judgements, or gold labels that do not match the data
+        (:func:`check_gold`).
     """
     ann = as_annotations(ann)
     if ann.is_multilabel:
@@ -135,6 +136,7 @@ def code(
         )
     if ann.n_judgements == 0:
         raise AnnotationDataError("there are no judgements to fit a model to.")
+    check_gold(ann, gold)
     c, ct = design_matrix(ann)
     return Coded(
         ann=ann,
@@ -146,6 +148,53 @@ def code(
         votes=ann.count_matrix(),
         gold=gold_codes(ann, gold),
     )
+
+
+def check_gold(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) -> pd.Series | None:
+    """Known gold labels checked against the data: item -> category, items as in the data.
+
+    Parameters
+    ----------
+    ann : Annotations
+    gold : mapping, pandas.Series or None
+        Item -> true label (original values or their text). Missing labels are dropped.
+
+    Returns
+    -------
+    pandas.Series or None
+        Indexed by the data's item names, values the data's categories; None for None.
+
+    Raises
+    ------
+    AnnotationDataError
+        An item listed twice, items that are not in the data (the message names up to
+        five), or labels that are not categories of the data.
+    """
+    if gold is None:
+        return None
+    g = gold if isinstance(gold, pd.Series) else pd.Series(dict(gold), dtype=object)
+    g = g[g.notna().to_numpy()]
+    twice = g.index[g.index.duplicated()]
+    if len(twice):
+        raise AnnotationDataError(
+            f"the gold labels list item {twice[0]!r} more than once.",
+            hint="Keep one gold label per item.",
+        )
+    rows = ann.items.get_indexer(pd.Index(g.index, dtype=object))
+    if (rows < 0).any():
+        text = ann.items.astype(str).get_indexer(pd.Index([str(k).strip() for k in g.index]))
+        rows = np.where(rows < 0, text, rows)
+    missing = g.index[rows < 0]
+    if len(missing):
+        shown = ", ".join(repr(m) for m in list(missing[:5]))
+        raise AnnotationDataError(
+            f"{len(missing):,} gold item(s) are not in the data set: {shown}.",
+            hint=f"Data items look like {list(ann.items[:3])}; remove the others from the "
+            "gold file or load the data set they belong to.",
+        )
+    codes = gold_codes(ann, g)  # refuses labels that are not categories
+    out = pd.Series(np.asarray(ann.categories, dtype=object)[codes[rows]], index=ann.items[rows])
+    return out.rename("gold")
 
 
 def expected_counts(coded: Coded, q: np.ndarray) -> np.ndarray:

@@ -11,8 +11,6 @@ References
 Paun, S., Carpenter, B., Chamberlain, J., Hovy, D., Kruschwitz, U. and Poesio, M. (2018).
 Comparing Bayesian models of annotation. *TACL* 6, 571-585, section 5.
 
-Efron, B. and Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*. Chapman &
-Hall, chapter 13 (percentile intervals).
 """
 
 from __future__ import annotations
@@ -27,12 +25,12 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_whole
 from analytics.data import Annotations
-from analytics.dawid_skene import gold_codes
+from analytics.models.evaluation import gold_table
 from analytics.models.heldout import FoldScore
 from analytics.models.registry import MODELS, check_model, fit_model
-from analytics.models.result import Coded, ModelResult, code
+from analytics.models.result import check_gold, code
 
-__all__ = ["bootstrap_accuracy", "choose", "compare", "n_parameters", "quick"]
+__all__ = ["choose", "compare", "n_parameters", "quick"]
 
 
 def n_parameters(model: str, n_annotators: int, n_items: int, k: int) -> int:
@@ -53,47 +51,6 @@ def n_parameters(model: str, n_annotators: int, n_items: int, k: int) -> int:
         "dawid_skene": j * k * (k - 1) + k - 1,
         "hierarchical": k * k + k - 1,
     }[model]
-
-
-def bootstrap_accuracy(
-    correct: np.ndarray, *, n_boot: int = 2000, level: float = 0.95, seed: int = 0
-) -> tuple[float, float, float]:
-    """Accuracy and its item-bootstrap percentile interval.
-
-    Parameters
-    ----------
-    correct : ndarray of bool
-        One entry per gold item: is the model's label right?
-    n_boot : int, default 2000
-    level : float, default 0.95
-    seed : int, default 0
-
-    Returns
-    -------
-    tuple of float
-        (accuracy, low, high); NaN for all three when there is no gold item.
-
-    Notes
-    -----
-    Resampling n items with replacement from n right/wrong outcomes makes the number
-    right :math:`\\mathrm{Binomial}(n, \\hat p)`, so the bootstrap is drawn from that
-    binomial directly (exact, and cheap for any n).
-    """
-    n = len(correct)
-    if n == 0:
-        return float("nan"), float("nan"), float("nan")
-    p = float(np.mean(correct))
-    draws = np.random.default_rng(seed).binomial(n, p, n_boot) / n
-    tail = (1 - level) / 2
-    return p, float(np.quantile(draws, tail)), float(np.quantile(draws, 1 - tail))
-
-
-def _gold_correct(result: ModelResult, gold: pd.Series) -> np.ndarray:
-    labels = result.labels.astype(str)
-    keys = gold.index.astype(str)
-    seen = keys.isin(labels.index.astype(str))
-    ours = labels.set_axis(labels.index.astype(str)).reindex(keys[seen])
-    return ours.to_numpy() == gold.astype(str).to_numpy()[seen]
 
 
 def compare(
@@ -159,7 +116,7 @@ def compare(
         raise AnnotationDataError("no model to compare.", hint=f"Name some of {MODELS}.")
     folds = check_whole(folds, "folds", 2)
     coded = code(ann)
-    gold_s = _gold_series(gold, coded)
+    gold_s = check_gold(coded.ann, gold)
     cv = FoldScore(coded, folds, seed)
     total, done = len(names) * (folds + 1), [0]
 
@@ -188,10 +145,8 @@ def compare(
             "iterations": result.n_iter,
         }
         if gold_s is not None:
-            correct = _gold_correct(result, gold_s)
-            acc, low, high = bootstrap_accuracy(correct, seed=seed)
-            row |= {"accuracy": acc, "accuracy_low": low, "accuracy_high": high}
-            row["gold_items"] = len(correct)
+            scored = gold_table({name: result}, gold_s, seed=seed).iloc[0]
+            row |= scored[["accuracy", "accuracy_low", "accuracy_high", "gold_items"]].to_dict()
         rows.append(row)
     table = pd.DataFrame(rows).set_index("model")
     table = table.sort_values("heldout_ll", ascending=False, kind="stable")
@@ -215,14 +170,6 @@ def quick(model: str) -> dict[str, Any]:
     """Settings of the cross-validation fits: one start (majority vote), not the best of
     several, so that the comparison costs about as many fits as it has folds."""
     return {} if model == "majority" else {"init": "majority"}
-
-
-def _gold_series(gold: Any, coded: Coded) -> pd.Series | None:
-    if gold is None:
-        return None
-    gold_codes(coded.ann, gold)  # the same checks as a clamped fit: items and categories
-    g = gold if isinstance(gold, pd.Series) else pd.Series(dict(gold))
-    return g[g.notna()]
 
 
 def choose(table: pd.DataFrame) -> tuple[str, str]:
