@@ -16,6 +16,8 @@ This family fits several behind one interface.
   interval, mean confidence, calibration error), :func:`annotator_gold_accuracy`,
   :func:`calibration` (reliability-diagram table) and
   :func:`expected_calibration_error`.
+- Uncertainty of the model itself: :func:`bootstrap` (item bootstrap of the whole fit:
+  intervals for annotator accuracy, confusion entries, prevalence; label change rates).
 
 References
 ----------
@@ -38,11 +40,14 @@ from analytics.models.registry import MODELS
 from analytics.models.result import ModelResult
 from analytics.models.selection import choose, compare, n_parameters
 from analytics.models.simple import one_coin_confusion
+from analytics.models.uncertainty import Uncertainty, bootstrap
 
 __all__ = [
     "MODELS",
     "ModelResult",
+    "Uncertainty",
     "annotator_gold_accuracy",
+    "bootstrap",
     "bootstrap_accuracy",
     "calibration",
     "choose",
