@@ -18,6 +18,8 @@ This family fits several behind one interface.
   :func:`expected_calibration_error`.
 - Uncertainty of the model itself: :func:`bootstrap` (item bootstrap of the whole fit:
   intervals for annotator accuracy, confusion entries, prevalence; label change rates).
+- Figures and views: :func:`comparison_figure`, :func:`calibration_figure`,
+  :func:`accuracy_intervals_figure`, :func:`disagreements` (items where models differ).
 
 References
 ----------
@@ -35,6 +37,12 @@ from analytics.models.evaluation import (
     expected_calibration_error,
     gold_table,
 )
+from analytics.models.figures import (
+    accuracy_intervals_figure,
+    calibration_figure,
+    comparison_figure,
+    disagreements,
+)
 from analytics.models.fitting import fit
 from analytics.models.registry import MODELS
 from analytics.models.result import ModelResult
@@ -46,12 +54,16 @@ __all__ = [
     "MODELS",
     "ModelResult",
     "Uncertainty",
+    "accuracy_intervals_figure",
     "annotator_gold_accuracy",
     "bootstrap",
     "bootstrap_accuracy",
     "calibration",
+    "calibration_figure",
     "choose",
     "compare",
+    "comparison_figure",
+    "disagreements",
     "expected_calibration_error",
     "fit",
     "gold_table",
