@@ -94,7 +94,7 @@ class _Hierarchical(DataEngine):
             with np.errstate(invalid="ignore", divide="ignore"):
                 new = np.where(den[:, None] > 0, a * num / den[:, None], a)
             new = np.clip(new, A_MIN, A_MAX)
-            done = np.abs(new - a).max() <= 1e-9 * a.max()
+            done = np.abs(new - a).max() <= 1e-6 * a.max()
             a = new
             if done:
                 break

@@ -98,9 +98,11 @@ def compare(
 
     Notes
     -----
-    The cross-validation fits start from majority vote only (:func:`quick`); the full
-    fits, like :func:`~analytics.models.fit`'s, from several starts. The held-out score
-    of model m is
+    Every fit here (the cross-validation fits and the full fit behind ``seconds``,
+    ``log_likelihood`` and ``accuracy``) starts from majority vote only
+    (:func:`quick`), so the comparison costs about (folds + 1) fits per model;
+    :func:`~analytics.models.fit` then fits the chosen model from several starts. The
+    held-out score of model m is
     :math:`\\frac{1}{N_{\\mathrm{out}}} \\sum_i \\log p_m(y_{i,\\mathrm{out}} \\mid
     y_{\\mathrm{in}})` (see :mod:`analytics.models.heldout`). Its standard error against
     the best model b is :math:`\\sqrt{I_{\\mathrm{out}}}\\, \\mathrm{sd}_i(d_i) /
@@ -128,7 +130,7 @@ def compare(
     rows, per_item = [], {}
     for name in names:
         start = time.perf_counter()
-        result = fit_model(coded, name, gold=None, seed=seed)
+        result = fit_model(coded, name, gold=None, seed=seed, **quick(name))
         seconds = time.perf_counter() - start
         tick()
         per_item[name] = cv.item_scores(
