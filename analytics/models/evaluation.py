@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analytics._core.bootstrap import check_resampling, percentile_interval
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_whole
 from analytics.data import Annotations, as_annotations
@@ -72,7 +73,7 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
 
 
 def bootstrap_accuracy(
-    correct: np.ndarray, *, n_boot: int = 2000, level: float = 0.95, seed: int = 0
+    correct: np.ndarray, *, n_boot: int = 2000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[float, float, float]:
     """Accuracy and its item-bootstrap percentile interval.
 
@@ -81,7 +82,7 @@ def bootstrap_accuracy(
     correct : ndarray of bool
         One entry per gold item: is the model's label right?
     n_boot : int, default 2000
-    level : float, default 0.95
+    confidence : float, default 0.95
     seed : int, default 0
 
     Returns
@@ -95,13 +96,14 @@ def bootstrap_accuracy(
     right :math:`\\mathrm{Binomial}(n, \\hat p)`, so the bootstrap is drawn from that
     binomial directly (exact, and cheap for any n).
     """
+    confidence, n_boot, seed = check_resampling(confidence, n_boot, seed, min_boot=2)
     n = len(correct)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
     p = float(np.mean(correct))
     draws = np.random.default_rng(seed).binomial(n, p, n_boot) / n
-    tail = (1 - level) / 2
-    return p, float(np.quantile(draws, tail)), float(np.quantile(draws, 1 - tail))
+    low, high, _ = percentile_interval(draws, confidence)
+    return p, low, high
 
 
 def gold_table(

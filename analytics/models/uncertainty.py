@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.validation import check_probability, check_whole
+from analytics._core.bootstrap import check_resampling
 from analytics.data import Annotations, as_annotations
 from analytics.models.registry import check_model, fit_model
 from analytics.models.result import ModelResult, code
@@ -43,7 +43,7 @@ class Uncertainty:
         How the intervals were made, in words.
     n_boot : int
         Bootstrap fits made.
-    level : float
+    confidence : float
         Coverage of the intervals.
     annotator_accuracy : pandas.DataFrame
         Index annotator; ``estimate`` (the full fit), ``low``, ``high``, ``fits`` (bootstrap
@@ -60,7 +60,7 @@ class Uncertainty:
 
     method: str
     n_boot: int
-    level: float
+    confidence: float
     annotator_accuracy: pd.DataFrame
     prevalence: pd.DataFrame
     confusion_low: np.ndarray
@@ -111,8 +111,8 @@ def bootstrap(
     result: ModelResult,
     *,
     n_boot: int = 50,
-    level: float = 0.95,
-    seed: int = 0,
+    confidence: float = 0.95,
+    seed: int | None = 0,
     progress: Callable[[float], Any] | None = None,
 ) -> Uncertainty:
     """Item-bootstrap intervals for a fitted model's parameters and labels.
@@ -125,9 +125,10 @@ def bootstrap(
         The fit (from :func:`analytics.models.fit`); its model is refitted.
     n_boot : int, default 50
         Bootstrap fits (a whole number >= 2); each is one start (majority vote), no gold.
-    level : float, default 0.95
-        Interval coverage, in (0, 1).
+    confidence : float, default 0.95
+        Interval coverage, strictly between 0 and 1.
     seed : int, default 0
+        Seed of the resampling (None: a fresh random stream).
     progress : callable, default None
         Called with the share done after every fit.
 
@@ -139,7 +140,7 @@ def bootstrap(
     -----
     Each bootstrap fit b gives :math:`\\hat\\pi^{(b)}`, :math:`\\hat\\theta^{(b)}` and
     annotator accuracies :math:`\\sum_k \\hat\\pi^{(b)}_k \\hat\\theta^{(b)}_{jkk}`; the
-    interval is their :math:`(1 \\pm \\mathrm{level})/2` percentiles. An item's label
+    interval is their :math:`(1 \\pm \\mathrm{confidence})/2` percentiles. An item's label
     change rate is the share of fits containing it whose top posterior category differs
     from the full fit's. Starting every refit from majority vote keeps the categories
     aligned with the full fit (no relabelling); known gold is not clamped in the refits.
@@ -150,8 +151,8 @@ def bootstrap(
     """
     ann = as_annotations(ann)
     model = check_model(result.model)
-    n_boot = check_whole(n_boot, "n_boot", 2)
-    level = check_probability(level, "level")
+    confidence, n_boot, seed = check_resampling(confidence, n_boot, seed, min_boot=2)
+    seed = 0 if seed is None else seed
     rng = np.random.default_rng(seed)
     j, k = ann.n_annotators, ann.n_categories
     thetas = np.full((n_boot, j, k, k), np.nan)
@@ -176,7 +177,7 @@ def bootstrap(
         counted[items] += 1
         if progress is not None:
             progress((b + 1) / n_boot)
-    tail = (1 - level) / 2
+    tail = (1 - confidence) / 2
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # an annotator in no resample
         lo_t, hi_t = np.nanquantile(thetas, [tail, 1 - tail], axis=0)
@@ -200,10 +201,10 @@ def bootstrap(
     return Uncertainty(
         method=(
             f"item bootstrap: {n_boot} refits of the {model} model on items resampled with "
-            f"replacement (each with all its judgements), {level:.0%} percentile intervals"
+            f"replacement (each with all its judgements), {confidence:.0%} percentile intervals"
         ),
         n_boot=n_boot,
-        level=level,
+        confidence=confidence,
         annotator_accuracy=acc_table,
         prevalence=prev,
         confusion_low=lo_t,

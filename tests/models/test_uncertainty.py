@@ -60,5 +60,5 @@ def test_bad_arguments():
     r = fit(ann, "majority")
     with pytest.raises(AnnotationDataError, match="n_boot"):
         bootstrap(ann, r, n_boot=1)
-    with pytest.raises(AnnotationDataError, match="level"):
-        bootstrap(ann, r, level=2)
+    with pytest.raises(AnnotationDataError, match="confidence"):
+        bootstrap(ann, r, confidence=2)
