@@ -1,7 +1,7 @@
 """Concord's analytics library: from raw annotation labels to a gold standard you can trust.
 
-Pure Python (numpy, scipy, pandas, plotly, pyarrow); it never imports streamlit. Five
-ideas, five subpackages, each with its ``__init__`` as its only public face:
+Pure Python (numpy, scipy, pandas, plotly, pyarrow); it never imports streamlit. Six
+ideas, six subpackages, each with its ``__init__`` as its only public face:
 
 - :mod:`analytics.data`: the canonical data model :class:`Annotations` and the loader;
 - :mod:`analytics.agreement`: chance-corrected agreement coefficients;
