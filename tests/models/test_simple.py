@@ -162,3 +162,12 @@ def test_symmetric_data_are_reported_as_not_identified():
         assert any(n.startswith("Not identified") for n in r.notes), model
     # a single start cannot see it
     assert not any("Not identified" in n for n in fit(ann, "one_coin", init="majority").notes)
+
+
+def test_multilabel_data_are_refused_by_every_model():
+    from analytics.data import load_sample
+
+    multi = load_sample("affect_multilabel")
+    for model in (*MODELS, "auto"):
+        with pytest.raises(AnnotationDataError, match="multi-label"):
+            fit(multi, model)
