@@ -28,7 +28,7 @@ from analytics.models.simple import DataEngine, one_coin_confusion
 __all__ = ["fit_glad", "glad_scores"]
 
 #: Newton steps per block (abilities, then easiness) in one M-step; backtracking halvings.
-N_NEWTON, N_HALVE = 3, 12
+N_NEWTON, N_HALVE = 1, 12
 
 
 def glad_scores(alpha: np.ndarray, b: np.ndarray, coded: Coded) -> np.ndarray:
@@ -38,7 +38,8 @@ def glad_scores(alpha: np.ndarray, b: np.ndarray, coded: Coded) -> np.ndarray:
 
 def _judgement_terms(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """log p(right) and log p(one given wrong label) of every judgement."""
-    return log_expit(x), log_expit(-x) - np.log(k - 1)
+    right = log_expit(x)  # log s(-x) = log s(x) - x
+    return right, right - x - np.log(k - 1)
 
 
 class _Glad(DataEngine):
@@ -85,41 +86,50 @@ class _Glad(DataEngine):
 
     def _block(self, p, alpha, b, which: str) -> np.ndarray:
         """Damped Newton on one block (abilities or easiness), per-coordinate backtracking
-        so each coordinate's part of the expected complete log-likelihood never falls."""
+        so each coordinate's part of the expected complete log-likelihood never falls.
+
+        Coordinates are independent given the other block, so only the coordinates that
+        got worse are halved, and only their judgements are recomputed."""
         c = self.coded
         group, size = (c.jj, c.n_annotators) if which == "alpha" else (c.ii, c.n_items)
         mu = self.mu_a if which == "alpha" else self.mu_b
 
-        def parts(al, bb):
-            x = glad_scores(al, bb, c)
-            q_ = np.bincount(group, p * log_expit(x) + (1 - p) * log_expit(-x), size)
-            own = al if which == "alpha" else bb
-            return q_ - 0.5 * (own - mu) ** 2, x
+        fixed_beta = np.exp(b[c.ii]) if which == "alpha" else None
 
-        before, x = parts(alpha, b)
+        def parts(own_new, rows=None):
+            sel = slice(None) if rows is None else rows
+            if which == "alpha":
+                x = own_new[c.jj[sel]] * fixed_beta[sel]
+            else:
+                x = alpha[c.jj[sel]] * np.exp(own_new[c.ii[sel]])
+            # p log s(x) + (1 - p) log s(-x) = log s(x) - (1 - p) x: one log_expit
+            q_ = np.bincount(group[sel], log_expit(x) - (1 - p[sel]) * x, size)
+            return q_ - 0.5 * (own_new - mu) ** 2, x
+
+        own = alpha if which == "alpha" else b
+        before, x = parts(own)
         sig = expit(x)
-        beta = np.exp(b[c.ii])
         if which == "alpha":
+            beta = fixed_beta
             grad = np.bincount(group, (p - sig) * beta, size) - (alpha - mu)
             hess = np.bincount(group, sig * (1 - sig) * beta**2, size) + 1.0
-            own = alpha
         else:
             g = (p - sig) * x
             grad = np.bincount(group, g, size) - (b - mu)
             hess = np.bincount(group, sig * (1 - sig) * x**2 + np.abs(g), size) + 1.0
-            own = b
         step = grad / hess
-        scale = np.ones(size)
+        new = own + step
+        after, _ = parts(new)
+        worse = after < before - 1e-10 * (1.0 + np.abs(before))
         for _ in range(N_HALVE):
-            trial = own + scale * step
-            after, _ = parts(trial, b) if which == "alpha" else parts(alpha, trial)
-            worse = after < before - 1e-12 * np.abs(before)
             if not worse.any():
-                break
-            scale[worse] *= 0.5
-        else:
-            scale[worse] = 0.0
-        return own + scale * step
+                return new
+            step = np.where(worse, 0.5 * step, step)
+            new = own + step
+            rows = worse[group]
+            after, _ = parts(new, rows)
+            worse &= after < before - 1e-10 * (1.0 + np.abs(before))
+        return np.where(worse, own, new)
 
     def m_step(self, q: np.ndarray) -> tuple[np.ndarray, tuple, None]:
         c = self.coded
@@ -173,8 +183,10 @@ def fit_glad(
     ModelResult
         ``parameters["alpha"]`` (ability per annotator), ``parameters["beta"]``
         (easiness :math:`e^{b_i}` per item). ``confusion_array[j]`` is one-coin with
-        accuracy :math:`\\frac1I \\sum_i \\sigma(\\alpha_j\\beta_i)`, the annotator's
-        accuracy on an average item (the model's own matrices differ per item).
+        accuracy :math:`\\frac{1}{n_j} \\sum_{n: jj[n]=j} \\sigma(\\alpha_j\\beta_{ii[n]})`,
+        the annotator's mean chance of being right on the items they labelled
+        (:math:`\\sigma(\\alpha_j e^{1})`, the prior-mean item, for an annotator with no
+        judgement); the model's own matrices differ per item.
 
     Raises
     ------
@@ -213,7 +225,13 @@ def fit_glad(
     engine = _Glad(coded, smoothing, 1.0, 1.0, fixed)
     run, start_notes = engine.from_starts(init, seed, max_iter, tol)
     alpha, b = run.theta
-    acc = expit(alpha[:, None] * np.exp(b)[None, :]).mean(axis=1)
+    # each annotator's mean chance of being right over the items they labelled (an
+    # annotators x items table would not fit in memory for large data)
+    right = expit(glad_scores(alpha, b, coded))
+    n_j = np.bincount(coded.jj, minlength=coded.n_annotators)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = np.bincount(coded.jj, right, coded.n_annotators) / n_j
+    acc = np.where(n_j > 0, acc, expit(alpha * np.exp(engine.mu_b)))
     return make_result(
         coded,
         "glad",
