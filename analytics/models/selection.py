@@ -89,7 +89,8 @@ def compare(
         ``seconds`` (time of the full fit), ``log_likelihood`` (the fit's final
         objective), ``converged``, ``iterations``; with gold also ``accuracy``,
         ``accuracy_low``, ``accuracy_high`` (95% item-bootstrap interval) and
-        ``gold_items``. Sorted by ``heldout_ll``, best first.
+        ``gold_items``. Sorted by ``heldout_ll``, best first. ``attrs``: ``n_heldout``,
+        ``folds`` and ``labels`` (items x models, each full fit's category codes).
 
     Raises
     ------
@@ -127,7 +128,7 @@ def compare(
         if progress is not None:
             progress(done[0] / total)
 
-    rows, per_item = [], {}
+    rows, per_item, labels = [], {}, {}
     for name in names:
         start = time.perf_counter()
         result = fit_model(coded, name, gold=None, seed=seed, **quick(name))
@@ -150,6 +151,7 @@ def compare(
             scored = gold_table({name: result}, gold_s, seed=seed).iloc[0]
             row |= scored[["accuracy", "accuracy_low", "accuracy_high", "gold_items"]].to_dict()
         rows.append(row)
+        labels[name] = result.posteriors.to_numpy().argmax(axis=1)
     table = pd.DataFrame(rows).set_index("model")
     table = table.sort_values("heldout_ll", ascending=False, kind="stable")
     best = per_item[table.index[0]]
@@ -165,6 +167,7 @@ def compare(
     )
     table.attrs["n_heldout"] = cv.n_held
     table.attrs["folds"] = folds
+    table.attrs["labels"] = pd.DataFrame(labels, index=coded.ann.items)
     return table
 
 
@@ -186,7 +189,8 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
     -------
     tuple of (str, str)
         The model with the highest held-out log-likelihood per judgement, and a sentence
-        naming the runner-up and the margin in standard errors. When nothing could be
+        naming the runner-up, the margin in standard errors and the share of items the
+        two label differently (how much the choice matters). When nothing could be
         held out (every item has one judgement), majority vote, saying so.
     """
     scores = table["heldout_ll"]
@@ -207,6 +211,10 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
         se = table.loc[second, "heldout_se"]
         margin = f"{gap / se:.1f} standard errors" if se > 0 else "an exact tie"
         reason += f"; next best {second} ({scores[second]:.4f}), {margin} behind."
+        codes = table.attrs.get("labels")
+        if codes is not None and best in codes and second in codes:
+            differ = float((codes[best] != codes[second]).mean())
+            reason += f" The two label {differ:.1%} of the items differently."
         if se > 0 and gap < 2 * se:
             reason += " The two are within noise of each other: compare their labels."
     else:

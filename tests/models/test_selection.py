@@ -77,6 +77,9 @@ def test_auto_says_what_it_chose_and_why():
     assert r.model == "one_coin"
     assert r.notes[0].startswith("auto chose one_coin: the highest held-out")
     assert "gold labels not used" in r.notes[0]
+    labels = r.settings["comparison"].attrs["labels"]
+    share = (labels["one_coin"] != labels["mace"]).mean()
+    assert f"label {share:.1%} of the items differently" in r.notes[0]
     assert isinstance(r.settings["comparison"], pd.DataFrame)
     assert accuracy(r, gold) >= 0.79
     ann, gold = public("welinder_bluebirds")
