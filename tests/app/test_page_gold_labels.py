@@ -48,3 +48,24 @@ def test_choosing_a_model_and_bootstrapping():
     assert not at.exception
     assert any(m.label.startswith("Items whose label changes") for m in at.metric)
     assert any("item bootstrap" in c.value for c in at.caption)
+
+
+def test_gold_upload_shows_the_evaluation():
+    _, gold = load_public("welinder_bluebirds")
+    at = run(bluebirds())
+    at.file_uploader(key="gl_gold").set_value(
+        ("gold.csv", gold.to_csv(index=False).encode(), "text/csv")
+    ).run()
+    assert not at.exception and not at.error
+    assert any(s.value == "Evaluation against the gold labels" for s in at.subheader)
+    frames = [d.value for d in at.dataframe]
+    table = next(f for f in frames if "heldout_ll" in f.columns)
+    assert table.loc["dawid_skene", "accuracy"] == 97 / 108
+    assert any("gold_judgements" in f.columns for f in frames)
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert any(t.startswith("Calibration on gold items") for t in titles)
+    # a bad gold file is refused in words, not a traceback
+    at.file_uploader(key="gl_gold").set_value(
+        ("bad.csv", b"item,label\nnope,1\n", "text/csv")
+    ).run()
+    assert not at.exception and at.error
