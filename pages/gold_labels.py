@@ -17,8 +17,6 @@ from analytics.models import (
     bootstrap,
     calibration,
     calibration_figure,
-    choose,
-    compare,
     comparison_figure,
     disagreements,
     fit,
@@ -29,7 +27,7 @@ from ui.text import md
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
 
 NAMES = {
-    "auto": "auto (chosen without gold)",
+    "auto": "auto (models stacked without gold)",
     "majority": "majority vote",
     "one_coin": "one-coin Dawid-Skene",
     "mace": "MACE (trust and spam)",
@@ -98,7 +96,9 @@ bias per category) and overfits annotators with few labels; **hierarchical Dawid
 those annotators toward the crowd while heavy annotators keep their own biases.
 
 **auto** compares them by how well each predicts judgements it did not see (5-fold cross-validation
-over items), without looking at any gold label, and says which it chose and why. Upload gold labels
+over items), without looking at any gold label, and averages their answers with the weights that
+predict best (stacking); it says which models, with which weights, and which single model it
+would pick. Upload gold labels
 for some items (honeypots, expert-checked items) to see how often each model and each annotator is
 right on them, and whether the models' confidence is honest. The bootstrap at the bottom refits
 the model on resampled items to show how sure the estimates themselves are.
@@ -131,45 +131,53 @@ candidates = tuple(
 try:
     with st.status("Comparing the models…", expanded=False) as status:
         bar = st.progress(0.0, text="cross-validation")
-        table = _memo(
-            ("compare", ann.fingerprint, candidates),
-            lambda: compare(ann, list(candidates), progress=lambda p: bar.progress(min(p, 1.0))),
+        auto = _memo(
+            ("auto", ann.fingerprint),
+            lambda: fit(ann, progress=lambda p: bar.progress(min(p, 1.0))),
         )
-        results = _fit_all(ann.fingerprint, ann, candidates)
+        table = auto.settings["comparison"]
+        results = {**_fit_all(ann.fingerprint, ann, candidates), "auto": auto}
         status.update(label=f"Compared {len(candidates)} models.", state="complete")
 except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
 
-if choice == "auto":
-    chosen, reason = choose(table)
-    st.info(md(reason))
-else:
-    chosen = choice
+chosen = choice
 result = results[chosen]
 if clamp:
     try:
         result = _fit_clamped(ann.fingerprint, ann, chosen, gold_key, gold)
     except AnnotationDataError as exc:
         show_error(exc)
-for note in result.notes:
+notes = list(result.notes)
+if chosen == "auto":
+    st.info(md(notes.pop(0)))
+for note in notes:
     st.warning(md(note))
 
-st.subheader("Models compared")
-shown = table.copy()
-if gold is not None:
-    try:
-        scored = gold_table(results, gold)
-        shown = shown.join(scored[["accuracy", "accuracy_low", "accuracy_high", "gold_items"]])
-    except AnnotationDataError as exc:
-        show_error(exc)
-show_figure(comparison_figure(shown, chosen=chosen), "model comparison", key="gl_cmp")
-show_table(shown, "model comparison", key="gl_cmp_table")
-st.caption(
-    f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
-    "judgements hidden from the fit (higher is better); error bars are paired standard errors "
-    "against the best model. Accuracy (with gold) is never used to choose."
-)
+if table is not None:
+    st.subheader("Models compared")
+    shown = table.copy()
+    if gold is not None:
+        try:
+            scored = gold_table(results, gold)
+            shown = shown.join(scored[["accuracy", "accuracy_low", "accuracy_high", "gold_items"]])
+            st.caption("Accuracy on the gold items, auto included:")
+            show_table(scored, "accuracy on gold", key="gl_gold_table")
+        except AnnotationDataError as exc:
+            show_error(exc)
+    top = auto.model if auto.model in shown.index else None
+    show_figure(comparison_figure(shown, chosen=top), "model comparison", key="gl_cmp")
+    show_table(shown, "model comparison", key="gl_cmp_table")
+    st.caption(
+        f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
+        "judgements hidden from the fit (higher is better); error bars are paired standard "
+        "errors against the best model. Accuracy (with gold) is never used to choose."
+    )
+    if auto.model == "stacked":
+        weights = auto.parameters["weights"].rename("weight").to_frame()
+        st.caption("auto's weights (the mixture that best predicts the held-out judgements):")
+        show_table(weights, "auto weights", key="gl_weights")
 
 st.subheader(f"The chosen model: {NAMES[chosen]}")
 m1, m2, m3 = st.columns(3)

@@ -14,6 +14,7 @@ from analytics.data import Annotations
 from analytics.models.registry import MODELS, check_model, check_options, fit_model
 from analytics.models.result import Coded, ModelResult, code
 from analytics.models.selection import choose, compare
+from analytics.models.stacking import MIN_WEIGHT, stack, stacking_weights
 
 __all__ = ["fit"]
 
@@ -42,7 +43,10 @@ def fit(
         ``"hierarchical"`` (Dawid-Skene whose confusion rows share a population
         Dirichlet estimated from all annotators). ``"auto"`` compares them all by
         held-out predictive likelihood (:func:`~analytics.models.compare`, without the
-        gold labels) and fits the best; its ``notes`` say which and why, and
+        gold labels) and stacks them: the weights that best predict the held-out
+        judgements (:mod:`analytics.models.stacking`); models below 1% are dropped, and
+        when one model takes all the weight it is returned as it is. ``notes[0]`` says
+        which models, with which weights, and which single model would be chosen;
         ``settings["comparison"]`` holds the comparison table.
     gold : mapping or pandas.Series, default None
         Known gold labels (item -> label) for some items; those items are clamped in
@@ -92,19 +96,8 @@ def fit(
     >>> fit(frame, "one_coin").labels.tolist()
     ['x', 'y']
     """
-    table, reason = None, None
     if model == "auto":
-        if options:
-            raise AnnotationDataError(
-                f"model='auto' takes no model settings (got {sorted(options)}).",
-                hint="Name a model to pass it settings, e.g. fit(ann, 'dawid_skene', ...).",
-            )
-        coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
-        if np.bincount(coded.ii, minlength=coded.n_items).max() < 2:
-            model, reason = choose(pd.DataFrame({"heldout_ll": [np.nan]}, index=["majority"]))
-        else:
-            table = compare(ann, _applicable(coded), folds=folds, seed=seed, progress=progress)
-            model, reason = choose(table)
+        return _auto(ann, gold, seed, folds, progress, options)
     model = check_model(model)
     options = check_options(model, seed, options)
     coded = code(ann, gold)
@@ -112,10 +105,57 @@ def fit(
     result = fit_model(coded, model, gold=gold, seed=seed, **options)
     result.settings["seconds"] = time.perf_counter() - start
     result.settings["model"] = model
-    if reason is not None:
-        result.settings["comparison"] = table
-        object.__setattr__(result, "notes", (reason, *result.notes))
     return result
+
+
+def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: dict) -> ModelResult:
+    """Compare the models without gold, stack them by held-out likelihood, fit the kept
+    ones (with gold clamped, if given) and mix them."""
+    if options:
+        raise AnnotationDataError(
+            f"model='auto' takes no model settings (got {sorted(options)}).",
+            hint="Name a model to pass it settings, e.g. fit(ann, 'dawid_skene', ...).",
+        )
+    coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
+    start = time.perf_counter()
+    if np.bincount(coded.ii, minlength=coded.n_items).max() < 2:
+        _, reason = choose(pd.DataFrame({"heldout_ll": [np.nan]}, index=["majority"]))
+        result = fit_model(coded, "majority", gold=gold, seed=seed)
+        table = None
+    else:
+        table = compare(coded.ann, _applicable(coded), folds=folds, seed=seed, progress=progress)
+        scores = np.vstack([table.attrs["item_scores"][m] for m in table.index])
+        w, trace, n_iter, converged = stacking_weights(scores)
+        weights = pd.Series(w, index=table.index, name="weight")
+        kept = weights[weights >= MIN_WEIGHT]
+        kept = kept / kept.sum()
+        parts = {m: fit_model(coded, m, gold=gold, seed=seed) for m in kept.index}
+        if len(kept) == 1:
+            result = parts[kept.index[0]]
+        else:
+            result = stack(coded, parts, kept, trace, n_iter, converged)
+        reason = _stack_reason(table, kept, trace[-1] * scores.shape[1])
+    result.settings["seconds"] = time.perf_counter() - start
+    result.settings["model"] = "auto"
+    result.settings["comparison"] = table
+    object.__setattr__(result, "notes", (reason, *result.notes))
+    return result
+
+
+def _stack_reason(table: pd.DataFrame, kept: pd.Series, mixture_total: float) -> str:
+    """auto's sentence: what it fitted, with which weights, and why."""
+    best, single = choose(table)
+    if len(kept) == 1:
+        return single
+    n_held = table.attrs.get("n_heldout", 0)
+    shares = ", ".join(f"{m} {w:.0%}" for m, w in kept.sort_values(ascending=False).items())
+    mixture = mixture_total / n_held if n_held else float("nan")
+    return (
+        f"auto stacked {len(kept)} models with the weights that best predict held-out "
+        f"judgements ({shares}; Yao et al. 2018), gold labels not used: the mixture scores "
+        f"{mixture:.4f} nats per held-out judgement against {table.loc[best, 'heldout_ll']:.4f} "
+        f"for the best single model. " + single.replace("auto chose", "Alone, auto would choose")
+    )
 
 
 def _applicable(coded: Coded) -> list[str]:

@@ -90,7 +90,9 @@ def compare(
         objective), ``converged``, ``iterations``; with gold also ``accuracy``,
         ``accuracy_low``, ``accuracy_high`` (95% item-bootstrap interval) and
         ``gold_items``. Sorted by ``heldout_ll``, best first. ``attrs``: ``n_heldout``,
-        ``folds`` and ``labels`` (items x models, each full fit's category codes).
+        ``folds``, ``labels`` (items x models, each full fit's category codes) and
+        ``item_scores`` (model -> the log predictive probability of every held-out item's
+        judgements, the same items in the same order for every model).
 
     Raises
     ------
@@ -168,6 +170,7 @@ def compare(
     table.attrs["n_heldout"] = cv.n_held
     table.attrs["folds"] = folds
     table.attrs["labels"] = pd.DataFrame(labels, index=coded.ann.items)
+    table.attrs["item_scores"] = per_item
     return table
 
 

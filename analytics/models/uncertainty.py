@@ -29,6 +29,7 @@ from analytics._core.bootstrap import check_resampling
 from analytics.data import Annotations, as_annotations
 from analytics.models.registry import check_model, fit_model
 from analytics.models.result import ModelResult, code
+from analytics.models.selection import quick
 
 __all__ = ["Uncertainty", "bootstrap", "resample_items"]
 
@@ -106,6 +107,24 @@ def resample_items(ann: Annotations, rng: np.random.Generator) -> tuple[Annotati
     return sample, drawn
 
 
+def _refit(result: ModelResult, coded: Any, seed: int) -> tuple[np.ndarray, ...]:
+    """Confusions, prevalence and posteriors of the model of ``result`` refitted to
+    ``coded`` from one start; a stacked model refits each component and keeps its
+    weights."""
+    weights = (
+        result.parameters["weights"]
+        if result.model == "stacked"
+        else pd.Series([1.0], index=[result.model])
+    )
+    theta = pi = post = 0.0
+    for model, w in weights.items():
+        fitted = fit_model(coded, model, gold=None, seed=seed, **quick(model))
+        theta = theta + w * fitted.confusion_array
+        pi = pi + w * fitted.prevalence.to_numpy()
+        post = post + w * fitted.posteriors.to_numpy()
+    return theta, pi, post
+
+
 def bootstrap(
     ann: Annotations | pd.DataFrame,
     result: ModelResult,
@@ -124,7 +143,8 @@ def bootstrap(
     result : ModelResult
         The fit (from :func:`analytics.models.fit`); its model is refitted.
     n_boot : int, default 50
-        Bootstrap fits (a whole number >= 2); each is one start (majority vote), no gold.
+        Bootstrap fits (a whole number >= 2); each is one start (majority vote), no gold;
+        a stacked fit (``fit(ann)``) refits each of its models and keeps the weights.
     confidence : float, default 0.95
         Interval coverage, strictly between 0 and 1.
     seed : int, default 0
@@ -150,7 +170,7 @@ def bootstrap(
     Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, chapter 13.
     """
     ann = as_annotations(ann)
-    model = check_model(result.model)
+    model = result.model if result.model == "stacked" else check_model(result.model)
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed, min_boot=2)
     seed = 0 if seed is None else seed
     rng = np.random.default_rng(seed)
@@ -161,18 +181,16 @@ def bootstrap(
     changed = np.zeros(ann.n_items)
     counted = np.zeros(ann.n_items)
     full_top = result.posteriors.to_numpy().argmax(axis=1)
-    options = {} if model == "majority" else {"init": "majority"}
     for b in range(n_boot):
         sample, drawn = resample_items(ann, rng)
-        fitted = fit_model(code(sample), model, gold=None, seed=seed, **options)
+        theta, pi, post = _refit(result, code(sample), seed)
         present = np.bincount(sample.annotator_codes, minlength=j) > 0
-        theta, pi = fitted.confusion_array, fitted.prevalence.to_numpy()
         thetas[b, present] = theta[present]
         pis[b] = pi
         accs[b, present] = (np.diagonal(theta, axis1=1, axis2=2) @ pi)[present]
         first = np.unique(drawn, return_index=True)[1]  # first copy of each drawn item
         items = drawn[first]
-        top = fitted.posteriors.to_numpy()[first].argmax(axis=1)
+        top = post[first].argmax(axis=1)
         changed[items] += top != full_top[items]
         counted[items] += 1
         if progress is not None:

@@ -28,21 +28,23 @@ def test_no_data_shows_info():
 def test_auto_compares_and_says_why():
     at = run(bluebirds())
     assert not at.error
-    assert any("auto chose hierarchical" in i.value for i in at.info)
+    assert any("auto stacked 4 models" in i.value for i in at.info)
     frames = [d.value for d in at.dataframe]
     table = next(f for f in frames if "heldout_ll" in f.columns)
     assert table.index[0] == "hierarchical" and len(table) == 6
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert spec["data"][0]["type"] == "bar"
     assert any("disagree" in f.columns for f in frames)
-    assert at.subheader[1].value.startswith("The chosen model: hierarchical")
+    assert any(s.value.startswith("The chosen model: auto") for s in at.subheader)
+    weights = next(f for f in frames if "weight" in f.columns)
+    assert weights["weight"].sum() == 1.0 or abs(weights["weight"].sum() - 1) < 1e-9
 
 
 def test_choosing_a_model_and_bootstrapping():
     at = run(bluebirds())
     at.selectbox(key="gl_model").set_value("mace").run()
     assert not at.exception
-    assert at.subheader[1].value.startswith("The chosen model: MACE")
+    assert any(s.value.startswith("The chosen model: MACE") for s in at.subheader)
     at.select_slider(key="gl_nboot").set_value(20)
     at.toggle(key="gl_boot").set_value(True).run()
     assert not at.exception
@@ -62,6 +64,8 @@ def test_gold_upload_shows_the_evaluation():
     table = next(f for f in frames if "heldout_ll" in f.columns)
     assert table.loc["dawid_skene", "accuracy"] == 97 / 108
     assert any("gold_judgements" in f.columns for f in frames)
+    gold_rows = next(f for f in frames if "ece" in f.columns)
+    assert gold_rows.loc["auto", "accuracy"] == 97 / 108
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     assert any(t.startswith("Calibration on gold items") for t in titles)
     # a bad gold file is refused in words, not a traceback

@@ -49,7 +49,8 @@ def test_renaming_and_reordering_change_nothing(frame, rnd):
         cols = [rename[c] for c in a.categories]
         pa = a.posteriors.to_numpy()
         pb = b.posteriors.reindex(a.items)[cols].to_numpy()
-        np.testing.assert_allclose(pa, pb, atol=1e-6, err_msg=model)
+        # summation order can move the tol-based stop by an iteration: equal to 1e-4
+        np.testing.assert_allclose(pa, pb, atol=1e-4, err_msg=model)
         np.testing.assert_allclose(pa.sum(axis=1), 1.0, atol=1e-9)
         assert ((pa >= 0) & (pa <= 1)).all()
         theta = a.confusion_array

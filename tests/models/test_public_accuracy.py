@@ -2,9 +2,8 @@
 
 crowd-kit 1.4.2 with defaults, from issue 15's table: its DawidSkene and the best of its
 seven aggregators per set. Targets: auto within 0.5 point of crowd-kit's DawidSkene on every
-set (met), and auto's mean at least the mean of the best column, 0.8995 (missed by 0.0008:
-0.8987; see docs/models.md). The mean is pinned at today's figure so a change that lowers
-it fails.
+set, and auto's mean at least the mean of the best column, 0.8995 (auto: 0.9000; choosing
+the single most predictive model instead of stacking gave 0.8987).
 """
 
 from __future__ import annotations
@@ -24,14 +23,6 @@ CROWDKIT_DS = {
     "zheng_s4_Dog_data": 0.843,
     "act_MS": 0.769,
 }
-CHOSEN = {  # what auto picks today (held-out likelihood, no gold)
-    "snow_rte": "hierarchical",
-    "snow_temp": "hierarchical",
-    "snow_wsd": "mace",
-    "welinder_bluebirds": "hierarchical",
-    "zheng_s4_Dog_data": "hierarchical",
-    "act_MS": "one_coin",
-}
 MEASURED: dict[str, float] = {}
 
 
@@ -40,7 +31,7 @@ MEASURED: dict[str, float] = {}
 def test_auto_within_half_a_point_of_crowdkit_dawid_skene(name):
     ann, gold = public(name)
     r = fit(ann)
-    assert r.model == CHOSEN[name]
+    assert r.model == "stacked"
     MEASURED[name] = accuracy(r, gold)
     assert MEASURED[name] >= CROWDKIT_DS[name] - 0.005 - 0.0005  # printed to 3 decimals
 
@@ -52,5 +43,5 @@ def test_auto_mean_over_the_sets():
             ann, gold = public(name)
             MEASURED[name] = accuracy(fit(ann), gold)
     mean = float(np.mean(list(MEASURED.values())))
-    assert mean >= 0.8985  # today 0.8987; issue target 0.8995 (not met)
+    assert mean >= 0.8995  # today 0.90004
     assert mean > np.mean(list(CROWDKIT_DS.values()))  # crowd-kit DawidSkene: 0.894

@@ -10,6 +10,7 @@ from analytics import AnnotationDataError, Annotations
 from analytics.models import MODELS, bootstrap_accuracy, compare, fit, one_coin_confusion
 from analytics.models.heldout import fold_masks
 from analytics.models.result import code
+from analytics.models.stacking import stacking_weights
 from tests.models.helpers import accuracy, public, simulate
 
 
@@ -71,21 +72,43 @@ def test_heldout_prefers_the_true_model():
     assert table.index[0] == "one_coin"
 
 
-def test_auto_says_what_it_chose_and_why():
+def test_auto_stacks_and_says_what_and_why():
     ann, gold = public("act_MS")
     r = fit(ann)
-    assert r.model == "one_coin"
-    assert r.notes[0].startswith("auto chose one_coin: the highest held-out")
+    assert r.model == "stacked"
+    weights = r.parameters["weights"]
+    assert weights.sum() == pytest.approx(1.0) and (weights >= 0.01).all()
+    assert set(weights.index) == set(r.parameters["components"])
+    assert r.notes[0].startswith(f"auto stacked {len(weights)} models")
     assert "gold labels not used" in r.notes[0]
+    assert "Alone, auto would choose one_coin: the highest held-out" in r.notes[0]
     labels = r.settings["comparison"].attrs["labels"]
     share = (labels["one_coin"] != labels["mace"]).mean()
     assert f"label {share:.1%} of the items differently" in r.notes[0]
-    assert isinstance(r.settings["comparison"], pd.DataFrame)
-    assert accuracy(r, gold) >= 0.79
+    # the mixture is what its weights say
+    mix = sum(w * r.parameters["components"][m].posteriors for m, w in weights.items())
+    np.testing.assert_allclose(r.posteriors.to_numpy(), mix.to_numpy())
+    np.testing.assert_allclose(r.confusion_array.sum(axis=2), 1.0)
+    assert (np.diff(r.log_likelihood) >= -1e-12).all() and r.converged
+    assert accuracy(r, gold) >= 0.795
     ann, gold = public("welinder_bluebirds")
     plain, clamped = fit(ann), fit(ann, gold=gold.iloc[:30])
-    assert clamped.model == plain.model == "hierarchical"  # gold does not sway the choice
+    # gold does not sway the weights, only the fits behind them
+    pd.testing.assert_series_equal(plain.parameters["weights"], clamped.parameters["weights"])
     assert len(clamped.gold_items) == 30
+
+
+def test_stacking_weights():
+    rng = np.random.default_rng(0)
+    good = np.log(rng.uniform(0.5, 0.9, 300))
+    scores = np.vstack([good, good - 0.5, np.log(rng.uniform(0.1, 0.95, 300))])
+    w, trace, n_iter, converged = stacking_weights(scores)
+    assert n_iter == len(trace)
+    assert converged and w.sum() == pytest.approx(1.0) and (w >= 0).all()
+    assert w[1] < 1e-3  # dominated everywhere: no weight
+    assert (np.diff(trace) >= -1e-12).all()
+    best_single = scores.mean(axis=1).max()
+    assert trace[-1] >= best_single - 1e-6  # within the stopping tolerance
 
 
 def test_auto_refuses_settings_and_bad_input():
