@@ -8,7 +8,8 @@ This family fits several behind one interface.
   :class:`ModelResult`, which has every field of
   :class:`~analytics.dawid_skene.DawidSkeneResult` (posteriors, confusion matrices,
   prevalence, log-likelihood trace) plus ``model`` and ``parameters``;
-  ``fit(ann)`` (``model="auto"``) chooses the model without gold.
+  ``fit(ann)`` (``model="auto"``) stacks the models with the weights that best predict
+  held-out judgements, without gold (:func:`stacking_weights`).
 - :func:`compare`: every model's held-out predictive log-likelihood (item-grouped
   cross-validation), parameters, fit time and, with gold, accuracy with a bootstrap
   interval; :func:`choose`: the rule ``"auto"`` applies to that table.
@@ -48,6 +49,7 @@ from analytics.models.registry import MODELS
 from analytics.models.result import ModelResult
 from analytics.models.selection import choose, compare, n_parameters
 from analytics.models.simple import one_coin_confusion
+from analytics.models.stacking import stacking_weights
 from analytics.models.uncertainty import Uncertainty, bootstrap
 
 __all__ = [
@@ -69,4 +71,5 @@ __all__ = [
     "gold_table",
     "n_parameters",
     "one_coin_confusion",
+    "stacking_weights",
 ]
