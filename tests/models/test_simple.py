@@ -171,3 +171,14 @@ def test_multilabel_data_are_refused_by_every_model():
     for model in (*MODELS, "auto"):
         with pytest.raises(AnnotationDataError, match="multi-label"):
             fit(multi, model)
+
+
+@pytest.mark.parametrize("overlap", [3, 300])
+def test_crowdkit_overlap_saddle_is_reported(overlap):
+    # crowd-kit's test_dawid_skene_overlap: every worker says "no" on one of three tasks;
+    # Dawid-Skene has equally likely fits with different labels: say so, do not just
+    # report a confident label
+    rows = [(t, p, "yes" if (p - t) % 3 else "no") for p in range(overlap) for t in range(3)]
+    ann = frame(rows)
+    r = fit(ann, "dawid_skene")
+    assert any(n.startswith("Not identified") for n in r.notes)
