@@ -100,7 +100,9 @@ def main() -> None:
         )
         ratio = theirs / ours if np.isfinite(theirs) and ours > 0 else float("nan")
         shown = f"{theirs * 1e3:.0f}" if np.isfinite(theirs) else why
-        print(f"| {model} | {ours * 1e3:.1f} | {shown} | {ratio:.0f}x |")
+        ours_shown = f"{ours * 1e3:.1f}" if np.isfinite(ours) else "no EM iterations"
+        ratio_shown = f"{ratio:.0f}x" if np.isfinite(ratio) else ""
+        print(f"| {model} | {ours_shown} | {shown} | {ratio_shown} |")
         if np.isfinite(ratio):
             verdicts.append((model, ratio))
     t = time.perf_counter()
