@@ -1,13 +1,15 @@
 """Concord's analytics library: from raw annotation labels to a gold standard you can trust.
 
-Pure Python (numpy, scipy, pandas, plotly, pyarrow); it never imports streamlit. Five
-ideas, five subpackages, each with its ``__init__`` as its only public face:
+Pure Python (numpy, scipy, pandas, plotly, pyarrow); it never imports streamlit. Six
+ideas, six subpackages, each with its ``__init__`` as its only public face:
 
 - :mod:`analytics.data`: the canonical data model :class:`Annotations` and the loader;
 - :mod:`analytics.agreement`: chance-corrected agreement coefficients;
 - :mod:`analytics.multilabel`: agreement on label sets and the expert gold standard;
 - :mod:`analytics.noise`: how noisy the agreed subset is;
-- :mod:`analytics.dawid_skene`: annotator models and each item's most likely label.
+- :mod:`analytics.dawid_skene`: annotator models and each item's most likely label;
+- :mod:`analytics.models`: a family of annotator models behind one ``fit``, chosen without
+  gold, evaluated against partial gold, bootstrapped.
 
 :mod:`analytics.report` builds the HTML report and :mod:`analytics.cli` the command line.
 

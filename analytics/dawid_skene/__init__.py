@@ -6,6 +6,8 @@
 - Reading a fit: :func:`annotator_table`, :func:`annotator_information`,
   :func:`prevalence_comparison`, :func:`confident_share`, :func:`majority_agreement`,
   :func:`fit_summary`, :func:`item_judgements`, :func:`uncertain_items`.
+- The EM engine for other annotator models (:mod:`analytics.models`): :class:`EMEngine`,
+  :func:`design_matrix`, :func:`gold_codes`, :func:`data_notes`, :func:`best_run`.
 - :func:`mutual_information`: bits one label carries about the true category
   (section 2.2.2).
 - Figures: :func:`confusion_heatmaps`, :func:`prevalence_figure`,
@@ -21,7 +23,16 @@ another thing: :func:`analytics.multilabel.gold_standard`.
 
 from __future__ import annotations
 
-from analytics.dawid_skene.em import INIT_METHODS, category_codes, majority_posteriors
+from analytics.dawid_skene.em import (
+    INIT_METHODS,
+    EMEngine,
+    EMRun,
+    category_codes,
+    data_notes,
+    design_matrix,
+    gold_codes,
+    majority_posteriors,
+)
 from analytics.dawid_skene.figures import (
     PICKS,
     confidence_histogram,
@@ -49,21 +60,28 @@ from analytics.dawid_skene.reports import (
     prevalence_comparison,
     spammer_scores,
 )
+from analytics.dawid_skene.starts import best_run
 
 __all__ = [
     "INIT_METHODS",
     "PICKS",
     "DawidSkeneResult",
+    "EMEngine",
+    "EMRun",
     "FitSummary",
     "annotator_information",
     "annotator_table",
+    "best_run",
     "category_codes",
     "confidence_histogram",
     "confident_share",
     "confusion_heatmaps",
+    "data_notes",
+    "design_matrix",
     "fit",
     "fit_summary",
     "gold_accuracy",
+    "gold_codes",
     "item_judgements",
     "log_likelihood",
     "log_likelihood_figure",

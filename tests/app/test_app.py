@@ -15,6 +15,7 @@ PAGES = [
     "pages/multilabel.py",
     "pages/noise.py",
     "pages/dawid_skene.py",
+    "pages/gold_labels.py",
     "pages/export.py",
 ]
 

@@ -39,6 +39,7 @@ PAGES = {
     "Multi-label": "multilabel",
     "Noise calculator": "noise",
     "Dawid-Skene": "dawid_skene",
+    "Gold labels": "gold_labels",
     "Export": "export",
 }
 
@@ -119,7 +120,7 @@ def test_upload_then_every_page(page, tmp_path):
             continue
         goto_page(page, title)
         assert_no_traceback(page)
-        if name == "dawid_skene":  # needs single-label data: the page says so in words
+        if name in ("dawid_skene", "gold_labels"):  # single-label only: the page says so
             assert "multi-label" in page.get_by_test_id("stMain").inner_text()
         elif name != "export":
             assert_figures_render(page)

@@ -115,6 +115,13 @@ def test_an_error_quoting_a_hostile_file_name_is_literal(single):
     assert all(is_literal(e, gold_name) for e in errors if gold_name in shown(e))
 
 
+def test_gold_labels_page(single):
+    at = run_page("gold_labels", single, timeout=120)
+    check_literal(at)
+    at.toggle(key="gl_boot").set_value(True).run()
+    check_literal(at)
+
+
 def test_export_page(single):
     at = run_page("export", single)
     assert HOSTILE_FILE in check_literal(at)

@@ -1,0 +1,290 @@
+"""Evaluation against partial gold: accuracy of models and annotators, calibration.
+
+Gold labels for some items (honeypots, expert-checked items) let a user check what the
+models say: how often each model's label is right on those items, how often each
+annotator is, and whether the posteriors mean what they say (do items at 0.9 confidence
+come out right 90% of the time?).
+
+References
+----------
+Guo, C., Pleiss, G., Sun, Y. and Weinberger, K. Q. (2017). On calibration of modern neural
+networks. *ICML 2017*, section 2 (reliability diagrams, expected calibration error, eq. 3).
+
+Naeini, M. P., Cooper, G. F. and Hauskrecht, M. (2015). Obtaining well calibrated
+probabilities using Bayesian binning. *AAAI 2015* (ECE).
+
+Efron, B. and Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*. Chapman &
+Hall, chapter 13 (percentile intervals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.bootstrap import check_resampling, percentile_interval
+from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_whole
+from analytics.data import Annotations, as_annotations
+from analytics.models.result import ModelResult, check_gold
+
+__all__ = [
+    "annotator_gold_accuracy",
+    "bootstrap_accuracy",
+    "calibration",
+    "expected_calibration_error",
+    "gold_table",
+]
+
+
+def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
+    g = gold if isinstance(gold, pd.Series) else pd.Series(dict(gold), dtype=object)
+    g = g[g.notna().to_numpy()]
+    items = result.items
+    keys = pd.Index(g.index, dtype=object)
+    rows = items.get_indexer(keys)
+    if (rows < 0).any():
+        rows = np.where(rows < 0, items.astype(str).get_indexer(keys.astype(str)), rows)
+    if (rows < 0).any():
+        missing = ", ".join(repr(m) for m in list(keys[rows < 0][:5]))
+        raise AnnotationDataError(
+            f"{int((rows < 0).sum()):,} gold item(s) are not in the fit: {missing}."
+        )
+    if keys.duplicated().any():
+        raise AnnotationDataError(
+            f"the gold labels list item {keys[keys.duplicated()][0]!r} more than once.",
+            hint="Keep one gold label per item.",
+        )
+    cats = result.categories
+    codes = cats.get_indexer(pd.Index(g.to_numpy(), dtype=object))
+    if (codes < 0).any():
+        codes = np.where(
+            codes < 0,
+            cats.astype(str).get_indexer(pd.Index(g.astype(str).to_numpy())),
+            codes,
+        )
+    if (codes < 0).any():
+        bad = sorted({str(v) for v in g.to_numpy()[codes < 0]})[:5]
+        raise AnnotationDataError(f"gold labels {bad} are not among the categories.")
+    return pd.Series(codes, index=items[rows], name="gold code")
+
+
+def bootstrap_accuracy(
+    correct: np.ndarray, *, n_boot: int = 2000, confidence: float = 0.95, seed: int = 0
+) -> tuple[float, float, float]:
+    """Accuracy and its item-bootstrap percentile interval.
+
+    Parameters
+    ----------
+    correct : ndarray of bool
+        One entry per gold item: is the model's label right?
+    n_boot : int, default 2000
+    confidence : float, default 0.95
+    seed : int, default 0
+
+    Returns
+    -------
+    tuple of float
+        (accuracy, low, high); NaN for all three when there is no gold item.
+
+    Notes
+    -----
+    Resampling n items with replacement from n right/wrong outcomes makes the number
+    right :math:`\\mathrm{Binomial}(n, \\hat p)`, so the bootstrap is drawn from that
+    binomial directly (exact, and cheap for any n).
+    """
+    confidence, n_boot, seed = check_resampling(confidence, n_boot, seed, min_boot=2)
+    n = len(correct)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    p = float(np.mean(correct))
+    draws = np.random.default_rng(seed).binomial(n, p, n_boot) / n
+    low, high, _ = percentile_interval(draws, confidence)
+    return p, low, high
+
+
+def gold_table(
+    results: Mapping[str, ModelResult], gold: Mapping[Any, Any] | pd.Series, *, seed: int = 0
+) -> pd.DataFrame:
+    """Accuracy of every model on the gold items, with a 95% item-bootstrap interval.
+
+    Parameters
+    ----------
+    results : mapping of str to ModelResult
+        Name -> fitted model (e.g. one per model of :data:`~analytics.models.MODELS`).
+    gold : mapping or pandas.Series
+        Item -> true label, for some items of the data.
+    seed : int, default 0
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``model``; columns ``gold_items``, ``correct``, ``accuracy``,
+        ``accuracy_low``, ``accuracy_high``, ``mean_confidence`` (the model's average top
+        posterior on those items) and ``ece`` (:func:`expected_calibration_error`).
+        Items clamped to their gold label in a fit are left out of its row (they would
+        be right by construction).
+
+    Raises
+    ------
+    AnnotationDataError
+        Gold items not in the fits, repeated items, or labels that are not categories.
+    """
+    rows = []
+    for name, result in results.items():
+        g = _gold_for(result, gold).drop(result.gold_items, errors="ignore")
+        post = result.posteriors.loc[g.index].to_numpy()
+        correct = post.argmax(axis=1) == g.to_numpy() if len(g) else np.zeros(0, bool)
+        acc, low, high = bootstrap_accuracy(correct, seed=seed)
+        conf = post.max(axis=1) if len(g) else np.zeros(0)
+        rows.append(
+            {
+                "model": name,
+                "gold_items": len(g),
+                "correct": int(correct.sum()),
+                "accuracy": acc,
+                "accuracy_low": low,
+                "accuracy_high": high,
+                "mean_confidence": float(conf.mean()) if len(conf) else float("nan"),
+                "ece": expected_calibration_error(conf, correct),
+            }
+        )
+    return pd.DataFrame(rows).set_index("model")
+
+
+def annotator_gold_accuracy(
+    ann: Annotations | pd.DataFrame, gold: Mapping[Any, Any] | pd.Series, *, seed: int = 0
+) -> pd.DataFrame:
+    """How often each annotator's labels on the gold items are right.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        Single-label annotations.
+    gold : mapping or pandas.Series
+        Item -> true label.
+    seed : int, default 0
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``annotator``; columns ``gold_judgements``, ``correct``, ``accuracy``,
+        ``accuracy_low``, ``accuracy_high`` (95% bootstrap over their gold judgements;
+        NaN with no gold judgement), sorted by accuracy.
+
+    Raises
+    ------
+    AnnotationDataError
+        Multi-label data, or gold labels that do not match the data.
+    """
+    ann = as_annotations(ann)
+    g = check_gold(ann, gold)
+    truth = np.full(ann.n_items, -1)
+    truth[ann.items.get_indexer(g.index)] = ann.categories.get_indexer(g.to_numpy())
+    on_gold = truth[ann.item_codes] >= 0
+    right = ann.label_codes == truth[ann.item_codes]
+    n_a = ann.n_annotators
+    n = np.bincount(ann.annotator_codes[on_gold], minlength=n_a)
+    c = np.bincount(ann.annotator_codes[on_gold & right], minlength=n_a)
+    rows = []
+    for j in range(n_a):
+        outcome = np.r_[np.ones(c[j], bool), np.zeros(n[j] - c[j], bool)]
+        acc, low, high = bootstrap_accuracy(outcome, seed=seed + j)
+        rows.append((int(n[j]), int(c[j]), acc, low, high))
+    cols = ["gold_judgements", "correct", "accuracy", "accuracy_low", "accuracy_high"]
+    out = pd.DataFrame(rows, index=pd.Index(ann.annotators, name="annotator"), columns=cols)
+    return out.sort_values("accuracy", ascending=False, kind="stable")
+
+
+def expected_calibration_error(
+    confidence: np.ndarray, correct: np.ndarray, bins: int = 10
+) -> float:
+    """Expected calibration error of top-label confidences.
+
+    Parameters
+    ----------
+    confidence : ndarray
+        The top posterior probability of each item.
+    correct : ndarray of bool
+        Whether each item's top label is right.
+    bins : int, default 10
+        Equal-width confidence bins on [0, 1].
+
+    Returns
+    -------
+    float
+        :math:`\\mathrm{ECE} = \\sum_b \\frac{n_b}{n} |\\mathrm{acc}_b - \\mathrm{conf}_b|`;
+        NaN with no item.
+
+    References
+    ----------
+    Guo et al. (2017), On calibration of modern neural networks, *ICML*, eq. 3.
+
+    Examples
+    --------
+    >>> expected_calibration_error(np.array([0.9, 0.9]), np.array([True, False]))
+    0.4
+    """
+    table = _bins(np.asarray(confidence, float), np.asarray(correct, bool), bins)
+    n = table["items"].sum()
+    if n == 0:
+        return float("nan")
+    gap = (table["accuracy"] - table["mean_confidence"]).abs().fillna(0.0)
+    return float(round((table["items"] * gap).sum() / n, 12))
+
+
+def _bins(conf: np.ndarray, correct: np.ndarray, bins: int) -> pd.DataFrame:
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    which = np.clip(np.searchsorted(edges, conf, side="left") - 1, 0, bins - 1)
+    n = np.bincount(which, minlength=bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_conf = np.bincount(which, conf, bins) / n
+        acc = np.bincount(which, correct.astype(float), bins) / n
+    return pd.DataFrame(
+        {
+            "low": edges[:-1],
+            "high": edges[1:],
+            "items": n,
+            "mean_confidence": mean_conf,
+            "accuracy": acc,
+        }
+    )
+
+
+def calibration(
+    result: ModelResult, gold: Mapping[Any, Any] | pd.Series, *, bins: int = 10
+) -> pd.DataFrame:
+    """Calibration table of one fit on the gold items (the data of a reliability diagram).
+
+    Parameters
+    ----------
+    result : ModelResult
+    gold : mapping or pandas.Series
+        Item -> true label; clamped items of the fit are left out.
+    bins : int, default 10
+        Equal-width bins of the top posterior probability on [0, 1] (a whole number >= 1;
+        each bin includes its upper edge).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per bin: ``low``, ``high``, ``items``, ``mean_confidence``, ``accuracy``
+        (NaN in an empty bin), ``gap`` (accuracy - mean confidence). ``attrs["ece"]``
+        holds :func:`expected_calibration_error`.
+
+    References
+    ----------
+    Guo et al. (2017), On calibration of modern neural networks, *ICML*, section 2.
+    """
+    bins = check_whole(bins, "bins", 1)
+    g = _gold_for(result, gold).drop(result.gold_items, errors="ignore")
+    post = result.posteriors.loc[g.index].to_numpy()
+    conf = post.max(axis=1) if len(g) else np.zeros(0)
+    correct = post.argmax(axis=1) == g.to_numpy() if len(g) else np.zeros(0, bool)
+    table = _bins(conf, correct, bins)
+    table["gap"] = table["accuracy"] - table["mean_confidence"]
+    table.attrs["ece"] = expected_calibration_error(conf, correct, bins)
+    return table

@@ -1,0 +1,236 @@
+"""Figures and tables for comparing annotator models (plotly; never streamlit).
+
+- :func:`comparison_figure`: held-out likelihood per model and, with gold, accuracy with
+  its interval;
+- :func:`calibration_figure`: reliability diagram (accuracy against confidence);
+- :func:`accuracy_intervals_figure`: each annotator's accuracy with an error bar;
+- :func:`disagreements`: the items on which models' labels differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from analytics._core.formatting import plotly_text
+from analytics._core.style import ACCENT, MUTED, QUALITATIVE, apply_layout, empty_figure
+from analytics.models.result import ModelResult
+
+__all__ = [
+    "accuracy_intervals_figure",
+    "calibration_figure",
+    "comparison_figure",
+    "disagreements",
+]
+
+
+def comparison_figure(table: pd.DataFrame, chosen: str | None = None) -> go.Figure:
+    """Bars of :func:`~analytics.models.compare`'s table.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.models.compare`'s output.
+    chosen : str, default None
+        A model to draw in the accent colour (e.g. the one ``"auto"`` picked).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Held-out log-likelihood per judgement with a paired standard-error bar; with
+        gold columns, a second panel of accuracy with its bootstrap interval.
+    """
+    if table.empty:
+        return empty_figure("Model comparison", "No model was compared.")
+    names = [plotly_text(m) for m in table.index]
+    colours = [ACCENT if m == chosen else MUTED for m in table.index]
+    with_gold = "accuracy" in table and table["accuracy"].notna().any()
+    fig = make_subplots(
+        rows=1,
+        cols=2 if with_gold else 1,
+        subplot_titles=(
+            ["held-out log-likelihood per judgement", "accuracy on gold items"]
+            if with_gold
+            else ["held-out log-likelihood per judgement"]
+        ),
+    )
+    fig.add_trace(
+        go.Bar(
+            x=names,
+            y=table["heldout_ll"],
+            marker_color=colours,
+            error_y={"type": "data", "array": table["heldout_se"].fillna(0.0)},
+            name="held-out",
+            hovertemplate="%{x}: %{y:.4f} nats<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    if with_gold:
+        acc = table["accuracy"]
+        fig.add_trace(
+            go.Bar(
+                x=names,
+                y=acc,
+                marker_color=colours,
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": table["accuracy_high"] - acc,
+                    "arrayminus": acc - table["accuracy_low"],
+                },
+                name="accuracy",
+                hovertemplate="%{x}: %{y:.1%}<extra></extra>",
+            ),
+            row=1,
+            col=2,
+        )
+        fig.update_yaxes(tickformat=".0%", row=1, col=2)
+    fig.update_layout(showlegend=False)
+    return apply_layout(fig, title="Models compared (higher is better)", height=380)
+
+
+def calibration_figure(tables: Mapping[str, pd.DataFrame]) -> go.Figure:
+    """Reliability diagram: accuracy against mean confidence per bin, one line per model.
+
+    Parameters
+    ----------
+    tables : mapping of str to pandas.DataFrame
+        Model name -> :func:`~analytics.models.calibration` table.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The diagonal is perfect calibration; points below it are over-confident. The
+        legend gives each model's expected calibration error.
+    """
+    if not tables or all(t["items"].sum() == 0 for t in tables.values()):
+        return empty_figure("Calibration", "No gold item to check the posteriors against.")
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            line={"dash": "dash", "color": MUTED},
+            name="perfectly calibrated",
+            hoverinfo="skip",
+        )
+    )
+    for n, (name, t) in enumerate(tables.items()):
+        full = t[t["items"] > 0]
+        fig.add_trace(
+            go.Scatter(
+                x=full["mean_confidence"],
+                y=full["accuracy"],
+                mode="lines+markers",
+                marker={"size": np.clip(np.sqrt(full["items"]) * 2, 5, 24)},
+                line={"color": QUALITATIVE[n % len(QUALITATIVE)]},
+                name=f"{plotly_text(name)} (ECE {t.attrs.get('ece', float('nan')):.3f})",
+                customdata=full["items"],
+                hovertemplate="confidence %{x:.2f}: %{y:.1%} right of %{customdata} items"
+                "<extra></extra>",
+            )
+        )
+    fig.update_xaxes(range=[0, 1.02])
+    fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
+    return apply_layout(
+        fig,
+        title="Calibration on gold items (marker size: items in the bin)",
+        x_title="mean top posterior in the bin",
+        y_title="share right",
+        height=420,
+    )
+
+
+def accuracy_intervals_figure(table: pd.DataFrame, *, title: str, top: int = 40) -> go.Figure:
+    """Each annotator's accuracy with its interval, least accurate first.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Index annotator; columns ``estimate`` (or ``accuracy``), ``low``/``high`` (or
+        ``accuracy_low``/``accuracy_high``): :attr:`Uncertainty.annotator_accuracy` or
+        :func:`~analytics.models.annotator_gold_accuracy`.
+    title : str
+    top : int, default 40
+        Draw at most this many annotators (the least accurate).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    est = table["estimate"] if "estimate" in table else table["accuracy"]
+    low = table["low"] if "low" in table else table["accuracy_low"]
+    high = table["high"] if "high" in table else table["accuracy_high"]
+    keep = est.notna()
+    if not keep.any():
+        return empty_figure(title, "No annotator has an accuracy to show.")
+    order = est[keep].sort_values(kind="stable").index[:top]
+    fig = go.Figure(
+        go.Scatter(
+            x=est[order],
+            y=[plotly_text(a) for a in order],
+            mode="markers",
+            marker={"color": ACCENT, "size": 8},
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "array": (high[order] - est[order]).clip(lower=0),
+                "arrayminus": (est[order] - low[order]).clip(lower=0),
+            },
+            hovertemplate="%{y}: %{x:.1%}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(tickformat=".0%")
+    fig.update_yaxes(autorange="reversed", type="category")
+    return apply_layout(
+        fig, title=title, x_title="accuracy", height=max(300, 22 * len(order) + 120)
+    )
+
+
+def disagreements(results: Mapping[str, ModelResult], reference: str) -> pd.DataFrame:
+    """The items on which the models' labels differ from ``reference``'s.
+
+    Parameters
+    ----------
+    results : mapping of str to ModelResult
+        Fits of the same data.
+    reference : str
+        The model the others are compared with (e.g. the chosen one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per item where at least one model's label differs: ``item``, the
+        reference's label and confidence, ``disagree`` (how many of the other models
+        give another label), then every model's label; most disputed first. The frame's
+        ``attrs["share"]`` is the share of all items with any disagreement and
+        ``attrs["pairwise"]`` a models x models table of the share of items two models
+        label differently.
+    """
+    ref = results[reference]
+    labels = pd.DataFrame({name: r.labels for name, r in results.items()})
+    others = labels.drop(columns=[reference])
+    differ = others.ne(labels[reference], axis=0)
+    count = differ.sum(axis=1)
+    names = list(labels.columns)
+    pair = pd.DataFrame(
+        [[float(labels[a].ne(labels[b]).mean()) for b in names] for a in names],
+        index=names,
+        columns=names,
+    )
+    hit = count > 0
+    out = labels[hit].copy()
+    out.insert(0, "disagree", count[hit])
+    out.insert(0, f"{reference} confidence", ref.confidence[hit])
+    out.insert(0, "item", out.index)
+    out = out.sort_values(["disagree", f"{reference} confidence"], ascending=[False, True])
+    out = out.reset_index(drop=True)
+    out.attrs["share"] = float(hit.mean()) if len(hit) else float("nan")
+    out.attrs["pairwise"] = pair
+    return out

@@ -1,0 +1,165 @@
+"""One entry point for every annotator model: :func:`fit` (``model="auto"`` chooses)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics.data import Annotations
+from analytics.models.registry import MODELS, check_model, check_options, fit_model
+from analytics.models.result import Coded, ModelResult, code
+from analytics.models.selection import choose, compare
+from analytics.models.stacking import MIN_WEIGHT, stack, stacking_weights
+
+__all__ = ["fit"]
+
+
+def fit(
+    ann: Annotations | pd.DataFrame,
+    model: str = "auto",
+    *,
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    seed: int = 0,
+    folds: int = 5,
+    progress: Callable[[float], Any] | None = None,
+    **options: Any,
+) -> ModelResult:
+    """Fit an annotator model; return each item's posterior and each annotator's confusion.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        Single-label annotations.
+    model : str, default "auto"
+        ``"auto"`` or one of :data:`MODELS`: ``"majority"`` (majority vote, ties
+        split), ``"one_coin"`` (one accuracy per annotator), ``"mace"`` (trust and a
+        spam distribution per annotator), ``"glad"`` (ability per annotator, difficulty
+        per item), ``"dawid_skene"`` (a full confusion matrix per annotator),
+        ``"hierarchical"`` (Dawid-Skene whose confusion rows share a population
+        Dirichlet estimated from all annotators). ``"auto"`` compares them all by
+        held-out predictive likelihood (:func:`~analytics.models.compare`, without the
+        gold labels) and stacks them: the weights that best predict the held-out
+        judgements (:mod:`analytics.models.stacking`); models below 1% are dropped, and
+        when one model takes all the weight it is returned as it is. ``notes[0]`` says
+        which models, with which weights, and which single model would be chosen;
+        ``settings["comparison"]`` holds the comparison table.
+    gold : mapping or pandas.Series, default None
+        Known gold labels (item -> label) for some items; those items are clamped in
+        the final fit (``"auto"`` chooses without them).
+    seed : int, default 0
+        Seed of any random start and of the cross-validation split (a whole number >= 0).
+    folds : int, default 5
+        ``"auto"`` only: cross-validation folds.
+    progress : callable, default None
+        ``"auto"`` only: called with the share of the comparison done (0 to 1).
+    **options
+        The chosen model's own settings (``max_iter``, ``tol``, ``smoothing``, ...): see
+        the model's function (:func:`analytics.models.simple.fit_one_coin` and the
+        others). Not with ``"auto"``.
+
+    Returns
+    -------
+    ModelResult
+        The fields of :class:`~analytics.dawid_skene.DawidSkeneResult` plus ``model``
+        and ``parameters``; ``settings["seconds"]`` is the fit time.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown model name or setting, multi-label data, no judgements, gold labels
+        for items or categories not in the data, or a model that cannot apply (GLAD
+        with one annotator or one category).
+
+    Notes
+    -----
+    Each model's formula is in its own function's docstring (modules
+    :mod:`analytics.models.simple`, :mod:`~analytics.models.mace`,
+    :mod:`~analytics.models.glad`, :mod:`~analytics.models.hierarchical`); the
+    selection rule is :func:`analytics.models.choose`.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). *Applied Statistics* 28(1), 20-28.
+
+    Paun, S. et al. (2018). Comparing Bayesian models of annotation. *TACL* 6, 571-585.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [("i1", "a", "x"), ("i1", "b", "x"), ("i2", "a", "y"), ("i2", "b", "y")]
+    >>> frame = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    >>> fit(frame, "one_coin").labels.tolist()
+    ['x', 'y']
+    """
+    if model == "auto":
+        return _auto(ann, gold, seed, folds, progress, options)
+    model = check_model(model)
+    options = check_options(model, seed, options)
+    coded = code(ann, gold)
+    start = time.perf_counter()
+    result = fit_model(coded, model, gold=gold, seed=seed, **options)
+    result.settings["seconds"] = time.perf_counter() - start
+    result.settings["model"] = model
+    return result
+
+
+def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: dict) -> ModelResult:
+    """Compare the models without gold, stack them by held-out likelihood, fit the kept
+    ones (with gold clamped, if given) and mix them."""
+    if options:
+        raise AnnotationDataError(
+            f"model='auto' takes no model settings (got {sorted(options)}).",
+            hint="Name a model to pass it settings, e.g. fit(ann, 'dawid_skene', ...).",
+        )
+    coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
+    start = time.perf_counter()
+    if np.bincount(coded.ii, minlength=coded.n_items).max() < 2:
+        _, reason = choose(pd.DataFrame({"heldout_ll": [np.nan]}, index=["majority"]))
+        result = fit_model(coded, "majority", gold=gold, seed=seed)
+        table = None
+    else:
+        table = compare(coded.ann, _applicable(coded), folds=folds, seed=seed, progress=progress)
+        scores = np.vstack([table.attrs["item_scores"][m] for m in table.index])
+        w, trace, n_iter, converged = stacking_weights(scores)
+        weights = pd.Series(w, index=table.index, name="weight")
+        kept = weights[weights >= MIN_WEIGHT]
+        kept = kept / kept.sum()
+        parts = {m: fit_model(coded, m, gold=gold, seed=seed) for m in kept.index}
+        if len(kept) == 1:
+            result = parts[kept.index[0]]
+        else:
+            result = stack(coded, parts, kept, trace, n_iter, converged)
+        reason = _stack_reason(table, kept, trace[-1] * scores.shape[1])
+    result.settings["seconds"] = time.perf_counter() - start
+    result.settings["model"] = "auto"
+    result.settings["comparison"] = table
+    object.__setattr__(result, "notes", (reason, *result.notes))
+    return result
+
+
+def _stack_reason(table: pd.DataFrame, kept: pd.Series, mixture_total: float) -> str:
+    """auto's sentence: what it fitted, with which weights, and why."""
+    best, single = choose(table)
+    if len(kept) == 1:
+        return single
+    n_held = table.attrs.get("n_heldout", 0)
+    shares = ", ".join(f"{m} {w:.0%}" for m, w in kept.sort_values(ascending=False).items())
+    mixture = mixture_total / n_held if n_held else float("nan")
+    return (
+        f"auto stacked {len(kept)} models with the weights that best predict held-out "
+        f"judgements ({shares}; Yao et al. 2018), gold labels not used: the mixture scores "
+        f"{mixture:.4f} nats per held-out judgement against {table.loc[best, 'heldout_ll']:.4f} "
+        f"for the best single model. " + single.replace("auto chose", "Alone, auto would choose")
+    )
+
+
+def _applicable(coded: Coded) -> list[str]:
+    """The models ``"auto"`` compares: all, but GLAD only where it can be fitted."""
+    if coded.k < 2 or coded.n_annotators < 2:
+        return [m for m in MODELS if m != "glad"]
+    return list(MODELS)

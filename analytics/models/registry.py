@@ -1,0 +1,80 @@
+"""The models :func:`analytics.models.fit` knows: names, settings and fitters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_settings
+from analytics.dawid_skene import INIT_METHODS
+from analytics.models.glad import fit_glad
+from analytics.models.hierarchical import fit_hierarchical
+from analytics.models.mace import fit_mace
+from analytics.models.result import ModelResult
+from analytics.models.simple import fit_dawid_skene, fit_majority, fit_one_coin
+
+__all__ = ["MODELS", "check_model", "check_options", "fit_model"]
+
+#: The models :func:`fit` knows, simplest first.
+MODELS = ("majority", "one_coin", "mace", "glad", "dawid_skene", "hierarchical")
+
+_FITTERS = {
+    "majority": fit_majority,
+    "one_coin": fit_one_coin,
+    "hierarchical": fit_hierarchical,
+    "mace": fit_mace,
+    "glad": fit_glad,
+}
+
+
+def check_model(model: Any) -> str:
+    """``model`` if it is a name in :data:`MODELS`; otherwise an AnnotationDataError."""
+    if not isinstance(model, str) or model not in MODELS:
+        raise AnnotationDataError(
+            f"unknown model {model!r}.",
+            hint=f"Choose one of {', '.join(MODELS)}.",
+        )
+    return model
+
+
+# the settings each model takes besides gold and seed (Dawid-Skene: analytics.dawid_skene.fit)
+_OPTIONS = {
+    "majority": ("smoothing",),
+    "one_coin": ("max_iter", "tol", "smoothing", "init"),
+    "dawid_skene": ("max_iter", "tol", "smoothing", "prior", "init"),
+    "hierarchical": ("max_iter", "tol", "init"),
+    "mace": ("max_iter", "tol", "smoothing", "init"),
+    "glad": ("max_iter", "tol", "smoothing", "prevalence", "init"),
+}
+
+
+def check_options(model: str, seed: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """Refuse settings a model does not take; check the common ones (seed included)."""
+    unknown = sorted(set(options) - set(_OPTIONS[model]))
+    if unknown and model != "dawid_skene":  # that fit checks its own (and may gain some)
+        raise AnnotationDataError(
+            f"the {model} model takes no setting {unknown[0]!r}.",
+            hint=f"Its settings are: {', '.join(_OPTIONS[model])}.",
+        )
+    max_iter, tol, smoothing, init, _ = check_settings(
+        max_iter=options.get("max_iter", 500),
+        tol=options.get("tol", 1e-7),
+        smoothing=options.get("smoothing", 0.01),
+        init=options.get("init", "best"),
+        seed=seed,
+        init_methods=INIT_METHODS,
+    )
+    if model == "dawid_skene":
+        return options  # analytics.dawid_skene.fit checks its own settings
+    checked = {"max_iter": max_iter, "tol": tol, "smoothing": smoothing, "init": init}
+    checked["prevalence"] = options.get("prevalence")  # the model checks its choices
+    return {name: checked[name] for name in options}
+
+
+def fit_model(coded: Any, model: str, *, gold: Any, seed: int, **options: Any) -> ModelResult:
+    """Fit one named model on coded data (no checks beyond the model's own)."""
+    if model == "dawid_skene":
+        return fit_dawid_skene(coded, gold=gold, seed=seed, **options)
+    if model == "majority":
+        return fit_majority(coded, **options)
+    return _FITTERS[model](coded, seed=seed, **options)

@@ -1,0 +1,91 @@
+"""Evaluation against partial gold: model and annotator accuracy, calibration, bad gold."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import AnnotationDataError, Annotations
+from analytics.models import (
+    annotator_gold_accuracy,
+    calibration,
+    expected_calibration_error,
+    fit,
+    gold_table,
+)
+from tests.models.helpers import public, simulate
+
+
+def frame(rows):
+    return Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+
+
+def test_ece_by_hand():
+    conf = np.array([0.95, 0.95, 0.65, 0.65, 0.65, 0.65])
+    right = np.array([True, True, True, True, False, False])
+    # bin (0.9, 1]: acc 1 vs 0.95; bin (0.6, 0.7]: acc 0.5 vs 0.65
+    assert expected_calibration_error(conf, right) == pytest.approx((2 * 0.05 + 4 * 0.15) / 6)
+    assert np.isnan(expected_calibration_error(np.zeros(0), np.zeros(0, bool)))
+
+
+def test_calibrated_model_on_its_own_data():
+    # data simulated from Dawid-Skene: its posteriors should be close to calibrated
+    theta = np.array(
+        [[[0.8, 0.2], [0.3, 0.7]], [[0.7, 0.3], [0.2, 0.8]], [[0.75, 0.25], [0.25, 0.75]]] * 2
+    )
+    ann, truth = simulate(theta, [0.5, 0.5], 4000, 3, seed=3)
+    gold = pd.Series(truth, index=[f"i{i}" for i in range(4000)])
+    r = fit(ann, "dawid_skene")
+    table = calibration(r, gold)
+    assert table["items"].sum() == 4000
+    assert table.attrs["ece"] < 0.03
+    full = table.dropna()
+    assert (full["low"] <= full["mean_confidence"]).all() and (
+        full["mean_confidence"] <= full["high"]
+    ).all()
+
+
+def test_gold_table_and_clamped_items_left_out():
+    ann, gold = public("welinder_bluebirds")
+    ds, mv = fit(ann, "dawid_skene"), fit(ann, "majority")
+    table = gold_table({"dawid_skene": ds, "majority": mv}, gold)
+    assert table.loc["dawid_skene", "correct"] == 97 and table.loc["majority", "correct"] == 82
+    assert (
+        table.loc["dawid_skene", "accuracy_low"]
+        < 97 / 108
+        < table.loc["dawid_skene", "accuracy_high"]
+    )
+    clamped = fit(ann, "dawid_skene", gold=gold.iloc[:40])
+    assert gold_table({"ds": clamped}, gold).loc["ds", "gold_items"] == 68
+
+
+def test_annotator_accuracy_on_gold():
+    ann = frame(
+        [
+            ("i1", "a", "x"),
+            ("i2", "a", "y"),
+            ("i1", "b", "y"),
+            ("i2", "b", "y"),
+            ("i3", "b", "x"),
+            ("i3", "c", "x"),
+        ]
+    )
+    table = annotator_gold_accuracy(ann, {"i1": "x", "i2": "y"})
+    assert table.loc["a", "accuracy"] == 1.0 and table.loc["b", "accuracy"] == 0.5
+    assert table.loc["b", "gold_judgements"] == 2 and np.isnan(table.loc["c", "accuracy"])
+
+
+def test_bad_gold_is_refused_by_name():
+    ann = frame([("i1", "a", "x"), ("i1", "b", "y"), ("i2", "a", "x")])
+    with pytest.raises(AnnotationDataError, match="not in the data set: 'i9'"):
+        fit(ann, "majority", gold={"i1": "x", "i9": "y"})
+    with pytest.raises(AnnotationDataError, match="more than once"):
+        fit(ann, "majority", gold=pd.Series(["x", "y"], index=["i1", "i1"]))
+    with pytest.raises(AnnotationDataError, match="not among the categories"):
+        annotator_gold_accuracy(ann, {"i1": "z"})
+    r = fit(ann, "majority")
+    with pytest.raises(AnnotationDataError, match="not in the fit"):
+        calibration(r, {"i7": "x"})
+    with pytest.raises(AnnotationDataError, match="bins"):
+        calibration(r, {"i1": "x"}, bins=0)

@@ -1,0 +1,141 @@
+"""compare, choose and fit(model="auto"): held-out likelihood, no gold, stated reasons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import AnnotationDataError, Annotations
+from analytics.models import MODELS, bootstrap_accuracy, compare, fit, one_coin_confusion
+from analytics.models.heldout import fold_masks
+from analytics.models.result import code
+from analytics.models.stacking import stacking_weights
+from tests.models.helpers import accuracy, public, simulate
+
+
+def test_folds_hold_out_half_of_each_item_once():
+    ann, _ = public("snow_wsd")
+    coded = code(ann)
+    masks = fold_masks(coded, 5, seed=0)
+    held = np.sum(masks, axis=0)
+    assert held.max() == 1  # a judgement is held out in one fold at most
+    per_item = np.bincount(coded.ii, minlength=coded.n_items)
+    out = np.bincount(coded.ii, held, minlength=coded.n_items)
+    np.testing.assert_array_equal(out, per_item // 2)
+    # every held-out item belongs to one fold
+    for m in masks:
+        items = np.unique(coded.ii[m])
+        assert all(not np.isin(items, np.unique(coded.ii[o])).any() for o in masks if o is not m)
+
+
+def test_compare_table_and_gold_columns():
+    ann, gold = public("welinder_bluebirds")
+    seen = []
+    table = compare(ann, gold=gold, progress=seen.append)
+    assert list(table.index[:1]) == ["hierarchical"]
+    assert set(table.index) == set(MODELS)
+    assert table["heldout_ll"].is_monotonic_decreasing
+    assert table["heldout_se"].iloc[0] == 0.0 and (table["heldout_se"].iloc[1:] > 0).all()
+    assert table.loc["dawid_skene", "accuracy"] == pytest.approx(97 / 108)
+    assert (table["accuracy_low"] <= table["accuracy"]).all()
+    assert (table["accuracy"] <= table["accuracy_high"]).all()
+    assert table.loc["majority", "n_parameters"] == 0
+    assert table.loc["dawid_skene", "n_parameters"] == 39 * 2 + 1
+    assert seen[-1] == pytest.approx(1.0) and seen == sorted(seen)
+
+
+def test_compare_does_not_look_at_gold():
+    ann, gold = public("snow_temp")
+    a = compare(ann, ["majority", "one_coin"])
+    b = compare(ann, ["majority", "one_coin"], gold=gold.iloc[:50])
+    pd.testing.assert_series_equal(a["heldout_ll"], b["heldout_ll"])
+
+
+def test_heldout_prefers_the_true_model():
+    # a crowd with real biases: Dawid-Skene-like models beat one-coin out of sample
+    theta = np.array(
+        [
+            [[0.9, 0.1], [0.5, 0.5]],
+            [[0.6, 0.4], [0.05, 0.95]],
+            [[0.85, 0.15], [0.2, 0.8]],
+            [[0.7, 0.3], [0.3, 0.7]],
+        ]
+        * 3
+    )
+    ann, _ = simulate(theta, [0.6, 0.4], 1200, 5, seed=2)
+    table = compare(ann, ["one_coin", "dawid_skene"])
+    assert table.index[0] == "dawid_skene"
+    # and a one-coin crowd: one-coin (fewer numbers) predicts at least as well
+    ann, _ = simulate(one_coin_confusion(np.linspace(0.6, 0.9, 12), 3), [1 / 3] * 3, 1200, 4)
+    table = compare(ann, ["one_coin", "dawid_skene"])
+    assert table.index[0] == "one_coin"
+
+
+def test_auto_stacks_and_says_what_and_why():
+    ann, gold = public("act_MS")
+    r = fit(ann)
+    assert r.model == "stacked"
+    weights = r.parameters["weights"]
+    assert weights.sum() == pytest.approx(1.0) and (weights >= 0.01).all()
+    assert set(weights.index) == set(r.parameters["components"])
+    assert r.notes[0].startswith(f"auto stacked {len(weights)} models")
+    assert "gold labels not used" in r.notes[0]
+    assert "Alone, auto would choose one_coin: the highest held-out" in r.notes[0]
+    labels = r.settings["comparison"].attrs["labels"]
+    share = (labels["one_coin"] != labels["mace"]).mean()
+    assert f"label {share:.1%} of the items differently" in r.notes[0]
+    # the mixture is what its weights say
+    mix = sum(w * r.parameters["components"][m].posteriors for m, w in weights.items())
+    np.testing.assert_allclose(r.posteriors.to_numpy(), mix.to_numpy())
+    np.testing.assert_allclose(r.confusion_array.sum(axis=2), 1.0)
+    assert (np.diff(r.log_likelihood) >= -1e-12).all() and r.converged
+    assert accuracy(r, gold) >= 0.795
+    ann, gold = public("welinder_bluebirds")
+    plain, clamped = fit(ann), fit(ann, gold=gold.iloc[:30])
+    # gold does not sway the weights, only the fits behind them
+    pd.testing.assert_series_equal(plain.parameters["weights"], clamped.parameters["weights"])
+    assert len(clamped.gold_items) == 30
+
+
+def test_stacking_weights():
+    rng = np.random.default_rng(0)
+    good = np.log(rng.uniform(0.5, 0.9, 300))
+    scores = np.vstack([good, good - 0.5, np.log(rng.uniform(0.1, 0.95, 300))])
+    w, trace, n_iter, converged = stacking_weights(scores)
+    assert n_iter == len(trace)
+    assert converged and w.sum() == pytest.approx(1.0) and (w >= 0).all()
+    assert w[1] < 1e-3  # dominated everywhere: no weight
+    assert (np.diff(trace) >= -1e-12).all()
+    best_single = scores.mean(axis=1).max()
+    assert trace[-1] >= best_single - 1e-6  # within the stopping tolerance
+
+
+def test_auto_refuses_settings_and_bad_input():
+    ann, _ = public("snow_wsd")
+    with pytest.raises(AnnotationDataError, match="takes no model settings"):
+        fit(ann, smoothing=0.1)
+    with pytest.raises(AnnotationDataError, match="unknown model"):
+        compare(ann, ["dawid_skene", "zbs"])
+    with pytest.raises(AnnotationDataError, match="folds"):
+        compare(ann, folds=1)
+    with pytest.raises(AnnotationDataError, match="not among the categories"):
+        compare(ann, ["majority"], gold={ann.items[0]: "no such sense"})
+
+
+def test_auto_with_single_judgements_falls_back_to_majority():
+    frame = pd.DataFrame(
+        {"item": ["i1", "i2", "i3"], "annotator": ["a", "b", "a"], "label": [1, 2, 1]}
+    )
+    r = fit(Annotations.from_frame(frame))
+    assert r.model == "majority" and "no item has two judgements" in r.notes[0]
+
+
+def test_bootstrap_accuracy_interval():
+    acc, low, high = bootstrap_accuracy(np.r_[np.ones(90, bool), np.zeros(10, bool)])
+    assert (
+        acc == 0.9
+        and low == pytest.approx(0.84, abs=0.011)
+        and high == pytest.approx(0.96, abs=0.011)
+    )
+    assert all(np.isnan(bootstrap_accuracy(np.zeros(0, bool))))
