@@ -139,7 +139,7 @@ def test_bad_model_and_settings_are_refused():
     with pytest.raises(AnnotationDataError, match="takes no setting 'prior'"):
         fit(ann, "one_coin", prior=1.0)
     with pytest.raises(AnnotationDataError, match="max_iter"):
-        fit(ann, "one_coin", max_iter=0)
+        fit(ann, "one_coin", max_iter=-1)  # 0 is valid: the start itself (crowd-kit n_iter=0)
     with pytest.raises(AnnotationDataError, match="not among the categories"):
         fit(ann, "majority", gold={"i1": "z"})
 
