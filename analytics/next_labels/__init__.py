@@ -1,0 +1,16 @@
+"""Next labels: which items to send for another judgement, and how many labels are enough.
+
+Passonneau & Carpenter (2014), section 6: a model of annotation plus a decision rule for
+which item to label next (Sheng, Provost & Ipeirotis 2008), with mutual information as
+the criterion (MacKay 1992). Works on any fitted annotator model that carries
+``posteriors``, ``prevalence`` and per-annotator confusion matrices
+(:func:`analytics.dawid_skene.fit` today).
+
+- :func:`expected_gain`: bits one more judgement is expected to tell about each item.
+"""
+
+from __future__ import annotations
+
+from analytics.next_labels.gain import PICKS, expected_gain
+
+__all__ = ["PICKS", "expected_gain"]
