@@ -7,10 +7,14 @@ the criterion (MacKay 1992). Works on any fitted annotator model that carries
 (:func:`analytics.dawid_skene.fit` today).
 
 - :func:`expected_gain`: bits one more judgement is expected to tell about each item.
+- :func:`next_batch`: the judgements to ask for next, greedily by expected gain with the
+  batch effect (an item is re-scored once it has a planned judgement).
 """
 
 from __future__ import annotations
 
+from analytics.next_labels.batch import STRATEGIES
 from analytics.next_labels.gain import PICKS, expected_gain
+from analytics.next_labels.selection import BATCH_COLUMNS, next_batch
 
-__all__ = ["PICKS", "expected_gain"]
+__all__ = ["BATCH_COLUMNS", "PICKS", "STRATEGIES", "expected_gain", "next_batch"]
