@@ -9,12 +9,15 @@ the criterion (MacKay 1992). Works on any fitted annotator model that carries
 - :func:`expected_gain`: bits one more judgement is expected to tell about each item.
 - :func:`next_batch`: the judgements to ask for next, greedily by expected gain with the
   batch effect (an item is re-scored once it has a planned judgement).
+- :func:`plan`: expected accuracy with k judgements per item (or k more on the items at
+  hand), by simulation from the fit, with an interval; how many reach a target.
 """
 
 from __future__ import annotations
 
 from analytics.next_labels.batch import STRATEGIES
 from analytics.next_labels.gain import PICKS, expected_gain
+from analytics.next_labels.planning import Plan, plan
 from analytics.next_labels.selection import BATCH_COLUMNS, next_batch
 
-__all__ = ["BATCH_COLUMNS", "PICKS", "STRATEGIES", "expected_gain", "next_batch"]
+__all__ = ["BATCH_COLUMNS", "PICKS", "STRATEGIES", "Plan", "expected_gain", "next_batch", "plan"]

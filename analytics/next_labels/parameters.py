@@ -28,7 +28,7 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data import Annotations
 
-__all__ = ["ModelView", "annotator_codes", "judged_pairs", "model_view"]
+__all__ = ["ModelView", "annotator_codes", "judged_pairs", "model_arrays", "model_view"]
 
 _FIT_HINT = (
     "Pass the result of a model fitted on these same annotations, e.g. "
@@ -86,6 +86,46 @@ def _mismatch(what: str, missing: Iterable[Any]) -> AnnotationDataError:
     )
 
 
+def model_arrays(result: Any) -> tuple[pd.Index, np.ndarray, np.ndarray, np.ndarray]:
+    """(annotator names, confusion J x K x K, prevalence K, posteriors N x K) of a result.
+
+    Raises
+    ------
+    AnnotationDataError
+        A field is missing, the shapes disagree, or a distribution is not a probability
+        vector.
+    """
+    post = getattr(result, "posteriors", None)
+    prev = getattr(result, "prevalence", None)
+    if not isinstance(post, pd.DataFrame) or not isinstance(prev, pd.Series):
+        raise AnnotationDataError(
+            f"a {type(result).__name__} is not a fitted annotator model "
+            "(it needs a posteriors DataFrame and a prevalence Series).",
+            hint=_FIT_HINT,
+        )
+    names, theta = _confusions(result)
+    q, pi = post.to_numpy(float), prev.to_numpy(float)
+    k = len(pi)
+    if q.shape[1] != k or theta.shape[1:] != (k, k) or len(names) != len(theta):
+        raise AnnotationDataError(
+            "the fitted model's posteriors, prevalence and confusion matrices disagree "
+            "on the number of categories or annotators.",
+            hint=_FIT_HINT,
+        )
+    for what, arr in (("posteriors", q), ("confusion matrices", theta), ("prevalence", pi)):
+        if (
+            not np.isfinite(arr).all()
+            or (arr < 0).any()
+            or not np.allclose(arr.sum(-1), 1, atol=1e-6)
+        ):
+            raise AnnotationDataError(
+                f"the fitted model's {what} are not probability vectors "
+                "(finite, >= 0, each summing to 1).",
+                hint=_FIT_HINT,
+            )
+    return names, theta, pi, q
+
+
 def model_view(result: Any, ann: Annotations) -> ModelView:
     """Read a fitted model's parameters in the integer codes of ``ann``.
 
@@ -118,15 +158,8 @@ def model_view(result: Any, ann: Annotations) -> ModelView:
             "next labels need single-label annotations; these are multi-label.",
             hint="Fit and plan one binary model per category.",
         )
-    post = getattr(result, "posteriors", None)
-    prev = getattr(result, "prevalence", None)
-    if not isinstance(post, pd.DataFrame) or not isinstance(prev, pd.Series):
-        raise AnnotationDataError(
-            f"a {type(result).__name__} is not a fitted annotator model "
-            "(it needs a posteriors DataFrame and a prevalence Series).",
-            hint=_FIT_HINT,
-        )
-    names, theta = _confusions(result)
+    names, theta, _, _ = model_arrays(result)
+    post, prev = result.posteriors, result.prevalence
     k = len(ann.categories)
     cats = pd.Index(prev.index)
     col = cats.get_indexer(ann.categories) if len(cats) == k else np.full(k, -1)
@@ -143,17 +176,6 @@ def model_view(result: Any, ann: Annotations) -> ModelView:
     q = post.to_numpy(float)[rows][:, col]
     theta = theta[who][:, col][:, :, col]
     pi = prev.to_numpy(float)[col]
-    for what, arr in (("posteriors", q), ("confusion matrices", theta), ("prevalence", pi)):
-        if (
-            not np.isfinite(arr).all()
-            or (arr < 0).any()
-            or not np.allclose(arr.sum(-1), 1, atol=1e-6)
-        ):
-            raise AnnotationDataError(
-                f"the fitted model's {what} are not probability vectors "
-                "(finite, >= 0, each summing to 1).",
-                hint=_FIT_HINT,
-            )
     return ModelView(q, theta, pi, ann.items, ann.annotators, ann.categories)
 
 
