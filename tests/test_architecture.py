@@ -55,7 +55,7 @@ PROMISED = {
         "noise_from_annotations",
     ],
     "analytics.dawid_skene": ["fit", "posterior", "mutual_information", "annotator_table"],
-    "analytics.next_labels": ["expected_gain", "next_batch", "plan"],
+    "analytics.next_labels": ["expected_gain", "next_batch", "plan", "replay"],
     "analytics.report": ["build_report", "build_report_zip"],
 }
 

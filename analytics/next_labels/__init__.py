@@ -11,6 +11,8 @@ the criterion (MacKay 1992). Works on any fitted annotator model that carries
   batch effect (an item is re-scored once it has a planned judgement).
 - :func:`plan`: expected accuracy with k judgements per item (or k more on the items at
   hand), by simulation from the fit, with an interval; how many reach a target.
+- :func:`replay`: an offline test of the strategies on data with many judgements per
+  item (accuracy versus judgements used).
 """
 
 from __future__ import annotations
@@ -18,6 +20,17 @@ from __future__ import annotations
 from analytics.next_labels.batch import STRATEGIES
 from analytics.next_labels.gain import PICKS, expected_gain
 from analytics.next_labels.planning import Plan, plan
+from analytics.next_labels.replay import REPLAY_COLUMNS, replay
 from analytics.next_labels.selection import BATCH_COLUMNS, next_batch
 
-__all__ = ["BATCH_COLUMNS", "PICKS", "STRATEGIES", "Plan", "expected_gain", "next_batch", "plan"]
+__all__ = [
+    "BATCH_COLUMNS",
+    "PICKS",
+    "REPLAY_COLUMNS",
+    "STRATEGIES",
+    "Plan",
+    "expected_gain",
+    "next_batch",
+    "plan",
+    "replay",
+]
