@@ -13,11 +13,19 @@ the criterion (MacKay 1992). Works on any fitted annotator model that carries
   hand), by simulation from the fit, with an interval; how many reach a target.
 - :func:`replay`: an offline test of the strategies on data with many judgements per
   item (accuracy versus judgements used).
+- Exports of a batch: :func:`batch_csv`, :func:`label_studio_tasks`,
+  :func:`mturk_input_csv`.
 """
 
 from __future__ import annotations
 
 from analytics.next_labels.batch import STRATEGIES
+from analytics.next_labels.export import (
+    EXPORT_FORMATS,
+    batch_csv,
+    label_studio_tasks,
+    mturk_input_csv,
+)
 from analytics.next_labels.gain import PICKS, expected_gain
 from analytics.next_labels.planning import Plan, plan
 from analytics.next_labels.replay import REPLAY_COLUMNS, replay
@@ -25,11 +33,15 @@ from analytics.next_labels.selection import BATCH_COLUMNS, next_batch
 
 __all__ = [
     "BATCH_COLUMNS",
+    "EXPORT_FORMATS",
     "PICKS",
     "REPLAY_COLUMNS",
     "STRATEGIES",
     "Plan",
+    "batch_csv",
     "expected_gain",
+    "label_studio_tasks",
+    "mturk_input_csv",
     "next_batch",
     "plan",
     "replay",
