@@ -15,6 +15,7 @@ the criterion (MacKay 1992). Works on any fitted annotator model that carries
   item (accuracy versus judgements used).
 - Exports of a batch: :func:`batch_csv`, :func:`label_studio_tasks`,
   :func:`mturk_input_csv`.
+- Figures: :func:`accuracy_curve_figure`, :func:`replay_figure`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from analytics.next_labels.export import (
     label_studio_tasks,
     mturk_input_csv,
 )
+from analytics.next_labels.figures import accuracy_curve_figure, replay_figure
 from analytics.next_labels.gain import PICKS, expected_gain
 from analytics.next_labels.planning import Plan, plan
 from analytics.next_labels.replay import REPLAY_COLUMNS, replay
@@ -38,6 +40,7 @@ __all__ = [
     "REPLAY_COLUMNS",
     "STRATEGIES",
     "Plan",
+    "accuracy_curve_figure",
     "batch_csv",
     "expected_gain",
     "label_studio_tasks",
@@ -45,4 +48,5 @@ __all__ = [
     "next_batch",
     "plan",
     "replay",
+    "replay_figure",
 ]

@@ -202,27 +202,31 @@ def replay(
     truth = _truth(ann, gold, fitter)
     scored = truth >= 0
 
-    def accuracy(keep: np.ndarray) -> float:
-        labels = model_view(fitter(_rows(ann, keep)), ann).posteriors.argmax(1)
-        return float(np.mean(labels[scored] == truth[scored]))
+    def refit(keep: np.ndarray) -> tuple[Any, float]:
+        """The model on the kept judgements, and the accuracy of its labels."""
+        res = fitter(_rows(ann, keep))
+        labels = model_view(res, ann).posteriors.argmax(1)
+        return res, float(np.mean(labels[scored] == truth[scored]))
 
     rank = pd.Series(rng.random(ann.n_judgements)).groupby(ann.item_codes).rank(method="first")
     begin = rank.to_numpy() <= start
-    full = accuracy(np.ones(ann.n_judgements, bool))
-    first = accuracy(begin)
+    full = refit(np.ones(ann.n_judgements, bool))[1]
+    start_fit, first = refit(begin)
     rounds = int(np.ceil((~begin).sum() / step)) * len(strategies)
     done = 0
     out = []
     for strategy in strategies:
         keep = begin.copy()
+        res = start_fit
         out.append((strategy, int(keep.sum()), first))
         srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
         while not keep.all():
-            bought = _buy(ann, fitter(_rows(ann, keep)), keep, strategy, step, per_item_cap, srng)
+            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng)
             if not len(bought):
                 break
             keep[bought] = True
-            out.append((strategy, int(keep.sum()), accuracy(keep)))
+            res, acc = refit(keep)
+            out.append((strategy, int(keep.sum()), acc))
             done += 1
             if progress is not None:
                 progress(min(1.0, done / max(rounds, 1)))
