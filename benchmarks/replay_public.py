@@ -59,11 +59,81 @@ def run(name: str, seed: int = 0) -> tuple[pd.DataFrame, dict]:
     return table, row
 
 
+COLOURS = {"gain": "#3b5bdb", "uncertainty": "#f08c00", "random": "#868e96"}
+
+
+def svg_chart(table: pd.DataFrame, title: str, width: int = 560, height: int = 300) -> str:
+    """A small self-contained SVG line chart of a replay (no plotting library needed)."""
+    left, right, top, bottom = 50, 120, 30, 40
+    x0, x1 = table["judgements"].min(), table["judgements"].max()
+    y0 = float(table["accuracy"].min())
+    y0 = max(0.0, min(y0, table.attrs.get("full_accuracy", 1.0) - 0.1))
+    y1 = 1.0
+
+    def px(x: float) -> float:
+        return left + (x - x0) / max(x1 - x0, 1) * (width - left - right)
+
+    def py(y: float) -> float:
+        return top + (y1 - y) / max(y1 - y0, 1e-9) * (height - top - bottom)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        'font-family="sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{left}" y="18" font-size="13">{title}</text>',
+    ]
+    for frac in (0.0, 0.25, 0.5, 0.75, 1.0):
+        y = y0 + frac * (y1 - y0)
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{py(y):.1f}" y2="{py(y):.1f}" '
+            'stroke="#e9ecef"/>'
+            f'<text x="{left - 6}" y="{py(y) + 4:.1f}" text-anchor="end">{y:.0%}</text>'
+        )
+    for frac in (0.0, 0.5, 1.0):
+        x = x0 + frac * (x1 - x0)
+        parts.append(
+            f'<text x="{px(x):.1f}" y="{height - bottom + 16}" text-anchor="middle">{x:,.0f}</text>'
+        )
+    parts.append(
+        f'<text x="{(left + width - right) / 2}" y="{height - 6}" text-anchor="middle">'
+        "judgements used</text>"
+    )
+    full = table.attrs.get("full_accuracy")
+    if full is not None:
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{py(full):.1f}" y2="{py(full):.1f}" '
+            'stroke="#495057" stroke-dasharray="4 3"/>'
+        )
+    for n, (strategy, rows) in enumerate(table.groupby("strategy", sort=False)):
+        points = " ".join(
+            f"{px(x):.1f},{py(y):.1f}"
+            for x, y in zip(rows["judgements"], rows["accuracy"], strict=True)
+        )
+        colour = COLOURS.get(strategy, "#000")
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
+        )
+        ly = top + 14 + 18 * n
+        parts.append(
+            f'<line x1="{width - right + 10}" x2="{width - right + 30}" y1="{ly}" y2="{ly}" '
+            f'stroke="{colour}" stroke-width="2"/><text x="{width - right + 34}" y="{ly + 4}">'
+            f"{strategy}</text>"
+        )
+    ly = top + 14 + 18 * (n + 1)
+    parts.append(
+        f'<line x1="{width - right + 10}" x2="{width - right + 30}" y1="{ly}" y2="{ly}" '
+        f'stroke="#495057" stroke-dasharray="4 3"/><text x="{width - right + 34}" y="{ly + 4}">'
+        "all judgements</text></svg>"
+    )
+    return "\n".join(parts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", default=SETS)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", action="store_true", help="write benchmarks/results/*.csv")
+    parser.add_argument("--svg", help="write the first set's replay chart to this SVG file")
     args = parser.parse_args()
     rows = []
     for name in args.sets:
@@ -74,6 +144,9 @@ def main() -> None:
             out = ROOT / "benchmarks" / "results"
             out.mkdir(exist_ok=True)
             table.to_csv(out / f"replay_{name}.csv", index=False)
+        if args.svg and name == args.sets[0]:
+            title = f"Replay on {name} (Dawid-Skene refit, scored on expert gold)"
+            Path(args.svg).write_text(svg_chart(table, title), encoding="utf-8")
     print(pd.DataFrame(rows).to_string(index=False))
 
 
