@@ -32,11 +32,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from analytics.next_labels.gain import gain_matrix
+from scipy.special import entr
 
 __all__ = ["STRATEGIES", "Planner", "branch"]
 
+_LN2 = np.log(2.0)
 STRATEGIES = ("gain", "uncertainty", "random")
 MAX_BRANCHES = 20_000  # answer branches kept per item (K ** (per_item_cap - 1) at most)
 
@@ -96,6 +96,10 @@ class Planner:
     cap: int = 2
     rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
     states: dict[int, tuple[np.ndarray, np.ndarray, list[int]]] = field(default_factory=dict)
+    _free: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._row_entropy = entr(self.theta).sum(-1)  # (J, K): H of every confusion row, nats
 
     def state(self, i: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """(branch weights, branch posteriors, annotators planned) of item ``i``."""
@@ -104,21 +108,34 @@ class Planner:
 
     def free(self, i: int) -> np.ndarray:
         """Annotators still available for item ``i`` once this batch's plan is counted."""
+        cached = self._free.get(i)
+        if cached is not None:
+            return cached
         avail = self.available(i)
         planned = self.state(i)[2]
-        if not planned or not len(avail):
-            return avail
-        keep = np.ones(len(avail), bool)
-        for a in planned:  # one planned judgement uses up one entry of that annotator
-            hit = np.flatnonzero((avail == a) & keep)
-            if len(hit):
-                keep[hit[0]] = False
-        return avail[keep]
+        if planned and len(avail):
+            keep = np.ones(len(avail), bool)
+            for a in planned:  # one planned judgement uses up one entry of that annotator
+                hit = np.flatnonzero((avail == a) & keep)
+                if len(hit):
+                    keep[hit[0]] = False
+            avail = avail[keep]
+        self._free[i] = avail
+        return avail
 
     def gains(self, i: int, judges: np.ndarray) -> np.ndarray:
-        """Expected gain of one more judgement by each of ``judges`` (bits)."""
+        """Expected gain of one more judgement by each of ``judges`` (bits).
+
+        :math:`\\sum_b w_b G(q_b, \theta_j)` over the item's branches ``b``, with
+        :math:`G = H[q_b \theta_j] - q_b \\cdot H[\theta_{j, k \\cdot}]`
+        (:func:`~analytics.next_labels.gain.gain_matrix`, inlined for one item).
+        """
         w, qs, _ = self.state(i)
-        return w @ gain_matrix(qs, self.theta[judges])
+        k = qs.shape[1]
+        flat = self.theta[judges].transpose(1, 0, 2).reshape(k, -1)
+        h_y = entr(qs @ flat).reshape(len(qs), len(judges), k).sum(-1)
+        g = np.maximum(h_y - qs @ self._row_entropy[judges].T, 0.0) / _LN2
+        return w @ g
 
     def confidence(self, i: int) -> float:
         """Expected top posterior after the judgements planned so far."""
@@ -142,11 +159,12 @@ class Planner:
             return 1.0 - self.confidence(i), who
         return float(self.rng.random()), who
 
-    def plan(self, i: int, who: int) -> tuple[int, float, float]:
+    def plan(self, i: int, who: int, gain: float | None = None) -> tuple[int, float, float]:
         """Add one judgement of item ``i`` to the batch.
 
         ``who`` is the annotator code, or -1: a random available annotator when
-        ``assign`` (drawn now), the mixture of the available ones otherwise.
+        ``assign`` (drawn now), the mixture of the available ones otherwise. ``gain``, when
+        known (the ``"gain"`` strategy's score), is not computed again.
 
         Returns
         -------
@@ -156,10 +174,12 @@ class Planner:
         if self.assign and who < 0:
             who = int(self.rng.choice(free))
         judges = free if who < 0 else np.array([who])
-        gain = float(self.gains(i, judges).mean())
+        if gain is None:
+            gain = float(self.gains(i, judges).mean())
         w, qs, planned = self.state(i)
         w2, q2 = branch(w, qs, self.theta[judges].mean(0))
         self.states[i] = (w2, q2, [*planned, who])
+        self._free.pop(i, None)
         return who, gain, self.confidence(i)
 
     def run(self, budget: int, first: np.ndarray, first_who: np.ndarray) -> list[tuple]:
@@ -175,10 +195,11 @@ class Planner:
         stamp: dict[int, int] = {}
         out: list[tuple] = []
         while heap and len(out) < budget:
-            _, i, who = heapq.heappop(heap)
+            key, i, who = heapq.heappop(heap)
             if stamp.get(i, 0) != len(self.state(i)[2]):
                 continue  # a stale entry: the item was re-scored since
-            out.append((i, *self.plan(i, who)))
+            known = -key if self.strategy == "gain" else None
+            out.append((i, *self.plan(i, who, known)))
             stamp[i] = len(self.state(i)[2])
             nxt, nxt_who = self.score(i)
             if np.isfinite(nxt) and nxt > 0:

@@ -151,8 +151,9 @@ def next_batch(
     in_pool[pool] = True
 
     def available(i: int) -> np.ndarray:
-        done = judged[bounds[i] : bounds[i + 1]] % n_ann
-        return pool[~np.isin(pool, done)]
+        free = in_pool.copy()
+        free[judged[bounds[i] : bounds[i + 1]] % n_ann] = False
+        return np.flatnonzero(free)
 
     rng = np.random.default_rng(seed)
     q = view.posteriors
