@@ -126,8 +126,8 @@ class Planner:
     def gains(self, i: int, judges: np.ndarray) -> np.ndarray:
         """Expected gain of one more judgement by each of ``judges`` (bits).
 
-        :math:`\\sum_b w_b G(q_b, \theta_j)` over the item's branches ``b``, with
-        :math:`G = H[q_b \theta_j] - q_b \\cdot H[\theta_{j, k \\cdot}]`
+        :math:`\\sum_b w_b G(q_b, \\theta_j)` over the item's branches ``b``, with
+        :math:`G = H[q_b \\theta_j] - q_b \\cdot H[\\theta_{j, k \\cdot}]`
         (:func:`~analytics.next_labels.gain.gain_matrix`, inlined for one item).
         """
         w, qs, _ = self.state(i)
