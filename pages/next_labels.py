@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError
+from analytics.agreement import fleiss_kappa
 from analytics.data import SAMPLES, sample_truth
 from analytics.dawid_skene import DawidSkeneResult, fit
 from analytics.next_labels import (
@@ -22,6 +23,7 @@ from analytics.next_labels import (
     replay,
     replay_figure,
 )
+from analytics.noise import adding_annotators, equal_rates
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
@@ -215,10 +217,32 @@ try:
     show_table(new_run.curve, "judgements per item for a new run", key="nl_new_run", index=False)
     for note in new_run.notes:
         st.caption(md(note))
+    st.markdown("**Would two more annotators help?**")
+    k_now = int(min(8, max(2, round(ann.n_judgements / max(ann.n_items, 1)))))
+    kappa = float(fleiss_kappa(ann))
+    side = pd.DataFrame(
+        {
+            "judgements per item": [k_now, k_now + 2],
+            "model: expected accuracy": [
+                new_run.accuracy_at(k_now),
+                new_run.accuracy_at(k_now + 2),
+            ],
+        }
+    )
+    if np.isfinite(kappa):
+        noise = adding_annotators(
+            ann.n_items,
+            float(np.clip(kappa, 0, 1)),
+            equal_rates(ann.n_categories),
+            [k_now, k_now + 2],
+        )
+        side["agreement alone: coin-flips among agreed items (bound)"] = noise["gamma"].to_numpy()
+    show_table(side, "would two more annotators help", key="nl_two_more", index=False)
     st.caption(
-        'The Noise calculator page answers the same question from agreement alone ("Would more '
-        "annotators help?\"): how clean the agreed items would be, not how accurate the model's "
-        "labels are."
+        "The model's answer simulates the fitted annotators. The Noise calculator's answer uses "
+        "agreement alone (Beigman Klebanov & Beigman 2009, section 5.3, with Fleiss' kappa "
+        f"{kappa:.2f} read as the share of easy items): how many of the items all annotators "
+        "agree on could be coin-flips, at 95% confidence."
     )
 except AnnotationDataError as exc:
     show_error(exc)
