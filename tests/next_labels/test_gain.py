@@ -150,3 +150,21 @@ def test_unknown_annotator_and_pick_are_refused(fitted):
         expected_gain(res, ann, pick="worst")
     with pytest.raises(AnnotationDataError, match="not a fitted annotator model"):
         expected_gain(object(), ann)
+
+
+def test_a_model_listing_items_categories_and_annotators_in_another_order(fitted):
+    """Another model family may order its fields differently: names decide, not positions."""
+    ann, res = fitted
+    cats = list(res.categories)[::-1]
+    shuffled = SimpleNamespace(
+        posteriors=res.posteriors.iloc[::-1][cats],
+        prevalence=res.prevalence[cats],
+        confusion={a: res.confusion[a].loc[cats, cats] for a in list(res.annotators)[::-1]},
+    )
+    names = list(ann.annotators)
+    want = expected_gain(res, ann, annotators=names)
+    got = expected_gain(shuffled, ann, annotators=names)
+    pd.testing.assert_frame_equal(got, want, atol=1e-12, rtol=0)
+    pd.testing.assert_series_equal(
+        expected_gain(shuffled, ann, pick="best"), expected_gain(res, ann, pick="best")
+    )
