@@ -199,9 +199,9 @@ try:
     )
     st.caption(
         "Expected accuracy is the model's own: the share of labels that match the true category "
-        "if the model is right about the annotators. On public data with expert gold it is right "
-        "within a few points for up to 3-4 judgements per item and optimistic beyond (hard items "
-        "fool several annotators at once)."
+        "if the model is right about the annotators. Against expert gold on public data it is "
+        "close for 1-3 judgements per item on RTE and a few points optimistic on harder sets, "
+        "more so with more judgements (hard items fool several annotators at once)."
     )
     target = st.slider(
         "Target accuracy for a new run like this one",
