@@ -41,13 +41,13 @@ def needed(table: pd.DataFrame, strategy: str, level: float) -> int | None:
     return int(hit["judgements"].min()) if len(hit) else None
 
 
-def run(name: str, seed: int = 0) -> tuple[pd.DataFrame, dict]:
+def run(name: str, seed: int = 0, start: int = 1) -> tuple[pd.DataFrame, dict]:
     folder = ROOT / "datasets" / name
     labels = pd.read_csv(folder / "labels.csv", dtype=str, keep_default_na=False)
     gold = pd.read_csv(folder / "gold.csv", dtype=str, keep_default_na=False)
     ann = Annotations.from_frame(labels, name=name)
     t0 = time.perf_counter()
-    table = replay(ann, gold.set_index("item")["label"], seed=seed)
+    table = replay(ann, gold.set_index("item")["label"], seed=seed, start=start)
     full, start = table.attrs["full_accuracy"], table.attrs["start_accuracy"]
     row = {"set": name, "judgements": ann.n_judgements, "start": start, "all": full}
     for s in ("gain", "uncertainty", "random"):
@@ -132,18 +132,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", default=SETS)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--start", type=int, default=1, help="judgements per item to start from")
     parser.add_argument("--save", action="store_true", help="write benchmarks/results/*.csv")
     parser.add_argument("--svg", help="write the first set's replay chart to this SVG file")
     args = parser.parse_args()
     rows = []
     for name in args.sets:
-        table, row = run(name, args.seed)
+        table, row = run(name, args.seed, args.start)
         rows.append(row)
         print(row, flush=True)
         if args.save:
             out = ROOT / "benchmarks" / "results"
             out.mkdir(exist_ok=True)
-            table.to_csv(out / f"replay_{name}.csv", index=False)
+            suffix = "" if args.start == 1 else f"_start{args.start}"
+            table.to_csv(out / f"replay_{name}{suffix}.csv", index=False)
         if args.svg and name == args.sets[0]:
             title = f"Replay on {name} (Dawid-Skene refit, scored on expert gold)"
             Path(args.svg).write_text(svg_chart(table, title), encoding="utf-8")

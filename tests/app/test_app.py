@@ -15,6 +15,7 @@ PAGES = [
     "pages/multilabel.py",
     "pages/noise.py",
     "pages/dawid_skene.py",
+    "pages/next_labels.py",
     "pages/export.py",
 ]
 
