@@ -139,7 +139,7 @@ assign = c5.checkbox(
     value=False,
     key="nl_assign",
     help="Name, for every judgement, the annotator with the largest expected gain who has "
-    "not judged the item yet. Off: the platform picks any annotator.",
+    "not judged the item yet. Off: the platform picks an annotator who has not judged it.",
 )
 
 try:
