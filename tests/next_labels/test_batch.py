@@ -10,6 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analytics import AnnotationDataError, Annotations
 from analytics.dawid_skene import fit
@@ -148,3 +150,45 @@ def test_result_of_other_data_is_refused(fitted):
     _, res = fitted
     with pytest.raises(AnnotationDataError, match="not fitted on these annotations"):
         next_batch(res, small_data(seed=9, n_items=12), 5)
+
+
+def random_model(seed: int, n_items: int = 25, n_ann: int = 4, k: int = 3):
+    """A stand-in model with random posteriors and confusions, and data to match."""
+    rng = np.random.default_rng(seed)
+    items = [f"i{i}" for i in range(n_items)]
+    names = [f"a{j}" for j in range(n_ann)]
+    rows = [
+        (it, names[j], int(rng.integers(k))) for it in items for j in rng.choice(n_ann, 2, False)
+    ]
+    ann = Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]), categories=list(range(k))
+    )
+    q = pd.DataFrame(rng.dirichlet(np.ones(k), n_items), index=items, columns=range(k))
+    conf = {a: pd.DataFrame(rng.dirichlet(np.ones(k), k)) for a in names}
+    res = SimpleNamespace(posteriors=q, prevalence=pd.Series(np.full(k, 1 / k)), confusion=conf)
+    return ann, res
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), perm=st.permutations(range(3)))
+def test_batches_ignore_label_names_and_annotator_order(seed, perm):
+    """Renaming the categories (consistently in data and model) and listing items and
+    annotators in another order changes nothing: same judgements, same gains."""
+    ann, res = random_model(seed)
+    rename = dict(enumerate(perm))
+    frame = ann.to_frame()
+    frame = frame.assign(label=frame["label"].map(rename)).iloc[::-1]  # items in another order
+    ann2 = Annotations.from_frame(frame, categories=list(range(3)))
+    inv = np.argsort(perm)  # new category c holds old category inv[c]
+    res2 = SimpleNamespace(
+        posteriors=pd.DataFrame(res.posteriors.to_numpy()[:, inv], index=res.posteriors.index),
+        prevalence=res.prevalence,
+        confusion={
+            a: pd.DataFrame(m.to_numpy()[np.ix_(inv, inv)])
+            for a, m in reversed(list(res.confusion.items()))
+        },
+    )
+    for kwargs in ({}, {"annotators": ["a0", "a1", "a2", "a3"]}):
+        b1 = next_batch(res, ann, 12, stop_at=1.0, **kwargs)
+        b2 = next_batch(res2, ann2, 12, stop_at=1.0, **kwargs)
+        pd.testing.assert_frame_equal(b1, b2, atol=1e-10, rtol=0)
