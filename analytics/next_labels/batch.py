@@ -37,6 +37,8 @@ from scipy.special import entr
 __all__ = ["STRATEGIES", "Planner", "branch"]
 
 _LN2 = np.log(2.0)
+_ONE = np.ones(1)  # the weight of an untouched item's single branch
+_ONE.setflags(write=False)
 STRATEGIES = ("gain", "uncertainty", "random")
 MAX_BRANCHES = 20_000  # answer branches kept per item (K ** (per_item_cap - 1) at most)
 
@@ -104,7 +106,7 @@ class Planner:
     def state(self, i: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """(branch weights, branch posteriors, annotators planned) of item ``i``."""
         got = self.states.get(i)
-        return got if got is not None else (np.ones(1), self.q[i : i + 1], [])
+        return got if got is not None else (_ONE, self.q[i : i + 1], [])
 
     def free(self, i: int) -> np.ndarray:
         """Annotators still available for item ``i`` once this batch's plan is counted."""
@@ -179,7 +181,9 @@ class Planner:
         w, qs, planned = self.state(i)
         w2, q2 = branch(w, qs, self.theta[judges].mean(0))
         self.states[i] = (w2, q2, [*planned, who])
-        self._free.pop(i, None)
+        if who >= 0:  # that annotator's entry is used up (without names, nobody's is)
+            used = np.flatnonzero(free == who)[:1]
+            self._free[i] = np.delete(free, used)
         return who, gain, self.confidence(i)
 
     def run(self, budget: int, first: np.ndarray, first_who: np.ndarray) -> list[tuple]:
