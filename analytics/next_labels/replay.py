@@ -164,7 +164,8 @@ def replay(
     expected gain of its annotator on its item under the current fit
     (:func:`~analytics.next_labels.expected_gain`), ``"uncertainty"`` prefers items with
     the lowest top posterior, ``"random"`` draws items at random; the last two take a
-    random remaining judgement of the item. Steps use the batch effect of
+    random remaining judgement of the item. Within a step an item gets at most
+    ``per_item_cap`` judgements; above 1, a second one is weighed with the batch effect of
     :func:`~analytics.next_labels.next_batch`.
 
     References
