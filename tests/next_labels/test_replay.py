@@ -94,3 +94,11 @@ def test_bad_settings(crowd, kwargs, match):
     ann, _ = crowd
     with pytest.raises(AnnotationDataError, match=match):
         replay(ann, **kwargs)
+
+
+def test_two_judgements_of_an_item_per_step_buy_distinct_rows(crowd):
+    ann, gold = crowd
+    table = replay(ann, gold, strategies=("gain",), step=200, per_item_cap=2)
+    used = table["judgements"].to_numpy()
+    assert (np.diff(used) > 0).all() and (np.diff(used) <= 200).all()
+    assert used[-1] <= ann.n_judgements
