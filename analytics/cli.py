@@ -12,6 +12,10 @@ Commands
     The Dawid-Skene model's most likely labels, with confidence; with ``--gold``, the accuracy
     of majority vote and of the model against known gold labels (``--clamp`` also fixes
     those items to their gold label while fitting, and scores the others).
+``next-batch FILE --budget N [-o batch.csv] [--as csv|label-studio|mturk] [--json]``
+    The judgements to ask for next (expected information gain under the Dawid-Skene model,
+    ``analytics.next_labels``), written in the format the team sends work out in, and how
+    many judgements per item a new run needs for ``--target`` accuracy.
 ``report FILE -o report.html [--zip]``
     The self-contained HTML report (or a zip with every table as CSV).
 
@@ -395,6 +399,70 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         print(labels.head(20).to_string(index=False))
 
 
+BATCH_FORMATS = ("csv", "label-studio", "mturk")
+
+
+def cmd_next_batch(args: argparse.Namespace) -> None:
+    from analytics.dawid_skene import fit
+    from analytics.next_labels import (
+        batch_csv,
+        label_studio_tasks,
+        mturk_input_csv,
+        next_batch,
+        plan,
+    )
+
+    if args.output:
+        _writable(args.output)
+    ann = _load(args)
+    result = fit(ann)
+    batch = next_batch(
+        result,
+        ann,
+        args.budget,
+        per_item_cap=args.cap,
+        annotators=list(ann.annotators) if args.assign else None,
+        stop_at=args.stop_at,
+        strategy=args.strategy,
+        seed=args.seed,
+    )
+    writer = {"csv": batch_csv, "label-studio": label_studio_tasks, "mturk": mturk_input_csv}
+    if args.output:
+        Path(args.output).write_text(writer[args.as_format](batch), encoding="utf-8")
+    needed = plan(result, args.target, seed=args.seed)
+    if args.json:
+        _emit(
+            {
+                "dataset": ann.name,
+                "judgements": len(batch),
+                "items": int(batch["item"].nunique()),
+                "expected_gain_bits": float(batch["expected_gain"].sum()),
+                "batch": _records(batch),
+                "notes": list(batch.attrs.get("notes", ())),
+                "batch_file": str(args.output) if args.output else None,
+                "plan": {
+                    "target_accuracy": args.target,
+                    "needed": needed.needed,
+                    "needed_surely": needed.needed_surely,
+                    "reason": needed.reason,
+                    "curve": _records(needed.curve),
+                },
+            }
+        )
+        return
+    print(
+        f"{ann.name}: {len(batch):,} judgements of {batch['item'].nunique():,} items, "
+        f"expected to add {batch['expected_gain'].sum():.1f} bits ({args.strategy})"
+    )
+    for note in batch.attrs.get("notes", ()):
+        print(note)
+    print(f"a new run like this one: {needed.reason}")
+    if args.output:
+        print(f"the batch ({args.as_format}) written to {args.output}")
+    else:
+        print(batch.head(20).to_string(index=False))
+
+
 def _writable(path: str | Path) -> Path:
     out = Path(path)
     if not out.parent.exists():
@@ -486,6 +554,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--smoothing", type=float, default=0.01)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_dawid_skene)
+
+    p = sub.add_parser("next-batch", help="which items to send for another judgement")
+    _add_loader_options(p)
+    p.add_argument("--budget", type=int, required=True, help="judgements to ask for")
+    p.add_argument("--cap", type=int, default=2, help="most judgements of one item")
+    p.add_argument("--stop-at", type=float, default=0.99, help="skip items this confident")
+    p.add_argument("--strategy", choices=("gain", "uncertainty", "random"), default="gain")
+    p.add_argument("--assign", action="store_true", help="name an annotator per judgement")
+    p.add_argument("--target", type=float, default=0.95, help="accuracy for the plan")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("-o", "--output", help="write the batch to this file")
+    p.add_argument(
+        "--as", dest="as_format", choices=BATCH_FORMATS, default="csv", help="batch file format"
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_next_batch)
 
     p = sub.add_parser("report", help="self-contained HTML report (or zip of CSVs with --zip)")
     _add_loader_options(p)

@@ -16,6 +16,7 @@ PAGES = [
     "pages/noise.py",
     "pages/dawid_skene.py",
     "pages/gold_labels.py",
+    "pages/next_labels.py",
     "pages/export.py",
 ]
 

@@ -1,0 +1,211 @@
+"""The next batch of judgements to ask for: greedy by expected gain, with the batch effect.
+
+A batch is built one judgement at a time. Each item is scored under the fitted model
+(:mod:`analytics.next_labels.gain`); the best-scoring item gets a judgement; then that item
+alone is re-scored *as if the judgement were already planned*: its state becomes the
+exact distribution over the posteriors it can end up with (one branch per possible answer,
+weighted by the predictive probability of that answer), and its next judgement is worth
+the expected gain over those branches,
+
+.. math::
+
+    G_2 = I[Z; Y_2 \\mid Y_1] = \\sum_{y_1} p(y_1) \\, G\\big(q(\\cdot \\mid y_1), \\theta\\big),
+
+so a second judgement of the same item competes fairly with first judgements of others
+(an item with one planned label is worth less than it was). A lazy max-heap keeps the
+loop over the budget at :math:`O(\\log N)` per step; every re-score is vectorised over
+the item's branches and candidate annotators.
+
+References
+----------
+Sheng, V. S., Provost, F. and Ipeirotis, P. G. (2008). Get another label? Improving data
+quality and data mining using multiple, noisy labelers. *KDD 2008*, 614-622.
+
+MacKay, D. J. C. (1992). Information-based objective functions for active data selection.
+*Neural Computation* 4(4), 590-604.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.special import entr
+
+__all__ = ["STRATEGIES", "Planner", "branch"]
+
+_LN2 = np.log(2.0)
+_ONE = np.ones(1)  # the weight of an untouched item's single branch
+_ONE.setflags(write=False)
+STRATEGIES = ("gain", "uncertainty", "random")
+MAX_BRANCHES = 20_000  # answer branches kept per item (K ** (per_item_cap - 1) at most)
+
+
+def branch(w: np.ndarray, q: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The branches of an item's state after one more judgement through channel ``theta``.
+
+    Parameters
+    ----------
+    w : ndarray, shape (O,)
+        Probability of each current branch.
+    q : ndarray, shape (O, K)
+        Posterior in each branch.
+    theta : ndarray, shape (K, K)
+        The judge's confusion matrix (true x given).
+
+    Returns
+    -------
+    w, q : ndarrays, shapes (O * K,) and (O * K, K)
+        Branch ``(o, y)`` has weight :math:`w_o p_o(y)` and posterior
+        :math:`q_{ok} \\theta_{ky} / p_o(y)`; branches of probability 0 are dropped.
+    """
+    p = q @ theta  # (O, Y)
+    joint = q[:, None, :] * theta.T[None, :, :]  # (O, Y, K)
+    w2 = (w[:, None] * p).ravel()
+    keep = w2 > 0
+    q2 = joint.reshape(-1, q.shape[1])[keep] / p.ravel()[keep, None]
+    return w2[keep], q2
+
+
+@dataclass
+class Planner:
+    """Greedy batch state over the items of one fitted model.
+
+    Attributes
+    ----------
+    q : ndarray, shape (N, K)
+        Current posteriors.
+    theta : ndarray, shape (J, K, K)
+        Every annotator's confusion matrix.
+    available : callable
+        ``available(i)`` -> annotator codes that may still judge item ``i`` (repeats
+        allowed: one entry per purchasable judgement).
+    assign : bool
+        True: each judgement goes to a named annotator (the best one for ``"gain"``, a
+        random available one otherwise). False: a random annotator from the available
+        ones answers; the planned judgement then acts through their mean confusion
+        matrix (the mixture), since who answers is not known when the batch is sent.
+    """
+
+    q: np.ndarray
+    theta: np.ndarray
+    available: Callable[[int], np.ndarray]
+    assign: bool
+    strategy: str = "gain"
+    stop_at: float = 0.99
+    cap: int = 2
+    rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
+    states: dict[int, tuple[np.ndarray, np.ndarray, list[int]]] = field(default_factory=dict)
+    _free: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._row_entropy = entr(self.theta).sum(-1)  # (J, K): H of every confusion row, nats
+
+    def state(self, i: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """(branch weights, branch posteriors, annotators planned) of item ``i``."""
+        got = self.states.get(i)
+        return got if got is not None else (_ONE, self.q[i : i + 1], [])
+
+    def free(self, i: int) -> np.ndarray:
+        """Annotators still available for item ``i`` once this batch's plan is counted."""
+        cached = self._free.get(i)
+        if cached is not None:
+            return cached
+        avail = self.available(i)
+        planned = self.state(i)[2]
+        if planned and len(avail):
+            keep = np.ones(len(avail), bool)
+            for a in planned:  # one planned judgement uses up one entry of that annotator
+                hit = np.flatnonzero((avail == a) & keep)
+                if len(hit):
+                    keep[hit[0]] = False
+            avail = avail[keep]
+        self._free[i] = avail
+        return avail
+
+    def gains(self, i: int, judges: np.ndarray) -> np.ndarray:
+        """Expected gain of one more judgement by each of ``judges`` (bits).
+
+        :math:`\\sum_b w_b G(q_b, \\theta_j)` over the item's branches ``b``, with
+        :math:`G = H[q_b \\theta_j] - q_b \\cdot H[\\theta_{j, k \\cdot}]`
+        (:func:`~analytics.next_labels.gain.gain_matrix`, inlined for one item).
+        """
+        w, qs, _ = self.state(i)
+        k = qs.shape[1]
+        flat = self.theta[judges].transpose(1, 0, 2).reshape(k, -1)
+        h_y = entr(qs @ flat).reshape(len(qs), len(judges), k).sum(-1)
+        g = np.maximum(h_y - qs @ self._row_entropy[judges].T, 0.0) / _LN2
+        return w @ g
+
+    def confidence(self, i: int) -> float:
+        """Expected top posterior after the judgements planned so far."""
+        w, qs, _ = self.state(i)
+        return float(w @ qs.max(1))
+
+    def score(self, i: int) -> tuple[float, int]:
+        """(priority, annotator code or -1) of item ``i``'s next judgement; NaN: none."""
+        judges = self.free(i)
+        full = len(self.state(i)[2]) >= self.cap
+        if full or not len(judges) or self.confidence(i) >= self.stop_at:
+            return float("nan"), -1
+        if self.strategy == "gain":
+            if not self.assign:
+                return float(self.gains(i, judges).mean()), -1
+            judges = np.unique(judges)
+            g = self.gains(i, judges)
+            return float(g[np.argmax(g)]), int(judges[np.argmax(g)])
+        who = int(self.rng.choice(judges)) if self.assign else -1
+        if self.strategy == "uncertainty":
+            return 1.0 - self.confidence(i), who
+        return float(self.rng.random()), who
+
+    def plan(self, i: int, who: int, gain: float | None = None) -> tuple[int, float, float]:
+        """Add one judgement of item ``i`` to the batch.
+
+        ``who`` is the annotator code, or -1: a random available annotator when
+        ``assign`` (drawn now), the mixture of the available ones otherwise. ``gain``, when
+        known (the ``"gain"`` strategy's score), is not computed again.
+
+        Returns
+        -------
+        (annotator code or -1, expected gain, expected confidence after)
+        """
+        free = self.free(i)
+        if self.assign and who < 0:
+            who = int(self.rng.choice(free))
+        judges = free if who < 0 else np.array([who])
+        if gain is None:
+            gain = float(self.gains(i, judges).mean())
+        w, qs, planned = self.state(i)
+        w2, q2 = branch(w, qs, self.theta[judges].mean(0))
+        self.states[i] = (w2, q2, [*planned, who])
+        if who >= 0:  # that annotator's entry is used up (without names, nobody's is)
+            used = np.flatnonzero(free == who)[:1]
+            self._free[i] = np.delete(free, used)
+        return who, gain, self.confidence(i)
+
+    def run(self, budget: int, first: np.ndarray, first_who: np.ndarray) -> list[tuple]:
+        """Greedy loop; ``first``/``first_who`` are the vectorised first scores of all items.
+
+        Returns
+        -------
+        list of (item code, annotator code or -1, expected gain, expected confidence)
+        """
+        order = np.flatnonzero(np.isfinite(first) & (first > 0))
+        heap = [(-first[i], int(i), int(first_who[i])) for i in order]
+        heapq.heapify(heap)
+        stamp: dict[int, int] = {}
+        out: list[tuple] = []
+        while heap and len(out) < budget:
+            key, i, who = heapq.heappop(heap)
+            if stamp.get(i, 0) != len(self.state(i)[2]):
+                continue  # a stale entry: the item was re-scored since
+            known = -key if self.strategy == "gain" else None
+            out.append((i, *self.plan(i, who, known)))
+            stamp[i] = len(self.state(i)[2])
+            nxt, nxt_who = self.score(i)
+            if np.isfinite(nxt) and nxt > 0:
+                heapq.heappush(heap, (-nxt, i, nxt_who))
+        return out

@@ -1,0 +1,146 @@
+"""Figures of the next-labels page: the expected accuracy curve and the replay chart."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from analytics._core.style import ACCENT, MUTED, QUALITATIVE, apply_layout, empty_figure
+from analytics.next_labels.planning import Plan
+
+__all__ = ["accuracy_curve_figure", "replay_figure"]
+
+
+def accuracy_curve_figure(
+    more: Plan, *, now: float, after_batch: float | None = None, batch_size: int = 0
+) -> go.Figure:
+    """Expected accuracy now, after this batch, and after k more judgements per item.
+
+    Parameters
+    ----------
+    more : Plan
+        :func:`~analytics.next_labels.plan` with ``current=True`` (``k`` more per item).
+    now : float
+        The model's expected accuracy now (the mean top posterior).
+    after_batch : float or None, default None
+        Expected accuracy once this batch is in (None: not drawn).
+    batch_size : int, default 0
+        Judgements in the batch (for the hover text).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Accuracy in percent against judgements per item added, with the plan's interval
+        as a band.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> import pandas as pd
+    >>> curve = pd.DataFrame({"k": [0, 1], "accuracy": [0.8, 0.9], "low": [0.7, 0.85],
+    ...                       "high": [0.9, 0.95]})
+    >>> len(accuracy_curve_figure(SimpleNamespace(curve=curve), now=0.8).data)
+    3
+    """
+    curve = more.curve
+    title = "Expected accuracy of the model's labels"
+    if curve.empty:
+        return empty_figure(title, "Nothing to draw: the plan has no point.")
+    x = curve["k"].to_numpy()
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=np.r_[x, x[::-1]],
+            y=100 * np.r_[curve["high"], curve["low"][::-1]],
+            fill="toself",
+            line={"width": 0},
+            fillcolor="rgba(59, 91, 219, 0.15)",
+            hoverinfo="skip",
+            name="interval",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=100 * curve["accuracy"],
+            mode="lines+markers",
+            line={"color": ACCENT},
+            name="k more judgements per item",
+            hovertemplate="%{x} more per item<br>%{y:.1f}% expected accuracy<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=[0],
+            y=[100 * now],
+            mode="markers",
+            marker={"color": MUTED, "size": 12, "symbol": "diamond"},
+            name="now",
+            hovertemplate="now: %{y:.1f}%<extra></extra>",
+        )
+    )
+    if after_batch is not None and np.isfinite(after_batch):
+        fig.add_trace(
+            go.Scatter(
+                x=[0],
+                y=[100 * after_batch],
+                mode="markers",
+                marker={"color": QUALITATIVE[1], "size": 12, "symbol": "star"},
+                name=f"after this batch ({batch_size:,} judgements)",
+                hovertemplate="after this batch: %{y:.1f}%<extra></extra>",
+            )
+        )
+    apply_layout(
+        fig,
+        title=title,
+        x_title="more judgements per item",
+        y_title="expected accuracy (%)",
+    )
+    return fig
+
+
+def replay_figure(table: pd.DataFrame) -> go.Figure:
+    """Accuracy against judgements used, one line per strategy (:func:`replay`'s table).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Columns ``strategy``, ``judgements``, ``accuracy``; ``attrs["full_accuracy"]``
+        (drawn as a dashed line) when present.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"strategy": ["gain", "gain"], "judgements": [10, 20],
+    ...                   "accuracy": [0.7, 0.8]})
+    >>> len(replay_figure(t).data)
+    1
+    """
+    title = "Replay: accuracy against judgements used"
+    if table.empty:
+        return empty_figure(title, "Nothing to draw: the replay has no point.")
+    fig = go.Figure()
+    for n, (strategy, rows) in enumerate(table.groupby("strategy", sort=False)):
+        fig.add_trace(
+            go.Scatter(
+                x=rows["judgements"],
+                y=100 * rows["accuracy"],
+                mode="lines",
+                name=str(strategy),
+                line={"color": QUALITATIVE[n % len(QUALITATIVE)]},
+                hovertemplate="%{x:,} judgements<br>%{y:.1f}%<extra>" + str(strategy) + "</extra>",
+            )
+        )
+    full = table.attrs.get("full_accuracy")
+    if full is not None and np.isfinite(full):
+        fig.add_hline(
+            y=100 * full,
+            line={"color": MUTED, "dash": "dash"},
+            annotation_text="all judgements",
+        )
+    apply_layout(fig, title=title, x_title="judgements used", y_title="accuracy (%)")
+    return fig

@@ -1,0 +1,273 @@
+"""An honest offline test of the strategies: replay a data set that has many judgements.
+
+Start from ``start`` random judgements per item, then repeatedly let a strategy choose
+``step`` more among the judgements that exist in the data (nothing can be "bought" that
+nobody gave), refit, and score the model's labels against the gold (or, without gold,
+against the labels of the model fitted on every judgement). Every strategy starts from the
+same judgements, so the curves differ only by what each strategy chose.
+
+References
+----------
+Sheng, V. S., Provost, F. and Ipeirotis, P. G. (2008). Get another label? *KDD 2008*,
+section 5 (the same protocol on simulated labelers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics.data import Annotations
+from analytics.dawid_skene import category_codes, fit
+from analytics.next_labels.batch import STRATEGIES, Planner
+from analytics.next_labels.gain import information
+from analytics.next_labels.parameters import model_view
+from analytics.next_labels.selection import check_batch_settings
+
+__all__ = ["REPLAY_COLUMNS", "replay"]
+
+#: The columns of :func:`replay`'s table.
+REPLAY_COLUMNS = ("strategy", "judgements", "accuracy")
+
+
+def _rows(ann: Annotations, keep: np.ndarray) -> Annotations:
+    """The judgements in ``keep`` with every name kept (codes stay aligned with ``ann``)."""
+    return Annotations(
+        ann.item_codes[keep],
+        ann.annotator_codes[keep],
+        ann.label_codes[keep],
+        ann.items,
+        ann.annotators,
+        ann.categories,
+        kind=ann.kind,
+        name=ann.name,
+    )
+
+
+def _truth(ann: Annotations, gold: Any, fitter: Callable[[Annotations], Any]) -> np.ndarray:
+    """Category code of every item's reference label (-1: none)."""
+    if gold is None:
+        res = fitter(ann)
+        return model_view(res, ann).posteriors.argmax(1)
+    g = pd.Series(gold) if isinstance(gold, Mapping) else gold
+    if isinstance(g, pd.DataFrame) or not isinstance(g, pd.Series):
+        raise AnnotationDataError(
+            "gold must be a Series or mapping item -> true label.",
+            hint="Pass e.g. read_gold_labels(...) or a dict {item: label}.",
+        )
+    rows = ann.items.get_indexer(pd.Index(g.index, dtype=object))
+    miss = rows < 0
+    if miss.any():
+        as_text = ann.items.astype(str).get_indexer([str(i).strip() for i in g.index])
+        rows = np.where(miss, as_text, rows)
+    codes = category_codes(ann.categories, g.to_numpy())
+    truth = np.full(ann.n_items, -1, np.int64)
+    ok = (rows >= 0) & (codes >= 0)
+    truth[rows[ok]] = codes[ok]
+    if not ok.any():
+        raise AnnotationDataError(
+            "none of the gold labels is for an item of these annotations with a known category.",
+            hint="Check that gold is indexed by the same item ids and uses the same labels.",
+        )
+    return truth
+
+
+def _first_scores(
+    strategy: str,
+    q: np.ndarray,
+    theta: np.ndarray,
+    items: np.ndarray,
+    anns: np.ndarray,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised first score (and best annotator for ``"gain"``) of every item, over the
+    remaining judgements (``items``, ``anns``); NaN for items with none left."""
+    n = len(q)
+    score = np.full(n, np.nan)
+    who = np.full(n, -1, np.int64)
+    has = np.zeros(n, bool)
+    has[items] = True
+    if strategy == "gain":
+        g = information(q[items], theta[anns])
+        order = np.lexsort((-g, items))  # by item, best gain first
+        first = np.r_[True, items[order][1:] != items[order][:-1]]
+        score[items[order][first]] = g[order][first]
+        who[items[order][first]] = anns[order][first]
+    elif strategy == "uncertainty":
+        score = np.where(has, 1.0 - q.max(1), np.nan)
+    else:
+        score = np.where(has, rng.random(n), np.nan)
+    return score, who
+
+
+def replay(
+    ann: Annotations,
+    gold: pd.Series | Mapping[Any, Any] | None = None,
+    *,
+    strategies: Sequence[str] = STRATEGIES,
+    start: int = 1,
+    step: int | None = None,
+    per_item_cap: int = 1,
+    seed: int = 0,
+    fitter: Callable[[Annotations], Any] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> pd.DataFrame:
+    """Accuracy versus judgements used when each strategy chooses the judgements to buy.
+
+    Parameters
+    ----------
+    ann : Annotations
+        Single-label data with several judgements per item.
+    gold : pandas.Series, mapping or None, default None
+        Item -> true label; accuracy is over the items that have one. None: accuracy
+        against the labels of the model fitted on every judgement.
+    strategies : sequence of str, default ("gain", "uncertainty", "random")
+        Among :data:`~analytics.next_labels.STRATEGIES`.
+    start : int, default 1
+        Judgements per item to start from (fewer where an item has fewer), drawn at random
+        with ``seed``, the same for every strategy.
+    step : int or None, default None
+        Judgements bought between refits; None: a twentieth of the items (at least 1).
+    per_item_cap : int, default 1
+        Most judgements of one item bought in one step.
+    seed : int, default 0
+        Seed of the start and of the random choices.
+    fitter : callable or None, default None
+        ``fitter(annotations) -> fitted model`` (any model with posteriors, prevalence and
+        confusion matrices); None: :func:`analytics.dawid_skene.fit` with its defaults.
+    progress : callable or None, default None
+        Called with the share done (0 to 1) after every refit.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``strategy``, ``judgements`` (used so far), ``accuracy``: one row per refit,
+        the first at the start (the same for every strategy), the last with every
+        judgement a strategy was willing to buy. ``.attrs`` holds ``full_accuracy`` (the
+        model on every judgement), ``start_accuracy`` and ``reference`` ("gold" or "all
+        judgements").
+
+    Raises
+    ------
+    AnnotationDataError
+        No item has more than ``start`` judgements (nothing to choose); a strategy or
+        setting is invalid; gold matches no item.
+
+    Notes
+    -----
+    A strategy only ranks what exists: ``"gain"`` scores each remaining judgement by the
+    expected gain of its annotator on its item under the current fit
+    (:func:`~analytics.next_labels.expected_gain`), ``"uncertainty"`` prefers items with
+    the lowest top posterior, ``"random"`` draws items at random; the last two take a
+    random remaining judgement of the item. Within a step an item gets at most
+    ``per_item_cap`` judgements; above 1, a second one is weighed with the batch effect of
+    :func:`~analytics.next_labels.next_batch`.
+
+    References
+    ----------
+    Sheng, V. S., Provost, F. and Ipeirotis, P. G. (2008). Get another label? *KDD 2008*.
+    """
+    if not isinstance(ann, Annotations) or ann.is_multilabel:
+        raise AnnotationDataError(
+            "replay needs single-label Annotations.",
+            hint="Load them with analytics.load_annotations(...).",
+        )
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown or not len(strategies):
+        raise AnnotationDataError(
+            f"strategies must be among {', '.join(STRATEGIES)}; got {list(strategies)!r}.",
+            hint='Pass e.g. strategies=("gain", "random").',
+        )
+    step = max(1, ann.n_items // 20) if step is None else step
+    for name, value in (("start", start), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+            raise AnnotationDataError(
+                f"{name} must be a whole number of judgements >= 1; got {value!r}.",
+                hint=f"Pass e.g. {name}=1" + (" (per item)." if name == "start" else "00."),
+            )
+    check_batch_settings(step, per_item_cap, 1.0, "gain", ann.n_categories)
+    per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
+    if not (per_item > start).any():
+        raise AnnotationDataError(
+            f"a replay needs items with more than {start} judgement(s); every item of "
+            f"{ann.name!r} has at most {int(per_item.max(initial=0))}.",
+            hint="Replay data where items were judged several times, or lower start.",
+        )
+    fitter = fit if fitter is None else fitter
+    rng = np.random.default_rng(seed)
+    truth = _truth(ann, gold, fitter)
+    scored = truth >= 0
+
+    def refit(keep: np.ndarray) -> tuple[Any, float]:
+        """The model on the kept judgements, and the accuracy of its labels."""
+        res = fitter(_rows(ann, keep))
+        labels = model_view(res, ann).posteriors.argmax(1)
+        return res, float(np.mean(labels[scored] == truth[scored]))
+
+    rank = pd.Series(rng.random(ann.n_judgements)).groupby(ann.item_codes).rank(method="first")
+    begin = rank.to_numpy() <= start
+    full = refit(np.ones(ann.n_judgements, bool))[1]
+    start_fit, first = refit(begin)
+    rounds = int(np.ceil((~begin).sum() / step)) * len(strategies)
+    done = 0
+    out = []
+    for strategy in strategies:
+        keep = begin.copy()
+        res = start_fit
+        out.append((strategy, int(keep.sum()), first))
+        srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
+        while not keep.all():
+            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng)
+            if not len(bought):
+                break
+            keep[bought] = True
+            res, acc = refit(keep)
+            out.append((strategy, int(keep.sum()), acc))
+            done += 1
+            if progress is not None:
+                progress(min(1.0, done / max(rounds, 1)))
+    table = pd.DataFrame(out, columns=list(REPLAY_COLUMNS))
+    table.attrs.update(
+        full_accuracy=full,
+        start_accuracy=first,
+        reference="gold" if gold is not None else "all judgements",
+    )
+    return table
+
+
+def _buy(
+    ann: Annotations,
+    result: Any,
+    keep: np.ndarray,
+    strategy: str,
+    step: int,
+    cap: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Row numbers of the judgements ``strategy`` buys next among those not kept."""
+    view = model_view(result, ann)
+    rest = np.flatnonzero(~keep)
+    items, anns = ann.item_codes[rest], ann.annotator_codes[rest]
+    order = np.argsort(items, kind="stable")
+    rest, items, anns = rest[order], items[order], anns[order]
+    bounds = np.searchsorted(items, np.arange(ann.n_items + 1))
+
+    def available(i: int) -> np.ndarray:
+        return anns[bounds[i] : bounds[i + 1]]
+
+    score, who = _first_scores(strategy, view.posteriors, view.confusion, items, anns, rng)
+    planner = Planner(view.posteriors, view.confusion, available, True, strategy, 1.0, cap, rng)
+    chosen = planner.run(step, score, who)
+    taken = np.zeros(len(rest), bool)
+    bought = []
+    for i, a, _, _ in chosen:
+        span = np.arange(bounds[i], bounds[i + 1])
+        row = span[(anns[span] == a) & ~taken[span]][0]
+        taken[row] = True
+        bought.append(rest[row])
+    return np.asarray(bought, np.int64)

@@ -1,0 +1,276 @@
+"""Next labels: which items to send for another judgement, how many are enough, the batch file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from analytics import AnnotationDataError
+from analytics.agreement import fleiss_kappa
+from analytics.data import SAMPLES, sample_truth
+from analytics.dawid_skene import DawidSkeneResult, fit
+from analytics.next_labels import (
+    EXPORT_FORMATS,
+    STRATEGIES,
+    Plan,
+    accuracy_curve_figure,
+    batch_csv,
+    label_studio_tasks,
+    mturk_input_csv,
+    next_batch,
+    plan,
+    replay,
+    replay_figure,
+)
+from analytics.noise import adding_annotators, equal_rates
+from ui.state import get_sample_key, require_annotations
+from ui.text import md
+from ui.widgets import explain, show_error, show_figure, show_table
+
+STRATEGY_NAMES = {
+    "gain": "Expected information gain (the model's choice)",
+    "uncertainty": "Least confident items first",
+    "random": "Random items (for comparison)",
+}
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _fit(fingerprint: str, _ann) -> DawidSkeneResult:
+    return fit(_ann)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _batch(
+    fingerprint: str,
+    _result,
+    _ann,
+    budget: int,
+    cap: int,
+    stop_at: float,
+    strategy: str,
+    assign: bool,
+) -> pd.DataFrame:
+    annotators = list(_ann.annotators) if assign else None
+    return next_batch(
+        _result,
+        _ann,
+        budget,
+        per_item_cap=cap,
+        annotators=annotators,
+        stop_at=stop_at,
+        strategy=strategy,
+    )
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _plan(fingerprint: str, _result, target: float | None, current: bool) -> Plan:
+    return plan(_result, target, current=current, max_k=10 if not current else 5, n_draws=20)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _replay(fingerprint: str, _ann, gold_key: str, _gold, _progress) -> pd.DataFrame:
+    return replay(_ann, _gold, progress=_progress)
+
+
+def _sample_gold(ann) -> tuple[str, pd.Series | None]:
+    key = get_sample_key()
+    sample = SAMPLES.get(key)
+    if sample and sample.truth and ann.name == sample.file:
+        return f"sample:{key}", sample_truth(key)
+    return "", None
+
+
+st.title("Next labels: what to label next, and how many labels are enough")
+explain(
+    """
+Concord tells you how good your labels are; this page says **what to do about it**
+(Passonneau & Carpenter 2014, section 6; Sheng, Provost & Ipeirotis 2008).
+
+- **The next batch.** Under the Dawid-Skene model every item has a posterior over its true
+  label. One more judgement is expected to remove some of that uncertainty: the *expected
+  information gain*, in bits, exact over every answer the annotator could give. The batch
+  takes the judgements worth most, one at a time; an item that already has one in the batch is
+  re-scored before it can get a second.
+- **How many labels are enough.** Simulating the fitted model gives the expected accuracy of
+  the model's labels with *k* more judgements per item, with an interval: a power calculation
+  for annotation.
+- **Replay.** On data that already has many judgements per item, the strategies are tested
+  honestly: start from one judgement per item and let each strategy choose which of the
+  existing judgements to "buy" next.
+"""
+)
+
+ann = require_annotations()
+if ann.is_multilabel:
+    st.error(
+        "This data set is multi-label. Next labels needs one label per judgement: plan one "
+        "yes/no data set per category instead."
+    )
+    st.stop()
+
+try:
+    with st.spinner("Fitting the Dawid-Skene model…"):
+        result = _fit(ann.fingerprint, ann)
+except AnnotationDataError as exc:
+    show_error(exc)
+    st.stop()
+
+st.subheader("The next batch")
+c1, c2 = st.columns(2)
+top = max(1, min(5000, ann.n_items * 5))
+budget = c1.slider("Budget (judgements)", 1, top, min(100, top), key="nl_budget")
+strategy = c2.selectbox(
+    "Strategy", list(STRATEGIES), format_func=STRATEGY_NAMES.get, key="nl_strategy"
+)
+c3, c4, c5 = st.columns(3)
+cap = c3.slider("Most judgements of one item", 1, 5, 2, key="nl_cap")
+stop_at = c4.slider(
+    "Stop at confidence",
+    0.50,
+    1.00,
+    0.99,
+    0.01,
+    key="nl_stop",
+    help="Items whose top posterior is at least this get no more judgements.",
+)
+assign = c5.checkbox(
+    "Assign annotators",
+    value=False,
+    key="nl_assign",
+    help="Name, for every judgement, the annotator with the largest expected gain who has "
+    "not judged the item yet. Off: the platform picks an annotator who has not judged it.",
+)
+
+try:
+    batch = _batch(
+        ann.fingerprint, result, ann, int(budget), int(cap), float(stop_at), strategy, assign
+    )
+except AnnotationDataError as exc:
+    show_error(exc)
+    st.stop()
+
+for note in batch.attrs.get("notes", ()):
+    st.info(md(note))
+conf = result.confidence.reindex(ann.items).to_numpy()
+after = conf.copy()
+if len(batch):
+    last = batch.groupby("item", sort=False)["expected_confidence"].last()
+    after[ann.items.get_indexer(last.index)] = last.to_numpy()
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Judgements in the batch", f"{len(batch):,}")
+m2.metric("Items", f"{batch['item'].nunique():,}")
+m3.metric("Expected gain", f"{batch['expected_gain'].sum():.1f} bits")
+m4.metric("Expected accuracy", f"{after.mean():.1%}", f"{after.mean() - conf.mean():+.1%}")
+show_table(batch, f"{ann.name} next batch", key="nl_batch", index=False)
+st.caption(
+    "current_confidence: the model's top posterior now; expected_gain: bits this judgement is "
+    "expected to add (given the earlier ones in the batch); expected_confidence: the item's "
+    "expected top posterior after it."
+)
+d1, d2, d3 = st.columns(3)
+for col, fmt, label, make in (
+    (d1, "csv", "Batch (CSV)", batch_csv),
+    (d2, "label_studio", "Label Studio tasks (JSON)", label_studio_tasks),
+    (d3, "mturk", "Mechanical Turk input (CSV)", mturk_input_csv),
+):
+    name, mime = EXPORT_FORMATS[fmt]
+    col.download_button(
+        label,
+        data=(lambda make=make: make(batch).encode("utf-8")) if len(batch) else b"",
+        file_name=name,
+        mime=mime,
+        key=f"nl_dl_{fmt}",
+        on_click="ignore",
+        icon=":material/download:",
+        disabled=not len(batch),
+    )
+
+st.subheader("How many labels are enough?")
+try:
+    with st.spinner("Simulating the fitted model…"):
+        more = _plan(ann.fingerprint, result, None, True)
+    show_figure(
+        accuracy_curve_figure(
+            more, now=float(conf.mean()), after_batch=float(after.mean()), batch_size=len(batch)
+        ),
+        "expected accuracy",
+        key="nl_curve",
+    )
+    st.caption(
+        "Expected accuracy is the model's own: the share of labels that match the true category "
+        "if the model is right about the annotators. Against expert gold on public data it is "
+        "close for 1-3 judgements per item on RTE and a few points optimistic on harder sets, "
+        "more so with more judgements (hard items fool several annotators at once)."
+    )
+    target = st.slider(
+        "Target accuracy for a new run like this one",
+        0.80,
+        0.999,
+        0.95,
+        0.001,
+        key="nl_target",
+        format="%.3f",
+    )
+    new_run = _plan(ann.fingerprint, result, float(target), False)
+    st.markdown(md(f"A new run with annotators like these: {new_run.reason}"))
+    show_table(new_run.curve, "judgements per item for a new run", key="nl_new_run", index=False)
+    for note in new_run.notes:
+        st.caption(md(note))
+    st.markdown("**Would two more annotators help?**")
+    k_now = int(min(8, max(2, round(ann.n_judgements / max(ann.n_items, 1)))))
+    kappa = float(fleiss_kappa(ann))
+    side = pd.DataFrame(
+        {
+            "judgements per item": [k_now, k_now + 2],
+            "model: expected accuracy": [
+                new_run.accuracy_at(k_now),
+                new_run.accuracy_at(k_now + 2),
+            ],
+        }
+    )
+    if np.isfinite(kappa):
+        noise = adding_annotators(
+            ann.n_items,
+            float(np.clip(kappa, 0, 1)),
+            equal_rates(ann.n_categories),
+            [k_now, k_now + 2],
+        )
+        side["agreement alone: coin-flips among agreed items (bound)"] = noise["gamma"].to_numpy()
+    show_table(side, "would two more annotators help", key="nl_two_more", index=False)
+    st.caption(
+        "The model's answer simulates the fitted annotators. The Noise calculator's answer uses "
+        "agreement alone (Beigman Klebanov & Beigman 2009, section 5.3, with Fleiss' kappa "
+        f"{kappa:.2f} read as the share of easy items): how many of the items all annotators "
+        "agree on could be coin-flips, at 95% confidence."
+    )
+except AnnotationDataError as exc:
+    show_error(exc)
+
+st.subheader("Replay on the loaded data")
+per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
+if per_item.max(initial=0) < 2:
+    st.info(
+        "Every item has one judgement: there is nothing to replay. Replay needs data where items "
+        "were judged several times."
+    )
+else:
+    gold_key, gold = _sample_gold(ann)
+    st.caption(
+        "Scored against "
+        + (
+            "the sample's known true labels."
+            if gold is not None
+            else "the model fitted on every judgement."
+        )
+    )
+    if st.toggle("Run the replay", value=False, key="nl_replay"):
+        bar = st.progress(0.0, text="Replaying the strategies…")
+        try:
+            table = _replay(ann.fingerprint, ann, gold_key, gold, lambda f: bar.progress(f))
+        except AnnotationDataError as exc:
+            show_error(exc)
+        else:
+            bar.empty()
+            show_figure(replay_figure(table), "replay", key="nl_replay_fig")
+            show_table(table, "replay", key="nl_replay_table", index=False)

@@ -1,0 +1,94 @@
+"""The Next labels page, driven with AppTest."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from analytics import Annotations
+from analytics.data import load_sample
+from tests.helpers.app import run_page
+from tests.helpers.paths import load_public
+
+
+def crowd() -> Annotations:
+    return load_sample("crowd_intents")
+
+
+def bluebirds() -> Annotations:
+    """Every annotator judged every item: nobody is left to ask."""
+    labels, _ = load_public("welinder_bluebirds")
+    return Annotations.from_frame(labels, name="bluebirds")
+
+
+def run(ann):
+    at = run_page("next_labels", ann)
+    assert not at.exception, at.exception
+    return at
+
+
+def test_no_data_shows_info():
+    at = run(None)
+    assert at.info and "No data set is loaded" in at.info[0].value
+
+
+def test_batch_table_downloads_and_curves():
+    at = run(crowd())
+    assert not at.error
+    batch = at.dataframe[0].value
+    assert list(batch.columns)[:2] == ["item", "current_confidence"]
+    assert 0 < len(batch) <= 100
+    assert len(batch) == len(batch.drop_duplicates())
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Judgements in the batch"] == f"{len(batch):,}"
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1  # the expected accuracy curve (replay is off)
+    spec = json.loads(charts[0].proto.spec)
+    assert any(t.get("name") == "now" for t in spec["data"])
+    labels = [b.label for b in at.get("download_button")]
+    assert {"Batch (CSV)", "Label Studio tasks (JSON)", "Mechanical Turk input (CSV)"} <= set(
+        labels
+    )
+    assert any("per item reach an expected accuracy" in m.value for m in at.markdown)
+    two_more = next(d.value for d in at.dataframe if "judgements per item" in d.value.columns)
+    assert two_more["judgements per item"].tolist() == [5, 7]  # 1500 judgements / 300 items
+    acc = two_more["model: expected accuracy"].to_numpy()
+    assert acc[1] > acc[0]
+    bound = two_more["agreement alone: coin-flips among agreed items (bound)"].to_numpy()
+    assert bound[1] < bound[0]
+
+
+def test_settings_change_the_batch():
+    at = run(crowd())
+    at.slider(key="nl_budget").set_value(10)
+    at.checkbox(key="nl_assign").check()
+    at.selectbox(key="nl_strategy").set_value("uncertainty").run()
+    assert not at.exception and not at.error
+    batch = at.dataframe[0].value
+    assert len(batch) == 10 and "annotator" in batch.columns
+
+
+def test_replay_runs_on_demand():
+    at = run(crowd())
+    at.toggle(key="nl_replay").set_value(True).run()
+    assert not at.exception and not at.error
+    table = next(d.value for d in at.dataframe if "strategy" in d.value.columns)
+    assert set(table["strategy"]) == {"gain", "uncertainty", "random"}
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_one_judgement_per_item_says_no_replay():
+    ann = Annotations.from_frame(
+        pd.DataFrame({"item": list("abcd"), "annotator": list("wxyw"), "label": [0, 1, 0, 1]})
+    )
+    at = run(ann)
+    assert not at.error
+    assert any("nothing to replay" in i.value for i in at.info)
+
+
+def test_a_fully_judged_data_set_says_nobody_is_left():
+    at = run(bluebirds())
+    assert not at.error
+    assert at.dataframe[0].value.empty
+    assert any("nobody left to judge it" in i.value for i in at.info)

@@ -1,0 +1,194 @@
+"""next_batch: greedy order, the batch effect checked by enumeration, caps, stop_at,
+assignments, strategies and bad input."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analytics import AnnotationDataError, Annotations
+from analytics.dawid_skene import fit
+from analytics.next_labels import BATCH_COLUMNS, expected_gain, next_batch
+from tests.next_labels.test_gain import entropy_loop, small_data
+
+
+def info_of_labels(q, thetas) -> float:
+    """I[Z; Y_1..Y_m] by enumerating every answer sequence (loops, Bayes' rule)."""
+    k = len(q)
+    after = 0.0
+    for ys in itertools.product(range(k), repeat=len(thetas)):
+        joint = [
+            q[z] * math.prod(t[z][y] for t, y in zip(thetas, ys, strict=True)) for z in range(k)
+        ]
+        p = sum(joint)
+        if p > 0:
+            after += p * entropy_loop([j / p for j in joint])
+    return entropy_loop(q) - after
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    ann = small_data(seed=3, n_items=40)
+    return ann, fit(ann)
+
+
+def test_first_pick_is_the_largest_expected_gain(fitted):
+    ann, res = fitted
+    batch = next_batch(res, ann, 1, stop_at=1.0)
+    gains = expected_gain(res, ann)
+    assert batch["item"].iloc[0] == gains.idxmax()
+    assert batch["expected_gain"].iloc[0] == pytest.approx(gains.max())
+    assert list(batch.columns) == ["item", *BATCH_COLUMNS]
+
+
+def test_second_judgement_of_an_item_is_worth_its_conditional_information():
+    """One uncertain item, one annotator pool: the second planned judgement's gain is
+    I[Z; Y1, Y2] - I[Z; Y1] with Y1 through the pool's mean confusion matrix."""
+    ann = Annotations.from_frame(
+        pd.DataFrame({"item": ["x"], "annotator": ["a"], "label": [0]}).pipe(
+            lambda d: pd.concat(
+                [d, pd.DataFrame({"item": ["x"], "annotator": ["b"], "label": [1]})]
+            )
+        )
+    )
+    q = [0.3, 0.7]
+    ta = [[0.8, 0.2], [0.1, 0.9]]
+    tc = [[0.6, 0.4], [0.3, 0.7]]
+    res = SimpleNamespace(
+        posteriors=pd.DataFrame([q], index=["x"], columns=[0, 1]),
+        prevalence=pd.Series([0.5, 0.5], index=[0, 1]),
+        confusion={"a": pd.DataFrame(ta), "b": pd.DataFrame(tc), "c": pd.DataFrame(tc)},
+    )
+    # annotators a and b judged x already (in the data): only c is left for it
+    ann = Annotations(
+        ann.item_codes,
+        ann.annotator_codes,
+        ann.label_codes,
+        ann.items,
+        pd.Index(["a", "b", "c"]),
+        ann.categories,
+    )
+    batch = next_batch(res, ann, 3, per_item_cap=3, stop_at=1.0)
+    assert len(batch) == 3
+    for m in range(1, 4):
+        want = info_of_labels(q, [tc] * m) - info_of_labels(q, [tc] * (m - 1))
+        assert batch["expected_gain"].iloc[m - 1] == pytest.approx(want, abs=1e-12)
+    named = next_batch(res, ann, 2, per_item_cap=2, stop_at=1.0, annotators=["a", "c"])
+    # a and b judged x already and c may judge it once in a batch: one judgement is left
+    assert named["annotator"].tolist() == ["c"]
+    assert "nobody left to judge it" in named.attrs["notes"][0]
+
+
+def test_caps_stop_at_and_assignments(fitted):
+    ann, res = fitted
+    batch = next_batch(res, ann, 60, per_item_cap=2, annotators=list(ann.annotators))
+    assert batch.groupby("item").size().max() <= 2
+    assert (batch["current_confidence"] < 0.99).all()
+    done = set(zip(ann.items[ann.item_codes], ann.annotators[ann.annotator_codes], strict=True))
+    pairs = list(zip(batch["item"], batch["annotator"], strict=True))
+    assert not done & set(pairs)
+    assert len(set(pairs)) == len(pairs)  # nobody judges an item twice in one batch
+    gains = batch["expected_gain"].to_numpy()
+    assert (gains > 0).all()
+    low = next_batch(res, ann, 60, stop_at=0.8)
+    assert (low["current_confidence"] < 0.8).all()
+
+
+def test_gains_never_increase_for_the_gain_strategy(fitted):
+    """Greedy on the largest gain: each judgement is worth no more than the one before
+    (re-scoring an item only lowers its value: information has diminishing returns)."""
+    ann, res = fitted
+    g = next_batch(res, ann, 50, per_item_cap=3, stop_at=1.0)["expected_gain"].to_numpy()
+    assert (np.diff(g) <= 1e-12).all()
+
+
+def test_strategies_differ_and_are_reproducible(fitted):
+    ann, res = fitted
+    unc = next_batch(res, ann, 10, strategy="uncertainty", per_item_cap=1)
+    assert (np.diff(unc["current_confidence"].to_numpy()) >= 0).all()
+    r1 = next_batch(res, ann, 10, strategy="random", seed=1)
+    r2 = next_batch(res, ann, 10, strategy="random", seed=1)
+    pd.testing.assert_frame_equal(r1, r2)
+    gain = next_batch(res, ann, 10)
+    assert gain["expected_gain"].sum() >= r1["expected_gain"].sum()
+
+
+def test_a_short_batch_says_why(fitted):
+    ann, res = fitted
+    batch = next_batch(res, ann, 10_000, per_item_cap=1)
+    assert len(batch) < 10_000
+    assert "worth asking for" in batch.attrs["notes"][0]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"budget": 0}, "budget must be a whole number"),
+        ({"budget": 2.5}, "budget must be a whole number"),
+        ({"per_item_cap": 0}, "per_item_cap must be"),
+        ({"per_item_cap": 40}, "too many judgements of one item"),
+        ({"stop_at": 1.5}, "stop_at must be"),
+        ({"strategy": "best"}, "strategy must be one of"),
+        ({"annotators": ["ghost"]}, "unknown annotator 'ghost'"),
+    ],
+)
+def test_bad_settings_say_what_to_pass(fitted, kwargs, match):
+    ann, res = fitted
+    args = {"budget": 5, **kwargs}
+    with pytest.raises(AnnotationDataError, match=match):
+        next_batch(res, ann, args.pop("budget"), **args)
+
+
+def test_result_of_other_data_is_refused(fitted):
+    _, res = fitted
+    with pytest.raises(AnnotationDataError, match="not fitted on these annotations"):
+        next_batch(res, small_data(seed=9, n_items=12), 5)
+
+
+def random_model(seed: int, n_items: int = 25, n_ann: int = 4, k: int = 3):
+    """A stand-in model with random posteriors and confusions, and data to match."""
+    rng = np.random.default_rng(seed)
+    items = [f"i{i}" for i in range(n_items)]
+    names = [f"a{j}" for j in range(n_ann)]
+    rows = [
+        (it, names[j], int(rng.integers(k))) for it in items for j in rng.choice(n_ann, 2, False)
+    ]
+    ann = Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]), categories=list(range(k))
+    )
+    q = pd.DataFrame(rng.dirichlet(np.ones(k), n_items), index=items, columns=range(k))
+    conf = {a: pd.DataFrame(rng.dirichlet(np.ones(k), k)) for a in names}
+    res = SimpleNamespace(posteriors=q, prevalence=pd.Series(np.full(k, 1 / k)), confusion=conf)
+    return ann, res
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), perm=st.permutations(range(3)))
+def test_batches_ignore_label_names_and_annotator_order(seed, perm):
+    """Renaming the categories (consistently in data and model) and listing items and
+    annotators in another order changes nothing: same judgements, same gains."""
+    ann, res = random_model(seed)
+    rename = dict(enumerate(perm))
+    frame = ann.to_frame()
+    frame = frame.assign(label=frame["label"].map(rename)).iloc[::-1]  # items in another order
+    ann2 = Annotations.from_frame(frame, categories=list(range(3)))
+    inv = np.argsort(perm)  # new category c holds old category inv[c]
+    res2 = SimpleNamespace(
+        posteriors=pd.DataFrame(res.posteriors.to_numpy()[:, inv], index=res.posteriors.index),
+        prevalence=res.prevalence,
+        confusion={
+            a: pd.DataFrame(m.to_numpy()[np.ix_(inv, inv)])
+            for a, m in reversed(list(res.confusion.items()))
+        },
+    )
+    for kwargs in ({}, {"annotators": ["a0", "a1", "a2", "a3"]}):
+        b1 = next_batch(res, ann, 12, stop_at=1.0, **kwargs)
+        b2 = next_batch(res2, ann2, 12, stop_at=1.0, **kwargs)
+        pd.testing.assert_frame_equal(b1, b2, atol=1e-10, rtol=0)

@@ -1,0 +1,42 @@
+"""python -m analytics next-batch: the batch file in each format, JSON, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from analytics.cli import main
+from tests.helpers.paths import SAMPLE_DATA
+
+CROWD = str(SAMPLE_DATA / "crowd_intents.csv")
+
+
+def test_json_and_csv_file(capsys, tmp_path):
+    out_file = tmp_path / "batch.csv"
+    argv = ["next-batch", CROWD, "--budget", "12", "-o", str(out_file), "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["judgements"] == len(out["batch"]) == 12
+    assert out["plan"]["needed"] is not None and "per item" in out["plan"]["reason"]
+    batch = pd.read_csv(out_file)
+    assert batch["item"].tolist() == [row["item"] for row in out["batch"]]
+
+
+@pytest.mark.parametrize(("fmt", "check"), [("label-studio", "data"), ("mturk", "assignments")])
+def test_other_formats(capsys, tmp_path, fmt, check):
+    out_file = tmp_path / "batch.out"
+    argv = ["next-batch", CROWD, "--budget", "5", "--assign", "--as", fmt, "-o", str(out_file)]
+    assert main(argv) == 0
+    text = out_file.read_text(encoding="utf-8")
+    assert check in text
+    if fmt == "label-studio":
+        assert json.loads(text)[0]["meta"]["annotators"]
+    assert "written to" in capsys.readouterr().out
+
+
+def test_bad_budget_exits_2(capsys):
+    assert main(["next-batch", CROWD, "--budget", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("concord: error:") and "budget must be" in err

@@ -1,0 +1,58 @@
+"""Batch exports: CSV round trip, Label Studio tasks, MTurk input, hostile item names."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pandas as pd
+import pytest
+
+from analytics import AnnotationDataError
+from analytics.next_labels import batch_csv, label_studio_tasks, mturk_input_csv
+
+
+@pytest.fixture
+def batch():
+    return pd.DataFrame(
+        {
+            "item": ["=cmd()", "b", "=cmd()", "c"],
+            "annotator": ["w1", "w2", "w3", "w1"],
+            "current_confidence": [0.6, 0.7, 0.6, 0.8],
+            "expected_gain": [0.5, 0.4, 0.3, 0.2],
+            "expected_confidence": [0.8, 0.85, 0.9, 0.9],
+        }
+    )
+
+
+def test_csv_round_trip_and_formula_safety(batch):
+    back = pd.read_csv(io.StringIO(batch_csv(batch)))
+    assert list(back.columns) == list(batch.columns)
+    assert back["item"].iloc[0] == "'=cmd()"  # a spreadsheet shows it, does not run it
+    assert back["expected_gain"].tolist() == batch["expected_gain"].tolist()
+
+
+def test_label_studio_tasks_one_per_item(batch):
+    texts = pd.DataFrame({"text": ["first", "second", "third"]}, index=["=cmd()", "b", "c"])
+    tasks = json.loads(label_studio_tasks(batch, data=texts))
+    assert [t["data"]["item"] for t in tasks] == ["=cmd()", "b", "c"]
+    assert tasks[0]["data"]["text"] == "first"
+    assert tasks[0]["meta"]["assignments"] == 2
+    assert tasks[0]["meta"]["annotators"] == "w1;w3"
+    assert tasks[0]["meta"]["expected_gain"] == pytest.approx(0.8)
+    assert tasks[0]["meta"]["expected_confidence"] == pytest.approx(0.9)
+    with pytest.raises(AnnotationDataError, match="data has no row for item 'c'"):
+        label_studio_tasks(batch, data=texts.drop(index="c"))
+
+
+def test_mturk_input_has_one_row_per_hit_sorted_by_assignments(batch):
+    text = mturk_input_csv(batch.drop(columns="annotator"))
+    back = pd.read_csv(io.StringIO(text))
+    assert list(back.columns) == ["item", "assignments"]
+    assert back["assignments"].tolist() == [2, 1, 1]
+    assert back["item"].tolist() == ["'=cmd()", "b", "c"]
+
+
+def test_not_a_batch_is_refused():
+    with pytest.raises(AnnotationDataError, match="must be the DataFrame next_batch returns"):
+        batch_csv(pd.DataFrame({"x": [1]}))

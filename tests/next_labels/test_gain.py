@@ -1,0 +1,170 @@
+"""expected_gain: a brute-force enumeration, the mutual-information identity, zeros, bounds,
+invariance, duck typing and bad input."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analytics import AnnotationDataError, Annotations
+from analytics.dawid_skene import fit, mutual_information
+from analytics.next_labels import expected_gain
+from analytics.next_labels.gain import information
+
+
+def entropy_loop(p) -> float:
+    return -sum(x * math.log2(x) for x in p if x > 0)
+
+
+def brute_gain(q, theta) -> float:
+    """H[q] minus the expected entropy after one label, enumerating the answers in loops."""
+    k = len(q)
+    after = 0.0
+    for y in range(k):
+        p_y = sum(q[z] * theta[z][y] for z in range(k))
+        if p_y == 0:
+            continue
+        post = [q[z] * theta[z][y] / p_y for z in range(k)]
+        after += p_y * entropy_loop(post)
+    return entropy_loop(q) - after
+
+
+def small_data(seed: int = 0, n_items: int = 30, k: int = 3) -> Annotations:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n_items):
+        z = rng.integers(k)
+        for a in rng.choice(5, size=rng.integers(1, 4), replace=False):
+            right = rng.random() < (0.9 if a < 3 else 1 / k)
+            rows.append((f"i{i}", f"a{a}", int(z if right else rng.integers(k))))
+    return Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    ann = small_data()
+    return ann, fit(ann)
+
+
+def test_each_annotator_matches_brute_force(fitted):
+    ann, res = fitted
+    got = expected_gain(res, ann, annotators=list(ann.annotators))
+    assert list(got.columns) == list(ann.annotators)
+    for item in ann.items[:10]:
+        q = res.posteriors.loc[item].to_numpy()
+        for a in ann.annotators:
+            theta = res.confusion[a].to_numpy()
+            assert got.loc[item, a] == pytest.approx(brute_gain(q, theta), abs=1e-12)
+
+
+def test_best_and_random_exclude_annotators_who_already_judged(fitted):
+    ann, res = fitted
+    each = expected_gain(res, ann, annotators=list(ann.annotators))
+    best = expected_gain(res, ann, pick="best")
+    rand = expected_gain(res, ann)
+    judged = pd.DataFrame(
+        {"item": ann.items[ann.item_codes], "annotator": ann.annotators[ann.annotator_codes]}
+    )
+    for item in ann.items:
+        done = set(judged.loc[judged["item"] == item, "annotator"])
+        free = [a for a in ann.annotators if a not in done]
+        assert best[item] == pytest.approx(max(each.loc[item, free]), abs=1e-12)
+        assert rand[item] == pytest.approx(np.mean(each.loc[item, free]), abs=1e-12)
+
+
+def test_one_name_gives_a_series(fitted):
+    ann, res = fitted
+    one = expected_gain(res, ann, annotators="a0")
+    assert isinstance(one, pd.Series)
+    assert one.equals(expected_gain(res, ann, annotators=["a0"])["a0"].rename("expected_gain"))
+
+
+def test_at_the_prevalence_it_is_the_mutual_information():
+    theta = np.array([[[0.9, 0.1], [0.2, 0.8]], [[0.6, 0.4], [0.3, 0.7]]])
+    pi = np.array([0.2, 0.8])
+    got = information(np.broadcast_to(pi, (2, 2)), theta)
+    assert got == pytest.approx(mutual_information(theta, pi), abs=1e-12)
+
+
+def fake_result(q: pd.DataFrame, confusion: dict, prevalence: pd.Series):
+    """A model result of another family: only the duck-typed fields."""
+    return SimpleNamespace(posteriors=q, confusion=confusion, prevalence=prevalence)
+
+
+def test_zero_for_certain_items_and_spammers():
+    ann = Annotations.from_frame(
+        pd.DataFrame({"item": ["x", "y"], "annotator": ["good", "spam"], "label": [0, 1]})
+    )
+    q = pd.DataFrame([[1.0, 0.0], [0.5, 0.5]], index=["x", "y"], columns=[0, 1])
+    conf = {
+        "good": pd.DataFrame([[0.9, 0.1], [0.1, 0.9]]),
+        "spam": pd.DataFrame([[0.7, 0.3], [0.7, 0.3]]),
+    }
+    res = fake_result(q, conf, pd.Series([0.5, 0.5], index=[0, 1]))
+    g = expected_gain(res, ann, annotators=["good", "spam"])
+    assert g.loc["x"].tolist() == [0.0, 0.0]
+    assert g.loc["y", "spam"] == 0.0
+    assert g.loc["y", "good"] == pytest.approx(1 - entropy_loop([0.9, 0.1]))
+
+
+probs = st.lists(st.floats(0.01, 1.0), min_size=3, max_size=3).map(lambda v: np.asarray(v) / sum(v))
+
+
+@settings(max_examples=60, deadline=None)
+@given(q=probs, rows=st.lists(probs, min_size=3, max_size=3), perm=st.permutations(range(3)))
+def test_bounds_and_label_renaming(q, rows, perm):
+    theta = np.stack(rows)
+    g = float(information(q, theta))
+    assert 0.0 <= g <= entropy_loop(q) + 1e-12
+    assert g == pytest.approx(brute_gain(q, theta), abs=1e-10)
+    p = list(perm)
+    assert float(information(q[p], theta[p][:, p])) == pytest.approx(g, abs=1e-12)
+
+
+def test_annotator_order_does_not_matter(fitted):
+    ann, res = fitted
+    names = list(ann.annotators)
+    a = expected_gain(res, ann, annotators=names)
+    b = expected_gain(res, ann, annotators=names[::-1])
+    pd.testing.assert_frame_equal(a[names], b[names])
+
+
+def test_result_of_other_data_is_refused(fitted):
+    _, res = fitted
+    other = small_data(seed=1, n_items=40)
+    with pytest.raises(AnnotationDataError, match="not fitted on these annotations"):
+        expected_gain(res, other)
+
+
+def test_unknown_annotator_and_pick_are_refused(fitted):
+    ann, res = fitted
+    with pytest.raises(AnnotationDataError, match="unknown annotator 'nobody'"):
+        expected_gain(res, ann, annotators=["a0", "nobody"])
+    with pytest.raises(AnnotationDataError, match="pick must be"):
+        expected_gain(res, ann, pick="worst")
+    with pytest.raises(AnnotationDataError, match="not a fitted annotator model"):
+        expected_gain(object(), ann)
+
+
+def test_a_model_listing_items_categories_and_annotators_in_another_order(fitted):
+    """Another model family may order its fields differently: names decide, not positions."""
+    ann, res = fitted
+    cats = list(res.categories)[::-1]
+    shuffled = SimpleNamespace(
+        posteriors=res.posteriors.iloc[::-1][cats],
+        prevalence=res.prevalence[cats],
+        confusion={a: res.confusion[a].loc[cats, cats] for a in list(res.annotators)[::-1]},
+    )
+    names = list(ann.annotators)
+    want = expected_gain(res, ann, annotators=names)
+    got = expected_gain(shuffled, ann, annotators=names)
+    pd.testing.assert_frame_equal(got, want, atol=1e-12, rtol=0)
+    pd.testing.assert_series_equal(
+        expected_gain(shuffled, ann, pick="best"), expected_gain(res, ann, pick="best")
+    )

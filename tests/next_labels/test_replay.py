@@ -1,0 +1,104 @@
+"""replay: the protocol (shared start, only existing judgements, monotone use), gain beating
+random where annotators differ, the no-gold reference, and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import AnnotationDataError, Annotations
+from analytics.next_labels import REPLAY_COLUMNS, replay
+
+
+def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
+    """Every item judged by 3 experts (95% right) and 7 spammers (random labels)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(2, size=n_items)
+    rows = []
+    for i, z in enumerate(truth):
+        for a in range(10):
+            good = a < 3
+            y = z if (good and rng.random() < 0.95) else (rng.integers(2) if not good else 1 - z)
+            rows.append((f"i{i}", f"a{a}", int(y)))
+    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    return ann, pd.Series(truth, index=[f"i{i}" for i in range(n_items)])
+
+
+@pytest.fixture(scope="module")
+def crowd():
+    return mixed_crowd()
+
+
+def judgements_to_reach(table: pd.DataFrame, strategy: str, level: float) -> int:
+    rows = table[(table["strategy"] == strategy) & (table["accuracy"] >= level - 1e-12)]
+    return int(rows["judgements"].min()) if len(rows) else 10**9
+
+
+def test_protocol(crowd):
+    ann, gold = crowd
+    table = replay(ann, gold, step=120)
+    assert list(table.columns) == list(REPLAY_COLUMNS)
+    firsts = table.groupby("strategy", sort=False).first()
+    assert firsts["judgements"].nunique() == 1 and firsts["accuracy"].nunique() == 1
+    assert firsts["judgements"].iloc[0] == ann.n_items  # start=1
+    for _, g in table.groupby("strategy"):
+        assert (np.diff(g["judgements"]) > 0).all()
+        assert g["judgements"].max() <= ann.n_judgements
+        assert g["accuracy"].between(0, 1).all()
+    random_last = table[table["strategy"] == "random"].iloc[-1]
+    assert random_last["judgements"] == ann.n_judgements  # random buys everything
+    assert random_last["accuracy"] == pytest.approx(table.attrs["full_accuracy"])
+    assert table.attrs["reference"] == "gold"
+
+
+def test_gain_needs_far_fewer_judgements_than_random(crowd):
+    """The experts are worth buying, the spammers are not: the gain strategy reaches the
+    all-judgements accuracy with well under 60% of what random needs."""
+    ann, gold = crowd
+    table = replay(ann, gold, step=30, strategies=("gain", "random"))
+    full = table.attrs["full_accuracy"]
+    assert full >= table.attrs["start_accuracy"] + 0.02
+    gain = judgements_to_reach(table, "gain", full)
+    rand = judgements_to_reach(table, "random", full)
+    assert gain <= 0.6 * rand
+
+
+def test_without_gold_the_reference_is_all_judgements(crowd):
+    ann, _ = crowd
+    seen = []
+    table = replay(ann, strategies=("random",), step=200, progress=seen.append)
+    assert table.attrs["reference"] == "all judgements"
+    assert table["accuracy"].iloc[-1] == 1.0
+    assert seen and seen[-1] == pytest.approx(1.0) and seen == sorted(seen)
+
+
+def test_one_judgement_per_item_is_refused():
+    ann = Annotations.from_frame(
+        pd.DataFrame({"item": ["x", "y"], "annotator": ["a", "b"], "label": [0, 1]})
+    )
+    with pytest.raises(AnnotationDataError, match="needs items with more than 1 judgement"):
+        replay(ann)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"strategies": ("gain", "smart")}, "strategies must be among"),
+        ({"start": 0}, "start must be"),
+        ({"step": 0}, "step must be"),
+        ({"gold": pd.Series({"nowhere": 1})}, "none of the gold labels"),
+    ],
+)
+def test_bad_settings(crowd, kwargs, match):
+    ann, _ = crowd
+    with pytest.raises(AnnotationDataError, match=match):
+        replay(ann, **kwargs)
+
+
+def test_two_judgements_of_an_item_per_step_buy_distinct_rows(crowd):
+    ann, gold = crowd
+    table = replay(ann, gold, strategies=("gain",), step=200, per_item_cap=2)
+    used = table["judgements"].to_numpy()
+    assert (np.diff(used) > 0).all() and (np.diff(used) <= 200).all()
+    assert used[-1] <= ann.n_judgements
