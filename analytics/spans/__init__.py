@@ -5,6 +5,9 @@ The family's public face: import from here, not from the modules.
 - the data model: :class:`SpanAnnotations` (spans as ``item, annotator, start, end,
   label`` character offsets, the documents each annotator completed, the texts) and its
   loader :func:`load_spans` (:class:`SpanLoadReport`);
+- pairwise agreement: :func:`pairwise_f1` (precision, recall, F1 per annotator pair with
+  exact, overlap or token matching) and :func:`span_f1` (their mean, with a document
+  bootstrap interval, :class:`SpanF1`);
 
 >>> import pandas as pd
 >>> from analytics.spans import load_spans
@@ -17,12 +20,18 @@ The family's public face: import from here, not from the modules.
 from __future__ import annotations
 
 from analytics.spans.loading import SPAN_FORMATS, load_spans
+from analytics.spans.matching import MATCHES, pairwise_f1
 from analytics.spans.model import SPAN_COLUMNS, SpanAnnotations, SpanLoadReport
+from analytics.spans.summary import SpanF1, span_f1
 
 __all__ = [
+    "MATCHES",
     "SPAN_COLUMNS",
     "SPAN_FORMATS",
     "SpanAnnotations",
+    "SpanF1",
     "SpanLoadReport",
     "load_spans",
+    "pairwise_f1",
+    "span_f1",
 ]

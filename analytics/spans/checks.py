@@ -91,7 +91,8 @@ def add_completed(
     done: np.ndarray,
     texts: pd.Series,
     source: str,
-) -> tuple[pd.Index, np.ndarray, pd.Series]:
+) -> tuple[pd.Index, pd.Index, np.ndarray, pd.Series]:
+    """Mark the pairs of ``completed=`` done, adding documents and annotators it names."""
     if isinstance(completed, pd.DataFrame):
         if not {"item", "annotator"} <= set(completed.columns):
             raise AnnotationDataError(
@@ -100,14 +101,18 @@ def add_completed(
         pairs = list(zip(completed["item"], completed["annotator"], strict=True))
     else:
         pairs = [(d, a) for d, anns in completed.items() for a in anns]
-    unknown = sorted({str(a) for _, a in pairs if a not in annotators})
-    if unknown:
+    bad = [p for p in pairs if pd.isna(p[0]) or pd.isna(p[1])]
+    if bad:
         raise AnnotationDataError(
-            f"completed= names annotator {unknown[0]!r}, who has no spans and no rows",
-            source=source,
-            column="annotator",
-            hint="Add a row for them with empty start, end and label.",
+            f"completed= holds an empty item or annotator ({bad[0]!r})", source=source
         )
+    # an annotator who completed documents and marked nothing at all is kept
+    new_annotators = pd.Index(
+        pd.unique(np.array([a for _, a in pairs if a not in annotators], object))
+    )
+    if len(new_annotators):
+        annotators = annotators.append(new_annotators)
+        done = np.hstack([done, np.zeros((done.shape[0], len(new_annotators)), bool)])
     new_items = pd.Index(pd.unique(np.array([d for d, _ in pairs if d not in items], object)))
     if len(new_items):
         items = items.append(new_items)
@@ -119,7 +124,7 @@ def add_completed(
         d = items.get_indexer([p[0] for p in pairs])
         a = annotators.get_indexer([p[1] for p in pairs])
         done[d, a] = True
-    return items, done, texts
+    return items, annotators, done, texts
 
 
 def check_against_text(

@@ -270,7 +270,7 @@ class SpanAnnotations:
         if not empty.any():
             completed_from = "documents where an annotator has a span"
         if completed is not None:
-            items, done, all_texts = add_completed(
+            items, annotators, done, all_texts = add_completed(
                 completed, items, annotators, done, all_texts, source
             )
             completed_from = "completed= (plus documents with spans)"

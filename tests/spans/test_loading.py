@@ -42,11 +42,14 @@ def test_completed_adds_documents_left_without_spans():
     assert spans.report.cautions == ()
 
 
-def test_completed_as_frame_and_unknown_annotator_is_refused():
+def test_completed_as_frame_and_an_annotator_who_marked_nothing():
     done = pd.DataFrame({"item": ["d2"], "annotator": ["ann"]})
     assert load_spans(_frame(), completed=done).completed[1, 0]
-    with pytest.raises(AnnotationDataError, match="'eve'"):
-        load_spans(_frame(), completed={"d1": ["eve"]})
+    spans = load_spans(_frame(), completed={"d1": ["eve"]})
+    assert list(spans.annotators) == ["ann", "bob", "eve"]
+    assert spans.completed[:, 2].tolist() == [True, False]
+    with pytest.raises(AnnotationDataError, match="empty"):
+        load_spans(_frame(), completed={"d1": [None]})
 
 
 def test_table_with_empty_rows_records_completion(tmp_path):
