@@ -8,6 +8,8 @@ The family's public face: import from here, not from the modules.
 - pairwise agreement: :func:`pairwise_f1` (precision, recall, F1 per annotator pair with
   exact, overlap or token matching) and :func:`span_f1` (their mean, with a document
   bootstrap interval, :class:`SpanF1`);
+- the gold standard: :func:`gold_spans` (spans a quorum of annotators share, with their
+  support and stated rules for boundary and label disagreement);
 
 >>> import pandas as pd
 >>> from analytics.spans import load_spans
@@ -19,18 +21,21 @@ The family's public face: import from here, not from the modules.
 
 from __future__ import annotations
 
+from analytics.spans.gold import GOLD_COLUMNS, gold_spans
 from analytics.spans.loading import SPAN_FORMATS, load_spans
 from analytics.spans.matching import MATCHES, pairwise_f1
 from analytics.spans.model import SPAN_COLUMNS, SpanAnnotations, SpanLoadReport
 from analytics.spans.summary import SpanF1, span_f1
 
 __all__ = [
+    "GOLD_COLUMNS",
     "MATCHES",
     "SPAN_COLUMNS",
     "SPAN_FORMATS",
     "SpanAnnotations",
     "SpanF1",
     "SpanLoadReport",
+    "gold_spans",
     "load_spans",
     "pairwise_f1",
     "span_f1",
