@@ -8,6 +8,8 @@ The family's public face: import from here, not from the modules.
 - pairwise agreement: :func:`pairwise_f1` (precision, recall, F1 per annotator pair with
   exact, overlap or token matching) and :func:`span_f1` (their mean, with a document
   bootstrap interval, :class:`SpanF1`);
+- chance-corrected agreement on where spans are: :func:`unitizing_alpha`
+  (Krippendorff's alpha_U, overall or per label);
 - the gold standard: :func:`gold_spans` (spans a quorum of annotators share, with their
   support and stated rules for boundary and label disagreement);
 
@@ -26,6 +28,7 @@ from analytics.spans.loading import SPAN_FORMATS, load_spans
 from analytics.spans.matching import MATCHES, pairwise_f1
 from analytics.spans.model import SPAN_COLUMNS, SpanAnnotations, SpanLoadReport
 from analytics.spans.summary import SpanF1, span_f1
+from analytics.spans.unitizing import unitizing_alpha
 
 __all__ = [
     "GOLD_COLUMNS",
@@ -39,4 +42,5 @@ __all__ = [
     "load_spans",
     "pairwise_f1",
     "span_f1",
+    "unitizing_alpha",
 ]
