@@ -4,7 +4,9 @@ The family's public face: import from here, not from the modules.
 
 - the data model: :class:`SpanAnnotations` (spans as ``item, annotator, start, end,
   label`` character offsets, the documents each annotator completed, the texts) and its
-  loader :func:`load_spans` (:class:`SpanLoadReport`);
+  loader :func:`load_spans` (:class:`SpanLoadReport`) for long tables, DataFrames, Label
+  Studio and Prodigy exports; :func:`to_label_studio` and :func:`to_prodigy` write spans or
+  a gold table back in those tools' formats;
 - pairwise agreement: :func:`pairwise_f1` (precision, recall, F1 per annotator pair with
   exact, overlap or token matching) and :func:`span_f1` (their mean, with a document
   bootstrap interval, :class:`SpanF1`);
@@ -24,9 +26,11 @@ The family's public face: import from here, not from the modules.
 from __future__ import annotations
 
 from analytics.spans.gold import GOLD_COLUMNS, gold_spans
+from analytics.spans.label_studio import to_label_studio
 from analytics.spans.loading import SPAN_FORMATS, load_spans
 from analytics.spans.matching import MATCHES, pairwise_f1
 from analytics.spans.model import SPAN_COLUMNS, SpanAnnotations, SpanLoadReport
+from analytics.spans.prodigy import to_prodigy
 from analytics.spans.summary import SpanF1, span_f1
 from analytics.spans.unitizing import unitizing_alpha
 
@@ -42,5 +46,7 @@ __all__ = [
     "load_spans",
     "pairwise_f1",
     "span_f1",
+    "to_label_studio",
+    "to_prodigy",
     "unitizing_alpha",
 ]

@@ -7,7 +7,10 @@ The formats, chosen by ``format=`` or else by the file's extension and content:
   annotator completed without marking anything.
 - ``"dataframe"``: a pandas DataFrame with those columns, plus ``completed=``.
 
-Other formats (tool exports) are read by :mod:`analytics.spans.formats`.
+- ``"label-studio"``: a Label Studio JSON export of ``labels`` tasks
+  (:mod:`analytics.spans.label_studio`; ``.json``);
+- ``"prodigy"``: a Prodigy ``ner``/``spans`` JSONL export (:mod:`analytics.spans.prodigy`;
+  ``.jsonl``).
 """
 
 from __future__ import annotations
@@ -21,28 +24,23 @@ from typing import Any
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.spans.label_studio import read_label_studio
 from analytics.spans.model import SpanAnnotations, SpanLoadReport
+from analytics.spans.prodigy import read_prodigy
 
 __all__ = ["SPAN_FORMATS", "load_spans", "read_source"]
 
 MAX_BYTES = 200 * 1024 * 1024
 
-SPAN_FORMATS = ("table", "dataframe")
+SPAN_FORMATS = ("table", "label-studio", "prodigy", "dataframe")
 """The formats :func:`load_spans` reads (``format=``)."""
 
-_READERS: dict[str, Callable[..., SpanAnnotations]] = {}
-
-
-def register(
-    name: str, reader: Callable[..., SpanAnnotations], extensions: tuple[str, ...]
-) -> None:
-    """Add a format reader (``reader(data: bytes, source: str, **options)``)."""
-    _READERS[name] = reader
-    for ext in extensions:
-        _EXTENSIONS[ext] = name
-
-
-_EXTENSIONS: dict[str, str] = {".csv": "table", ".tsv": "table", ".txt": "table"}
+_EXTENSIONS: dict[str, str] = {
+    ".csv": "table",
+    ".tsv": "table",
+    ".json": "label-studio",
+    ".jsonl": "prodigy",
+}
 
 
 def read_source(source: Any, max_bytes: int = MAX_BYTES) -> tuple[bytes, str]:
@@ -134,7 +132,8 @@ def load_spans(
     max_bytes : int, default 200 MB
         Refuse larger files.
     **options
-        Format options (see :mod:`analytics.spans.formats`).
+        Format options: ``sep`` (table), ``text_key``/``from_name`` (Label Studio),
+        ``annotator_key``/``item_key`` (Prodigy).
 
     Returns
     -------
@@ -168,8 +167,9 @@ def load_spans(
     if fmt == "table":
         spans = _read_table(data, source_name, completed, text, name, **options)
     elif fmt in _READERS:
+        content = decode(data, source_name)
         spans = _READERS[fmt](
-            data, source_name, text=text, completed=completed, name=name, **options
+            content, source_name, text=text, completed=completed, name=name, **options
         )
     else:
         raise AnnotationDataError(
@@ -178,6 +178,12 @@ def load_spans(
             hint="Use one of: " + ", ".join(sorted({"table", *_READERS})) + ".",
         )
     return spans
+
+
+_READERS: dict[str, Callable[..., SpanAnnotations]] = {
+    "label-studio": read_label_studio,
+    "prodigy": read_prodigy,
+}
 
 
 def _guess_format(data: bytes, source: str) -> str:
