@@ -5,8 +5,8 @@ The family's public face: import from here, not from the modules.
 - the data model: :class:`SpanAnnotations` (spans as ``item, annotator, start, end,
   label`` character offsets, the documents each annotator completed, the texts) and its
   loader :func:`load_spans` (:class:`SpanLoadReport`) for long tables, DataFrames, Label
-  Studio and Prodigy exports; :func:`to_label_studio` and :func:`to_prodigy` write spans or
-  a gold table back in those tools' formats;
+  Studio and Prodigy exports and CoNLL BIO/BILOU token files; :func:`to_label_studio`,
+  :func:`to_prodigy` and :func:`to_conll` write them back (the first two also a gold table);
 - pairwise agreement: :func:`pairwise_f1` (precision, recall, F1 per annotator pair with
   exact, overlap or token matching) and :func:`span_f1` (their mean, with a document
   bootstrap interval, :class:`SpanF1`);
@@ -25,6 +25,7 @@ The family's public face: import from here, not from the modules.
 
 from __future__ import annotations
 
+from analytics.spans.conll import to_conll
 from analytics.spans.gold import GOLD_COLUMNS, gold_spans
 from analytics.spans.label_studio import to_label_studio
 from analytics.spans.loading import SPAN_FORMATS, load_spans
@@ -46,6 +47,7 @@ __all__ = [
     "load_spans",
     "pairwise_f1",
     "span_f1",
+    "to_conll",
     "to_label_studio",
     "to_prodigy",
     "unitizing_alpha",

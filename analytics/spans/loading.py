@@ -10,7 +10,10 @@ The formats, chosen by ``format=`` or else by the file's extension and content:
 - ``"label-studio"``: a Label Studio JSON export of ``labels`` tasks
   (:mod:`analytics.spans.label_studio`; ``.json``);
 - ``"prodigy"``: a Prodigy ``ner``/``spans`` JSONL export (:mod:`analytics.spans.prodigy`;
-  ``.jsonl``).
+  ``.jsonl``);
+- ``"conll"``: CoNLL-style BIO/BILOU token files (:mod:`analytics.spans.conll`; ``.conll``,
+  ``.bio``, ``.iob``, ``.bilou``); one file per annotator as a mapping
+  ``{annotator: file}``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.spans.conll import read_conll
 from analytics.spans.label_studio import read_label_studio
 from analytics.spans.model import SpanAnnotations, SpanLoadReport
 from analytics.spans.prodigy import read_prodigy
@@ -32,7 +36,7 @@ __all__ = ["SPAN_FORMATS", "load_spans", "read_source"]
 
 MAX_BYTES = 200 * 1024 * 1024
 
-SPAN_FORMATS = ("table", "label-studio", "prodigy", "dataframe")
+SPAN_FORMATS = ("table", "label-studio", "prodigy", "conll", "dataframe")
 """The formats :func:`load_spans` reads (``format=``)."""
 
 _EXTENSIONS: dict[str, str] = {
@@ -40,6 +44,10 @@ _EXTENSIONS: dict[str, str] = {
     ".tsv": "table",
     ".json": "label-studio",
     ".jsonl": "prodigy",
+    ".conll": "conll",
+    ".bio": "conll",
+    ".iob": "conll",
+    ".bilou": "conll",
 }
 
 
@@ -114,9 +122,10 @@ def load_spans(
 
     Parameters
     ----------
-    source : str, os.PathLike, bytes, file-like or pandas.DataFrame
+    source : str, os.PathLike, bytes, file-like, pandas.DataFrame or mapping
         Where the spans are. A DataFrame needs the columns ``item, annotator, start,
-        end, label`` (``text`` optional).
+        end, label`` (``text`` optional). A mapping ``{annotator: file}`` is one CoNLL
+        file per annotator.
     format : str or None, default None
         One of :data:`SPAN_FORMATS`; by default from the extension, else the content.
     text : mapping or None, default None
@@ -162,6 +171,18 @@ def load_spans(
         return SpanAnnotations.from_frame(
             source, completed=completed, texts=text, report=report, name=name
         )
+    if isinstance(source, Mapping):
+        if format not in (None, "conll"):
+            raise AnnotationDataError(
+                "a mapping {annotator: file} is read as CoNLL files, one per annotator",
+                hint="Give format='conll' or one file.",
+            )
+        contents, names = {}, []
+        for who, one in source.items():
+            raw, one_name = read_source(one, max_bytes)
+            contents[str(who)] = decode(raw, one_name)
+            names.append(one_name)
+        return read_conll(contents, ", ".join(names), completed=completed, name=name, **options)
     data, source_name = read_source(source, max_bytes)
     fmt = format or _guess_format(data, source_name)
     if fmt == "table":
@@ -183,6 +204,7 @@ def load_spans(
 _READERS: dict[str, Callable[..., SpanAnnotations]] = {
     "label-studio": read_label_studio,
     "prodigy": read_prodigy,
+    "conll": read_conll,
 }
 
 
