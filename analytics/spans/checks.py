@@ -89,9 +89,8 @@ def add_completed(
     items: pd.Index,
     annotators: pd.Index,
     done: np.ndarray,
-    texts: pd.Series,
     source: str,
-) -> tuple[pd.Index, pd.Index, np.ndarray, pd.Series]:
+) -> tuple[pd.Index, pd.Index, np.ndarray]:
     """Mark the pairs of ``completed=`` done, adding documents and annotators it names."""
     if isinstance(completed, pd.DataFrame):
         if not {"item", "annotator"} <= set(completed.columns):
@@ -117,14 +116,11 @@ def add_completed(
     if len(new_items):
         items = items.append(new_items)
         done = np.vstack([done, np.zeros((len(new_items), done.shape[1]), bool)])
-        texts = pd.concat(
-            [texts, pd.Series([None] * len(new_items), index=new_items, dtype=object)]
-        )
     if pairs:
         d = items.get_indexer([p[0] for p in pairs])
         a = annotators.get_indexer([p[1] for p in pairs])
         done[d, a] = True
-    return items, annotators, done, texts
+    return items, annotators, done
 
 
 def check_against_text(

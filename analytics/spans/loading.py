@@ -239,6 +239,8 @@ def _read_table(
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise AnnotationDataError(f"cannot read the table: {exc}", source=source) from None
     frame.columns = [str(c).strip().lower() for c in frame.columns]
+    if "text" in frame.columns:  # an empty text cell: the text is not given on that row
+        frame["text"] = frame["text"].where(frame["text"] != "", None)
     report = SpanLoadReport(
         source=source,
         format="table",

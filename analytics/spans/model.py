@@ -166,6 +166,40 @@ class SpanAnnotations:
         d, a = np.nonzero(self.completed)
         return pd.DataFrame({"item": self.items[d], "annotator": self.annotators[a]})
 
+    def to_frame(self, *, with_text: bool = False) -> pd.DataFrame:
+        """The long table :func:`~analytics.spans.load_spans` reads back.
+
+        One row per span, plus a row with empty ``start``, ``end`` and ``label`` for each
+        document an annotator completed without spans.
+
+        Parameters
+        ----------
+        with_text : bool, default False
+            Add a ``text`` column with each document's text (None where unknown).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        has = np.zeros_like(self.completed)
+        has[self.item_code, self.annotator_code] = True
+        d, a = np.nonzero(self.completed & ~has)
+        empty = pd.DataFrame(
+            {
+                "item": self.items[d],
+                "annotator": self.annotators[a],
+                "start": pd.array([None] * len(d), dtype="Int64"),
+                "end": pd.array([None] * len(d), dtype="Int64"),
+                "label": [None] * len(d),
+            }
+        )
+        out = pd.concat(
+            [self.spans.astype({"start": "Int64", "end": "Int64"}), empty], ignore_index=True
+        )
+        if with_text:
+            out["text"] = self.texts.reindex(out["item"]).to_numpy(object)
+        return out
+
     def __repr__(self) -> str:
         return (
             f"SpanAnnotations({self.name!r}: {self.n_items} documents, "
@@ -263,17 +297,15 @@ class SpanAnnotations:
             )
         items = pd.Index(pd.unique(item))
         annotators = pd.Index(pd.unique(annotator))
-        all_texts = collect_texts(frame, item, texts, items, source, rownum)
         done = np.zeros((len(items), len(annotators)), bool)
         done[items.get_indexer(item), annotators.get_indexer(annotator)] = True
         completed_from = "documents where an annotator has a span or an empty row"
         if not empty.any():
             completed_from = "documents where an annotator has a span"
         if completed is not None:
-            items, annotators, done, all_texts = add_completed(
-                completed, items, annotators, done, all_texts, source
-            )
+            items, annotators, done = add_completed(completed, items, annotators, done, source)
             completed_from = "completed= (plus documents with spans)"
+        all_texts = collect_texts(frame, item, texts, items, source, rownum)
         span = pd.DataFrame(
             {
                 "item": item[keep],

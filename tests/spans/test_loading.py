@@ -120,3 +120,17 @@ def test_missing_column_is_named():
 def test_lengths_use_text_else_last_end():
     spans = load_spans(_frame(), text={"d1": "Anna went to Rome."})
     assert spans.lengths().tolist() == [18, 7]
+
+
+def test_table_round_trip(tmp_path):
+    spans = load_spans(
+        _frame(),
+        completed={"d2": ["ann"], "d3": ["bob"]},
+        text={"d1": "Anna went to Rome.", "d2": "The UN met.", "d3": "Nothing."},
+    )
+    path = tmp_path / "out.csv"
+    spans.to_frame(with_text=True).to_csv(path, index=False)
+    again = load_spans(path)
+    pd.testing.assert_frame_equal(spans.spans, again.spans)
+    assert np.array_equal(spans.completed, again.completed)
+    assert spans.texts.tolist() == again.texts.tolist() and again.report.cautions == ()
