@@ -12,6 +12,10 @@ The family's public face: import from here, not from the modules.
   bootstrap interval, :class:`SpanF1`);
 - chance-corrected agreement on where spans are: :func:`unitizing_alpha`
   (Krippendorff's alpha_U, overall or per label);
+- where annotators disagree: :func:`label_confusion` (which labels get swapped),
+  :func:`document_agreement` (the worst documents), :func:`span_support` and
+  :func:`document_segments` (a document's text cut at the spans, per annotator);
+- figures: :func:`pair_f1_heatmap`, :func:`label_confusion_heatmap`;
 - the gold standard: :func:`gold_spans` (spans a quorum of annotators share, with their
   support and stated rules for boundary and label disagreement);
 
@@ -26,6 +30,14 @@ The family's public face: import from here, not from the modules.
 from __future__ import annotations
 
 from analytics.spans.conll import to_conll
+from analytics.spans.disagreement import (
+    NONE_LABEL,
+    document_agreement,
+    document_segments,
+    label_confusion,
+    span_support,
+)
+from analytics.spans.figures import label_confusion_heatmap, pair_f1_heatmap
 from analytics.spans.gold import GOLD_COLUMNS, gold_spans
 from analytics.spans.label_studio import to_label_studio
 from analytics.spans.loading import SPAN_FORMATS, load_spans
@@ -38,15 +50,22 @@ from analytics.spans.unitizing import unitizing_alpha
 __all__ = [
     "GOLD_COLUMNS",
     "MATCHES",
+    "NONE_LABEL",
     "SPAN_COLUMNS",
     "SPAN_FORMATS",
     "SpanAnnotations",
     "SpanF1",
     "SpanLoadReport",
+    "document_agreement",
+    "document_segments",
     "gold_spans",
+    "label_confusion",
+    "label_confusion_heatmap",
     "load_spans",
+    "pair_f1_heatmap",
     "pairwise_f1",
     "span_f1",
+    "span_support",
     "to_conll",
     "to_label_studio",
     "to_prodigy",
