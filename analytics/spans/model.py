@@ -14,6 +14,7 @@ one document, and different texts given for the same document.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,6 +161,27 @@ class SpanAnnotations:
     def texts_known(self) -> bool:
         """Whether every document's text is known."""
         return bool(self.texts.map(lambda t: isinstance(t, str)).all())
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the spans, the completed documents and the texts (for caches)."""
+        h = hashlib.sha256()
+        h.update(pd.util.hash_pandas_object(self.spans, index=False).to_numpy().tobytes())
+        h.update(np.packbits(self.completed).tobytes() + str(self.completed.shape).encode())
+        h.update(
+            pd.util.hash_pandas_object(self.items.to_series().astype(str), index=False)
+            .to_numpy()
+            .tobytes()
+        )
+        h.update(
+            pd.util.hash_pandas_object(self.annotators.to_series().astype(str), index=False)
+            .to_numpy()
+            .tobytes()
+        )
+        h.update(
+            pd.util.hash_pandas_object(self.texts.fillna("\x00"), index=False).to_numpy().tobytes()
+        )
+        return h.hexdigest()[:16]
 
     def completed_frame(self) -> pd.DataFrame:
         """The ``(item, annotator)`` pairs of completed documents, as a DataFrame."""
