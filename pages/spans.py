@@ -35,6 +35,11 @@ def _agreement(fingerprint: str, _spans, match: str, n_boot: int) -> dict:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
+def _tokens(fingerprint: str, _spans):
+    return sp.token_agreement(_spans)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
 def _fixed(fingerprint: str, _spans) -> dict:
     return {
         "alpha": sp.unitizing_alpha(_spans),
@@ -146,7 +151,7 @@ c3.metric("Gold spans (majority)", f"{len(gold):,}")
 if res.f1.reason:
     st.warning(md(f"Span F1 is undefined: {res.f1.reason}"))
 
-tabs = st.tabs(["Per label", "Annotator pairs", "Label swaps", "Documents", "Gold"])
+tabs = st.tabs(["Per label", "Annotator pairs", "Label swaps", "Documents", "Gold", "Token level"])
 
 with tabs[0]:
     st.markdown("F1 and alpha_U for each label taken alone.")
@@ -244,3 +249,16 @@ with tabs[4]:
         index=False,
         label="All spans as CSV (loads back here)",
     )
+
+with tabs[5]:
+    st.markdown(
+        "The common practice: every token gets each annotator's label (O outside spans) "
+        "and the usual coefficients are computed on tokens."
+    )
+    if not spans.texts_known:
+        st.info("Token-level coefficients need the document texts, which this file does not give.")
+    else:
+        table = _tokens(spans.fingerprint, spans)
+        st.warning(md(table.attrs["caveat"]))
+        show_table(table, "token_agreement", key="spans_tokens", index=False)
+        st.caption(f"{table.attrs['tokens']:,} tokens.")

@@ -16,6 +16,8 @@ The family's public face: import from here, not from the modules.
   :func:`document_agreement` (the worst documents), :func:`span_support` and
   :func:`document_segments` (a document's text cut at the spans, per annotator);
 - figures: :func:`pair_f1_heatmap`, :func:`label_confusion_heatmap`;
+- token level: :func:`token_agreement` (Cohen's, Fleiss' kappa and alpha with spans
+  projected onto tokens, with :data:`TOKEN_CAVEAT`) and :func:`token_annotations`;
 - the gold standard: :func:`gold_spans` (spans a quorum of annotators share, with their
   support and stated rules for boundary and label disagreement);
 
@@ -45,6 +47,7 @@ from analytics.spans.matching import MATCHES, pairwise_f1
 from analytics.spans.model import SPAN_COLUMNS, SpanAnnotations, SpanLoadReport
 from analytics.spans.prodigy import to_prodigy
 from analytics.spans.summary import SpanF1, span_f1
+from analytics.spans.tokens import TOKEN_CAVEAT, token_agreement, token_annotations
 from analytics.spans.unitizing import unitizing_alpha
 
 __all__ = [
@@ -53,6 +56,7 @@ __all__ = [
     "NONE_LABEL",
     "SPAN_COLUMNS",
     "SPAN_FORMATS",
+    "TOKEN_CAVEAT",
     "SpanAnnotations",
     "SpanF1",
     "SpanLoadReport",
@@ -69,5 +73,7 @@ __all__ = [
     "to_conll",
     "to_label_studio",
     "to_prodigy",
+    "token_agreement",
+    "token_annotations",
     "unitizing_alpha",
 ]

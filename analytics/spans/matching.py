@@ -51,6 +51,7 @@ __all__ = [
     "MATCHES",
     "TOKEN_PATTERN",
     "PairCounts",
+    "match_units",
     "pair_counts",
     "pairs_table",
     "pairwise_f1",
@@ -106,7 +107,7 @@ def tokens(spans: SpanAnnotations) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return doc, found[:, 0] - doc_start[doc], found[:, 1] - doc_start[doc]
 
 
-def _units(spans: SpanAnnotations, match: str) -> pd.DataFrame:
+def match_units(spans: SpanAnnotations, match: str) -> pd.DataFrame:
     """The units that are matched: ``annotator, item, label, lo, hi`` (global positions).
 
     Positions are made global by giving every (document, label) its own stretch, so a
@@ -185,7 +186,7 @@ def pair_counts(
     PairCounts
     """
     match = check_choice(match, "match", MATCHES)
-    units = _units(spans, match)
+    units = match_units(spans, match)
     n_labels = len(spans.labels) if by_label else 1
     n_items = spans.n_items
     per_annotator = {a: g for a, g in units.groupby("annotator", sort=True)}
