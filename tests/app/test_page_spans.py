@@ -8,6 +8,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from analytics.spans import gold_spans, load_spans, span_f1, unitizing_alpha
+from tests.helpers.markup import shown
 from tests.helpers.paths import ROOT
 from ui.text import md
 
@@ -39,7 +40,7 @@ def test_sample_shows_results_on_first_open():
     assert any("swap" in t for t in titles)
     assert any("interval" in c.value for c in at.caption)
     # the document browser shows every annotator's line, disagreements marked
-    assert any("Token-level coefficients" in w.value for w in at.warning)
+    assert any("Token-level coefficients" in shown(w.value) for w in at.warning)
     lines = [m.value for m in at.markdown if m.value.startswith("**ann**")]
     assert lines and "orange-background" in "".join(m.value for m in at.markdown)
 
