@@ -26,9 +26,15 @@ __all__ = [
 
 
 def blank(col: pd.Series) -> np.ndarray:
-    values = col.to_numpy(object)
-    text = pd.Series(values, dtype=object).astype(str).str.strip()
-    return np.asarray(pd.isna(values) | (text == "").to_numpy())
+    """Cells that are missing or hold only blanks (numbers are never blank)."""
+    out = np.array(col.isna().to_numpy(), bool)
+    if pd.api.types.is_numeric_dtype(col.dtype):
+        return out
+    maybe = np.flatnonzero(~out & pd.to_numeric(col, errors="coerce").isna().to_numpy())
+    if len(maybe):
+        text = col.iloc[maybe].astype(str).str.strip()
+        out[maybe[(text == "").to_numpy()]] = True
+    return out
 
 
 def offsets(col: pd.Series, name: str, source: str, rows: np.ndarray) -> np.ndarray:

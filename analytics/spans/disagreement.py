@@ -76,7 +76,9 @@ def label_confusion(spans: SpanAnnotations) -> pd.DataFrame:
         hit = b_end[k] > pos_b[row]
         row, other = row[hit], sb[k[hit]]
         np.add.at(counts, (spans.label_code[row], spans.label_code[other]), 1)
-        alone = np.setdiff1d(sa, row)
+        seen = np.zeros(spans.n_spans, bool)
+        seen[row] = True
+        alone = sa[~seen[sa]]
         np.add.at(counts, (spans.label_code[alone], n_l), 1)
     return pd.DataFrame(counts, index=pd.Index(labels, name="label"), columns=[*labels, NONE_LABEL])
 

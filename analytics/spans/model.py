@@ -317,10 +317,11 @@ class SpanAnnotations:
                 column="end",
                 rows=rownum[keep][bad].tolist(),
             )
-        items = pd.Index(pd.unique(item))
-        annotators = pd.Index(pd.unique(annotator))
+        row_item, items = pd.factorize(item)
+        row_annotator, annotators = pd.factorize(annotator)
+        items, annotators = pd.Index(items, dtype=object), pd.Index(annotators, dtype=object)
         done = np.zeros((len(items), len(annotators)), bool)
-        done[items.get_indexer(item), annotators.get_indexer(annotator)] = True
+        done[row_item, row_annotator] = True
         completed_from = "documents where an annotator has a span or an empty row"
         if not empty.any():
             completed_from = "documents where an annotator has a span"
@@ -338,10 +339,11 @@ class SpanAnnotations:
             }
         )
         span_rows = rownum[keep]
-        i_code = items.get_indexer(span["item"].to_numpy(object)).astype(np.int64)
-        a_code = annotators.get_indexer(span["annotator"].to_numpy(object)).astype(np.int64)
-        label_index = pd.Index(sorted(pd.unique(span["label"])))
-        l_code = label_index.get_indexer(span["label"]).astype(np.int64)
+        i_code = row_item[keep].astype(np.int64)  # completed= only appends documents
+        a_code = row_annotator[keep].astype(np.int64)
+        l_code, label_names = pd.factorize(span["label"], sort=True)
+        l_code = l_code.astype(np.int64)
+        label_index = pd.Index(label_names, dtype=object)
         check_against_text(all_texts, i_code, start, end, source, span_rows)
         order = np.lexsort((start, l_code, a_code, i_code))
         span, span_rows = span.iloc[order].reset_index(drop=True), span_rows[order]
