@@ -50,7 +50,8 @@ def token_annotations(spans: SpanAnnotations) -> Annotations:
     Returns
     -------
     Annotations
-        Items ``"<document>#<token number>"``, nominal labels (``O`` outside spans).
+        Items ``"<document>#<token number>"``, nominal labels (``O`` outside spans, or
+        ``(outside)`` when a span label is itself ``O``).
     """
     t_doc, _, _ = tokens(spans)
     n_tok, n_labels = len(t_doc), max(len(spans.labels), 1)
@@ -68,20 +69,26 @@ def token_annotations(spans: SpanAnnotations) -> Annotations:
         joined = marked[many].groupby(["a", "t"], sort=False)["label"].agg("+".join).reset_index()
         marked = pd.concat([marked[~many], joined], ignore_index=True)
     a_idx, t_idx = np.nonzero(spans.completed.T[:, t_doc])  # (annotator, token) pairs done
-    labels = np.full(len(a_idx), OUTSIDE, dtype=object)
+    codes = np.zeros(len(a_idx), np.int64)  # 0 is OUTSIDE
     key = a_idx.astype(np.int64) * max(n_tok, 1) + t_idx
     mkey = marked["a"].to_numpy(np.int64) * max(n_tok, 1) + marked["t"].to_numpy(np.int64)
-    labels[np.searchsorted(key, mkey)] = marked["label"].to_numpy(object)
+    marked_codes, names = pd.factorize(marked["label"].to_numpy(object), sort=True)
+    codes[np.searchsorted(key, mkey)] = marked_codes + 1
+    outside = OUTSIDE if OUTSIDE not in set(names) else "(outside)"  # a label may be "O"
+    used = np.unique(t_idx)  # tokens of documents somebody finished
     t_number = np.arange(n_tok) - np.searchsorted(t_doc, t_doc, side="left")
-    item_names = pd.Index(spans.items.astype(str))[t_doc] + "#" + t_number.astype(str)
-    frame = pd.DataFrame(
-        {
-            "item": item_names[t_idx],
-            "annotator": spans.annotators.astype(str)[a_idx],
-            "label": labels,
-        }
+    doc_names = spans.items.astype(str).to_numpy(object)[t_doc[used]]
+    item_names = pd.Index(doc_names + "#" + t_number[used].astype(str).astype(object))
+    return Annotations(
+        item_codes=np.searchsorted(used, t_idx),
+        annotator_codes=a_idx,
+        label_codes=codes,
+        items=item_names,
+        annotators=spans.annotators.astype(str),
+        categories=pd.Index([outside, *names], dtype=object),
+        kind="nominal",
+        name=f"{spans.name} (tokens)",
     )
-    return Annotations.from_frame(frame, kind="nominal", name=f"{spans.name} (tokens)")
 
 
 def token_agreement(spans: SpanAnnotations) -> pd.DataFrame:

@@ -55,3 +55,13 @@ def test_nested_spans_join_their_labels():
     )
     wide = token_annotations(load_spans(df, text={"d": TEXT})).wide()
     assert wide.loc["d#1"].tolist() == ["PER+X", "PER"]
+
+
+def test_a_label_named_o_is_kept_apart_from_outside():
+    df = pd.DataFrame(
+        [("d", "a", 0, 4, "O"), ("d", "b", 0, 4, "O")],
+        columns=["item", "annotator", "start", "end", "label"],
+    )
+    ann = token_annotations(load_spans(df, text={"d": TEXT}))
+    assert list(ann.categories) == ["(outside)", "O"]
+    assert ann.wide().loc["d#0"].tolist() == ["O", "O"]
