@@ -13,7 +13,7 @@ Format (Label Studio docs, "Label Studio JSON format of annotated tasks" and the
 Each task is a document (its ``id``); each annotation is one annotator (``completed_by``:
 an id, or an object with ``email`` or ``id``) finishing it, so an annotation with no
 ``labels`` result is a document read and left without spans. Cancelled annotations are
-skipped and counted; so are predictions. The text is ``data[text_key]`` (default: the
+skipped and counted; predictions are left out (the report says on how many tasks). The text is ``data[text_key]`` (default: the
 only text field of ``data``, else ``"text"``). A span with several labels becomes one
 span per label. When ``value.text`` is given it must equal the text at the offsets;
 Label Studio's browser counts UTF-16 units, so on text with characters beyond U+FFFF the
@@ -136,6 +136,7 @@ def read_label_studio(
     if not isinstance(tasks, list):
         raise AnnotationDataError("a Label Studio export is a list of tasks", source=source)
     rec = SpanRecords(source, FORMAT)
+    with_predictions = 0
     for row, task in enumerate(tasks, start=1):
         rec.n_records += 1
         if not isinstance(task, dict):
@@ -145,7 +146,7 @@ def read_label_studio(
         doc_text = _text_of(task.get("data"), text_key, row, source)
         annotations = task.get("annotations", task.get("completions")) or []
         if task.get("predictions"):
-            rec.skip("tasks with predictions (model output is not an annotator)", row)
+            with_predictions += 1
         if not annotations:
             rec.skip("tasks nobody annotated", row)
         for ann in annotations:
@@ -176,6 +177,10 @@ def read_label_studio(
                 start, end = _offsets(value, doc_text, row, source, rec)
                 for label in value["labels"]:
                     rec.span(doc, who, start, end, label, doc_text, row)
+    if with_predictions:
+        rec.notes.append(
+            f"model predictions on {with_predictions} tasks were left out (a model is not an annotator)"
+        )
     return rec.build(
         text=text,
         completed=completed,

@@ -43,6 +43,7 @@ def test_label_studio_reads_spans_empty_annotations_and_skips(tmp_path):
         _ls_task(2, [_ls_ann(10, [(0, 4, ["PER"])], cancelled=True)]),
         _ls_task(3, []),
     ]
+    tasks[0]["predictions"] = [{"model_version": "v1", "result": []}]
     spans = load_spans(_write(tmp_path, "ner.json", json.dumps(tasks)))
     assert spans.report.format == "label-studio"
     assert spans.spans[["item", "annotator", "label"]].values.tolist() == [
@@ -53,6 +54,9 @@ def test_label_studio_reads_spans_empty_annotations_and_skips(tmp_path):
     reasons = {note.reason: note.count for note in spans.report.skipped}
     assert reasons == {"cancelled (skipped) annotations": 1, "tasks nobody annotated": 1}
     assert spans.texts[1] == TEXT
+    assert spans.report.notes == (
+        "model predictions on 1 tasks were left out (a model is not an annotator)",
+    )
 
 
 def test_label_studio_quoted_text_must_match_and_utf16_offsets_are_converted():
