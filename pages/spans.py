@@ -35,6 +35,11 @@ def _agreement(fingerprint: str, _spans, match: str, n_boot: int) -> dict:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
+def _pairs_by_label(fingerprint: str, _spans, match: str):
+    return sp.pairwise_f1(_spans, match=match, by_label=True)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
 def _tokens(fingerprint: str, _spans):
     return sp.token_agreement(_spans)
 
@@ -163,8 +168,14 @@ with tabs[0]:
     show_table(per, "spans_per_label", key="spans_per_label", index=False)
 
 with tabs[1]:
-    pairs = agree["pairs"]
-    show_figure(sp.pair_f1_heatmap(pairs), "span_pairs", key="spans_pairs_fig")
+    which = st.selectbox("Label", ["all labels", *spans.labels], key="spans_pair_label")
+    if which == "all labels":
+        pairs = agree["pairs"]
+    else:
+        pairs = _pairs_by_label(spans.fingerprint, spans, match)
+        pairs = pairs[pairs["label"] == which].drop(columns="label")
+    label = None if which == "all labels" else which
+    show_figure(sp.pair_f1_heatmap(pairs, label=label), "span_pairs", key="spans_pairs_fig")
     show_table(pairs, "span_pairs", key="spans_pairs", index=False)
 
 with tabs[2]:

@@ -16,22 +16,24 @@ from analytics._core.style import SEQUENTIAL, apply_layout, empty_figure
 __all__ = ["label_confusion_heatmap", "pair_f1_heatmap"]
 
 
-def pair_f1_heatmap(
-    table: pd.DataFrame, *, title: str = "Span F1 for every pair of annotators"
-) -> go.Figure:
+def pair_f1_heatmap(table: pd.DataFrame, *, label: object = None) -> go.Figure:
     """Annotator x annotator heatmap of pairwise F1 (symmetric).
 
     Parameters
     ----------
     table : pandas.DataFrame
         :func:`~analytics.spans.pairwise_f1` over all labels.
-    title : str, default "Span F1 for every pair of annotators"
+    label : object, optional
+        The label the table is about (named in the title, as text); None for all labels.
 
     Returns
     -------
     plotly.graph_objects.Figure
         The chart, or a figure saying why there is nothing to draw.
     """
+    title = "Span F1 for every pair of annotators"
+    if label is not None:
+        title += f", {plotly_text(label)}"
     if table.empty:
         return empty_figure(title, "Fewer than two annotators: there is no pair to compare.")
     if table["f1"].isna().all():

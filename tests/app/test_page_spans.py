@@ -53,6 +53,13 @@ def test_matching_choice_changes_the_headline():
     assert "Span F1 (overlap)" in labels
 
 
+def test_pair_matrix_per_label():
+    at = _run()
+    at.selectbox(key="spans_pair_label").set_value("LOC").run()
+    assert not at.exception
+    assert any(t.endswith(", LOC") for t in _titles(at))
+
+
 def test_hostile_names_are_shown_as_text_and_one_annotator_stops():
     rows = [
         ("d", "[x](http://evil)", 0, 4, ":red[LAB]"),

@@ -75,5 +75,7 @@ def test_figures_draw_and_explain_when_empty():
     fig = pair_f1_heatmap(pairwise_f1(spans))
     assert fig.data[0].z.shape == (2, 2) and np.isnan(fig.data[0].z[0, 0])
     assert label_confusion_heatmap(label_confusion(spans)).data[0].z.shape == (3, 4)
+    hostile = pair_f1_heatmap(pairwise_f1(spans), label="<b>x</b>").layout.title.text
+    assert "<b>" not in hostile and hostile.startswith("Span F1")
     alone = _spans([("d", "a", 0, 4, "PER")])
     assert "no pair" in pair_f1_heatmap(pairwise_f1(alone)).layout.annotations[0].text
