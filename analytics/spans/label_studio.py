@@ -145,6 +145,10 @@ def read_label_studio(
         doc = task.get("id", row)
         doc_text = _text_of(task.get("data"), text_key, row, source)
         annotations = task.get("annotations", task.get("completions")) or []
+        if not isinstance(annotations, list):
+            raise AnnotationDataError(
+                "'annotations' is not a list", source=source, rows=[row], column="annotations"
+            )
         if task.get("predictions"):
             with_predictions += 1
         if not annotations:
@@ -161,7 +165,15 @@ def read_label_studio(
                 rec.skip("annotations without completed_by (annotator unknown)", row)
                 continue
             rec.done(doc, who, doc_text, row)
-            for result in ann.get("result") or []:
+            results = ann.get("result") or []
+            if not isinstance(results, list):
+                raise AnnotationDataError(
+                    "an annotation's 'result' is not a list",
+                    source=source,
+                    rows=[row],
+                    column="result",
+                )
+            for result in results:
                 if not isinstance(result, dict) or result.get("type") != "labels":
                     continue
                 if from_name is not None and result.get("from_name") != from_name:

@@ -7,6 +7,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analytics import AnnotationDataError
 from analytics.spans import gold_spans, load_spans, to_label_studio, to_prodigy
@@ -156,3 +158,70 @@ def test_gold_exports_import_back(write, fmt):
     assert list(back.annotators) == ["gold"]
     cols = ["item", "start", "end", "label"]
     assert sorted(back.spans[cols].values.tolist()) == sorted(gold[cols].values.tolist())
+
+
+_leaf = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 50), st.floats(allow_nan=True), st.text(max_size=5)
+)
+_value = st.fixed_dictionaries(
+    {},
+    optional={
+        "start": _leaf,
+        "end": _leaf,
+        "text": _leaf,
+        "labels": st.one_of(_leaf, st.lists(_leaf, max_size=2)),
+    },
+)
+_result = st.fixed_dictionaries(
+    {}, optional={"type": st.sampled_from(["labels", "choices"]), "value": st.one_of(_leaf, _value)}
+)
+_annotation = st.fixed_dictionaries(
+    {},
+    optional={
+        "completed_by": _leaf,
+        "was_cancelled": _leaf,
+        "result": st.one_of(_leaf, st.lists(st.one_of(_leaf, _result), max_size=3)),
+    },
+)
+_task = st.fixed_dictionaries(
+    {},
+    optional={
+        "id": _leaf,
+        "data": st.one_of(_leaf, st.dictionaries(st.sampled_from(["text", "x"]), _leaf)),
+        "annotations": st.one_of(_leaf, st.lists(st.one_of(_leaf, _annotation), max_size=3)),
+    },
+)
+_line = st.fixed_dictionaries(
+    {},
+    optional={
+        "text": _leaf,
+        "spans": st.one_of(
+            _leaf,
+            st.lists(
+                st.one_of(
+                    _leaf,
+                    st.fixed_dictionaries(
+                        {}, optional={"start": _leaf, "end": _leaf, "label": _leaf}
+                    ),
+                ),
+                max_size=3,
+            ),
+        ),
+        "_input_hash": _leaf,
+        "_annotator_id": _leaf,
+        "answer": st.sampled_from(["accept", "reject", None]),
+    },
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.one_of(_leaf, _task), max_size=4), st.lists(st.one_of(_leaf, _line), max_size=4))
+def test_malformed_exports_give_a_named_error_never_a_crash(tasks, lines):
+    for data, fmt in (
+        (json.dumps(tasks), "label-studio"),
+        ("\n".join(map(json.dumps, lines)), "prodigy"),
+    ):
+        try:
+            load_spans(data.encode(), format=fmt)
+        except AnnotationDataError:
+            pass
