@@ -61,7 +61,7 @@ def collect_texts(
     out = pd.Series([None] * len(items), index=items, dtype=object)
     if "text" in frame.columns:
         given = frame["text"].to_numpy(object)
-        has = np.array([isinstance(t, str) for t in given])
+        has = np.array([isinstance(t, str) for t in given], bool)
         table = pd.DataFrame({"item": item[has], "text": given[has], "row": rownum[has]})
         first = table.drop_duplicates("item")
         merged = table.merge(first, on="item", suffixes=("", "_first"))

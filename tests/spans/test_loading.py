@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analytics import AnnotationDataError
 from analytics.spans import SpanAnnotations, load_spans
@@ -134,3 +136,29 @@ def test_table_round_trip(tmp_path):
     pd.testing.assert_frame_equal(spans.spans, again.spans)
     assert np.array_equal(spans.completed, again.completed)
     assert spans.texts.tolist() == again.texts.tolist() and again.report.cautions == ()
+
+
+def test_an_empty_table_gives_undefined_measures_with_reasons():
+    from analytics.spans import gold_spans, span_f1, unitizing_alpha
+
+    spans = load_spans(b"item,annotator,start,end,label,text\n", format="table")
+    assert spans.n_items == 0
+    assert np.isnan(span_f1(spans).f1) and span_f1(spans).f1.reason
+    assert np.isnan(unitizing_alpha(spans)) and unitizing_alpha(spans).reason
+    assert gold_spans(spans).empty
+
+
+_cell = st.sampled_from(
+    ["", "d1", "a", "0", "3", "-1", "1.5", "x", "PER", "  ", "nan", "NA", "9999"]
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(_cell, min_size=6, max_size=6), max_size=6), st.booleans())
+def test_any_table_loads_or_gives_a_named_error(rows, with_text):
+    head = "item,annotator,start,end,label" + (",text" if with_text else "")
+    body = "\n".join(",".join(r[: 6 if with_text else 5]) for r in rows)
+    try:
+        load_spans((head + "\n" + body).encode(), format="table")
+    except AnnotationDataError as exc:
+        assert exc.source == "<bytes>"
