@@ -27,6 +27,7 @@ PAGES = [
     st.Page("pages/upload.py", title="Data", icon=":material/upload_file:", default=True),
     st.Page("pages/agreement.py", title="Agreement report", icon=":material/groups:"),
     st.Page("pages/multilabel.py", title="Multi-label", icon=":material/label:"),
+    st.Page("pages/spans.py", title="Spans", icon=":material/format_underlined:"),
     st.Page("pages/noise.py", title="Noise calculator", icon=":material/blur_on:"),
     st.Page("pages/dawid_skene.py", title="Dawid-Skene", icon=":material/psychology:"),
     st.Page("pages/gold_labels.py", title="Gold labels", icon=":material/verified:"),

@@ -13,6 +13,7 @@ PAGES = [
     "pages/upload.py",
     "pages/agreement.py",
     "pages/multilabel.py",
+    "pages/spans.py",
     "pages/noise.py",
     "pages/dawid_skene.py",
     "pages/gold_labels.py",

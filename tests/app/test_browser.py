@@ -37,6 +37,7 @@ PAGES = {
     "Data": "data",
     "Agreement report": "agreement",
     "Multi-label": "multilabel",
+    "Spans": "spans",
     "Noise calculator": "noise",
     "Dawid-Skene": "dawid_skene",
     "Gold labels": "gold_labels",

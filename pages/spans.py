@@ -1,0 +1,275 @@
+"""Spans: agreement, disagreement and gold for named entities and other text spans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from analytics import AnnotationDataError, format_number
+from analytics import spans as sp
+from ui.text import md, md_lines
+from ui.widgets import download_table, explain, show_error, show_figure, show_table
+
+SPANS_KEY = "concord_spans"
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "news_spans.csv"
+WORST = 50  # documents offered in the browser
+UPLOAD_TYPES = ["csv", "tsv", "json", "jsonl", "conll", "bio", "iob", "bilou", "txt"]
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the spans...")
+def _load(data: bytes | tuple[tuple[str, bytes], ...], name: str, fmt: str | None):
+    if isinstance(data, tuple):
+        return sp.load_spans({Path(n).stem: d for n, d in data}, format="conll", name=name)
+    return sp.load_spans(data, format=fmt, name=name)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _agreement(fingerprint: str, _spans, match: str, n_boot: int) -> dict:
+    return {
+        "f1": sp.span_f1(_spans, match=match, n_boot=n_boot),
+        "by_label": sp.span_f1(_spans, match=match, by_label=True, n_boot=n_boot),
+        "pairs": sp.pairwise_f1(_spans, match=match),
+        "documents": sp.document_agreement(_spans, match=match),
+    }
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _pairs_by_label(fingerprint: str, _spans, match: str):
+    return sp.pairwise_f1(_spans, match=match, by_label=True)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _tokens(fingerprint: str, _spans):
+    return sp.token_agreement(_spans)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _fixed(fingerprint: str, _spans) -> dict:
+    return {
+        "alpha": sp.unitizing_alpha(_spans),
+        "alpha_by_label": sp.unitizing_alpha(_spans, by_label=True),
+        "confusion": sp.label_confusion(_spans),
+    }
+
+
+st.title("Spans")
+explain(
+    """
+For **span annotation**, where annotators mark pieces of text (named entities, aspects,
+evidence) and give each a label. Every measure here counts a document an annotator read
+and left **without** spans as "no span here": leaving those out would inflate agreement.
+
+- **Span F1** between two annotators: the share of one's spans the other also marked
+  (precision), the reverse (recall), and their harmonic mean. *Exact*: same start, end
+  and label; *overlap*: same label and at least one shared character; *token*: every token
+  a span covers counts apart. The headline is the mean over annotator pairs, with an
+  interval from resampling documents.
+- **Krippendorff's alpha_U**: chance-corrected agreement on where units lie and what they
+  are (1 perfect, 0 chance), on the documents every annotator finished.
+- **Gold spans**: the spans a majority of annotators share, with each one's support.
+"""
+)
+
+# ------------------------------------------------------------------ data
+with st.expander("Load span annotations", expanded=SPANS_KEY not in st.session_state):
+    st.markdown(
+        "A long table (CSV/TSV: item, annotator, start, end, label, optional text; a row "
+        "with empty start, end and label is a document finished without spans), a Label "
+        "Studio JSON export, a Prodigy JSONL export, or CoNLL BIO/BILOU files (one per "
+        "annotator, or one with a tag column per annotator)."
+    )
+    files = st.file_uploader(
+        "Span file(s)", type=UPLOAD_TYPES, accept_multiple_files=True, key="spans_upload"
+    )
+    fmt = st.selectbox(
+        "Format", ["detect", *[f for f in sp.SPAN_FORMATS if f != "dataframe"]], key="spans_format"
+    )
+    if files and st.button("Load", key="spans_load"):
+        try:
+            if len(files) > 1:
+                data = tuple((f.name, f.getvalue()) for f in files)
+                spans = _load(data, ", ".join(f.name for f in files), "conll")
+            else:
+                spans = _load(files[0].getvalue(), files[0].name, None if fmt == "detect" else fmt)
+        except AnnotationDataError as exc:
+            show_error(exc)
+        else:
+            st.session_state[SPANS_KEY] = spans
+    if SPANS_KEY in st.session_state and st.button("Back to the sample", key="spans_sample"):
+        del st.session_state[SPANS_KEY]
+        st.rerun()
+
+spans = st.session_state.get(SPANS_KEY)
+if spans is None:
+    spans = _load(SAMPLE.read_bytes(), SAMPLE.name, None)
+    st.caption("Showing the bundled sample: 150 simulated news sentences, 4 annotators.")
+st.markdown(
+    f"**{md(spans.name)}**: {spans.n_items:,} documents · {spans.n_annotators:,} annotators · "
+    f"{spans.n_spans:,} spans · {len(spans.labels)} labels"
+)
+report = spans.report
+if report.cautions:
+    st.warning(md_lines(report.cautions))
+notes = [str(note) for note in report.skipped] + list(report.notes)
+if notes:
+    st.caption(md_lines(notes))
+if spans.n_annotators < 2:
+    st.info("Only one annotator: there is nothing to compare. Load a file with two or more.")
+    st.stop()
+
+# ------------------------------------------------------------------ settings
+left, right = st.columns(2)
+matches = ["exact", "overlap", "token"] if spans.texts_known else ["exact", "overlap"]
+match = (
+    left.segmented_control("When do two spans agree?", matches, default="exact", key="spans_match")
+    or "exact"
+)
+n_boot = right.select_slider(
+    "Bootstrap resamples", [0, 200, 500, 1000], value=500, key="spans_boot"
+)
+if not spans.texts_known:
+    st.caption("Token matching needs the document texts, which this file does not give.")
+
+try:
+    agree = _agreement(spans.fingerprint, spans, match, int(n_boot))
+    fixed = _fixed(spans.fingerprint, spans)
+except AnnotationDataError as exc:
+    show_error(exc)
+    st.stop()
+
+res, alpha = agree["f1"], fixed["alpha"]
+c1, c2, c3 = st.columns(3)
+c1.metric(
+    f"Span F1 ({match})", format_number(res.f1), help="Mean pairwise F1 over annotator pairs."
+)
+if res.low == res.low:
+    c1.caption(
+        f"{res.confidence:.0%} interval {res.low:.3f} to {res.high:.3f} (documents resampled)"
+    )
+c2.metric(
+    "Krippendorff's alpha_U", format_number(alpha), help="Krippendorff (2004); 1 perfect, 0 chance."
+)
+c2.caption(md(alpha.reason or alpha.note))
+gold = sp.gold_spans(spans)
+c3.metric("Gold spans (majority)", f"{len(gold):,}")
+if res.f1.reason:
+    st.warning(md(f"Span F1 is undefined: {res.f1.reason}"))
+
+tabs = st.tabs(["Per label", "Annotator pairs", "Label swaps", "Documents", "Gold", "Token level"])
+
+with tabs[0]:
+    st.markdown("F1 and alpha_U for each label taken alone.")
+    per = agree["by_label"].merge(
+        fixed["alpha_by_label"][["label", "alpha", "units"]].rename(columns={"alpha": "alpha_U"}),
+        on="label",
+        how="left",
+    )
+    show_table(per, "spans_per_label", key="spans_per_label", index=False)
+
+with tabs[1]:
+    which = st.selectbox("Label", ["all labels", *spans.labels], key="spans_pair_label")
+    if which == "all labels":
+        pairs = agree["pairs"]
+    else:
+        pairs = _pairs_by_label(spans.fingerprint, spans, match)
+        pairs = pairs[pairs["label"] == which].drop(columns="label")
+    label = None if which == "all labels" else which
+    show_figure(sp.pair_f1_heatmap(pairs, label=label), "span_pairs", key="spans_pairs_fig")
+    show_table(pairs, "span_pairs", key="spans_pairs", index=False)
+
+with tabs[2]:
+    st.markdown(
+        "Each span against the other annotators' spans that overlap it: the diagonal is "
+        "agreement on the label, off the diagonal the swaps, and *(none)* a span the other "
+        "did not mark at all."
+    )
+    show_figure(sp.label_confusion_heatmap(fixed["confusion"]), "label_swaps", key="spans_conf_fig")
+    show_table(fixed["confusion"], "label_swaps", key="spans_conf")
+
+with tabs[3]:
+    docs = agree["documents"]
+    if not spans.texts_known:
+        st.info(
+            "The document texts are unknown, so documents cannot be shown; the table ranks them."
+        )
+    else:
+        worst = docs.head(WORST)
+        choice = st.selectbox(
+            f"Document (the {len(worst)} with the lowest agreement first)",
+            list(range(len(worst))),
+            format_func=lambda k: (
+                f"{worst['item'].iloc[k]} · F1 {format_number(worst['f1'].iloc[k])}"
+            ),
+            key="spans_doc",
+        )
+        st.caption("Green: every annotator marked this exact span. Orange: disputed.")
+        segments = sp.document_segments(spans, worst["item"].iloc[choice])
+        for who, part in segments.groupby("annotator", sort=False):
+            pieces = []
+            for row in part.itertuples():
+                piece = md(row.text)
+                if row.labels:
+                    colour = "green" if row.agreed else "orange"
+                    piece = f":{colour}-background[{piece}]"
+                if row.closes:
+                    piece += " :gray[" + md("[" + ", ".join(map(str, row.closes)) + "]") + "]"
+                pieces.append(piece)
+            st.markdown(f"**{md(who)}**: " + "".join(pieces))
+    show_table(docs, "span_documents", key="spans_docs", index=False)
+
+with tabs[4]:
+    quorum = st.slider(
+        "Annotators a gold span needs (0 = a majority of those who finished the document)",
+        0,
+        spans.n_annotators,
+        0,
+        key="spans_quorum",
+    )
+    gold = sp.gold_spans(spans, quorum=None if quorum == 0 else int(quorum))
+    st.markdown(
+        "Overlapping spans form one candidate; it is gold when enough annotators marked it. "
+        "Its label is the one most of them gave, its boundaries the ones most gave with that "
+        "label (*label_tie* flags a tied label)."
+    )
+    show_table(gold, "gold_spans", key="spans_gold", index=False)
+    texts = {k: v for k, v in spans.texts.items() if isinstance(v, str)}
+    col1, col2 = st.columns(2)
+    col1.download_button(
+        "Gold as Label Studio JSON",
+        data=lambda: sp.to_label_studio(gold, texts).encode("utf-8"),
+        file_name="gold_spans_label_studio.json",
+        mime="application/json",
+        key="spans_gold_ls",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    col2.download_button(
+        "Gold as Prodigy JSONL",
+        data=lambda: sp.to_prodigy(gold, texts).encode("utf-8"),
+        file_name="gold_spans_prodigy.jsonl",
+        mime="application/jsonl",
+        key="spans_gold_prodigy",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    download_table(
+        spans.to_frame(with_text=False),
+        "span_annotations",
+        key="spans_all",
+        index=False,
+        label="All spans as CSV (loads back here)",
+    )
+
+with tabs[5]:
+    st.markdown(
+        "The common practice: every token gets each annotator's label (O outside spans) "
+        "and the usual coefficients are computed on tokens."
+    )
+    if not spans.texts_known:
+        st.info("Token-level coefficients need the document texts, which this file does not give.")
+    else:
+        table = _tokens(spans.fingerprint, spans)
+        st.warning(md(table.attrs["caveat"]))
+        show_table(table, "token_agreement", key="spans_tokens", index=False)
+        st.caption(f"{table.attrs['tokens']:,} tokens.")

@@ -1,0 +1,77 @@
+"""The Spans page, run headless with streamlit's AppTest."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from analytics.spans import gold_spans, load_spans, span_f1, unitizing_alpha
+from tests.helpers.markup import shown
+from tests.helpers.paths import ROOT
+from ui.text import md
+
+SAMPLE = ROOT / "sample_data" / "news_spans.csv"
+
+
+def _run(spans=None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "pages" / "spans.py"), default_timeout=60)
+    if spans is not None:
+        at.session_state["concord_spans"] = spans
+    at.run()
+    return at
+
+
+def _titles(at: AppTest) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def test_sample_shows_results_on_first_open():
+    at = _run()
+    assert not at.exception, at.exception
+    spans = load_spans(SAMPLE)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Span F1 (exact)"] == f"{float(span_f1(spans, n_boot=0).f1):.3f}"
+    assert metrics["Krippendorff's alpha_U"] == f"{float(unitizing_alpha(spans)):.3f}"
+    assert metrics["Gold spans (majority)"] == f"{len(gold_spans(spans)):,}"
+    titles = _titles(at)
+    assert any("pair of annotators" in t for t in titles)
+    assert any("swap" in t for t in titles)
+    assert any("interval" in c.value for c in at.caption)
+    # the document browser shows every annotator's line, disagreements marked
+    assert any("Token-level coefficients" in shown(w.value) for w in at.warning)
+    lines = [m.value for m in at.markdown if m.value.startswith("**ann**")]
+    assert lines and "orange-background" in "".join(m.value for m in at.markdown)
+
+
+def test_matching_choice_changes_the_headline():
+    at = _run()
+    at.segmented_control(key="spans_match").set_value("overlap").run()
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert "Span F1 (overlap)" in labels
+
+
+def test_pair_matrix_per_label():
+    at = _run()
+    at.selectbox(key="spans_pair_label").set_value("LOC").run()
+    assert not at.exception
+    assert any(t.endswith(", LOC") for t in _titles(at))
+
+
+def test_hostile_names_are_shown_as_text_and_one_annotator_stops():
+    rows = [
+        ("d", "[x](http://evil)", 0, 4, ":red[LAB]"),
+        ("d", "**b**", 0, 4, ":red[LAB]"),
+    ]
+    df = pd.DataFrame(rows, columns=["item", "annotator", "start", "end", "label"])
+    spans = load_spans(df, text={"d": "<b>x</b> $1$"})
+    at = _run(spans)
+    assert not at.exception, at.exception
+    shown = "".join(m.value for m in at.markdown)
+    assert md("[x](http://evil)") in shown and "[x](http" not in shown
+    assert ":red[LAB]" not in shown and "<b>" not in shown
+    alone = load_spans(df.iloc[:1])
+    at = _run(alone)
+    assert not at.exception and "Only one annotator" in at.info[0].value
