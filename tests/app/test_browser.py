@@ -3,7 +3,8 @@
 Uploads a file through the page's uploader, visits every page through the sidebar,
 checks that figures render and key numbers appear, downloads the HTML report, and
 uploads a malformed file to see a readable error and no traceback. Saves a screenshot
-of each page to docs/screenshots/ (used in the README).
+of each page to test-artifacts/screenshots/ (ignored by git); scripts/update_screenshots.sh
+saves them to docs/screenshots/ instead (the README's pictures).
 """
 
 from __future__ import annotations
