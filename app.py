@@ -13,15 +13,16 @@ import streamlit as st
 from analytics.data import DEFAULT_SAMPLE, SAMPLES
 from ui.loaders import load_sample_cached
 from ui.report import report_button
-from ui.state import get_annotations, set_annotations, set_source
+from ui.state import get_annotations, restore_kept, set_annotations, set_source, sync_url
 from ui.text import md
 
 st.set_page_config(page_title="Concord", page_icon=":material/handshake:", layout="wide")
 
 if get_annotations() is None and not st.session_state.get("concord_started"):
     st.session_state["concord_started"] = True
-    set_annotations(load_sample_cached(DEFAULT_SAMPLE))
-    set_source(f"sample: {SAMPLES[DEFAULT_SAMPLE].title}", sample=DEFAULT_SAMPLE)
+    if not restore_kept():  # a reloaded tab shows its upload again (named in the URL)
+        set_annotations(load_sample_cached(DEFAULT_SAMPLE))
+        set_source(f"sample: {SAMPLES[DEFAULT_SAMPLE].title}", sample=DEFAULT_SAMPLE)
 
 PAGES = [
     st.Page("pages/upload.py", title="Data", icon=":material/upload_file:", default=True),
@@ -48,3 +49,11 @@ with st.sidebar:
         report_button(ann, key="sidebar")
 
 page.run()
+
+# The sidebar was drawn before the page ran; if the page loaded another data set (an
+# upload, a sample), draw everything again at once so that the sidebar (and its report
+# download) never describes the previous data set.
+now = get_annotations()
+if (None if now is None else now.fingerprint) != (None if ann is None else ann.fingerprint):
+    st.rerun()
+sync_url()

@@ -16,7 +16,13 @@ from ui.loaders import (
     sample_source,
     sheets_cached,
 )
-from ui.state import get_annotations, get_source, set_annotations, set_source
+from ui.state import (
+    get_annotations,
+    get_source,
+    keep_for_reload,
+    set_annotations,
+    set_source,
+)
 from ui.text import md, md_lines
 from ui.widgets import annotation_downloads, download_table, explain, show_figure, show_table
 
@@ -198,6 +204,7 @@ if data is not None:
                 set_annotations(ann)
                 if origin[0] == "file":
                     set_source(f"file: {name}")
+                    keep_for_reload(ann, f"file: {name}")
                 else:
                     set_source(f"sample: {SAMPLES[key].title}", sample=key)
                 st.session_state[LOAD_TOKEN] = choice

@@ -1,0 +1,87 @@
+"""Issue 17 in a real browser (Playwright driving Debian's chromium), one test per point.
+
+Each test opens its own tab on one shared server, so a test never sees another's upload
+(except through the server's memory of kept uploads, which is the point of the reload test).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, StreamlitServer, wait_for_app
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(),
+        reason="Debian's chromium is not installed (apt-get install chromium)",
+    ),
+]
+
+SNOW_RTE = ROOT / "datasets" / "snow_rte" / "labels.csv"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with StreamlitServer() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    pg.goto(server.url)
+    wait_for_app(pg)
+    yield pg
+    context.close()
+
+
+def upload(page, path: Path) -> None:
+    page.get_by_text("Upload a file", exact=True).first.click()
+    wait_for_app(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    wait_for_app(page)
+
+
+def sidebar(page) -> str:
+    return page.get_by_test_id("stSidebar").inner_text()
+
+
+def test_the_sidebar_and_its_report_follow_an_upload_at_once(page, tmp_path):
+    """Point 1: no page change needed; the sidebar's report is the uploaded data set's."""
+    upload(page, SNOW_RTE)
+    page.get_by_text("Loaded: labels.csv").wait_for()
+    text = sidebar(page)
+    assert "labels.csv" in text and "800 items" in text and "crowd_intents" not in text
+    with page.expect_download() as info:
+        page.get_by_test_id("stSidebar").get_by_test_id("stDownloadButton").first.click()
+    target = tmp_path / "report.html"
+    info.value.save_as(target)
+    html = target.read_text(encoding="utf-8")
+    assert "labels.csv" in html and "crowd_intents" not in html
+    assert info.value.suggested_filename == "concord_report_labels.html"
+
+
+def test_reloading_the_tab_keeps_the_upload(page):
+    """Point 1: a reload shows the uploaded data set again, not the sample."""
+    upload(page, SNOW_RTE)
+    page.get_by_text("Loaded: labels.csv").wait_for()
+    assert "data=" in page.url
+    page.reload()
+    wait_for_app(page)
+    page.get_by_text("Loaded: labels.csv").wait_for()
+    assert "800 items" in sidebar(page)
