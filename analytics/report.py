@@ -29,6 +29,7 @@ from plotly.offline import get_plotlyjs
 from analytics import AnnotationDataError, Annotations, as_annotations
 from analytics._core.validation import check_confidence, check_whole
 from analytics.data import table_to_csv
+from analytics.overview import Verdict, expected_label_error, judge
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
 
@@ -53,6 +54,9 @@ class Block:
         The table of a ``"table"`` block.
     figure : plotly.graph_objects.Figure or None, default None
         The figure of a ``"figure"`` block.
+    verdict : analytics.overview.Verdict or None, default None
+        How a ``"text"`` block's result reads (good, caution, bad): printed in front of
+        the text, with the rule that judged it.
     """
 
     section: str
@@ -61,6 +65,7 @@ class Block:
     text: str = ""
     table: pd.DataFrame | None = None
     figure: go.Figure | None = None
+    verdict: Verdict | None = None
 
 
 # ---------------------------------------------------------------------- sections
@@ -91,6 +96,15 @@ def _summary_blocks(ann: Annotations) -> list[Block]:
     ]
 
 
+def _alpha_verdict(report: pd.DataFrame) -> Block:
+    """The report's headline: Krippendorff's alpha judged by :func:`analytics.overview.judge`."""
+    rows = report[report["coefficient"].str.startswith("Krippendorff")]
+    row = (rows if len(rows) else report).iloc[0]
+    shown = f"{row['value']:.3f}" if pd.notna(row["value"]) else "undefined"
+    verdict = judge("agreement", row["value"], str(row.get("note", "") or ""))
+    return Block("agreement", "text", text=f"{row['coefficient']} = {shown}.", verdict=verdict)
+
+
 def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
     from analytics import agreement as ag
 
@@ -105,6 +119,7 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
             "section 3; Passonneau & Carpenter 2014, section 2.1): read it beside the noise bound and the "
             "annotator model below.",
         ),
+        _alpha_verdict(report),
         Block(s, "table", "Agreement coefficients", table=report),
         Block(s, "figure", "Coefficients with intervals", figure=ag.forest_plot(report)),
     ]
@@ -189,7 +204,8 @@ def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
 
     s = "noise"
     result = noise_from_annotations(ann, confidence=confidence)
-    blocks = [Block(s, "text", text=result.explain())]
+    verdict = judge("noise", result.gamma if result.ok else float("nan"), result.reason)
+    blocks = [Block(s, "text", text=result.explain(), verdict=verdict)]
     if result.notes:
         blocks.append(Block(s, "text", "How it was computed", text="\n".join(result.notes)))
     if result.ok:
@@ -216,6 +232,7 @@ def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
     s = "dawid_skene"
     result = ds.fit(ann)
     share = ds.fit_summary(result).confident_share
+    error = expected_label_error(result.confidence)
     return [
         Block(
             s,
@@ -223,6 +240,13 @@ def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
             text=f"The Dawid-Skene model (fitted by EM, {result.n_iter} iterations, "
             f"{'converged' if result.converged else 'not converged'}) gives each item a probability for every "
             f"category; {share:.1%} of items have a top posterior of at least 0.99.",
+        ),
+        Block(
+            s,
+            "text",
+            text=f"If the model is right about its own uncertainty, about {error:.1%} of its "
+            "labels are wrong.",
+            verdict=judge("gold_error", error),
         ),
         Block(
             s,
@@ -351,6 +375,7 @@ h3{margin-top:1.6rem;font-size:1.1rem} .meta{color:#5c6370;font-size:.9rem}
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;display:block;overflow-x:auto}
 th,td{border:1px solid #dee2e6;padding:.25rem .5rem;text-align:right} th{background:#f3f5fa}
 td:first-child,th:first-child{text-align:left} .note{color:#5c6370;font-size:.85rem}
+.sev-good b{color:#2b8a3e} .sev-caution b{color:#e67700} .sev-bad b{color:#c92a2a} .sev-undefined b{color:#5c6370}
 nav ul{columns:2} pre{white-space:pre-wrap;background:#f8f9fa;padding:.6rem;border-radius:4px}
 """
 
@@ -365,6 +390,14 @@ def _table_html(df: pd.DataFrame) -> str:
     if len(df) > MAX_TABLE_ROWS:
         out += f'<p class="note">First {MAX_TABLE_ROWS} of {len(df):,} rows; the zip download has the whole table.</p>'
     return out
+
+
+def _verdict_html(verdict: Verdict, text: str) -> str:
+    return (
+        f'<p class="sev-{verdict.label}"><b>{html.escape(verdict.label.capitalize())}.</b> '
+        f"{html.escape(text)}<br>"
+        f'<span class="note">Severity rule: {html.escape(verdict.rule.describe())}.</span></p>'
+    )
 
 
 def _render(blocks: Iterable[Block], ann: Annotations, title: str) -> str:
@@ -389,7 +422,9 @@ def _render(blocks: Iterable[Block], ann: Annotations, title: str) -> str:
         for b in (b for b in blocks if b.section == section):
             if b.title:
                 parts.append(f"<h3>{html.escape(b.title)}</h3>")
-            if b.kind == "text":
+            if b.kind == "text" and b.verdict is not None:
+                parts.append(_verdict_html(b.verdict, b.text))
+            elif b.kind == "text":
                 lines = b.text.split("\n")
                 if len(lines) > 1:
                     parts.append(

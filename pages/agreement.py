@@ -26,6 +26,8 @@ from analytics.agreement import (
     per_category_bars,
     reading,
 )
+from analytics.overview import judge
+from ui.severity import show_verdict
 from ui.state import require_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
@@ -211,8 +213,22 @@ with tab_summary:
             "n/a" if not np.isfinite(value) else f"{value:.3f}",
             ci,
             delta_color="off",
+            delta_arrow="off",  # the interval is context, not a change up or down
             help=md(row["note"]) if row["note"] else None,
         )
+    alpha_row = headline.loc[alpha_name]
+    show_verdict(
+        judge("agreement", alpha_row["value"], alpha_row["note"]),
+        f"{alpha_name}: "
+        + reading(
+            alpha_name,
+            alpha_row["value"],
+            alpha_row["ci_low"],
+            alpha_row["ci_high"],
+            confidence,
+            alpha_row["note"],
+        ),
+    )
     st.info(CAVEAT, icon=":material/info:")
     st.markdown("**What the numbers say**")
     st.markdown(

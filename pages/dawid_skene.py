@@ -31,6 +31,8 @@ from analytics.dawid_skene import (
     prevalence_figure,
     uncertain_items,
 )
+from analytics.overview import expected_label_error, judge
+from ui.severity import show_verdict
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
@@ -206,6 +208,12 @@ m1.metric("Items", f"{headline.n_items:,}")
 m2.metric("Labels with posterior ≥ 0.99", f"{headline.confident_share:.1%}")
 m3.metric("Model agrees with majority vote", f"{headline.majority_agreement:.1%}")
 m4.metric("Mean annotator accuracy", f"{headline.mean_accuracy:.1%}")
+label_error = expected_label_error(result.confidence)
+show_verdict(
+    judge("gold_error", label_error),
+    f"If the model is right about its own uncertainty, about {label_error:.1%} of its "
+    f"labels are wrong ({label_error * headline.n_items:,.0f} of {headline.n_items:,} items).",
+)
 st.caption(
     f"For {headline.confident_share:.0%} of items the model is at least 99% sure of "
     f"the label. It disagrees with majority vote on {headline.majority_disagreement:.0%} of "

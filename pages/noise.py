@@ -21,6 +21,8 @@ from analytics.noise import (
     posterior_figure,
     rates_table,
 )
+from analytics.overview import judge
+from ui.severity import show_verdict
 from ui.state import get_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
@@ -63,7 +65,7 @@ def _show_bound(result: NoiseBound, key: str) -> None:
         format_percent(result.gamma),
         help="Share of coin-flips among the agreed items, at most: (t0 - d) / (n - d).",
     )
-    st.success(md(result.explain()))
+    show_verdict(judge("noise", result.gamma), result.explain())
     st.caption(
         f"Expected number of coin-flips among the agreed items: {result.expected_hidden:,.1f}. "
         f"Method: {md(result.method)}."
@@ -286,6 +288,6 @@ try:
             st.warning(md(kn.explain()))
         else:
             st.metric("Noise of the agreed items (kappa's reading)", format_percent(kn.noise))
-            st.info(md(kn.explain()))
+            show_verdict(judge("noise", kn.noise), kn.explain())
 except AnnotationDataError as exc:
     show_error(exc)

@@ -85,3 +85,22 @@ def test_reloading_the_tab_keeps_the_upload(page):
     wait_for_app(page)
     page.get_by_text("Loaded: labels.csv").wait_for()
     assert "800 items" in sidebar(page)
+
+
+def goto_page(page, title: str) -> None:
+    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    wait_for_app(page)
+
+
+def test_a_bad_noise_result_is_red_not_green(page):
+    """Point 2: snow_temp's agreed subset is far noisier than 15%: red, 'Bad', rule stated."""
+    upload(page, ROOT / "datasets" / "snow_temp" / "labels.csv")
+    goto_page(page, "Noise calculator")
+    main = page.get_by_test_id("stMain")
+    errors = main.get_by_test_id("stAlertContentError")
+    errors.first.wait_for()
+    assert "Bad. With 95% confidence" in errors.first.inner_text()
+    assert "noise" in errors.first.inner_text()
+    successes = main.get_by_test_id("stAlertContentSuccess").all_inner_texts()
+    assert not any("noise" in s for s in successes)
+    assert "Severity rule:" in main.inner_text()
