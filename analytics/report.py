@@ -13,60 +13,19 @@ for the data (for example one annotator) says why instead of failing the report.
 
 from __future__ import annotations
 
-import html
 import io
-import re
 import zipfile
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
 
 import pandas as pd
-import plotly.graph_objects as go
-import plotly.io as pio
-from plotly.offline import get_plotlyjs
 
 from analytics import AnnotationDataError, Annotations, as_annotations
 from analytics._core.validation import check_confidence, check_whole
 from analytics.data import table_to_csv
-from analytics.overview import Verdict, expected_label_error, judge
+from analytics.overview import expected_label_error, judge
+from analytics.report_html import Block, render, slug
 
 __all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
-
-MAX_TABLE_ROWS = 200
-
-
-@dataclass(frozen=True)
-class Block:
-    """One piece of a report section: a heading, a paragraph, a table or a figure.
-
-    Parameters
-    ----------
-    section : str
-        The section it belongs to, a key of :data:`SECTIONS`.
-    kind : {"text", "table", "figure"}
-        What it holds.
-    title : str, default ""
-        Heading shown above it ("" for none); also names a table's CSV in the zip.
-    text : str, default ""
-        The paragraph of a ``"text"`` block (one bullet per line when it has several).
-    table : pandas.DataFrame or None, default None
-        The table of a ``"table"`` block.
-    figure : plotly.graph_objects.Figure or None, default None
-        The figure of a ``"figure"`` block.
-    verdict : analytics.overview.Verdict or None, default None
-        How a ``"text"`` block's result reads (good, caution, bad): printed in front of
-        the text, with the rule that judged it.
-    """
-
-    section: str
-    kind: str  # "text" | "table" | "figure"
-    title: str = ""
-    text: str = ""
-    table: pd.DataFrame | None = None
-    figure: go.Figure | None = None
-    verdict: Verdict | None = None
-
 
 # ---------------------------------------------------------------------- sections
 REPORT_PAIRWISE_ANNOTATORS = 200
@@ -367,86 +326,6 @@ def report_blocks(
     return blocks
 
 
-# ---------------------------------------------------------------------- rendering
-CSS = """
-body{font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2430;max-width:1100px;margin:2rem auto;padding:0 1rem;line-height:1.5}
-h1{font-size:1.9rem;margin-bottom:.2rem} h2{margin-top:2.5rem;border-bottom:2px solid #3b5bdb;padding-bottom:.2rem}
-h3{margin-top:1.6rem;font-size:1.1rem} .meta{color:#5c6370;font-size:.9rem}
-table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;display:block;overflow-x:auto}
-th,td{border:1px solid #dee2e6;padding:.25rem .5rem;text-align:right} th{background:#f3f5fa}
-td:first-child,th:first-child{text-align:left} .note{color:#5c6370;font-size:.85rem}
-.sev-good b{color:#2b8a3e} .sev-caution b{color:#e67700} .sev-bad b{color:#c92a2a} .sev-undefined b{color:#5c6370}
-nav ul{columns:2} pre{white-space:pre-wrap;background:#f8f9fa;padding:.6rem;border-radius:4px}
-"""
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
-
-
-def _table_html(df: pd.DataFrame) -> str:
-    shown = df.head(MAX_TABLE_ROWS)
-    out = shown.to_html(border=0, na_rep="", float_format=lambda x: f"{x:.4g}", escape=True)
-    if len(df) > MAX_TABLE_ROWS:
-        out += f'<p class="note">First {MAX_TABLE_ROWS} of {len(df):,} rows; the zip download has the whole table.</p>'
-    return out
-
-
-def _verdict_html(verdict: Verdict, text: str) -> str:
-    return (
-        f'<p class="sev-{verdict.label}"><b>{html.escape(verdict.label.capitalize())}.</b> '
-        f"{html.escape(text)}<br>"
-        f'<span class="note">Severity rule: {html.escape(verdict.rule.describe())}.</span></p>'
-    )
-
-
-def _render(blocks: Iterable[Block], ann: Annotations, title: str) -> str:
-    blocks = list(blocks)
-    order = list(dict.fromkeys(b.section for b in blocks))
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title>",
-        f"<style>{CSS}</style>",
-        f'<script type="text/javascript">{get_plotlyjs()}</script>',
-        "</head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-        f'<p class="meta">Data set <b>{html.escape(ann.name)}</b> · generated '
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC by Concord</p>",
-        "<nav><ul>"
-        + "".join(f'<li><a href="#{s}">{html.escape(SECTIONS[s])}</a></li>' for s in order)
-        + "</ul></nav>",
-    ]
-    for section in order:
-        parts.append(f'<h2 id="{section}">{html.escape(SECTIONS[section])}</h2>')
-        for b in (b for b in blocks if b.section == section):
-            if b.title:
-                parts.append(f"<h3>{html.escape(b.title)}</h3>")
-            if b.kind == "text" and b.verdict is not None:
-                parts.append(_verdict_html(b.verdict, b.text))
-            elif b.kind == "text":
-                lines = b.text.split("\n")
-                if len(lines) > 1:
-                    parts.append(
-                        "<ul>" + "".join(f"<li>{html.escape(x)}</li>" for x in lines if x) + "</ul>"
-                    )
-                else:
-                    parts.append(f"<p>{html.escape(b.text)}</p>")
-            elif b.kind == "table" and b.table is not None:
-                parts.append(_table_html(b.table))
-            elif b.kind == "figure" and b.figure is not None:
-                parts.append(
-                    pio.to_html(
-                        b.figure,
-                        full_html=False,
-                        include_plotlyjs=False,
-                        config={"displaylogo": False},
-                    )
-                )
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
 def build_report(
     ann: Annotations | pd.DataFrame,
     sections: Sequence[str] | None = None,
@@ -486,7 +365,7 @@ def build_report(
     """
     ann = as_annotations(ann)
     blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
-    return _render(blocks, ann, title or f"Concord report: {ann.name}")
+    return render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)
 
 
 def build_report_zip(
@@ -535,12 +414,12 @@ def build_report_zip(
     blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("report.html", _render(blocks, ann, title or f"Concord report: {ann.name}"))
+        zf.writestr("report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS))
         seen: dict[str, int] = {}
         for b in blocks:
             if b.kind != "table" or b.table is None:
                 continue
-            stem = f"{b.section}_{_slug(b.title) or 'table'}"
+            stem = f"{b.section}_{slug(b.title) or 'table'}"
             seen[stem] = seen.get(stem, 0) + 1
             name = stem if seen[stem] == 1 else f"{stem}_{seen[stem]}"
             zf.writestr(f"tables/{name}.csv", table_to_csv(b.table, safe=safe))
