@@ -13,6 +13,7 @@ import streamlit as st
 from analytics.data import DEFAULT_SAMPLE, SAMPLES
 from ui.loaders import load_sample_cached
 from ui.report import report_button
+from ui.settings import report_settings
 from ui.state import get_annotations, restore_kept, set_annotations, set_source, sync_url
 from ui.text import md
 
@@ -35,6 +36,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 
+shown_settings = None
 with st.sidebar:
     ann = get_annotations()
     st.markdown("### Concord")
@@ -46,14 +48,17 @@ with st.sidebar:
             f"{ann.n_items:,} items · {ann.n_annotators:,} annotators · "
             f"{ann.n_judgements:,} judgements · {ann.n_categories} categories · {md(ann.kind.value)}"
         )
-        report_button(ann, key="sidebar")
+        shown_settings = report_settings(ann)
+        report_button(ann, shown_settings, key="sidebar")
 
 page.run()
 
 # The sidebar was drawn before the page ran; if the page loaded another data set (an
-# upload, a sample), draw everything again at once so that the sidebar (and its report
-# download) never describes the previous data set.
+# upload, a sample) or changed a setting the report uses, draw everything again at once so
+# that the sidebar (and its report download) never describes what the page no longer shows.
 now = get_annotations()
-if (None if now is None else now.fingerprint) != (None if ann is None else ann.fingerprint):
+if (None if now is None else now.fingerprint) != (None if ann is None else ann.fingerprint) or (
+    now is not None and report_settings(now) != shown_settings
+):
     st.rerun()
 sync_url()

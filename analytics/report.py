@@ -24,15 +24,16 @@ from analytics._core.validation import check_confidence, check_whole
 from analytics.data import table_to_csv
 from analytics.overview import expected_label_error, judge
 from analytics.report_html import Block, render, slug
+from analytics.report_settings import ReportSettings
 
-__all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
+__all__ = ["SECTIONS", "Block", "ReportSettings", "build_report", "build_report_zip", "report_blocks"]
 
 # ---------------------------------------------------------------------- sections
 REPORT_PAIRWISE_ANNOTATORS = 200
 """The most annotators whose pairwise table and heatmap the report shows (40,000 cells)."""
 
 
-def _summary_blocks(ann: Annotations) -> list[Block]:
+def _summary_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics.data import (
         coverage_figure,
         judgements_per_item_figure,
@@ -49,6 +50,7 @@ def _summary_blocks(ann: Annotations) -> list[Block]:
         ),
         Block(s, "table", "Data summary", table=ann.summary()),
         Block(s, "text", "What the loader did", text="\n".join(ann.report.messages())),
+        Block(s, "text", "Settings of this report", text="\n".join(settings.describe())),
         Block(s, "figure", "Judgements per item", figure=judgements_per_item_figure(ann)),
         Block(s, "figure", "Coverage", figure=coverage_figure(ann)),
         Block(s, "figure", "Label distribution", figure=label_distribution_figure(ann)),
@@ -64,11 +66,16 @@ def _alpha_verdict(report: pd.DataFrame) -> Block:
     return Block("agreement", "text", text=f"{row['coefficient']} = {shown}.", verdict=verdict)
 
 
-def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
+def _agreement_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics import agreement as ag
 
     s = "agreement"
-    report = ag.agreement_report(ann, n_boot=n_boot)
+    report = ag.agreement_report(
+        ann,
+        settings.agreement_confidence,
+        settings.agreement_n_boot,
+        distance=settings.distance,
+    )
     blocks = [
         Block(
             s,
@@ -113,7 +120,7 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
     return blocks
 
 
-def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
+def _multilabel_blocks(ann: Annotations) -> list[Block]:
     from analytics import multilabel as ml
 
     s = "multilabel"
@@ -158,11 +165,13 @@ def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
     return blocks
 
 
-def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
+def _noise_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics.noise import noise_from_annotations, posterior_figure
 
     s = "noise"
-    result = noise_from_annotations(ann, confidence=confidence)
+    result = noise_from_annotations(
+        ann, settings.noise_confidence, annotators=settings.noise_annotators
+    )
     verdict = judge("noise", result.gamma if result.ok else float("nan"), result.reason)
     blocks = [Block(s, "text", text=result.explain(), verdict=verdict)]
     if result.notes:
@@ -185,11 +194,17 @@ def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
     return blocks
 
 
-def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
+def _dawid_skene_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics import dawid_skene as ds
 
     s = "dawid_skene"
-    result = ds.fit(ann)
+    result = ds.fit(
+        ann,
+        smoothing=settings.ds_smoothing,
+        init=settings.ds_init,
+        max_iter=settings.ds_max_iter,
+        tol=settings.ds_tol,
+    )
     share = ds.fit_summary(result).confident_share
     error = expected_label_error(result.confidence)
     return [
@@ -253,6 +268,7 @@ def report_blocks(
     n_boot: int = 200,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
+    settings: ReportSettings | None = None,
 ) -> list[Block]:
     """Compute every block of the report, section by section.
 
@@ -270,6 +286,11 @@ def report_blocks(
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
         Called with each section's title as it starts.
+    settings : ReportSettings or None, default None
+        Every choice the sections depend on (the app passes each page's choices); when
+        given, ``n_boot`` and ``confidence`` are ignored. None: ``ReportSettings(
+        agreement_n_boot=n_boot, noise_confidence=confidence)``. The summary section
+        lists them.
 
     Returns
     -------
@@ -285,8 +306,15 @@ def report_blocks(
         data").
     """
     ann = as_annotations(ann)
-    n_boot = check_whole(n_boot, "n_boot", 0)
-    confidence = check_confidence(confidence)
+    if settings is None:
+        n_boot = check_whole(n_boot, "n_boot", 0)
+        confidence = check_confidence(confidence)
+        settings = ReportSettings(agreement_n_boot=n_boot, noise_confidence=confidence)
+    elif not isinstance(settings, ReportSettings):
+        raise AnnotationDataError(
+            f"settings must be a ReportSettings, not {type(settings).__name__}.",
+            hint="Build one with analytics.report.ReportSettings(...).",
+        )
     if isinstance(sections, str):
         sections = [sections]
     chosen = list(sections) if sections is not None else _default_sections(ann)
@@ -297,11 +325,11 @@ def report_blocks(
             hint=f"Choose from: {', '.join(SECTIONS)}.",
         )
     makers: dict[str, Callable[[], list[Block]]] = {
-        "summary": lambda: _summary_blocks(ann),
-        "agreement": lambda: _agreement_blocks(ann, n_boot),
-        "multilabel": lambda: _multilabel_blocks(ann, n_boot),
-        "noise": lambda: _noise_blocks(ann, confidence),
-        "dawid_skene": lambda: _dawid_skene_blocks(ann),
+        "summary": lambda: _summary_blocks(ann, settings),
+        "agreement": lambda: _agreement_blocks(ann, settings),
+        "multilabel": lambda: _multilabel_blocks(ann),
+        "noise": lambda: _noise_blocks(ann, settings),
+        "dawid_skene": lambda: _dawid_skene_blocks(ann, settings),
     }
     blocks: list[Block] = []
     for name in chosen:
@@ -334,6 +362,7 @@ def build_report(
     n_boot: int = 200,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
+    settings: ReportSettings | None = None,
 ) -> str:
     """A self-contained HTML report of the data set (opens offline).
 
@@ -351,6 +380,8 @@ def build_report(
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
         Called with each section's title as it starts.
+    settings : ReportSettings or None, default None
+        Every choice the sections depend on (see :func:`report_blocks`).
 
     Returns
     -------
@@ -364,7 +395,9 @@ def build_report(
         :func:`report_blocks`).
     """
     ann = as_annotations(ann)
-    blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
+    blocks = report_blocks(
+        ann, sections, n_boot=n_boot, confidence=confidence, progress=progress, settings=settings
+    )
     return render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)
 
 
@@ -377,6 +410,7 @@ def build_report_zip(
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
     safe: bool = True,
+    settings: ReportSettings | None = None,
 ) -> bytes:
     """A zip with ``report.html`` and every table of the report as a CSV under ``tables/``.
 
@@ -397,6 +431,8 @@ def build_report_zip(
     safe : bool, default True
         Write the CSVs safe to open in a spreadsheet: text that would run as a formula
         gets a ``'`` in front (:func:`analytics.data.table_to_csv`); False writes it as it is.
+    settings : ReportSettings or None, default None
+        Every choice the sections depend on (see :func:`report_blocks`).
 
     Returns
     -------
@@ -411,7 +447,9 @@ def build_report_zip(
         :func:`report_blocks`).
     """
     ann = as_annotations(ann)
-    blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
+    blocks = report_blocks(
+        ann, sections, n_boot=n_boot, confidence=confidence, progress=progress, settings=settings
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS))

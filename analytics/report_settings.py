@@ -42,10 +42,6 @@ class ReportSettings:
         Most EM iterations.
     ds_tol : float, default 1e-7
         EM's relative stopping tolerance.
-    multilabel_n_boot : int, default 200
-        Bootstrap resamples for the A_m interval.
-    multilabel_confidence : float, default 0.95
-        The coverage of the A_m interval.
 
     Examples
     --------
@@ -62,14 +58,11 @@ class ReportSettings:
     ds_init: str = "majority"
     ds_max_iter: int = 500
     ds_tol: float = 1e-7
-    multilabel_n_boot: int = 200
-    multilabel_confidence: float = 0.95
 
     def __post_init__(self) -> None:
         check_whole(self.agreement_n_boot, "agreement_n_boot", 0)
-        check_whole(self.multilabel_n_boot, "multilabel_n_boot", 0)
         check_whole(self.ds_max_iter, "ds_max_iter", 1)
-        for name in ("agreement_confidence", "noise_confidence", "multilabel_confidence"):
+        for name in ("agreement_confidence", "noise_confidence"):
             check_confidence(getattr(self, name))
         if self.noise_annotators is not None:
             object.__setattr__(self, "noise_annotators", tuple(self.noise_annotators))
@@ -96,6 +89,4 @@ class ReportSettings:
             f"Noise bound: {format_confidence(self.noise_confidence)} confidence, agreement among {who}.",
             f"Dawid-Skene: start from {self.ds_init}, smoothing {self.ds_smoothing:g}, "
             f"at most {self.ds_max_iter:,} EM iterations, tolerance {self.ds_tol:g}.",
-            f"Multi-label A_m: {self.multilabel_n_boot:,} bootstrap resamples, "
-            f"{format_confidence(self.multilabel_confidence)} interval.",
         ]

@@ -11,7 +11,6 @@ from analytics.agreement import (
     CAVEAT,
     agreement_levels,
     agreement_report,
-    bootstrap_cost,
     contingency,
     contingency_heatmap,
     default_distance,
@@ -27,14 +26,12 @@ from analytics.agreement import (
     reading,
 )
 from analytics.overview import judge
+from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
 from ui.severity import show_verdict
 from ui.state import require_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
 
-# The page opens with bootstrap intervals only where 1,000 resamples take about a second:
-# the pairwise means (Light's kappa, Scott's pi) cost items x annotator pairs per resample.
-BOOTSTRAP_DEFAULT_BUDGET = 2_000_000  # items x annotator pairs
 PER_CATEGORY_DEFAULT_LIMIT = 50_000  # items; above this the per-category tab waits for a click
 PAIRWISE_LABELS = {
     "cohen_kappa": "Cohen's kappa",
@@ -140,18 +137,18 @@ with st.container(border=True):
         help=md(f"Default for {ann.kind.value} labels: {default}."),
     )
     c1, c2 = st.columns([2, 1])
-    bootstrap_is_quick = bootstrap_cost(ann) <= BOOTSTRAP_DEFAULT_BUDGET
+    quick = bootstrap_is_quick(ann)
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
         default="Bootstrap (1,000 resamples)"
-        if bootstrap_is_quick
+        if quick
         else "Fast (analytic where one exists)",
         key="agr_interval_mode",
         help="Bootstrap: resample items 1,000 times (every coefficient gets an interval). "
         "Fast: analytic standard errors where one exists (Fleiss, Brennan-Prediger, AC1).",
     )
-    if not bootstrap_is_quick:
+    if not quick:
         c1.caption(
             "Opened with fast intervals: on data this size the bootstrap takes several seconds."
         )
@@ -159,7 +156,9 @@ with st.container(border=True):
         "Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf"
     )
 
-n_boot = 1000 if (interval_mode or "").startswith("Bootstrap") else 0
+n_boot = AGREEMENT_BOOTSTRAP if (interval_mode or "").startswith("Bootstrap") else 0
+# the report and the Export page use exactly these choices (the filters below are the page's own)
+remember(ann, agreement_n_boot=n_boot, agreement_confidence=confidence, distance=distance)
 
 try:
     sub = (

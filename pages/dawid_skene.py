@@ -32,6 +32,7 @@ from analytics.dawid_skene import (
     uncertain_items,
 )
 from analytics.overview import expected_label_error, judge
+from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
@@ -163,6 +164,9 @@ with st.expander("Model settings", expanded=False):
         help="Clamped items keep their gold label; accuracy is then measured on the others.",
     )
 
+remember(
+    ann, ds_smoothing=float(smoothing), ds_init=init, ds_max_iter=int(max_iter), ds_tol=float(tol)
+)
 gold, gold_key, gold_title = None, "", "Against your expert gold labels"
 if gold_file is not None:
     try:

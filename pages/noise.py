@@ -22,6 +22,7 @@ from analytics.noise import (
     rates_table,
 )
 from analytics.overview import judge
+from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_annotations
 from ui.text import md
@@ -123,6 +124,11 @@ if mode == MODES[0] and ann is not None:
         default=names,
         key="noise_annotators",
         help="An item is agreed when every chosen annotator who labelled it gave the same label.",
+    )
+    remember(
+        ann,
+        noise_confidence=float(confidence),
+        noise_annotators=None if len(chosen) == len(names) else tuple(chosen),
     )
     try:
         with st.spinner("Estimating the noise of the agreed items…"):

@@ -104,3 +104,18 @@ def test_a_bad_noise_result_is_red_not_green(page):
     successes = main.get_by_test_id("stAlertContentSuccess").all_inner_texts()
     assert not any("noise" in s for s in successes)
     assert "Severity rule:" in main.inner_text()
+
+
+def test_the_sidebar_report_uses_the_agreement_pages_settings(page, tmp_path):
+    """Point 5: exported numbers equal on-screen numbers, computed the stated way."""
+    goto_page(page, "Agreement report")
+    page.get_by_text("Fast (analytic where one exists)", exact=True).click()
+    wait_for_app(page)
+    alpha_on_screen = page.get_by_test_id("stMetricValue").first.inner_text()
+    with page.expect_download() as info:
+        page.get_by_test_id("stSidebar").get_by_test_id("stDownloadButton").first.click()
+    target = tmp_path / "report.html"
+    info.value.save_as(target)
+    html = target.read_text(encoding="utf-8")
+    assert "analytic intervals where one exists (no bootstrap)" in html
+    assert f"Krippendorff&#x27;s alpha (nominal) = {alpha_on_screen}." in html
