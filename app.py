@@ -8,8 +8,12 @@ sample loaded on the first visit so that every page shows results at once.
 
 from __future__ import annotations
 
-import streamlit as st
+from pathlib import Path
 
+import streamlit as st
+from PIL import Image
+
+from analytics import format_count
 from analytics.data import DEFAULT_SAMPLE, SAMPLES
 from ui.loaders import load_sample_cached
 from ui.report import report_button
@@ -17,7 +21,10 @@ from ui.settings import report_settings
 from ui.state import get_annotations, restore_kept, set_annotations, set_source, sync_url
 from ui.text import md
 
-st.set_page_config(page_title="Concord", page_icon=":material/handshake:", layout="wide")
+# the favicon is a file in the repository: a Material or emoji icon would be fetched from the
+# internet, and show nothing offline
+FAVICON = Image.open(Path(__file__).resolve().parent / "ui" / "favicon.png")
+st.set_page_config(page_title="Concord", page_icon=FAVICON, layout="wide")
 
 if get_annotations() is None and not st.session_state.get("concord_started"):
     st.session_state["concord_started"] = True
@@ -45,8 +52,15 @@ with st.sidebar:
     else:
         st.markdown(f"**{md(ann.name)}**")
         st.caption(
-            f"{ann.n_items:,} items · {ann.n_annotators:,} annotators · "
-            f"{ann.n_judgements:,} judgements · {ann.n_categories} categories · {md(ann.kind.value)}"
+            " · ".join(
+                [
+                    format_count(ann.n_items, "item"),
+                    format_count(ann.n_annotators, "annotator"),
+                    format_count(ann.n_judgements, "judgement"),
+                    format_count(ann.n_categories, "category", "categories"),
+                    md(ann.kind.value),
+                ]
+            )
         )
         shown_settings = report_settings(ann)
         report_button(ann, shown_settings, key="sidebar")

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 from analytics import AnnotationDataError, Annotations, as_annotations
+from analytics._core.formatting import format_count
 from analytics._core.validation import check_confidence, check_whole
 from analytics.data import table_to_csv
 from analytics.overview import expected_label_error, judge
@@ -45,8 +46,15 @@ def _summary_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
         Block(
             s,
             "text",
-            text=f"{ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements, "
-            f"{ann.n_categories} categories ({ann.kind.value} labels).",
+            text=", ".join(
+                [
+                    format_count(ann.n_items, "item"),
+                    format_count(ann.n_annotators, "annotator"),
+                    format_count(ann.n_judgements, "judgement"),
+                    format_count(ann.n_categories, "category", "categories"),
+                ]
+            )
+            + f" ({ann.kind.value} labels).",
         ),
         Block(s, "table", "Data summary", table=ann.summary()),
         Block(s, "text", "What the loader did", text="\n".join(ann.report.messages())),

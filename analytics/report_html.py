@@ -22,7 +22,7 @@ from plotly.offline import get_plotlyjs
 from analytics.data import Annotations
 from analytics.overview import Verdict
 
-__all__ = ["CSS", "MAX_TABLE_ROWS", "Block", "render", "slug"]
+__all__ = ["CSS", "MAX_TABLE_ROWS", "Block", "render", "slug", "table_html"]
 
 MAX_TABLE_ROWS = 200
 
@@ -64,8 +64,8 @@ body{font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2430;max-wid
 h1{font-size:1.9rem;margin-bottom:.2rem} h2{margin-top:2.5rem;border-bottom:2px solid #3b5bdb;padding-bottom:.2rem}
 h3{margin-top:1.6rem;font-size:1.1rem} .meta{color:#5c6370;font-size:.9rem}
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;display:block;overflow-x:auto}
-th,td{border:1px solid #dee2e6;padding:.25rem .5rem;text-align:right} th{background:#f3f5fa}
-td:first-child,th:first-child{text-align:left} .note{color:#5c6370;font-size:.85rem}
+th,td{border:1px solid #dee2e6;padding:.25rem .5rem} th{background:#f3f5fa}
+.text{text-align:left} .num{text-align:right;font-variant-numeric:tabular-nums} .note{color:#5c6370;font-size:.85rem}
 .sev-good b{color:#2b8a3e} .sev-caution b{color:#e67700} .sev-bad b{color:#c92a2a} .sev-undefined b{color:#5c6370}
 nav ul{columns:2} pre{white-space:pre-wrap;background:#f8f9fa;padding:.6rem;border-radius:4px}
 """
@@ -75,9 +75,49 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def _table_html(df: pd.DataFrame) -> str:
-    shown = df.head(MAX_TABLE_ROWS)
-    out = shown.to_html(border=0, na_rep="", float_format=lambda x: f"{x:.4g}", escape=True)
+def _cell(value: object) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return html.escape(str(value))
+
+
+def _with_index_as_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A meaningful index (annotators, categories) becomes the first column; a row count goes."""
+    if isinstance(df.index, pd.RangeIndex) and df.index.name is None:
+        return df
+    if isinstance(df.index, pd.MultiIndex):
+        return df.reset_index()
+    name = df.index.name if df.index.name is not None else ""
+    taken = {str(c) for c in df.columns}
+    while str(name) in taken:
+        name = f"{name} "
+    return df.rename_axis(name).reset_index()
+
+
+def table_html(df: pd.DataFrame) -> str:
+    """A table as HTML: no pandas row numbers, text left-aligned, numbers right-aligned.
+
+    At most :data:`MAX_TABLE_ROWS` rows, with a note when there are more.
+    """
+    shown = _with_index_as_column(df.head(MAX_TABLE_ROWS))
+    numeric = [
+        pd.api.types.is_numeric_dtype(shown.iloc[:, j])
+        and not pd.api.types.is_bool_dtype(shown.iloc[:, j])
+        for j in range(shown.shape[1])
+    ]
+    align = ['class="num"' if n else 'class="text"' for n in numeric]
+    head = "".join(
+        f"<th {a}>{html.escape(str(c))}</th>" for a, c in zip(align, shown.columns, strict=True)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td {a}>{_cell(v)}</td>" for a, v in zip(align, row, strict=True))
+        + "</tr>"
+        for row in shown.itertuples(index=False, name=None)
+    )
+    out = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if len(df) > MAX_TABLE_ROWS:
         out += f'<p class="note">First {MAX_TABLE_ROWS} of {len(df):,} rows; the zip download has the whole table.</p>'
     return out
@@ -143,7 +183,7 @@ def render(
                 else:
                     parts.append(f"<p>{html.escape(b.text)}</p>")
             elif b.kind == "table" and b.table is not None:
-                parts.append(_table_html(b.table))
+                parts.append(table_html(b.table))
             elif b.kind == "figure" and b.figure is not None:
                 parts.append(
                     pio.to_html(

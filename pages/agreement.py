@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError, Annotations
+from analytics import AnnotationDataError, Annotations, format_count
 from analytics.agreement import (
     CAVEAT,
     agreement_levels,
@@ -46,8 +48,10 @@ PAIRWISE_LABELS = {
 @st.cache_data(max_entries=16, show_spinner=False)
 def _report(
     fp: str, _ann: Annotations, confidence: float, n_boot: int, distance: str
-) -> pd.DataFrame:
-    return agreement_report(_ann, confidence=confidence, n_boot=n_boot, seed=0, distance=distance)
+) -> tuple[pd.DataFrame, float]:
+    start = time.perf_counter()
+    report = agreement_report(_ann, confidence=confidence, n_boot=n_boot, seed=0, distance=distance)
+    return report, time.perf_counter() - start
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -150,7 +154,8 @@ with st.container(border=True):
     )
     if not quick:
         c1.caption(
-            "Opened with fast intervals: on data this size the bootstrap takes several seconds."
+            "Opened with fast intervals because these data are large; the time the bootstrap "
+            "takes is shown once it has run."
         )
     confidence = c2.select_slider(
         "Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf"
@@ -177,14 +182,20 @@ if sub.n_judgements == 0:
 fp = sub.fingerprint
 try:
     with st.spinner("Computing the coefficients and their intervals..."):
-        report = _report(fp, sub, confidence, n_boot, distance)
+        report, seconds = _report(fp, sub, confidence, n_boot, distance)
 except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
 
 st.caption(
-    f"{sub.n_items:,} items, {sub.n_annotators:,} annotators, {sub.n_judgements:,} judgements, "
-    f"{sub.n_categories} categories ({sub.kind.value})."
+    f"{format_count(sub.n_items, 'item')}, {format_count(sub.n_annotators, 'annotator')}, "
+    f"{format_count(sub.n_judgements, 'judgement')}, "
+    f"{format_count(sub.n_categories, 'category', 'categories')} ({sub.kind.value}). "
+    + (
+        f"Intervals from {n_boot:,} bootstrap resamples, computed in {seconds:.1f} s."
+        if n_boot
+        else f"Analytic intervals where one exists, computed in {seconds:.1f} s."
+    )
 )
 
 tab_summary, tab_cat, tab_pairs, tab_items, tab_paradox = st.tabs(

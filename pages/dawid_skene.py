@@ -208,10 +208,23 @@ for note in result.notes:
 
 headline = fit_summary(result)
 m1, m2, m3, m4 = st.columns(4)
+# short labels (they must fit a quarter of a 1,024 px window); the details are in the help
 m1.metric("Items", f"{headline.n_items:,}")
-m2.metric("Labels with posterior ≥ 0.99", f"{headline.confident_share:.1%}")
-m3.metric("Model agrees with majority vote", f"{headline.majority_agreement:.1%}")
-m4.metric("Mean annotator accuracy", f"{headline.mean_accuracy:.1%}")
+m2.metric(
+    "Sure labels",
+    f"{headline.confident_share:.1%}",
+    help="Share of items whose most likely label has a posterior of at least 0.99.",
+)
+m3.metric(
+    "Same as majority",
+    f"{headline.majority_agreement:.1%}",
+    help="Share of items where the model's label equals the majority vote (ties count 1/t).",
+)
+m4.metric(
+    "Mean accuracy",
+    f"{headline.mean_accuracy:.1%}",
+    help="The annotators' mean estimated accuracy (the model's confusion matrices).",
+)
 label_error = expected_label_error(result.confidence)
 show_verdict(
     judge("gold_error", label_error),

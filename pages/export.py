@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analytics import format_count
 from analytics.agreement import agreement_report
 from analytics.data import table_to_csv
 from analytics.dawid_skene import fit, model_labels_table
@@ -28,7 +29,8 @@ Each page also has downloads next to its own tables and figures.
 
 st.subheader("Report")
 st.caption(
-    f"For **{md(ann.name)}**: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements."
+    f"For **{md(ann.name)}**: {format_count(ann.n_items, 'item')}, "
+    f"{format_count(ann.n_annotators, 'annotator')}, {format_count(ann.n_judgements, 'judgement')}."
 )
 settings = report_settings(ann)
 report_button(ann, settings, key="export", zip_too=True)
@@ -101,17 +103,17 @@ results.append(
         ).agreed_items(),
     )
 )
-for column, (label, file_name, make) in zip(st.columns(len(results)), results, strict=True):
-    with column:
-        st.download_button(
-            label,
-            data=lambda make=make: table_to_csv(make(), index=False).encode("utf-8"),
-            file_name=file_name,
-            mime="text/csv",
-            key=f"export_{file_name}",
-            on_click="ignore",
-            icon=":material/download:",
-        )
+# one button per line: side by side in columns, the long labels were cut off
+for label, file_name, make in results:
+    st.download_button(
+        label,
+        data=lambda make=make: table_to_csv(make(), index=False).encode("utf-8"),
+        file_name=file_name,
+        mime="text/csv",
+        key=f"export_{file_name}",
+        on_click="ignore",
+        icon=":material/download:",
+    )
 
 st.subheader("Where the other results are")
 st.markdown(

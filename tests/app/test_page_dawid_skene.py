@@ -37,7 +37,7 @@ def test_fit_metrics_and_annotator_section():
     assert not at.error
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Items"] == "108"
-    assert metrics["Labels with posterior ≥ 0.99"].endswith("%")
+    assert metrics["Sure labels"].endswith("%")
     charts = at.get("plotly_chart")
     assert len(charts) == 2  # heatmaps + mutual information
     heat = json.loads(charts[0].proto.spec)
