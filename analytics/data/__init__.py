@@ -43,7 +43,7 @@ from analytics.data.export import (
 )
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.kinds import LabelKind
-from analytics.data.layout import ROLE_SYNONYMS, detect_columns
+from analytics.data.layout import ROLE_SYNONYMS, detect_columns, free_text_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits
 from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.loading import RawTable, as_annotations, load_annotations
@@ -85,6 +85,7 @@ __all__ = [
     "choose_separator",
     "coverage_figure",
     "detect_columns",
+    "free_text_columns",
     "is_missing",
     "judgements_per_item_figure",
     "label_distribution_figure",

@@ -119,3 +119,21 @@ def test_the_sidebar_report_uses_the_agreement_pages_settings(page, tmp_path):
     html = target.read_text(encoding="utf-8")
     assert "analytic intervals where one exists (no bootstrap)" in html
     assert f"Krippendorff&#x27;s alpha (nominal) = {alpha_on_screen}." in html
+
+
+def test_a_wide_file_with_a_notes_column_asks_about_it(page, tmp_path):
+    """Point 3: the notes column is named, and one click sets it aside."""
+    path = tmp_path / "wide_notes.csv"
+    path.write_text(
+        "item,ann1,ann2,ann3,Notes\n"
+        "q1,yes,yes,no,looks fine to me\nq2,no,no,no,ask Sam again\n"
+        "q3,yes,no,yes,second pass needed\nq4,no,yes,no,check later please\n"
+    )
+    upload(page, path)
+    main = page.get_by_test_id("stMain")
+    assert "looks like free text" in main.inner_text()
+    assert "4 annotators" in sidebar(page)
+    main.get_by_role("button", name="Ignore column 'Notes' and load again").click()
+    wait_for_app(page)
+    assert "3 annotators" in sidebar(page)
+    assert "looks like free text" not in main.inner_text()
