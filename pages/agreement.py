@@ -11,8 +11,10 @@ import streamlit as st
 from analytics import AnnotationDataError, Annotations, format_count
 from analytics.agreement import (
     CAVEAT,
+    ORDERS,
     agreement_levels,
     agreement_report,
+    annotator_order,
     contingency,
     contingency_heatmap,
     default_distance,
@@ -23,11 +25,13 @@ from analytics.agreement import (
     kappa_paradox_figure,
     pairwise,
     pairwise_heatmap,
+    pairwise_window,
     per_category,
     per_category_bars,
     reading,
 )
 from analytics.overview import judge
+from ui.crowd import annotator_picker, window
 from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
 from ui.severity import show_verdict
 from ui.state import require_annotations
@@ -64,10 +68,29 @@ def _pairwise(fp: str, _ann: Annotations, coefficient: str):
     return pairwise(_ann, coefficient)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _order(fp: str, coef: str, _pw, how: str) -> list:
+    return annotator_order(_pw, how)
+
+
 def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
     """The pairwise tab: heatmap, tables and two annotators side by side."""
     pw = _pairwise(fp, sub, coef)
-    show_figure(pairwise_heatmap(pw), f"pairwise {coef}", key="agr_pair_fig")
+    order_by = (
+        st.segmented_control(
+            "Order",
+            list(ORDERS),
+            default="clustered",
+            key="agr_pair_order",
+            help="Clustered: annotators who agree with each other sit together (average "
+            "linkage), so groups show as blocks. Most shared items: the busiest first.",
+        )
+        or "clustered"
+    )
+    shown = window(_order(fp, coef, pw, order_by), key="agr_pair_window")
+    fig = pairwise_heatmap(pairwise_window(pw, shown))
+    fig.update_layout(height=max(420, 18 * len(shown) + 160))
+    show_figure(fig, f"pairwise {coef}", key="agr_pair_fig")
     show_table(pw.values, f"pairwise {coef}", key="agr_pair_values")
     st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
     show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
@@ -116,13 +139,13 @@ ann = require_annotations()
 
 with st.container(border=True):
     left, mid, right = st.columns([2, 2, 1.4])
-    chosen_annotators = left.multiselect(
-        "Annotators (empty: all)",
-        list(ann.annotators),
-        default=[],
-        key="agr_annotators",
-        help="Restrict the report to some annotators.",
-    )
+    with left:
+        chosen_annotators = annotator_picker(
+            "Annotators (empty: all)",
+            ann.annotators,
+            key="agr_annotators",
+            help="Restrict the report to some annotators.",
+        )
     chosen_categories = mid.multiselect(
         "Categories (empty: all)",
         list(ann.categories),

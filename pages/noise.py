@@ -22,6 +22,7 @@ from analytics.noise import (
     rates_table,
 )
 from analytics.overview import judge
+from ui.crowd import annotator_picker
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_annotations
@@ -118,17 +119,18 @@ result: NoiseBound | None = None
 if mode == MODES[0] and ann is not None:
     st.subheader(f"From the loaded data: {md(ann.name)}")
     names = [str(a) for a in ann.annotators]
-    chosen = st.multiselect(
-        "Annotators whose agreement makes the gold standard",
+    # starts empty (= all): a crowd of hundreds would otherwise fill the page with chips
+    picked = annotator_picker(
+        "Annotators whose agreement makes the gold standard (empty: all)",
         names,
-        default=names,
         key="noise_annotators",
         help="An item is agreed when every chosen annotator who labelled it gave the same label.",
     )
+    chosen = picked or names
     remember(
         ann,
         noise_confidence=float(confidence),
-        noise_annotators=None if len(chosen) == len(names) else tuple(chosen),
+        noise_annotators=tuple(picked) if picked and len(picked) < len(names) else None,
     )
     try:
         with st.spinner("Estimating the noise of the agreed items…"):

@@ -37,6 +37,7 @@ from analytics.agreement.figures import (
     per_category_bars,
 )
 from analytics.agreement.krippendorff import default_distance, distance_options, krippendorff_alpha
+from analytics.agreement.ordering import ORDERS, annotator_order, pairwise_window
 from analytics.agreement.paradox import KappaParadox, kappa_paradox
 from analytics.agreement.prepared import Coefficient
 from analytics.agreement.reading import CAVEAT, band, reading
@@ -63,6 +64,7 @@ from analytics.agreement.tables import (
 __all__ = [
     "CAVEAT",
     "COEFFICIENTS",
+    "ORDERS",
     "SET_DISTANCES",
     "Coefficient",
     "ItemAgreementSummary",
@@ -70,6 +72,7 @@ __all__ = [
     "Pairwise",
     "agreement_levels",
     "agreement_report",
+    "annotator_order",
     "band",
     "beyond_chance",
     "bootstrap_cost",
@@ -96,6 +99,7 @@ __all__ = [
     "masi",
     "pairwise",
     "pairwise_heatmap",
+    "pairwise_window",
     "passonneau",
     "per_category",
     "per_category_bars",

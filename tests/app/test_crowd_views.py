@@ -1,0 +1,44 @@
+"""164 annotators (snow_rte) on the Agreement and Noise pages: readable views (issue 17.4)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analytics import Annotations
+from tests.helpers.app import run_page
+from tests.helpers.paths import load_public
+
+
+@pytest.fixture(scope="module")
+def rte() -> Annotations:
+    labels, _ = load_public("snow_rte")
+    return Annotations.from_frame(labels, name="rte")
+
+
+def heatmap_labels(at) -> list[str]:
+    for el in at.get("plotly_chart"):
+        spec = json.loads(el.proto.spec)
+        if spec["layout"].get("title", {}).get("text", "").startswith("Pairwise"):
+            return spec["data"][0]["y"]
+    raise AssertionError("no pairwise heatmap")
+
+
+def test_the_pairwise_heatmap_shows_a_page_of_40_and_search_jumps(rte):
+    at = run_page("agreement", rte, timeout=180)
+    assert not at.exception
+    first = heatmap_labels(at)
+    assert len(first) == 40
+    assert any("of 164" in c.value for c in at.caption)
+    target = next(a for a in map(str, rte.annotators) if a not in first)
+    at.text_input(key="agr_pair_window_find").set_value(target).run()
+    assert target in heatmap_labels(at)
+
+
+def test_the_noise_page_starts_with_no_chips_and_means_all(rte):
+    at = run_page("noise", rte, timeout=180)
+    assert not at.exception
+    picker = at.multiselect(key="noise_annotators")
+    assert picker.value == []
+    assert "empty: all" in picker.label
