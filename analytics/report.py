@@ -7,7 +7,7 @@ the page, the CLI and a notebook get the same numbers.
 
 Sections: ``"summary"`` (always), ``"agreement"``, ``"multilabel"`` (multi-label data),
 ``"noise"`` (each distinct label set a category on multi-label data) and ``"dawid_skene"``
-(single-label data). A section that cannot be computed
+(on multi-label data one yes/no model per category). A section that cannot be computed
 for the data (for example one annotator) says why instead of failing the report.
 """
 
@@ -254,6 +254,32 @@ def _dawid_skene_blocks(ann: Annotations, settings: ReportSettings) -> list[Bloc
     ]
 
 
+def _dawid_skene_per_category_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
+    from analytics import dawid_skene as ds
+
+    s = "dawid_skene"
+    fits = ds.fit_per_category(
+        ann,
+        smoothing=settings.ds_smoothing,
+        init=settings.ds_init,
+        max_iter=settings.ds_max_iter,
+        tol=settings.ds_tol,
+    )
+    table = ds.per_category_table(fits)
+    return [
+        Block(
+            s,
+            "text",
+            text="The Dawid-Skene model needs one label per judgement: on multi-label data it "
+            "is fitted once per category, as a yes/no question (did the annotator include it?). "
+            "Dependencies between categories are not modelled.",
+        ),
+        Block(s, "table", "One yes/no model per category", table=table),
+        Block(s, "figure", "Prevalence per category", figure=ds.per_category_figure(table)),
+        Block(s, "table", "Model label sets", table=ds.per_category_labels(fits)),
+    ]
+
+
 SECTIONS: dict[str, str] = {
     "summary": "Data",
     "agreement": "Agreement",
@@ -265,7 +291,7 @@ SECTIONS: dict[str, str] = {
 
 def _default_sections(ann: Annotations) -> list[str]:
     if ann.is_multilabel:  # the noise bound reads each distinct label set as a category
-        return ["summary", "agreement", "multilabel", "noise"]
+        return ["summary", "agreement", "multilabel", "noise", "dawid_skene"]
     return ["summary", "agreement", "noise", "dawid_skene"]
 
 
@@ -349,11 +375,7 @@ def report_blocks(
             )
             continue
         if name == "dawid_skene" and ann.is_multilabel:
-            text = (
-                "The Dawid-Skene model needs one label per judgement; see the multi-label "
-                "section (or fit one yes/no data set per category)."
-            )
-            blocks.append(Block(name, "text", text=text))
+            blocks.extend(_dawid_skene_per_category_blocks(ann, settings))
             continue
         try:
             blocks.extend(makers[name]())

@@ -19,6 +19,7 @@ from analytics.dawid_skene import (
     confident_share,
     confusion_heatmaps,
     fit,
+    fit_per_category,
     fit_summary,
     gold_accuracy,
     item_judgements,
@@ -26,6 +27,9 @@ from analytics.dawid_skene import (
     majority_agreement,
     model_labels_table,
     mutual_information_figure,
+    per_category_figure,
+    per_category_labels,
+    per_category_table,
     pick_annotators,
     prevalence_comparison,
     prevalence_figure,
@@ -71,6 +75,11 @@ def _fit(
     return result, time.perf_counter() - start
 
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def _fit_per_category(fingerprint: str, _ann) -> dict:
+    return fit_per_category(_ann)
+
+
 def _read_gold(upload) -> tuple[pd.Series, str]:
     """The uploaded known gold labels, and a key for the fit cache."""
     return read_gold_labels(upload), hashlib.blake2b(upload.getvalue(), digest_size=10).hexdigest()
@@ -108,10 +117,24 @@ Use the model's labels as your gold standard and review the items it is unsure a
 
 ann = require_annotations()
 if ann.is_multilabel:
-    st.error(
-        "This data set is multi-label (each judgement is a set of categories). The Dawid-Skene "
-        "model needs one label per judgement. Fit one yes/no data set per category instead "
-        "(for each category: did the annotator include it?)."
+    st.info(
+        "This data set is multi-label (each judgement is a set of categories), and the "
+        "Dawid-Skene model needs one label per judgement: Concord fits **one yes/no model per "
+        "category** (did the annotator include it?) and shows them together. Dependencies "
+        "between categories are not modelled.",
+        icon=":material/info:",
+    )
+    with st.spinner(f"Fitting {ann.n_categories} yes/no models…"):
+        fits = _fit_per_category(ann.fingerprint, ann)
+    per_cat = per_category_table(fits)
+    show_figure(per_category_figure(per_cat), "per-category prevalence", key="ds_ml_fig")
+    show_table(per_cat, "per-category models", key="ds_ml_table", index=False)
+    st.markdown(
+        "**Each item's label set by the per-category models** (a category is in the set when "
+        "its posterior P(yes) is at least 0.5), with every category's posterior:"
+    )
+    show_table(
+        per_category_labels(fits), "per-category model labels", key="ds_ml_labels", index=False
     )
     st.stop()
 

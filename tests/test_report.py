@@ -80,7 +80,9 @@ def test_multilabel_report_includes_the_noise_bound_and_explains_dawid_skene():
     blocks = report_blocks(ann, n_boot=20)
     assert "noise" in {b.section for b in blocks}
     ds = report_blocks(ann, ["dawid_skene"])
-    assert len(ds) == 1 and "one label per judgement" in ds[0].text
+    assert "one label per judgement" in ds[0].text  # says why, then fits per category
+    table = next(b.table for b in ds if b.title == "One yes/no model per category")
+    assert list(table["category"]) == list(ann.categories)
 
 
 DF = pd.DataFrame(
