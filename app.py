@@ -34,6 +34,7 @@ if get_annotations() is None and not st.session_state.get("concord_started"):
 
 PAGES = [
     st.Page("pages/upload.py", title="Data", icon=":material/upload_file:", default=True),
+    st.Page("pages/overview.py", title="Overview", icon=":material/fact_check:"),
     st.Page("pages/agreement.py", title="Agreement report", icon=":material/groups:"),
     st.Page("pages/multilabel.py", title="Multi-label", icon=":material/label:"),
     st.Page("pages/noise.py", title="Noise calculator", icon=":material/blur_on:"),

@@ -228,6 +228,11 @@ if ann is None:
     st.stop()
 
 st.subheader(f"Loaded: {md(ann.name)}")
+st.page_link(
+    "pages/overview.py",
+    label="Next: the Overview answers 'can we benchmark on this?'",
+    icon=":material/fact_check:",
+)
 m = st.columns(5)
 m[0].metric("Items", f"{ann.n_items:,}")
 m[1].metric("Annotators", f"{ann.n_annotators:,}")

@@ -153,6 +153,14 @@ RULES: dict[str, Rule] = {
         percent=True,
         source=_NOISE_SOURCE,
     ),
+    "uncertain_items": Rule(
+        "share of items whose model label is less than 90% sure",
+        higher_is_better=False,
+        good=0.05,
+        caution=0.15,
+        percent=True,
+        source=_NOISE_SOURCE,
+    ),
     "weak_annotators": Rule(
         "share of annotators near chance",
         higher_is_better=False,
@@ -178,7 +186,7 @@ def judge(kind: str, value: float, reason: str = "") -> Verdict:
 
     Parameters
     ----------
-    kind : {"agreement", "noise", "gold_error", "weak_annotators"}
+    kind : {"agreement", "noise", "gold_error", "uncertain_items", "weak_annotators"}
         The kind of result (a key of :data:`RULES`).
     value : float
         The value; NaN or None gives an undefined verdict.
@@ -193,7 +201,8 @@ def judge(kind: str, value: float, reason: str = "") -> Verdict:
     -----
     ``agreement`` (alpha, kappa, AC1): good >= 0.800, caution 0.667 to 0.800, bad < 0.667.
     ``noise`` (gamma, the noise bound of the agreed items) and ``gold_error`` (one minus
-    the mean top posterior of the model labels): good <= 5%, caution 5% to 15%, bad > 15%.
+    the mean top posterior of the model labels) and ``uncertain_items`` (the share of items
+    whose model label is less than 90% sure): good <= 5%, caution 5% to 15%, bad > 15%.
     ``weak_annotators`` (the share of annotators whose labels are near chance): good at 0,
     caution up to 10%, bad above.
 

@@ -1,0 +1,86 @@
+"""Overview: can we benchmark on this? Five answers and one recommendation.
+
+Thin: :func:`analytics.overview.overview` computes everything (with the settings chosen on
+the other pages); this page only shows it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics.data import table_to_csv
+from analytics.overview import Answer, overview
+from ui.settings import report_settings
+from ui.severity import ICONS, show_verdict
+from ui.state import require_annotations
+from ui.text import md
+from ui.widgets import explain
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _overview(fingerprint: str, settings_key: tuple, _ann, _settings):
+    return overview(
+        _ann,
+        confidence=_settings.noise_confidence,
+        annotators=_settings.noise_annotators,
+        distance=_settings.distance,
+        fit_options={
+            "smoothing": _settings.ds_smoothing,
+            "init": _settings.ds_init,
+            "max_iter": _settings.ds_max_iter,
+            "tol": _settings.ds_tol,
+        },
+    )
+
+
+def _show_answer(answer: Answer, n: int) -> None:
+    with st.container(border=True):
+        left, right = st.columns([1, 4])
+        left.metric(answer.question, answer.number, label_visibility="collapsed")
+        left.caption(f"{ICONS[answer.verdict.severity]} {answer.verdict.label}")
+        with right:
+            st.markdown(f"**{n}. {md(answer.question)}**")
+            show_verdict(answer.verdict, answer.sentence)
+            st.page_link(
+                answer.page,
+                label=f"Explained on: {answer.page_title}",
+                icon=":material/arrow_forward:",
+            )
+
+
+ann = require_annotations()
+st.title("Overview: can we benchmark on this?")
+explain(
+    """
+Five questions, each answered in one sentence with its number, how it reads (**good**,
+**caution** or **bad**, by the rule printed under it) and the page that explains it; then the
+one thing to do next. The answers use the settings chosen on the other pages (the report's
+first section is this overview too).
+"""
+)
+settings = report_settings(ann)
+with st.spinner("Answering the five questions (agreement, noise bound, annotator model)…"):
+    result = _overview(ann.fingerprint, settings.key(), ann, settings)
+
+rec = result.recommendation
+st.subheader("What to do next")
+alert = {"bad": st.error, "caution": st.warning, "good": st.success}.get(
+    rec.severity.value, st.info
+)
+alert(f"**{md(rec.text)}**", icon=ICONS[rec.severity])
+st.page_link(rec.page, label=f"Go to: {rec.page_title}", icon=":material/arrow_forward:")
+if rec.items:
+    st.download_button(
+        f"Download the {len(rec.items):,} items (CSV)",
+        data=lambda: table_to_csv(pd.DataFrame({"item": list(rec.items)}), index=False).encode(),
+        file_name="items_to_relabel.csv",
+        mime="text/csv",
+        key="ov_items",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
+st.subheader("The five answers")
+for n, answer in enumerate(result.answers, start=1):
+    _show_answer(answer, n)
