@@ -15,7 +15,7 @@ from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
 from ui.state import require_annotations
 from ui.text import md
-from ui.widgets import explain
+from ui.widgets import explain, page_link
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -42,11 +42,7 @@ def _show_answer(answer: Answer, n: int) -> None:
         with right:
             st.markdown(f"**{n}. {md(answer.question)}**")
             show_verdict(answer.verdict, answer.sentence)
-            st.page_link(
-                answer.page,
-                label=f"Explained on: {answer.page_title}",
-                icon=":material/arrow_forward:",
-            )
+            page_link(answer.page, f"Explained on: {answer.page_title}", ":material/arrow_forward:")
 
 
 ann = require_annotations()
@@ -69,7 +65,7 @@ alert = {"bad": st.error, "caution": st.warning, "good": st.success}.get(
     rec.severity.value, st.info
 )
 alert(f"**{md(rec.text)}**", icon=ICONS[rec.severity])
-st.page_link(rec.page, label=f"Go to: {rec.page_title}", icon=":material/arrow_forward:")
+page_link(rec.page, f"Go to: {rec.page_title}", ":material/arrow_forward:")
 if rec.items:
     st.download_button(
         f"Download the {len(rec.items):,} items (CSV)",

@@ -26,7 +26,14 @@ from ui.state import (
     set_source,
 )
 from ui.text import md, md_lines
-from ui.widgets import annotation_downloads, download_table, explain, show_figure, show_table
+from ui.widgets import (
+    annotation_downloads,
+    download_table,
+    explain,
+    page_link,
+    show_figure,
+    show_table,
+)
 
 AUTO = "(detect)"
 LOAD_TOKEN = "concord_load_choice"
@@ -228,10 +235,10 @@ if ann is None:
     st.stop()
 
 st.subheader(f"Loaded: {md(ann.name)}")
-st.page_link(
+page_link(
     "pages/overview.py",
-    label="Next: the Overview answers 'can we benchmark on this?'",
-    icon=":material/fact_check:",
+    "Next: the Overview answers 'can we benchmark on this?'",
+    ":material/fact_check:",
 )
 m = st.columns(5)
 m[0].metric("Items", f"{ann.n_items:,}")

@@ -96,3 +96,15 @@ def annotation_downloads(ann: Annotations, *, key: str) -> None:
                 on_click="ignore",
                 icon=":material/download:",
             )
+
+
+def page_link(page: str, label: str, icon: str | None = None) -> None:
+    """A link to another page of the app; plain text when the page runs on its own.
+
+    ``st.page_link`` needs the page registered by the app's ``st.navigation``; a page run
+    alone (a test, ``streamlit run pages/x.py``) gets the label as a caption instead.
+    """
+    try:
+        st.page_link(page, label=label, icon=icon)
+    except st.errors.StreamlitAPIException:
+        st.caption(md(label))
