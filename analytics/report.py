@@ -5,7 +5,8 @@ in the page head, not fetched). :func:`build_report_zip` adds every table as a C
 are built from the same list of :class:`Block` objects made by :func:`report_blocks`, so
 the page, the CLI and a notebook get the same numbers.
 
-Sections: ``"summary"`` (always), ``"agreement"``, ``"multilabel"`` (multi-label data),
+Sections: ``"overview"`` (the five answers and the recommendation of
+:func:`analytics.overview.overview`, first), ``"summary"`` (always), ``"agreement"``, ``"multilabel"`` (multi-label data),
 ``"noise"`` (each distinct label set a category on multi-label data) and ``"dawid_skene"``
 (on multi-label data one yes/no model per category). A section that cannot be computed
 for the data (for example one annotator) says why instead of failing the report.
@@ -280,7 +281,36 @@ def _dawid_skene_per_category_blocks(ann: Annotations, settings: ReportSettings)
     ]
 
 
+def _overview_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
+    from analytics.overview import overview
+
+    result = overview(
+        ann,
+        confidence=settings.noise_confidence,
+        annotators=settings.noise_annotators,
+        distance=settings.distance,
+        fit_options={
+            "smoothing": settings.ds_smoothing,
+            "init": settings.ds_init,
+            "max_iter": settings.ds_max_iter,
+            "tol": settings.ds_tol,
+        },
+    )
+    rec = result.recommendation
+    s = "overview"
+    blocks = [Block(s, "text", "What to do next", text=rec.text, verdict=rec.verdict)]
+    blocks += [
+        Block(s, "text", f"{n}. {a.question}", text=f"{a.number}: {a.sentence}", verdict=a.verdict)
+        for n, a in enumerate(result.answers, start=1)
+    ]
+    if rec.items:
+        items = pd.DataFrame({"item": list(rec.items)})
+        blocks.append(Block(s, "table", "Items to relabel", table=items))
+    return blocks
+
+
 SECTIONS: dict[str, str] = {
+    "overview": "Overview: can we benchmark on this?",
     "summary": "Data",
     "agreement": "Agreement",
     "multilabel": "Multi-label agreement",
@@ -291,8 +321,8 @@ SECTIONS: dict[str, str] = {
 
 def _default_sections(ann: Annotations) -> list[str]:
     if ann.is_multilabel:  # the noise bound reads each distinct label set as a category
-        return ["summary", "agreement", "multilabel", "noise", "dawid_skene"]
-    return ["summary", "agreement", "noise", "dawid_skene"]
+        return ["overview", "summary", "agreement", "multilabel", "noise", "dawid_skene"]
+    return ["overview", "summary", "agreement", "noise", "dawid_skene"]
 
 
 def report_blocks(
@@ -312,8 +342,8 @@ def report_blocks(
         The annotations (or a long DataFrame).
     sections : str, sequence of str or None, default None
         Which sections, in order, from :data:`SECTIONS`; None: all that apply to the data
-        (multi-label data: summary, agreement, multilabel, noise; otherwise summary,
-        agreement, noise, dawid_skene).
+        (overview, summary, agreement, then multilabel on multi-label data, noise,
+        dawid_skene).
     n_boot : int, default 200
         Bootstrap resamples for the agreement intervals: a whole number >= 0.
     confidence : float, default 0.95
@@ -359,6 +389,7 @@ def report_blocks(
             hint=f"Choose from: {', '.join(SECTIONS)}.",
         )
     makers: dict[str, Callable[[], list[Block]]] = {
+        "overview": lambda: _overview_blocks(ann, settings),
         "summary": lambda: _summary_blocks(ann, settings),
         "agreement": lambda: _agreement_blocks(ann, settings),
         "multilabel": lambda: _multilabel_blocks(ann),

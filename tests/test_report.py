@@ -61,13 +61,19 @@ def test_degenerate_data_is_explained_not_fatal():
     html = build_report(one, n_boot=20)
     assert "<html" in html
     blocks = report_blocks(one, n_boot=20)
-    assert {b.section for b in blocks} == {"summary", "agreement", "noise", "dawid_skene"}
+    assert {b.section for b in blocks} == {
+        "overview",
+        "summary",
+        "agreement",
+        "noise",
+        "dawid_skene",
+    }
 
 
 def test_progress_callback_sees_every_section(crowd):
     seen = []
     report_blocks(crowd, sections=list(SECTIONS)[:2], n_boot=10, progress=seen.append)
-    assert seen == ["Data", "Agreement"]
+    assert seen == ["Overview: can we benchmark on this?", "Data"]
 
 
 def test_one_section_may_be_named_as_a_string(crowd):

@@ -26,7 +26,9 @@ def test_every_headline_of_the_sample_carries_a_verdict_that_matches_judge():
     from analytics.data import load_sample
 
     ann = load_sample("crowd_intents")
-    judged = [b for b in report_blocks(ann, n_boot=0) if b.verdict is not None]
+    judged = [
+        b for b in report_blocks(ann, n_boot=0) if b.verdict is not None and b.section != "overview"
+    ]
     assert {b.section for b in judged} == {"agreement", "noise", "dawid_skene"}
     for block in judged:
         kind = {"agreement": "agreement", "noise": "noise", "dawid_skene": "gold_error"}[
@@ -45,3 +47,17 @@ def test_an_undefined_headline_is_grey_not_green():
     html = build_report(tiny, sections=["noise"])
     assert re.search(r'class="sev-undefined"><b>Undefined\.</b>', html)
     assert 'class="sev-good"' not in html
+
+
+def test_the_report_opens_with_the_overview():
+    from analytics.data import load_sample
+    from analytics.overview import overview
+
+    ann = load_sample("crowd_intents")
+    html = build_report(ann, n_boot=0)
+    first = html.index("<h2")
+    assert html[first:].startswith('<h2 id="overview">Overview: can we benchmark on this?</h2>')
+    expected = overview(ann)
+    assert html_escape(expected.recommendation.text) in html
+    for answer in expected.answers:
+        assert html_escape(answer.sentence) in html

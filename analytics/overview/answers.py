@@ -100,6 +100,8 @@ class Recommendation:
         That page's title.
     items : tuple, default ()
         The items concerned (e.g. the items to relabel), when there are some.
+    verdict : Verdict or None, default None
+        The verdict of the answer it follows from (its rule says why it is urgent).
     """
 
     text: str
@@ -107,6 +109,7 @@ class Recommendation:
     page: str
     page_title: str
     items: tuple = ()
+    verdict: Verdict | None = None
 
 
 @dataclass(frozen=True)
@@ -285,7 +288,7 @@ def _confused_pair(fit_result) -> tuple[Any, Any, float] | None:
 def _recommend(answers: dict[str, Answer], weak: list, unsure: list, fits: list) -> Recommendation:
     def rec(text: str, key: str, items: tuple = ()) -> Recommendation:
         a = answers[key]
-        return Recommendation(text, a.verdict.severity, a.page, a.page_title, items)
+        return Recommendation(text, a.verdict.severity, a.page, a.page_title, items, a.verdict)
 
     options: list[Recommendation] = []
     if weak:
