@@ -36,6 +36,7 @@ pytestmark = [
 
 PAGES = {
     "Data": "data",
+    "Overview": "overview",
     "Agreement report": "agreement",
     "Multi-label": "multilabel",
     "Noise calculator": "noise",
@@ -120,9 +121,10 @@ def test_upload_then_every_page(page, tmp_path):
             continue
         goto_page(page, title)
         assert_no_traceback(page)
-        if name == "dawid_skene":  # needs single-label data: the page says so in words
+        if name == "dawid_skene":  # one yes/no model per category on multi-label data
             assert "multi-label" in page.get_by_test_id("stMain").inner_text()
-        elif name != "export":
+            assert_figures_render(page)
+        elif name not in ("export", "overview"):
             assert_figures_render(page)
     # the sidebar still shows the uploaded data set after every page switch
     assert "affect_multilabel.csv" in page.get_by_test_id("stSidebar").inner_text()
@@ -130,7 +132,15 @@ def test_upload_then_every_page(page, tmp_path):
 
 def test_every_page_on_the_sample_with_screenshots(page):
     # multi-label last but one: visiting it loads the multi-label sample
-    order = ["Data", "Agreement report", "Noise calculator", "Dawid-Skene", "Multi-label", "Export"]
+    order = [
+        "Data",
+        "Overview",
+        "Agreement report",
+        "Noise calculator",
+        "Dawid-Skene",
+        "Multi-label",
+        "Export",
+    ]
     for title, name in ((t, PAGES[t]) for t in order):
         goto_page(page, title)
         assert_no_traceback(page)
@@ -140,7 +150,7 @@ def test_every_page_on_the_sample_with_screenshots(page):
             page.get_by_role("button", name=re.compile("Load the sample")).click()
             wait_for_app(page)
             assert_no_traceback(page)
-        if name != "export":
+        if name not in ("export", "overview"):
             assert_figures_render(page)
         shot(page, name)
 

@@ -137,3 +137,27 @@ def test_a_wide_file_with_a_notes_column_asks_about_it(page, tmp_path):
     wait_for_app(page)
     assert "3 annotators" in sidebar(page)
     assert "looks like free text" not in main.inner_text()
+
+
+@pytest.mark.parametrize("source", [None, ROOT / "datasets" / "welinder_bluebirds" / "labels.csv"])
+def test_the_overview_answers_five_questions(page, source):
+    """The answer page, on the sample and on a shared data set."""
+    if source is not None:
+        upload(page, source)
+    goto_page(page, "Overview")
+    main = page.get_by_test_id("stMain")
+    main.get_by_text("What to do next").wait_for()
+    text = main.inner_text()
+    for question in (
+        "How much do the annotators agree?",
+        "How noisy is the agreed subset?",
+        "Which annotators are biased, and how?",
+        "How sure are the gold labels?",
+        "Would more labels help?",
+    ):
+        assert question in text
+    assert text.count("Severity rule:") == 5
+    assert text.count("Explained on:") == 5
+    if source is None:
+        assert "Annotator w19 labels at chance" in text
+    assert page.locator("[data-testid='stException']").count() == 0
