@@ -102,3 +102,19 @@ def test_multilabel_uses_one_model_per_category():
     result = overview(load_sample("affect_multilabel"))
     assert "every category's yes/no model" in result.answers[3].sentence
     assert result.recommendation.items  # the items to relabel are handed over
+
+
+def test_clean_data_recommend_benchmarking():
+    rng = np.random.default_rng(11)
+    truth = rng.integers(0, 3, 300)
+    rows = [
+        (f"i{i}", f"a{a}", ["x", "y", "z"][truth[i] if rng.random() < 0.97 else rng.integers(0, 3)])
+        for a in range(5)
+        for i in range(300)
+    ]
+    result = overview(
+        Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    )
+    assert all(a.verdict.severity is Severity.GOOD for a in result.answers), result.to_frame()
+    assert result.recommendation.text.startswith("Benchmark on the model's labels")
+    assert result.recommendation.severity is Severity.GOOD

@@ -331,7 +331,7 @@ def _recommend(answers: dict[str, Answer], weak: list, unsure: list, fits: list)
         )
     return rec(
         "Benchmark on the model's labels: agreement, noise and label certainty all read good.",
-        "dawid_skene",
+        "gold",
     )
 
 
