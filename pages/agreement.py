@@ -39,6 +39,9 @@ from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
 
 PER_CATEGORY_DEFAULT_LIMIT = 50_000  # items; above this the per-category tab waits for a click
+# Tabs compute their contents even when hidden: above this many judgements the pairs, items
+# and paradox tabs wait for a click, so the first render stays under 3 s (issue 17.10).
+LAZY_TABS_JUDGEMENTS = 200_000
 PAIRWISE_LABELS = {
     "cohen_kappa": "Cohen's kappa",
     "scott_pi": "Scott's pi",
@@ -111,6 +114,24 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _items(fp: str, _ann: Annotations) -> tuple[pd.DataFrame, pd.DataFrame]:
     return item_agreement(_ann), agreement_levels(_ann)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _paradox(fp: str, _ann: Annotations):
+    return kappa_paradox_figure(_ann)
+
+
+def _lazy_on(ann: Annotations, label: str, key: str) -> bool:
+    """True at once for data up to LAZY_TABS_JUDGEMENTS; above, a toggle (off) decides."""
+    if ann.n_judgements <= LAZY_TABS_JUDGEMENTS:
+        return True
+    return st.toggle(
+        label,
+        value=False,
+        key=key,
+        help=f"Off at first on {ann.n_judgements:,} judgements so the page opens quickly; "
+        "the result is kept once computed.",
+    )
 
 
 # ---------------------------------------------------------------------- page
@@ -320,6 +341,8 @@ with tab_pairs:
     )
     if sub.n_annotators < 2:
         st.info("Only one annotator is selected: there are no pairs to compare.")
+    elif not _lazy_on(sub, "Compute the pairwise table", "agr_pairs_on"):
+        pass
     else:
         try:  # past the memory budget the pairwise table is refused, in plain words
             _show_pairs(fp, sub, coef)
@@ -327,14 +350,17 @@ with tab_pairs:
             show_error(exc)
 
 with tab_items:
-    items, levels = _items(fp, sub)
-    show_figure(item_agreement_histogram(items), "agreement per item", key="agr_items_fig")
-    st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
-    show_table(levels, "items by agreement level", key="agr_levels", index=False)
-    st.markdown("**Every item** (sorted: least agreement first)")
-    show_table(
-        items.sort_values("agreement", na_position="last"), "agreement per item", key="agr_items"
-    )
+    if _lazy_on(sub, "Compute agreement per item", "agr_items_on"):
+        items, levels = _items(fp, sub)
+        show_figure(item_agreement_histogram(items), "agreement per item", key="agr_items_fig")
+        st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
+        show_table(levels, "items by agreement level", key="agr_levels", index=False)
+        st.markdown("**Every item** (sorted: least agreement first)")
+        show_table(
+            items.sort_values("agreement", na_position="last"),
+            "agreement per item",
+            key="agr_items",
+        )
 
 with tab_paradox:
     st.markdown(
@@ -344,4 +370,5 @@ with tab_paradox:
         "95% prevalence: kappa is **-0.05**. Gwet's AC1 does not collapse this way. The right "
         "panel keeps your observed agreement fixed and lets the majority category's share grow."
     )
-    show_figure(kappa_paradox_figure(sub), "kappa paradox", key="agr_paradox")
+    if _lazy_on(sub, "Draw the kappa-paradox chart", "agr_paradox_on"):
+        show_figure(_paradox(fp, sub), "kappa paradox", key="agr_paradox")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 
 import pandas as pd
 import streamlit as st
@@ -12,14 +11,11 @@ from analytics import AnnotationDataError
 from analytics.data import SAMPLES, read_gold_labels, sample_truth
 from analytics.dawid_skene import (
     PICKS,
-    DawidSkeneResult,
     annotator_information,
     annotator_table,
     confidence_histogram,
     confident_share,
     confusion_heatmaps,
-    fit,
-    fit_per_category,
     fit_summary,
     gold_accuracy,
     item_judgements,
@@ -36,6 +32,7 @@ from analytics.dawid_skene import (
     uncertain_items,
 )
 from analytics.overview import expected_label_error, judge
+from ui.cached import ds_fit, ds_fit_per_category
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_sample_key, require_annotations
@@ -57,27 +54,6 @@ TOLERANCES = {
     "1e-9": 1e-9,
     "1e-10": 1e-10,
 }  # shown -> the relative change that stops EM
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _fit(
-    fingerprint: str,
-    _ann,
-    smoothing: float,
-    init: str,
-    max_iter: int,
-    tol: float,
-    gold_key: str,
-    _gold: pd.Series | None,
-) -> tuple[DawidSkeneResult, float]:
-    start = time.perf_counter()
-    result = fit(_ann, smoothing=smoothing, init=init, max_iter=max_iter, tol=tol, gold=_gold)
-    return result, time.perf_counter() - start
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def _fit_per_category(fingerprint: str, _ann) -> dict:
-    return fit_per_category(_ann)
 
 
 def _read_gold(upload) -> tuple[pd.Series, str]:
@@ -125,7 +101,7 @@ if ann.is_multilabel:
         icon=":material/info:",
     )
     with st.spinner(f"Fitting {ann.n_categories} yes/no models…"):
-        fits = _fit_per_category(ann.fingerprint, ann)
+        fits = ds_fit_per_category(ann)
     per_cat = per_category_table(fits)
     show_figure(per_category_figure(per_cat), "per-category prevalence", key="ds_ml_fig")
     show_table(per_cat, "per-category models", key="ds_ml_table", index=False)
@@ -207,15 +183,14 @@ try:
             f"{ann.n_annotators:,} annotators ({ann.n_categories} categories)."
         )
         use_gold = gold if (clamp and gold is not None) else None
-        result, seconds = _fit(
-            ann.fingerprint,
+        result, seconds = ds_fit(
             ann,
-            float(smoothing),
-            init,
-            int(max_iter),
-            float(tol),
-            gold_key if use_gold is not None else "",
-            use_gold,
+            smoothing=smoothing,
+            init=init,
+            max_iter=max_iter,
+            tol=tol,
+            gold_key=gold_key,
+            gold=use_gold,
         )
         state = "converged" if result.converged else "stopped at the iteration limit"
         status.update(

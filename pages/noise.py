@@ -6,7 +6,6 @@ import streamlit as st
 
 from analytics import AnnotationDataError, format_confidence, format_percent
 from analytics.noise import (
-    AnnotationNoise,
     NoiseBound,
     adding_annotators,
     adding_annotators_figure,
@@ -17,11 +16,11 @@ from analytics.noise import (
     kappa_noise_estimate,
     max_disagreements,
     noise_bound,
-    noise_from_annotations,
     posterior_figure,
     rates_table,
 )
 from analytics.overview import judge
+from ui.cached import noise_result
 from ui.crowd import annotator_picker
 from ui.settings import remember
 from ui.severity import show_verdict
@@ -37,11 +36,6 @@ SECTIONS = [
     "Is system A really better than B?",
     "What does kappa say?",
 ]
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _from_data(fingerprint: str, _ann, annotators: tuple, confidence: float) -> AnnotationNoise:
-    return noise_from_annotations(_ann, confidence, annotators=list(annotators))
 
 
 def _show_bound(result: NoiseBound, key: str) -> None:
@@ -134,7 +128,7 @@ if mode == MODES[0] and ann is not None:
     )
     try:
         with st.spinner("Estimating the noise of the agreed items…"):
-            result = _from_data(ann.fingerprint, ann, tuple(chosen), float(confidence))
+            result = noise_result(ann, chosen, float(confidence))
     except AnnotationDataError as exc:
         show_error(exc)
     if result is not None:

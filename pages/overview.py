@@ -9,8 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from analytics import AnnotationDataError
 from analytics.data import table_to_csv
 from analytics.overview import Answer, overview
+from ui.cached import ds_fit, ds_fit_per_category, noise_result
 from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
 from ui.state import require_annotations
@@ -19,19 +21,42 @@ from ui.widgets import explain, page_link
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _overview(fingerprint: str, settings_key: tuple, _ann, _settings):
+def _overview(fingerprint: str, settings_key: tuple, _ann, _settings, _noise, _fits):
     return overview(
         _ann,
         confidence=_settings.noise_confidence,
         annotators=_settings.noise_annotators,
         distance=_settings.distance,
-        fit_options={
-            "smoothing": _settings.ds_smoothing,
-            "init": _settings.ds_init,
-            "max_iter": _settings.ds_max_iter,
-            "tol": _settings.ds_tol,
-        },
+        noise=_noise,
+        fits=_fits,
     )
+
+
+def _answers(ann, settings):
+    """The overview, reusing the noise bound and the model the other pages cached."""
+    options = {
+        "smoothing": settings.ds_smoothing,
+        "init": settings.ds_init,
+        "max_iter": settings.ds_max_iter,
+        "tol": settings.ds_tol,
+    }
+    with st.status("Answering the five questions…", expanded=False) as status:
+        st.write("The noise bound of the agreed items…")
+        noise = noise_result(ann, settings.noise_annotators, settings.noise_confidence)
+        st.write("The annotator model (Dawid-Skene)…")
+        try:
+            if ann.is_multilabel:
+                fits = list(ds_fit_per_category(ann, **options).values())
+            else:
+                fits = [ds_fit(ann, **options)[0]]
+        except AnnotationDataError:
+            fits = None  # overview() fits again and says why it cannot
+        st.write("Agreement, and the answers…")
+        result = _overview(ann.fingerprint, settings.key(), ann, settings, noise, fits)
+        status.update(
+            label="Answered (kept for this data set and these settings).", state="complete"
+        )
+    return result
 
 
 def _show_answer(answer: Answer, n: int) -> None:
@@ -56,8 +81,7 @@ first section is this overview too).
 """
 )
 settings = report_settings(ann)
-with st.spinner("Answering the five questions (agreement, noise bound, annotator model)…"):
-    result = _overview(ann.fingerprint, settings.key(), ann, settings)
+result = _answers(ann, settings)
 
 rec = result.recommendation
 st.subheader("What to do next")

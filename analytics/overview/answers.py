@@ -13,7 +13,7 @@ Dawid-Skene answers come from one yes/no model per category.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,11 +159,14 @@ def _agreement(ann: Annotations, distance: str | None) -> Answer:
     return _answer("agreement", q, sentence, f"{value:.3f}", verdict, "agreement")
 
 
-def _noise(ann: Annotations, confidence: float, annotators: Iterable[Any] | None) -> Answer:
+def _noise(
+    ann: Annotations, confidence: float, annotators: Iterable[Any] | None, result: Any = None
+) -> Answer:
     from analytics.noise import noise_from_annotations
 
     q = "How noisy is the agreed subset?"
-    result = noise_from_annotations(ann, confidence, annotators=annotators)
+    if result is None:
+        result = noise_from_annotations(ann, confidence, annotators=annotators)
     gamma = result.gamma if result.ok else np.nan
     verdict = judge("noise", gamma, result.reason)
     number = format_percent(gamma) if np.isfinite(gamma) else "n/a"
@@ -342,6 +345,8 @@ def overview(
     annotators: Iterable[Any] | None = None,
     distance: str | None = None,
     fit_options: Mapping[str, Any] | None = None,
+    noise: Any = None,
+    fits: Sequence[Any] | None = None,
 ) -> Overview:
     """Can we benchmark on this data set? The five answers and the recommendation.
 
@@ -358,6 +363,12 @@ def overview(
     fit_options : mapping or None, default None
         Passed to :func:`analytics.dawid_skene.fit` (``smoothing``, ``init``,
         ``max_iter``, ``tol``).
+    noise : AnnotationNoise or None, default None
+        The noise bound already computed with ``confidence`` and ``annotators`` (the app
+        passes its cached one); None: computed here.
+    fits : sequence of DawidSkeneResult or None, default None
+        The fitted model (single-label: one; multi-label: one per category, in category
+        order) already computed with ``fit_options``; None: fitted here.
 
     Returns
     -------
@@ -394,10 +405,11 @@ def overview(
     """
     ann = as_annotations(ann)
     answers = {"agreement": _agreement(ann, distance)}
-    answers["noise"] = _noise(ann, confidence, annotators)
-    fits: list = []
+    answers["noise"] = _noise(ann, confidence, annotators, noise)
+    given = list(fits) if fits is not None else None
+    fits = []
     try:
-        fits = _fits(ann, dict(fit_options or {}))
+        fits = given if given is not None else _fits(ann, dict(fit_options or {}))
         answers["annotators"], weak = _annotators(ann, fits)
         answers["gold"], answers["more_labels"], unsure = _certainty(ann, fits)
     except AnnotationDataError as exc:
