@@ -131,7 +131,11 @@ def main() -> None:
         rerun_action = _rerun_action(name, at)
         try:
             rerun, _ = _time(at, rerun_action)
-            how = "changed a control"
+            how = (
+                "changed a control"
+                if name in ("agreement", "dawid_skene", "noise", "upload")
+                else "plain rerun"
+            )
         except (IndexError, AttributeError, KeyError, ValueError):
             rerun, _ = _time(at, lambda a: a.run())
             how = "plain rerun"
