@@ -148,6 +148,7 @@ def _multilabel_blocks(ann: Annotations) -> list[Block]:
                 if not am.reason
                 else f"A_m (Bhowmick, Mitra & Basu 2008) is undefined: {am.reason}"
             ),
+            verdict=judge("agreement", am.a_m, am.reason),
         ),
         Block(s, "table", "A_m per annotator pair", table=pairs),
         Block(s, "figure", "A_m per annotator pair", figure=ml.pairwise_am_heatmap(pairs)),

@@ -61,3 +61,12 @@ def test_the_report_opens_with_the_overview():
     assert html_escape(expected.recommendation.text) in html
     for answer in expected.answers:
         assert html_escape(answer.sentence) in html
+
+
+def test_the_multilabel_headline_is_judged_like_alpha():
+    from analytics.data import load_sample
+    from analytics.multilabel import am_agreement
+
+    ann = load_sample("affect_multilabel")
+    block = next(b for b in report_blocks(ann, ["multilabel"]) if b.verdict is not None)
+    assert block.verdict.label == judge("agreement", am_agreement(ann).a_m).label
