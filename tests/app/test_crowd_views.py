@@ -42,3 +42,25 @@ def test_the_noise_page_starts_with_no_chips_and_means_all(rte):
     picker = at.multiselect(key="noise_annotators")
     assert picker.value == []
     assert "empty: all" in picker.label
+
+
+@pytest.fixture(scope="module")
+def hundred_categories() -> Annotations:
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(4)
+    truth = rng.integers(0, 100, 1500)
+    rows = [
+        (f"i{i}", f"a{a}", f"cat{truth[i] if rng.random() < 0.8 else rng.integers(0, 100):03d}")
+        for i in range(1500)
+        for a in rng.choice(12, 3, replace=False)
+    ]
+    return Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+
+
+@pytest.mark.parametrize("page", ["upload", "overview", "agreement", "noise", "dawid_skene"])
+def test_one_hundred_categories_open_every_page(hundred_categories, page):
+    assert hundred_categories.n_categories == 100
+    at = run_page(page, hundred_categories, timeout=180)
+    assert not at.exception, page
