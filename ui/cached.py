@@ -28,18 +28,27 @@ def _all_or_some(ann: Annotations, annotators: Sequence[Any] | None) -> tuple | 
     return None if set(chosen) >= {str(a) for a in ann.annotators} else chosen
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _noise(fingerprint: str, _ann, annotators: tuple | None, confidence: float) -> AnnotationNoise:
+#: The confidence the estimate is made at; any other is read off the same posterior.
+BASE_CONFIDENCE = 0.95
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _noise(fingerprint: str, _ann, annotators: tuple | None) -> AnnotationNoise:
     return noise_from_annotations(
-        _ann, confidence, annotators=None if annotators is None else list(annotators)
+        _ann, BASE_CONFIDENCE, annotators=None if annotators is None else list(annotators)
     )
 
 
 def noise_result(
     ann: Annotations, annotators: Sequence[Any] | None, confidence: float
 ) -> AnnotationNoise:
-    """The noise bound of the agreed items (cached per data set, annotators, confidence)."""
-    return _noise(ann.fingerprint, ann, _all_or_some(ann, annotators), float(confidence))
+    """The noise bound of the agreed items, estimated once per data set and annotators.
+
+    A change of confidence only moves where the posterior's tail is cut
+    (:meth:`AnnotationNoise.at_confidence`), so it costs no new estimate.
+    """
+    base = _noise(ann.fingerprint, ann, _all_or_some(ann, annotators))
+    return base if float(confidence) == BASE_CONFIDENCE else base.at_confidence(confidence)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -22,7 +22,7 @@ an item only when they gave exactly the same set (said in ``notes``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -90,6 +90,46 @@ class AnnotationNoise(NoiseBound):
     p_max: float = float("nan")
     uneven: bool = False
     multilabel: bool = False
+    full_pmf: np.ndarray | None = field(default=None, repr=False)
+    pmf_offset: int = 0
+
+    def at_confidence(self, confidence: float) -> AnnotationNoise:
+        """The same data read at another confidence, without estimating again.
+
+        The posterior of the hidden hard items does not depend on the confidence (only
+        where its tail is cut does), so the rates, the per-item p and the posterior are
+        reused: equation (1) directly for one p, or the kept per-item posterior
+        (:attr:`full_pmf`) for uneven coverage. Equals ``noise_from_annotations(ann,
+        confidence, ...)`` on the same data.
+
+        Parameters
+        ----------
+        confidence : float
+            The new confidence, strictly between 0 and 1.
+
+        Returns
+        -------
+        AnnotationNoise
+        """
+        confidence = check_confidence(confidence)
+        if not self.ok:
+            return replace(self, confidence=confidence)
+        if self.uneven and self.full_pmf is not None:
+            bound = NoiseBound.from_posterior(
+                self.n_items,
+                self.n_disagreed,
+                self.p,
+                confidence,
+                self.pmf_offset,
+                self.full_pmf,
+            )
+        else:
+            bound = noise_bound(self.n_items, self.n_disagreed, self.p, confidence)
+        kept = ("prior", "method", "reason", "notes")
+        return replace(
+            self,
+            **{f.name: getattr(bound, f.name) for f in fields(NoiseBound) if f.name not in kept},
+        )
 
     def explain(self) -> str:
         """The bound's sentence, plus what was left out (and, for multi-label data, how
@@ -379,5 +419,7 @@ def noise_from_annotations(
         method=f"per-item p: mixture of Poisson-binomials ({post.method})",
         notes=tuple(notes),
         uneven=True,
+        full_pmf=post.pmf,
+        pmf_offset=int(post.offset),
         **extra,
     )

@@ -63,3 +63,26 @@ def test_sparse_path_equals_the_dense_reading(seed, n_items, n_ann, repeats):
     assert (result.n_items, result.n_disagreed) == (n, d)
     if result.ok or (0 < d < n):
         assert result.items["p"].to_numpy() == pytest.approx(p)
+
+
+@pytest.mark.parametrize("uneven", [False, True])
+@pytest.mark.parametrize("confidence", [0.8, 0.99, 0.999])
+def test_reading_at_another_confidence_equals_estimating_again(uneven, confidence):
+    rng = np.random.default_rng(7)
+    rows = []
+    for i in range(300):
+        panel = rng.choice(6, 3 if uneven else 6, replace=False)
+        truth = rng.integers(0, 3)
+        rows += [
+            (f"i{i}", f"a{a}", "xyz"[truth if rng.random() < 0.85 else rng.integers(0, 3)])
+            for a in panel
+        ]
+    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    base = noise_from_annotations(ann, 0.95)
+    assert base.uneven is uneven
+    fresh = noise_from_annotations(ann, confidence)
+    moved = base.at_confidence(confidence)
+    for name in ("t0", "hidden_hard", "gamma", "expected_hidden", "tail_at_t0", "confidence"):
+        assert getattr(moved, name) == pytest.approx(getattr(fresh, name)), name
+    pd.testing.assert_series_equal(moved.posterior, fresh.posterior)
+    assert moved.explain() == fresh.explain()
