@@ -41,9 +41,17 @@ def download_table(
     )
 
 
+#: The most rows a table shows on screen; the CSV download always has every row. Sending
+#: 200,000 rows to the browser on every rerun costs about half a second (issue 17.10).
+MAX_SHOWN_ROWS = 10_000
+
+
 def show_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True, **kwargs) -> None:
-    """A table with its CSV download beside it."""
-    st.dataframe(df, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
+    """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows)."""
+    shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
+    st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
+    if shown is not df:
+        st.caption(f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all.")
     download_table(df, name, key=key, index=index)
 
 

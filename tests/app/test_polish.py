@@ -30,3 +30,20 @@ def test_the_favicon_is_a_file_in_the_repository():
     source = (ROOT / "app.py").read_text(encoding="utf-8")
     assert "page_icon=FAVICON" in source and (ROOT / "ui" / "favicon.png").is_file()
     assert ":material/" not in source.split("st.set_page_config", 1)[1].split("\n", 1)[0]
+
+
+def test_long_tables_show_a_page_and_say_the_csv_has_all():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.widgets import show_table
+
+        show_table(pd.DataFrame({"v": range(10_005)}), "long", key="t", index=False)
+
+    at = AppTest.from_function(page)
+    at.run()
+    assert not at.exception
+    assert len(at.dataframe[0].value) == 10_000
+    assert "first 10,000 of 10,005 rows" in at.caption[0].value
