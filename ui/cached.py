@@ -4,6 +4,8 @@ The Noise calculator, the Dawid-Skene page, the Multi-label page's Dawid-Skene v
 the Overview need the same noise bound and the same fitted model: each is cached here,
 keyed by the data set's fingerprint and the settings, so whichever page asks first pays
 and the others reuse it (issue 17.10: at 1,000,000 judgements a fit takes seconds).
+They are resources, not data: every rerun gets the same (never modified) result object
+instead of an unpickled copy, which at 200,000 items cost a good part of a rerun.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def noise_result(
     return base if float(confidence) == BASE_CONFIDENCE else base.at_confidence(confidence)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _fit(
     fingerprint: str,
     _ann,
@@ -90,7 +92,7 @@ def ds_fit(
     )
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@st.cache_resource(max_entries=4, show_spinner=False)
 def _per_category(fingerprint: str, _ann, options: tuple) -> dict:
     return fit_per_category(_ann, **dict(options))
 
