@@ -200,3 +200,31 @@ def test_a_500_annotator_data_set_renders_every_page_readably(page, tmp_path):
                 .count()
                 == 0
             )
+
+
+def _truncated(locator) -> list[str]:
+    """Texts whose box is narrower than the text (cut off with an ellipsis or hidden)."""
+    return locator.evaluate_all(
+        "els => els.filter(e => [e, ...e.querySelectorAll('*')].some("
+        "n => n.clientWidth > 0 && n.scrollWidth > n.clientWidth + 1)).map(e => e.innerText)"
+    )
+
+
+def test_labels_are_not_cut_at_1024_px(browser, server):
+    """Point 9: Dawid-Skene metric labels and the Export buttons fit a 1,024 px window."""
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    pg.goto(server.url)
+    wait_for_app(pg)
+    try:
+        goto_page(pg, "Dawid-Skene")
+        labels = pg.get_by_test_id("stMetricLabel")
+        assert labels.count() >= 4
+        assert _truncated(labels) == []
+        goto_page(pg, "Export")
+        buttons = pg.get_by_test_id("stDownloadButton").locator("button")
+        assert buttons.count() >= 4
+        assert _truncated(buttons) == []
+    finally:
+        context.close()
