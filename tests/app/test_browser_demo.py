@@ -228,3 +228,10 @@ def test_labels_are_not_cut_at_1024_px(browser, server):
         assert _truncated(buttons) == []
     finally:
         context.close()
+
+
+def test_the_favicon_is_served_by_the_app_itself(page, server):
+    """Point 9: nothing is fetched from the internet for the tab icon (works offline)."""
+    hrefs = page.locator("link[rel~='icon']").evaluate_all("els => els.map(e => e.href)")
+    assert hrefs, "no favicon link"
+    assert all(h.startswith(server.url) for h in hrefs), hrefs
