@@ -8,23 +8,33 @@ sample loaded on the first visit so that every page shows results at once.
 
 from __future__ import annotations
 
-import streamlit as st
+from pathlib import Path
 
+import streamlit as st
+from PIL import Image
+
+from analytics import format_count
 from analytics.data import DEFAULT_SAMPLE, SAMPLES
 from ui.loaders import load_sample_cached
 from ui.report import report_button
-from ui.state import get_annotations, set_annotations, set_source
+from ui.settings import report_settings
+from ui.state import get_annotations, restore_kept, set_annotations, set_source, sync_url
 from ui.text import md
 
-st.set_page_config(page_title="Concord", page_icon=":material/handshake:", layout="wide")
+# the favicon is a file in the repository: a Material or emoji icon would be fetched from the
+# internet, and show nothing offline
+FAVICON = Image.open(Path(__file__).resolve().parent / "ui" / "favicon.png")
+st.set_page_config(page_title="Concord", page_icon=FAVICON, layout="wide")
 
 if get_annotations() is None and not st.session_state.get("concord_started"):
     st.session_state["concord_started"] = True
-    set_annotations(load_sample_cached(DEFAULT_SAMPLE))
-    set_source(f"sample: {SAMPLES[DEFAULT_SAMPLE].title}", sample=DEFAULT_SAMPLE)
+    if not restore_kept():  # a reloaded tab shows its upload again (named in the URL)
+        set_annotations(load_sample_cached(DEFAULT_SAMPLE))
+        set_source(f"sample: {SAMPLES[DEFAULT_SAMPLE].title}", sample=DEFAULT_SAMPLE)
 
 PAGES = [
     st.Page("pages/upload.py", title="Data", icon=":material/upload_file:", default=True),
+    st.Page("pages/overview.py", title="Overview", icon=":material/fact_check:"),
     st.Page("pages/agreement.py", title="Agreement report", icon=":material/groups:"),
     st.Page("pages/multilabel.py", title="Multi-label", icon=":material/label:"),
     st.Page("pages/spans.py", title="Spans", icon=":material/format_underlined:"),
@@ -37,6 +47,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 
+shown_settings = None
 with st.sidebar:
     ann = get_annotations()
     st.markdown("### Concord")
@@ -45,9 +56,27 @@ with st.sidebar:
     else:
         st.markdown(f"**{md(ann.name)}**")
         st.caption(
-            f"{ann.n_items:,} items · {ann.n_annotators:,} annotators · "
-            f"{ann.n_judgements:,} judgements · {ann.n_categories} categories · {md(ann.kind.value)}"
+            " · ".join(
+                [
+                    format_count(ann.n_items, "item"),
+                    format_count(ann.n_annotators, "annotator"),
+                    format_count(ann.n_judgements, "judgement"),
+                    format_count(ann.n_categories, "category", "categories"),
+                    md(ann.kind.value),
+                ]
+            )
         )
-        report_button(ann, key="sidebar")
+        shown_settings = report_settings(ann)
+        report_button(ann, shown_settings, key="sidebar")
 
 page.run()
+
+# The sidebar was drawn before the page ran; if the page loaded another data set (an
+# upload, a sample) or changed a setting the report uses, draw everything again at once so
+# that the sidebar (and its report download) never describes what the page no longer shows.
+now = get_annotations()
+if (None if now is None else now.fingerprint) != (None if ann is None else ann.fingerprint) or (
+    now is not None and report_settings(now) != shown_settings
+):
+    st.rerun()
+sync_url()

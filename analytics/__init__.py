@@ -23,7 +23,12 @@ analysis may use (``with memory_budget("8G"): ...``; default 2 GiB).
 
 from analytics._core.budget import memory_budget
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_confidence, format_number, format_percent
+from analytics._core.formatting import (
+    format_confidence,
+    format_count,
+    format_number,
+    format_percent,
+)
 from analytics.data import (
     Annotations,
     LabelKind,
@@ -43,6 +48,7 @@ __all__ = [
     "SkipNote",
     "as_annotations",
     "format_confidence",
+    "format_count",
     "format_number",
     "format_percent",
     "load_annotations",

@@ -16,8 +16,9 @@ Commands
     The judgements to ask for next (expected information gain under the Dawid-Skene model,
     ``analytics.next_labels``), written in the format the team sends work out in, and how
     many judgements per item a new run needs for ``--target`` accuracy.
-``report FILE -o report.html [--zip]``
-    The self-contained HTML report (or a zip with every table as CSV).
+``report FILE -o report.html`` or ``report FILE -o report.zip [--zip]``
+    The self-contained HTML report, or (output ending in .zip) a zip with every table as
+    CSV; ``--zip`` with an output that does not end in .zip is refused.
 
 Every command that reads a file takes the loader's options (``--item``, ``--annotator``,
 ``--label``, ``--format``, ``--sep``, ``--duplicates``, ``--kind``, ``--layout``,
@@ -476,12 +477,19 @@ def cmd_report(args: argparse.Namespace) -> None:
     from analytics.report import build_report, build_report_zip
 
     out = _writable(args.output)
+    as_zip = out.suffix.lower() == ".zip"
+    if args.zip and not as_zip:  # the name must say what the file is
+        raise CliError(
+            f"--zip writes a zip archive, but {out} does not end in .zip: name it "
+            f"{out.with_suffix('.zip')}, or leave out --zip for an HTML report"
+        )
     ann = _load(args)
-    if args.zip or out.suffix.lower() == ".zip":
+    if as_zip:
         out.write_bytes(build_report_zip(ann, title=args.title))
+        print(f"zip (report.html and every table as CSV) written to {out}")
     else:
         out.write_text(build_report(ann, title=args.title), encoding="utf-8")
-    print(f"report written to {out}")
+        print(f"HTML report written to {out}")
 
 
 # ---------------------------------------------------------------------- parser
@@ -575,7 +583,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_loader_options(p)
     p.add_argument("-o", "--output", required=True, help="report.html (or .zip)")
     p.add_argument("--title", help="report title")
-    p.add_argument("--zip", action="store_true", help="also every table as CSV, in a zip")
+    p.add_argument(
+        "--zip",
+        action="store_true",
+        help="a zip with the report and every table as CSV (the output must end in .zip; "
+        "an output ending in .zip is a zip anyway)",
+    )
     p.set_defaults(func=cmd_report)
     return parser
 

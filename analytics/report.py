@@ -5,70 +5,37 @@ in the page head, not fetched). :func:`build_report_zip` adds every table as a C
 are built from the same list of :class:`Block` objects made by :func:`report_blocks`, so
 the page, the CLI and a notebook get the same numbers.
 
-Sections: ``"summary"`` (always), ``"agreement"``, ``"multilabel"`` (multi-label data),
+Sections: ``"overview"`` (the five answers and the recommendation of
+:func:`analytics.overview.overview`, first), ``"summary"`` (always), ``"agreement"``, ``"multilabel"`` (multi-label data),
 ``"noise"`` (each distinct label set a category on multi-label data) and ``"dawid_skene"``
-(single-label data). A section that cannot be computed
+(on multi-label data one yes/no model per category). A section that cannot be computed
 for the data (for example one annotator) says why instead of failing the report.
 """
 
 from __future__ import annotations
 
-import html
 import io
-import re
 import zipfile
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
 
 import pandas as pd
-import plotly.graph_objects as go
-import plotly.io as pio
-from plotly.offline import get_plotlyjs
 
 from analytics import AnnotationDataError, Annotations, as_annotations
+from analytics._core.formatting import format_count
 from analytics._core.validation import check_confidence, check_whole
 from analytics.data import anonymous_annotators, table_to_csv
+from analytics.overview import expected_label_error, judge
+from analytics.report_html import Block, render, slug
+from analytics.report_settings import ReportSettings
 
-__all__ = ["SECTIONS", "Block", "build_report", "build_report_zip", "report_blocks"]
-
-MAX_TABLE_ROWS = 200
-
-
-@dataclass(frozen=True)
-class Block:
-    """One piece of a report section: a heading, a paragraph, a table or a figure.
-
-    Parameters
-    ----------
-    section : str
-        The section it belongs to, a key of :data:`SECTIONS`.
-    kind : {"text", "table", "figure"}
-        What it holds.
-    title : str, default ""
-        Heading shown above it ("" for none); also names a table's CSV in the zip.
-    text : str, default ""
-        The paragraph of a ``"text"`` block (one bullet per line when it has several).
-    table : pandas.DataFrame or None, default None
-        The table of a ``"table"`` block.
-    figure : plotly.graph_objects.Figure or None, default None
-        The figure of a ``"figure"`` block.
-    """
-
-    section: str
-    kind: str  # "text" | "table" | "figure"
-    title: str = ""
-    text: str = ""
-    table: pd.DataFrame | None = None
-    figure: go.Figure | None = None
-
+__all__ = ["SECTIONS", "Block", "ReportSettings", "build_report", "build_report_zip", "report_blocks"]
 
 # ---------------------------------------------------------------------- sections
 REPORT_PAIRWISE_ANNOTATORS = 200
 """The most annotators whose pairwise table and heatmap the report shows (40,000 cells)."""
 
 
-def _summary_blocks(ann: Annotations) -> list[Block]:
+def _summary_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics.data import (
         coverage_figure,
         judgements_per_item_figure,
@@ -80,22 +47,44 @@ def _summary_blocks(ann: Annotations) -> list[Block]:
         Block(
             s,
             "text",
-            text=f"{ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements, "
-            f"{ann.n_categories} categories ({ann.kind.value} labels).",
+            text=", ".join(
+                [
+                    format_count(ann.n_items, "item"),
+                    format_count(ann.n_annotators, "annotator"),
+                    format_count(ann.n_judgements, "judgement"),
+                    format_count(ann.n_categories, "category", "categories"),
+                ]
+            )
+            + f" ({ann.kind.value} labels).",
         ),
         Block(s, "table", "Data summary", table=ann.summary()),
         Block(s, "text", "What the loader did", text="\n".join(ann.report.messages())),
+        Block(s, "text", "Settings of this report", text="\n".join(settings.describe())),
         Block(s, "figure", "Judgements per item", figure=judgements_per_item_figure(ann)),
         Block(s, "figure", "Coverage", figure=coverage_figure(ann)),
         Block(s, "figure", "Label distribution", figure=label_distribution_figure(ann)),
     ]
 
 
-def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
+def _alpha_verdict(report: pd.DataFrame) -> Block:
+    """The report's headline: Krippendorff's alpha judged by :func:`analytics.overview.judge`."""
+    rows = report[report["coefficient"].str.startswith("Krippendorff")]
+    row = (rows if len(rows) else report).iloc[0]
+    shown = f"{row['value']:.3f}" if pd.notna(row["value"]) else "undefined"
+    verdict = judge("agreement", row["value"], str(row.get("note", "") or ""))
+    return Block("agreement", "text", text=f"{row['coefficient']} = {shown}.", verdict=verdict)
+
+
+def _agreement_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics import agreement as ag
 
     s = "agreement"
-    report = ag.agreement_report(ann, n_boot=n_boot)
+    report = ag.agreement_report(
+        ann,
+        settings.agreement_confidence,
+        settings.agreement_n_boot,
+        distance=settings.distance,
+    )
     blocks = [
         Block(
             s,
@@ -105,6 +94,7 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
             "section 3; Passonneau & Carpenter 2014, section 2.1): read it beside the noise bound and the "
             "annotator model below.",
         ),
+        _alpha_verdict(report),
         Block(s, "table", "Agreement coefficients", table=report),
         Block(s, "figure", "Coefficients with intervals", figure=ag.forest_plot(report)),
     ]
@@ -149,7 +139,7 @@ def _agreement_blocks(ann: Annotations, n_boot: int) -> list[Block]:
     return blocks
 
 
-def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
+def _multilabel_blocks(ann: Annotations) -> list[Block]:
     from analytics import multilabel as ml
 
     s = "multilabel"
@@ -168,6 +158,7 @@ def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
                 if not am.reason
                 else f"A_m (Bhowmick, Mitra & Basu 2008) is undefined: {am.reason}"
             ),
+            verdict=judge("agreement", am.a_m, am.reason),
         ),
         Block(s, "table", "A_m per annotator pair", table=pairs),
         Block(s, "figure", "A_m per annotator pair", figure=ml.pairwise_am_heatmap(pairs)),
@@ -194,12 +185,15 @@ def _multilabel_blocks(ann: Annotations, n_boot: int) -> list[Block]:
     return blocks
 
 
-def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
+def _noise_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics.noise import noise_from_annotations, posterior_figure
 
     s = "noise"
-    result = noise_from_annotations(ann, confidence=confidence)
-    blocks = [Block(s, "text", text=result.explain())]
+    result = noise_from_annotations(
+        ann, settings.noise_confidence, annotators=settings.noise_annotators
+    )
+    verdict = judge("noise", result.gamma if result.ok else float("nan"), result.reason)
+    blocks = [Block(s, "text", text=result.explain(), verdict=verdict)]
     if result.notes:
         blocks.append(Block(s, "text", "How it was computed", text="\n".join(result.notes)))
     if result.ok:
@@ -220,12 +214,19 @@ def _noise_blocks(ann: Annotations, confidence: float) -> list[Block]:
     return blocks
 
 
-def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
+def _dawid_skene_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     from analytics import dawid_skene as ds
 
     s = "dawid_skene"
-    result = ds.fit(ann)
+    result = ds.fit(
+        ann,
+        smoothing=settings.ds_smoothing,
+        init=settings.ds_init,
+        max_iter=settings.ds_max_iter,
+        tol=settings.ds_tol,
+    )
     share = ds.fit_summary(result).confident_share
+    error = expected_label_error(result.confidence)
     return [
         Block(
             s,
@@ -233,6 +234,13 @@ def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
             text=f"The Dawid-Skene model (fitted by EM, {result.n_iter} iterations, "
             f"{'converged' if result.converged else 'not converged'}) gives each item a probability for every "
             f"category; {share:.1%} of items have a top posterior of at least 0.99.",
+        ),
+        Block(
+            s,
+            "text",
+            text=f"If the model is right about its own uncertainty, about {error:.1%} of its "
+            "labels are wrong.",
+            verdict=judge("gold_error", error),
         ),
         Block(
             s,
@@ -258,7 +266,62 @@ def _dawid_skene_blocks(ann: Annotations) -> list[Block]:
     ]
 
 
+def _dawid_skene_per_category_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
+    from analytics import dawid_skene as ds
+
+    s = "dawid_skene"
+    fits = ds.fit_per_category(
+        ann,
+        smoothing=settings.ds_smoothing,
+        init=settings.ds_init,
+        max_iter=settings.ds_max_iter,
+        tol=settings.ds_tol,
+    )
+    table = ds.per_category_table(fits)
+    return [
+        Block(
+            s,
+            "text",
+            text="The Dawid-Skene model needs one label per judgement: on multi-label data it "
+            "is fitted once per category, as a yes/no question (did the annotator include it?). "
+            "Dependencies between categories are not modelled.",
+        ),
+        Block(s, "table", "One yes/no model per category", table=table),
+        Block(s, "figure", "Prevalence per category", figure=ds.per_category_figure(table)),
+        Block(s, "table", "Model label sets", table=ds.per_category_labels(fits)),
+    ]
+
+
+def _overview_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
+    from analytics.overview import overview
+
+    result = overview(
+        ann,
+        confidence=settings.noise_confidence,
+        annotators=settings.noise_annotators,
+        distance=settings.distance,
+        fit_options={
+            "smoothing": settings.ds_smoothing,
+            "init": settings.ds_init,
+            "max_iter": settings.ds_max_iter,
+            "tol": settings.ds_tol,
+        },
+    )
+    rec = result.recommendation
+    s = "overview"
+    blocks = [Block(s, "text", "What to do next", text=rec.text, verdict=rec.verdict)]
+    blocks += [
+        Block(s, "text", f"{n}. {a.question}", text=f"{a.number}: {a.sentence}", verdict=a.verdict)
+        for n, a in enumerate(result.answers, start=1)
+    ]
+    if rec.items:
+        items = pd.DataFrame({"item": list(rec.items)})
+        blocks.append(Block(s, "table", "Items to relabel", table=items))
+    return blocks
+
+
 SECTIONS: dict[str, str] = {
+    "overview": "Overview: can we benchmark on this?",
     "summary": "Data",
     "agreement": "Agreement",
     "multilabel": "Multi-label agreement",
@@ -269,8 +332,8 @@ SECTIONS: dict[str, str] = {
 
 def _default_sections(ann: Annotations) -> list[str]:
     if ann.is_multilabel:  # the noise bound reads each distinct label set as a category
-        return ["summary", "agreement", "multilabel", "noise"]
-    return ["summary", "agreement", "noise", "dawid_skene"]
+        return ["overview", "summary", "agreement", "multilabel", "noise", "dawid_skene"]
+    return ["overview", "summary", "agreement", "noise", "dawid_skene"]
 
 
 def report_blocks(
@@ -280,6 +343,7 @@ def report_blocks(
     n_boot: int = 200,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
+    settings: ReportSettings | None = None,
 ) -> list[Block]:
     """Compute every block of the report, section by section.
 
@@ -289,14 +353,19 @@ def report_blocks(
         The annotations (or a long DataFrame).
     sections : str, sequence of str or None, default None
         Which sections, in order, from :data:`SECTIONS`; None: all that apply to the data
-        (multi-label data: summary, agreement, multilabel, noise; otherwise summary,
-        agreement, noise, dawid_skene).
+        (overview, summary, agreement, then multilabel on multi-label data, noise,
+        dawid_skene).
     n_boot : int, default 200
         Bootstrap resamples for the agreement intervals: a whole number >= 0.
     confidence : float, default 0.95
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
         Called with each section's title as it starts.
+    settings : ReportSettings or None, default None
+        Every choice the sections depend on (the app passes each page's choices); when
+        given, ``n_boot`` and ``confidence`` are ignored. None: ``ReportSettings(
+        agreement_n_boot=n_boot, noise_confidence=confidence)``. The summary section
+        lists them.
 
     Returns
     -------
@@ -312,8 +381,15 @@ def report_blocks(
         data").
     """
     ann = as_annotations(ann)
-    n_boot = check_whole(n_boot, "n_boot", 0)
-    confidence = check_confidence(confidence)
+    if settings is None:
+        n_boot = check_whole(n_boot, "n_boot", 0)
+        confidence = check_confidence(confidence)
+        settings = ReportSettings(agreement_n_boot=n_boot, noise_confidence=confidence)
+    elif not isinstance(settings, ReportSettings):
+        raise AnnotationDataError(
+            f"settings must be a ReportSettings, not {type(settings).__name__}.",
+            hint="Build one with analytics.report.ReportSettings(...).",
+        )
     if isinstance(sections, str):
         sections = [sections]
     chosen = list(sections) if sections is not None else _default_sections(ann)
@@ -324,11 +400,12 @@ def report_blocks(
             hint=f"Choose from: {', '.join(SECTIONS)}.",
         )
     makers: dict[str, Callable[[], list[Block]]] = {
-        "summary": lambda: _summary_blocks(ann),
-        "agreement": lambda: _agreement_blocks(ann, n_boot),
-        "multilabel": lambda: _multilabel_blocks(ann, n_boot),
-        "noise": lambda: _noise_blocks(ann, confidence),
-        "dawid_skene": lambda: _dawid_skene_blocks(ann),
+        "overview": lambda: _overview_blocks(ann, settings),
+        "summary": lambda: _summary_blocks(ann, settings),
+        "agreement": lambda: _agreement_blocks(ann, settings),
+        "multilabel": lambda: _multilabel_blocks(ann),
+        "noise": lambda: _noise_blocks(ann, settings),
+        "dawid_skene": lambda: _dawid_skene_blocks(ann, settings),
     }
     blocks: list[Block] = []
     for name in chosen:
@@ -340,86 +417,13 @@ def report_blocks(
             )
             continue
         if name == "dawid_skene" and ann.is_multilabel:
-            text = (
-                "The Dawid-Skene model needs one label per judgement; see the multi-label "
-                "section (or fit one yes/no data set per category)."
-            )
-            blocks.append(Block(name, "text", text=text))
+            blocks.extend(_dawid_skene_per_category_blocks(ann, settings))
             continue
         try:
             blocks.extend(makers[name]())
         except AnnotationDataError as exc:
             blocks.append(Block(name, "text", text=f"Not computed for this data: {exc}"))
     return blocks
-
-
-# ---------------------------------------------------------------------- rendering
-CSS = """
-body{font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2430;max-width:1100px;margin:2rem auto;padding:0 1rem;line-height:1.5}
-h1{font-size:1.9rem;margin-bottom:.2rem} h2{margin-top:2.5rem;border-bottom:2px solid #3b5bdb;padding-bottom:.2rem}
-h3{margin-top:1.6rem;font-size:1.1rem} .meta{color:#5c6370;font-size:.9rem}
-table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;display:block;overflow-x:auto}
-th,td{border:1px solid #dee2e6;padding:.25rem .5rem;text-align:right} th{background:#f3f5fa}
-td:first-child,th:first-child{text-align:left} .note{color:#5c6370;font-size:.85rem}
-nav ul{columns:2} pre{white-space:pre-wrap;background:#f8f9fa;padding:.6rem;border-radius:4px}
-"""
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
-
-
-def _table_html(df: pd.DataFrame) -> str:
-    shown = df.head(MAX_TABLE_ROWS)
-    out = shown.to_html(border=0, na_rep="", float_format=lambda x: f"{x:.4g}", escape=True)
-    if len(df) > MAX_TABLE_ROWS:
-        out += f'<p class="note">First {MAX_TABLE_ROWS} of {len(df):,} rows; the zip download has the whole table.</p>'
-    return out
-
-
-def _render(blocks: Iterable[Block], ann: Annotations, title: str) -> str:
-    blocks = list(blocks)
-    order = list(dict.fromkeys(b.section for b in blocks))
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title>",
-        f"<style>{CSS}</style>",
-        f'<script type="text/javascript">{get_plotlyjs()}</script>',
-        "</head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-        f'<p class="meta">Data set <b>{html.escape(ann.name)}</b> · generated '
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC by Concord</p>",
-        "<nav><ul>"
-        + "".join(f'<li><a href="#{s}">{html.escape(SECTIONS[s])}</a></li>' for s in order)
-        + "</ul></nav>",
-    ]
-    for section in order:
-        parts.append(f'<h2 id="{section}">{html.escape(SECTIONS[section])}</h2>')
-        for b in (b for b in blocks if b.section == section):
-            if b.title:
-                parts.append(f"<h3>{html.escape(b.title)}</h3>")
-            if b.kind == "text":
-                lines = b.text.split("\n")
-                if len(lines) > 1:
-                    parts.append(
-                        "<ul>" + "".join(f"<li>{html.escape(x)}</li>" for x in lines if x) + "</ul>"
-                    )
-                else:
-                    parts.append(f"<p>{html.escape(b.text)}</p>")
-            elif b.kind == "table" and b.table is not None:
-                parts.append(_table_html(b.table))
-            elif b.kind == "figure" and b.figure is not None:
-                parts.append(
-                    pio.to_html(
-                        b.figure,
-                        full_html=False,
-                        include_plotlyjs=False,
-                        config={"displaylogo": False},
-                    )
-                )
-    parts.append("</body></html>")
-    return "\n".join(parts)
 
 
 def build_report(
@@ -430,6 +434,7 @@ def build_report(
     n_boot: int = 200,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
+    settings: ReportSettings | None = None,
 ) -> str:
     """A self-contained HTML report of the data set (opens offline).
 
@@ -447,6 +452,8 @@ def build_report(
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
         Called with each section's title as it starts.
+    settings : ReportSettings or None, default None
+        Every choice the sections depend on (see :func:`report_blocks`).
 
     Returns
     -------
@@ -460,8 +467,10 @@ def build_report(
         :func:`report_blocks`).
     """
     ann = as_annotations(ann)
-    blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
-    return _render(blocks, ann, title or f"Concord report: {ann.name}")
+    blocks = report_blocks(
+        ann, sections, n_boot=n_boot, confidence=confidence, progress=progress, settings=settings
+    )
+    return render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)
 
 
 def build_report_zip(
@@ -473,6 +482,7 @@ def build_report_zip(
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
     safe: bool = True,
+    settings: ReportSettings | None = None,
 ) -> bytes:
     """A zip with ``report.html`` and every table of the report as a CSV under ``tables/``.
 
@@ -493,6 +503,8 @@ def build_report_zip(
     safe : bool, default True
         Write the CSVs safe to open in a spreadsheet: text that would run as a formula
         gets a ``'`` in front (:func:`analytics.data.table_to_csv`); False writes it as it is.
+    settings : ReportSettings or None, default None
+        Every choice the sections depend on (see :func:`report_blocks`).
 
     Returns
     -------
@@ -507,15 +519,17 @@ def build_report_zip(
         :func:`report_blocks`).
     """
     ann = as_annotations(ann)
-    blocks = report_blocks(ann, sections, n_boot=n_boot, confidence=confidence, progress=progress)
+    blocks = report_blocks(
+        ann, sections, n_boot=n_boot, confidence=confidence, progress=progress, settings=settings
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("report.html", _render(blocks, ann, title or f"Concord report: {ann.name}"))
+        zf.writestr("report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS))
         seen: dict[str, int] = {}
         for b in blocks:
             if b.kind != "table" or b.table is None:
                 continue
-            stem = f"{b.section}_{_slug(b.title) or 'table'}"
+            stem = f"{b.section}_{slug(b.title) or 'table'}"
             seen[stem] = seen.get(stem, 0) + 1
             name = stem if seen[stem] == 1 else f"{stem}_{seen[stem]}"
             zf.writestr(f"tables/{name}.csv", table_to_csv(b.table, safe=safe))

@@ -2,6 +2,8 @@
 
     python -m benchmarks.bench_pages            # 100,000 judgements (issue 7's size)
     python -m benchmarks.bench_pages --quick    # 20,000 judgements
+    python -m benchmarks.bench_pages --crowd    # 1,000,000 judgements, 1,000 annotators
+    python -m benchmarks.bench_pages --crowd --pages noise overview   # some pages only
 
 The data: 20,000 items x 5 judgements from 200 simulated annotators over 4 categories
 (multi-label pages: 20,000 items x 5 annotators x 6 categories). For each page it times
@@ -90,7 +92,7 @@ def _rerun_action(name: str, at: AppTest) -> Callable[[AppTest], object] | None:
     if name == "dawid_skene":
         return lambda a: a.segmented_control[0].set_value(a.segmented_control[0].options[1]).run()
     if name == "noise":
-        return lambda a: a.multiselect[0].unselect(a.multiselect[0].value[-1]).run()
+        return lambda a: a.select_slider(key="noise_confidence").set_value(0.99).run()
     if name == "upload":
         return lambda a: a.selectbox[0].set_value(a.selectbox[0].options[1]).run()
     return lambda a: a.run()
@@ -101,27 +103,39 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--crowd",
+        action="store_true",
+        help="1,000,000 judgements (200,000 items x 5) from 1,000 annotators (issue 17)",
+    )
+    parser.add_argument("--pages", nargs="*", help="only these pages")
     args = parser.parse_args()
-    n_items = 4_000 if args.quick else 20_000
-    single = single_label(n_items)
-    multi = multi_label(n_items)
+    n_items = 4_000 if args.quick else 200_000 if args.crowd else 20_000
+    single = single_label(n_items, n_annotators=1000 if args.crowd else 200)
+    multi = multi_label(4_000 if args.quick else 20_000)
     print(f"single-label: {single!r}\nmulti-label: {multi!r}\n")
     rows = []
-    for name, ann in [
+    pages = [
         ("upload", single),
+        ("overview", single),
         ("agreement", single),
         ("noise", single),
         ("dawid_skene", single),
         ("multilabel", multi),
         ("export", single),
-    ]:
+    ]
+    for name, ann in [(n, a) for n, a in pages if not args.pages or n in args.pages]:
         st.cache_data.clear()
         st.cache_resource.clear()
         first, at = _time(_page(name, ann))
         rerun_action = _rerun_action(name, at)
         try:
             rerun, _ = _time(at, rerun_action)
-            how = "changed a control"
+            how = (
+                "changed a control"
+                if name in ("agreement", "dawid_skene", "noise", "upload")
+                else "plain rerun"
+            )
         except (IndexError, AttributeError, KeyError, ValueError):
             rerun, _ = _time(at, lambda a: a.run())
             how = "plain rerun"

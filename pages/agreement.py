@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError, Annotations
+from analytics import AnnotationDataError, Annotations, format_count
 from analytics.agreement import (
     CAVEAT,
+    ORDERS,
     agreement_levels,
     agreement_report,
-    bootstrap_cost,
+    annotator_order,
     contingency,
     contingency_heatmap,
     default_distance,
@@ -23,18 +26,23 @@ from analytics.agreement import (
     kappa_paradox_figure,
     pairwise,
     pairwise_heatmap,
+    pairwise_window,
     per_category,
     per_category_bars,
     reading,
 )
+from analytics.overview import judge
+from ui.crowd import annotator_picker, window
+from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
+from ui.severity import show_verdict
 from ui.state import require_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
 
-# The page opens with bootstrap intervals only where 1,000 resamples take about a second:
-# the pairwise means (Light's kappa, Scott's pi) cost items x annotator pairs per resample.
-BOOTSTRAP_DEFAULT_BUDGET = 2_000_000  # items x annotator pairs
 PER_CATEGORY_DEFAULT_LIMIT = 50_000  # items; above this the per-category tab waits for a click
+# Tabs compute their contents even when hidden: above this many judgements the pairs, items
+# and paradox tabs wait for a click, so the first render stays under 3 s (issue 17.10).
+LAZY_TABS_JUDGEMENTS = 200_000
 PAIRWISE_LABELS = {
     "cohen_kappa": "Cohen's kappa",
     "scott_pi": "Scott's pi",
@@ -48,8 +56,10 @@ PAIRWISE_LABELS = {
 @st.cache_data(max_entries=16, show_spinner=False)
 def _report(
     fp: str, _ann: Annotations, confidence: float, n_boot: int, distance: str
-) -> pd.DataFrame:
-    return agreement_report(_ann, confidence=confidence, n_boot=n_boot, seed=0, distance=distance)
+) -> tuple[pd.DataFrame, float]:
+    start = time.perf_counter()
+    report = agreement_report(_ann, confidence=confidence, n_boot=n_boot, seed=0, distance=distance)
+    return report, time.perf_counter() - start
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -82,10 +92,29 @@ def _pairwise(fp: str, _ann: Annotations, coefficient: str):
     return pairwise(_ann, coefficient)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _order(fp: str, coef: str, _pw, how: str) -> list:
+    return annotator_order(_pw, how)
+
+
 def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
     """The pairwise tab: heatmap, tables and two annotators side by side."""
     pw = _pairwise(fp, sub, coef)
-    show_figure(pairwise_heatmap(pw), f"pairwise {coef}", key="agr_pair_fig")
+    order_by = (
+        st.segmented_control(
+            "Order",
+            list(ORDERS),
+            default="clustered",
+            key="agr_pair_order",
+            help="Clustered: annotators who agree with each other sit together (average "
+            "linkage), so groups show as blocks. Most shared items: the busiest first.",
+        )
+        or "clustered"
+    )
+    shown = window(_order(fp, coef, pw, order_by), key="agr_pair_window")
+    fig = pairwise_heatmap(pairwise_window(pw, shown))
+    fig.update_layout(height=max(420, 18 * len(shown) + 160))
+    show_figure(fig, f"pairwise {coef}", key="agr_pair_fig")
     show_table(pw.values, f"pairwise {coef}", key="agr_pair_values")
     st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
     show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
@@ -106,6 +135,24 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _items(fp: str, _ann: Annotations) -> tuple[pd.DataFrame, pd.DataFrame]:
     return item_agreement(_ann), agreement_levels(_ann)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _paradox_figure(fp: str, _ann: Annotations):
+    return kappa_paradox_figure(_ann)
+
+
+def _lazy_on(ann: Annotations, label: str, key: str) -> bool:
+    """True at once for data up to LAZY_TABS_JUDGEMENTS; above, a toggle (off) decides."""
+    if ann.n_judgements <= LAZY_TABS_JUDGEMENTS:
+        return True
+    return st.toggle(
+        label,
+        value=False,
+        key=key,
+        help=f"Off at first on {ann.n_judgements:,} judgements so the page opens quickly; "
+        "the result is kept once computed.",
+    )
 
 
 # ---------------------------------------------------------------------- page
@@ -134,13 +181,13 @@ ann = require_annotations()
 
 with st.container(border=True):
     left, mid, right = st.columns([2, 2, 1.4])
-    chosen_annotators = left.multiselect(
-        "Annotators (empty: all)",
-        list(ann.annotators),
-        default=[],
-        key="agr_annotators",
-        help="Restrict the report to some annotators.",
-    )
+    with left:
+        chosen_annotators = annotator_picker(
+            "Annotators (empty: all)",
+            ann.annotators,
+            key="agr_annotators",
+            help="Restrict the report to some annotators.",
+        )
     chosen_categories = mid.multiselect(
         "Categories (empty: all)",
         list(ann.categories),
@@ -168,12 +215,12 @@ with st.container(border=True):
         ),
     )
     c1, c2 = st.columns([2, 1])
-    bootstrap_is_quick = bootstrap_cost(ann) <= BOOTSTRAP_DEFAULT_BUDGET
+    quick = bootstrap_is_quick(ann)
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
         default="Bootstrap (1,000 resamples)"
-        if bootstrap_is_quick
+        if quick
         else "Fast (analytic where one exists)",
         key="agr_interval_mode",
         help="Bootstrap: resample items 1,000 times (every coefficient gets a BCa interval). "
@@ -182,15 +229,18 @@ with st.container(border=True):
         "kappa and Scott's pi of two annotators). Either way the table shows the analytic "
         "SE, p-value and interval beside the chosen interval.",
     )
-    if not bootstrap_is_quick:
+    if not quick:
         c1.caption(
-            "Opened with fast intervals: on data this size the bootstrap takes several seconds."
+            "Opened with fast intervals because these data are large; the time the bootstrap "
+            "takes is shown once it has run."
         )
     confidence = c2.select_slider(
         "Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf"
     )
 
-n_boot = 1000 if (interval_mode or "").startswith("Bootstrap") else 0
+n_boot = AGREEMENT_BOOTSTRAP if (interval_mode or "").startswith("Bootstrap") else 0
+# the report and the Export page use exactly these choices (the filters below are the page's own)
+remember(ann, agreement_n_boot=n_boot, agreement_confidence=confidence, distance=distance)
 
 try:
     sub = (
@@ -209,14 +259,20 @@ if sub.n_judgements == 0:
 fp = sub.fingerprint
 try:
     with st.spinner("Computing the coefficients and their intervals..."):
-        report = _report(fp, sub, confidence, n_boot, distance)
+        report, seconds = _report(fp, sub, confidence, n_boot, distance)
 except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
 
 st.caption(
-    f"{sub.n_items:,} items, {sub.n_annotators:,} annotators, {sub.n_judgements:,} judgements, "
-    f"{sub.n_categories} categories ({sub.kind.value})."
+    f"{format_count(sub.n_items, 'item')}, {format_count(sub.n_annotators, 'annotator')}, "
+    f"{format_count(sub.n_judgements, 'judgement')}, "
+    f"{format_count(sub.n_categories, 'category', 'categories')} ({sub.kind.value}). "
+    + (
+        f"Intervals from {n_boot:,} bootstrap resamples, computed in {seconds:.1f} s."
+        if n_boot
+        else f"Analytic intervals where one exists, computed in {seconds:.1f} s."
+    )
 )
 
 tab_summary, tab_cat, tab_pairs, tab_items, tab_paradox = st.tabs(
@@ -244,8 +300,22 @@ with tab_summary:
             "n/a" if not np.isfinite(value) else f"{value:.3f}",
             ci,
             delta_color="off",
+            delta_arrow="off",  # the interval is context, not a change up or down
             help=md(row["note"]) if row["note"] else None,
         )
+    alpha_row = headline.loc[alpha_name]
+    show_verdict(
+        judge("agreement", alpha_row["value"], alpha_row["note"]),
+        f"{alpha_name}: "
+        + reading(
+            alpha_name,
+            alpha_row["value"],
+            alpha_row["ci_low"],
+            alpha_row["ci_high"],
+            confidence,
+            alpha_row["note"],
+        ),
+    )
     st.info(CAVEAT, icon=":material/info:")
     st.markdown("**What the numbers say**")
     st.markdown(
@@ -310,6 +380,8 @@ with tab_pairs:
     )
     if sub.n_annotators < 2:
         st.info("Only one annotator is selected: there are no pairs to compare.")
+    elif not _lazy_on(sub, "Compute the pairwise table", "agr_pairs_on"):
+        pass
     else:
         try:  # past the memory budget the pairwise table is refused, in plain words
             _show_pairs(fp, sub, coef)
@@ -317,14 +389,17 @@ with tab_pairs:
             show_error(exc)
 
 with tab_items:
-    items, levels = _items(fp, sub)
-    show_figure(item_agreement_histogram(items), "agreement per item", key="agr_items_fig")
-    st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
-    show_table(levels, "items by agreement level", key="agr_levels", index=False)
-    st.markdown("**Every item** (sorted: least agreement first)")
-    show_table(
-        items.sort_values("agreement", na_position="last"), "agreement per item", key="agr_items"
-    )
+    if _lazy_on(sub, "Compute agreement per item", "agr_items_on"):
+        items, levels = _items(fp, sub)
+        show_figure(item_agreement_histogram(items), "agreement per item", key="agr_items_fig")
+        st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
+        show_table(levels, "items by agreement level", key="agr_levels", index=False)
+        st.markdown("**Every item** (sorted: least agreement first)")
+        show_table(
+            items.sort_values("agreement", na_position="last"),
+            "agreement per item",
+            key="agr_items",
+        )
 
 with tab_paradox:
     st.markdown(
@@ -334,8 +409,9 @@ with tab_paradox:
         "95% prevalence: kappa is **-0.05**. Gwet's AC1 does not collapse this way. The right "
         "panel keeps your observed agreement fixed and lets the majority category's share grow."
     )
-    show_figure(kappa_paradox_figure(sub), "kappa paradox", key="agr_paradox")
-    try:
-        st.caption(md(_kappa_max_caption(fp, sub)))
-    except AnnotationDataError as exc:
-        show_error(exc)
+    if _lazy_on(sub, "Draw the kappa-paradox chart", "agr_paradox_on"):
+        show_figure(_paradox_figure(fp, sub), "kappa paradox", key="agr_paradox")
+        try:
+            st.caption(md(_kappa_max_caption(fp, sub)))
+        except AnnotationDataError as exc:
+            show_error(exc)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 
 import pandas as pd
 import streamlit as st
@@ -12,13 +11,11 @@ from analytics import AnnotationDataError
 from analytics.data import SAMPLES, read_gold_labels, sample_truth
 from analytics.dawid_skene import (
     PICKS,
-    DawidSkeneResult,
     annotator_information,
     annotator_table,
     confidence_histogram,
     confident_share,
     confusion_heatmaps,
-    fit,
     fit_summary,
     gold_accuracy,
     item_judgements,
@@ -26,11 +23,18 @@ from analytics.dawid_skene import (
     majority_agreement,
     model_labels_table,
     mutual_information_figure,
+    per_category_figure,
+    per_category_labels,
+    per_category_table,
     pick_annotators,
     prevalence_comparison,
     prevalence_figure,
     uncertain_items,
 )
+from analytics.overview import expected_label_error, judge
+from ui.cached import ds_fit, ds_fit_per_category
+from ui.settings import remember
+from ui.severity import show_verdict
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
@@ -50,22 +54,6 @@ TOLERANCES = {
     "1e-9": 1e-9,
     "1e-10": 1e-10,
 }  # shown -> the relative change that stops EM
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _fit(
-    fingerprint: str,
-    _ann,
-    smoothing: float,
-    init: str,
-    max_iter: int,
-    tol: float,
-    gold_key: str,
-    _gold: pd.Series | None,
-) -> tuple[DawidSkeneResult, float]:
-    start = time.perf_counter()
-    result = fit(_ann, smoothing=smoothing, init=init, max_iter=max_iter, tol=tol, gold=_gold)
-    return result, time.perf_counter() - start
 
 
 def _read_gold(upload) -> tuple[pd.Series, str]:
@@ -105,10 +93,24 @@ Use the model's labels as your gold standard and review the items it is unsure a
 
 ann = require_annotations()
 if ann.is_multilabel:
-    st.error(
-        "This data set is multi-label (each judgement is a set of categories). The Dawid-Skene "
-        "model needs one label per judgement. Fit one yes/no data set per category instead "
-        "(for each category: did the annotator include it?)."
+    st.info(
+        "This data set is multi-label (each judgement is a set of categories), and the "
+        "Dawid-Skene model needs one label per judgement: Concord fits **one yes/no model per "
+        "category** (did the annotator include it?) and shows them together. Dependencies "
+        "between categories are not modelled.",
+        icon=":material/info:",
+    )
+    with st.spinner(f"Fitting {ann.n_categories} yes/no models…"):
+        fits = ds_fit_per_category(ann)
+    per_cat = per_category_table(fits)
+    show_figure(per_category_figure(per_cat), "per-category prevalence", key="ds_ml_fig")
+    show_table(per_cat, "per-category models", key="ds_ml_table", index=False)
+    st.markdown(
+        "**Each item's label set by the per-category models** (a category is in the set when "
+        "its posterior P(yes) is at least 0.5), with every category's posterior:"
+    )
+    show_table(
+        per_category_labels(fits), "per-category model labels", key="ds_ml_labels", index=False
     )
     st.stop()
 
@@ -161,6 +163,9 @@ with st.expander("Model settings", expanded=False):
         help="Clamped items keep their gold label; accuracy is then measured on the others.",
     )
 
+remember(
+    ann, ds_smoothing=float(smoothing), ds_init=init, ds_max_iter=int(max_iter), ds_tol=float(tol)
+)
 gold, gold_key, gold_title = None, "", "Against your expert gold labels"
 if gold_file is not None:
     try:
@@ -178,15 +183,14 @@ try:
             f"{ann.n_annotators:,} annotators ({ann.n_categories} categories)."
         )
         use_gold = gold if (clamp and gold is not None) else None
-        result, seconds = _fit(
-            ann.fingerprint,
+        result, seconds = ds_fit(
             ann,
-            float(smoothing),
-            init,
-            int(max_iter),
-            float(tol),
-            gold_key if use_gold is not None else "",
-            use_gold,
+            smoothing=smoothing,
+            init=init,
+            max_iter=max_iter,
+            tol=tol,
+            gold_key=gold_key,
+            gold=use_gold,
         )
         state = "converged" if result.converged else "stopped at the iteration limit"
         status.update(
@@ -202,10 +206,29 @@ for note in result.notes:
 
 headline = fit_summary(result)
 m1, m2, m3, m4 = st.columns(4)
+# short labels (they must fit a quarter of a 1,024 px window); the details are in the help
 m1.metric("Items", f"{headline.n_items:,}")
-m2.metric("Labels with posterior ≥ 0.99", f"{headline.confident_share:.1%}")
-m3.metric("Model agrees with majority vote", f"{headline.majority_agreement:.1%}")
-m4.metric("Mean annotator accuracy", f"{headline.mean_accuracy:.1%}")
+m2.metric(
+    "Sure labels",
+    f"{headline.confident_share:.1%}",
+    help="Share of items whose most likely label has a posterior of at least 0.99.",
+)
+m3.metric(
+    "Same as majority",
+    f"{headline.majority_agreement:.1%}",
+    help="Share of items where the model's label equals the majority vote (ties count 1/t).",
+)
+m4.metric(
+    "Mean accuracy",
+    f"{headline.mean_accuracy:.1%}",
+    help="The annotators' mean estimated accuracy (the model's confusion matrices).",
+)
+label_error = expected_label_error(result.confidence)
+show_verdict(
+    judge("gold_error", label_error),
+    f"If the model is right about its own uncertainty, about {label_error:.1%} of its "
+    f"labels are wrong ({label_error * headline.n_items:,.0f} of {headline.n_items:,} items).",
+)
 st.caption(
     f"For {headline.confident_share:.0%} of items the model is at least 99% sure of "
     f"the label. It disagrees with majority vote on {headline.majority_disagreement:.0%} of "

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analytics import format_count
 from analytics.agreement import agreement_report
 from analytics.data import table_to_csv
 from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.report import report_button
+from ui.settings import report_settings
 from ui.state import require_annotations
-from ui.text import md
+from ui.text import md, md_lines
 from ui.widgets import annotation_downloads, download_table, explain
 
 ann = require_annotations()
@@ -27,9 +29,15 @@ Each page also has downloads next to its own tables and figures.
 
 st.subheader("Report")
 st.caption(
-    f"For **{md(ann.name)}**: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements."
+    f"For **{md(ann.name)}**: {format_count(ann.n_items, 'item')}, "
+    f"{format_count(ann.n_annotators, 'annotator')}, {format_count(ann.n_judgements, 'judgement')}."
 )
-report_button(ann, key="export", zip_too=True)
+settings = report_settings(ann)
+report_button(ann, settings, key="export", zip_too=True)
+st.markdown(
+    "**Computed with the settings chosen on the pages** (a page not visited yet uses its "
+    "defaults); the report lists them too:\n" + md_lines(settings.describe())
+)
 
 st.subheader("The annotations")
 st.caption(
@@ -45,12 +53,21 @@ download_table(
 )
 
 st.subheader("Results")
-st.caption("Each file is computed when you click (with the default settings of its page).")
+st.caption(
+    "Each file is computed when you click, with the settings listed above (the Agreement "
+    "page's annotator and category filters apply only on that page)."
+)
 results = [
     (
         "Agreement coefficients CSV",
         "agreement_coefficients.csv",
-        lambda: agreement_report(ann, n_boot=200),
+        lambda: agreement_report(
+            ann,
+            settings.agreement_confidence,
+            settings.agreement_n_boot,
+            seed=0,
+            distance=settings.distance,
+        ),
     ),
 ]
 if ann.is_multilabel:
@@ -66,27 +83,37 @@ else:
         (
             "Model labels with confidence, Dawid-Skene CSV",
             "model_labels_dawid_skene.csv",
-            lambda: model_labels_table(fit(ann)),
+            lambda: model_labels_table(
+                fit(
+                    ann,
+                    smoothing=settings.ds_smoothing,
+                    init=settings.ds_init,
+                    max_iter=settings.ds_max_iter,
+                    tol=settings.ds_tol,
+                )
+            ),
         )
     )
 results.append(
     (
         "Agreed items (noise calculator) CSV",
         "agreed_items.csv",
-        lambda: noise_from_annotations(ann).agreed_items(),
+        lambda: noise_from_annotations(
+            ann, settings.noise_confidence, annotators=settings.noise_annotators
+        ).agreed_items(),
     )
 )
-for column, (label, file_name, make) in zip(st.columns(len(results)), results, strict=True):
-    with column:
-        st.download_button(
-            label,
-            data=lambda make=make: table_to_csv(make(), index=False).encode("utf-8"),
-            file_name=file_name,
-            mime="text/csv",
-            key=f"export_{file_name}",
-            on_click="ignore",
-            icon=":material/download:",
-        )
+# one button per line: side by side in columns, the long labels were cut off
+for label, file_name, make in results:
+    st.download_button(
+        label,
+        data=lambda make=make: table_to_csv(make(), index=False).encode("utf-8"),
+        file_name=file_name,
+        mime="text/csv",
+        key=f"export_{file_name}",
+        on_click="ignore",
+        icon=":material/download:",
+    )
 
 st.subheader("Where the other results are")
 st.markdown(

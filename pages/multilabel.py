@@ -9,7 +9,9 @@ from analytics import AnnotationDataError, format_number
 from analytics import agreement as ag
 from analytics import multilabel as ml
 from analytics.data import SAMPLES
+from analytics.overview import judge
 from ui.loaders import load_sample_cached
+from ui.severity import show_verdict
 from ui.state import require_annotations, set_annotations, set_source
 from ui.text import md
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
@@ -140,6 +142,11 @@ c4.metric(
     "A_m, four combinations",
     format_number(am4.a_m),
     help="The same with [0 1] and [1 0] kept apart in chance agreement.",
+)
+show_verdict(
+    judge("agreement", am.a_m, am.reason),
+    f"A_m = {format_number(am.a_m)}: chance-corrected agreement on label sets, read by the "
+    "same thresholds as alpha.",
 )
 if not am.reason:
     st.markdown(f"**Reading:** {ml.am_summary(am, am4)}")

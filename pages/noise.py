@@ -6,7 +6,6 @@ import streamlit as st
 
 from analytics import AnnotationDataError, format_confidence, format_percent
 from analytics.noise import (
-    AnnotationNoise,
     NoiseBound,
     adding_annotators,
     adding_annotators_figure,
@@ -17,10 +16,14 @@ from analytics.noise import (
     kappa_noise_estimate,
     max_disagreements,
     noise_bound,
-    noise_from_annotations,
     posterior_figure,
     rates_table,
 )
+from analytics.overview import judge
+from ui.cached import noise_result
+from ui.crowd import annotator_picker
+from ui.settings import remember
+from ui.severity import show_verdict
 from ui.state import get_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
@@ -33,11 +36,6 @@ SECTIONS = [
     "Is system A really better than B?",
     "What does kappa say?",
 ]
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _from_data(fingerprint: str, _ann, annotators: tuple, confidence: float) -> AnnotationNoise:
-    return noise_from_annotations(_ann, confidence, annotators=list(annotators))
 
 
 def _show_bound(result: NoiseBound, key: str) -> None:
@@ -63,7 +61,7 @@ def _show_bound(result: NoiseBound, key: str) -> None:
         format_percent(result.gamma),
         help="Share of coin-flips among the agreed items, at most: (t0 - d) / (n - d).",
     )
-    st.success(md(result.explain()))
+    show_verdict(judge("noise", result.gamma), result.explain())
     st.caption(
         f"Expected number of coin-flips among the agreed items: {result.expected_hidden:,.1f}. "
         f"Method: {md(result.method)}."
@@ -115,16 +113,22 @@ result: NoiseBound | None = None
 if mode == MODES[0] and ann is not None:
     st.subheader(f"From the loaded data: {md(ann.name)}")
     names = [str(a) for a in ann.annotators]
-    chosen = st.multiselect(
-        "Annotators whose agreement makes the gold standard",
+    # starts empty (= all): a crowd of hundreds would otherwise fill the page with chips
+    picked = annotator_picker(
+        "Annotators whose agreement makes the gold standard (empty: all)",
         names,
-        default=names,
         key="noise_annotators",
         help="An item is agreed when every chosen annotator who labelled it gave the same label.",
     )
+    chosen = picked or names
+    remember(
+        ann,
+        noise_confidence=float(confidence),
+        noise_annotators=tuple(picked) if picked and len(picked) < len(names) else None,
+    )
     try:
         with st.spinner("Estimating the noise of the agreed items…"):
-            result = _from_data(ann.fingerprint, ann, tuple(chosen), float(confidence))
+            result = noise_result(ann, chosen, float(confidence))
     except AnnotationDataError as exc:
         show_error(exc)
     if result is not None:
@@ -286,6 +290,6 @@ try:
             st.warning(md(kn.explain()))
         else:
             st.metric("Noise of the agreed items (kappa's reading)", format_percent(kn.noise))
-            st.info(md(kn.explain()))
+            show_verdict(judge("noise", kn.noise), kn.explain())
 except AnnotationDataError as exc:
     show_error(exc)

@@ -6,6 +6,7 @@ import streamlit as st
 
 from analytics import AnnotationDataError
 from analytics.data import DUPLICATE_POLICIES, SAMPLES, LabelKind
+from ui.columns import column_roles, flagged_columns
 from ui.loaders import (
     DEFAULT_MISSING,
     data_overview,
@@ -13,15 +14,23 @@ from ui.loaders import (
     load_cached,
     parse_missing,
     preview_upload,
+    read_cached,
     sample_source,
     sheets_cached,
 )
-from ui.state import get_annotations, get_source, set_annotations, set_source
+from ui.state import (
+    get_annotations,
+    get_source,
+    keep_for_reload,
+    set_annotations,
+    set_source,
+)
 from ui.text import md, md_lines
 from ui.widgets import (
     annotation_downloads,
     download_table,
     explain,
+    page_link,
     show_error,
     show_figure,
     show_table,
@@ -174,6 +183,14 @@ if data is not None:
                 key=f"map_dup_{name}",
                 help="What to do when one annotator labelled one item more than once.",
             )
+            ignored = st.multiselect(
+                "Ignore these columns",
+                columns,
+                key=f"map_ignore_{name}",
+                help="Columns that are neither the item, an annotator nor the label (notes, "
+                "comments, timestamps) are set aside before reading. In wide form every "
+                "column besides the item is otherwise an annotator.",
+            )
             missing_text = st.text_input(
                 "Missing-value texts",
                 value=DEFAULT_MISSING,
@@ -193,6 +210,8 @@ if data is not None:
             "duplicates": duplicates,
             "missing": parse_missing(missing_text),
         }
+        if ignored:
+            options["ignore"] = tuple(ignored)
         if sheet is not None:
             options["sheet"] = sheet
         if tool_options:
@@ -220,6 +239,7 @@ if data is not None:
                 set_annotations(ann)
                 if origin[0] == "file":
                     set_source(f"file: {name}")
+                    keep_for_reload(ann, f"file: {name}")
                 else:
                     set_source(f"sample: {SAMPLES[key].title}", sample=key)
                 st.session_state[LOAD_TOKEN] = choice
@@ -231,6 +251,11 @@ if ann is None:
     st.stop()
 
 st.subheader(f"Loaded: {md(ann.name)}")
+page_link(
+    "pages/overview.py",
+    "Next: the Overview answers 'can we benchmark on this?'",
+    ":material/fact_check:",
+)
 m = st.columns(5)
 m[0].metric("Items", f"{ann.n_items:,}")
 m[1].metric("Annotators", f"{ann.n_annotators:,}")
@@ -240,6 +265,43 @@ m[4].metric("Label kind", ann.kind.value)
 
 for warning in ann.report.warnings():
     st.warning(md(warning))
+
+# Column roles: what each column of the file became, with a one-click way out for a column
+# that looks like notes rather than labels (it would otherwise be an annotator).
+raw_columns = columns if data is not None and read_error is None else []
+chosen_columns = dict(ann.report.columns)
+set_aside = list(st.session_state.get(f"map_ignore_{name}", [])) if raw_columns else []
+free_text: list[str] = []
+if raw_columns and ann.report.layout == "wide" and "annotators" in chosen_columns:
+    free_text = flagged_columns(
+        ann.fingerprint, read_cached(data, name, sheet), tuple(chosen_columns["annotators"])
+    )
+
+
+def _ignore_column(widget_key: str, column: str) -> None:
+    st.session_state[widget_key] = [*st.session_state.get(widget_key, []), column]
+
+
+for col in free_text:
+    st.button(
+        f"Ignore column {col!r} and load again",
+        key=f"ignore_{name}_{col}",
+        on_click=_ignore_column,
+        args=(f"map_ignore_{name}", col),
+        icon=":material/visibility_off:",
+        type="primary",
+    )
+if raw_columns:
+    with st.expander("Column roles", expanded=bool(free_text or set_aside)):
+        st.dataframe(
+            column_roles(raw_columns, chosen_columns, set_aside, free_text),
+            width="stretch",
+            hide_index=True,
+        )
+        st.caption(
+            "Change a role under **Columns and parsing** above: the item, annotator and label "
+            "columns, the layout, and columns to ignore."
+        )
 with st.expander("What the loader did", expanded=bool(ann.report.warnings())):
     st.markdown(md_lines(ann.report.messages()))
 st.caption(

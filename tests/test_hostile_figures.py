@@ -92,6 +92,9 @@ def _multilabel_figures():
         "am_bootstrap_histogram": ml.am_bootstrap_histogram(
             ml.am_bootstrap(ann, n_boot=20, seed=0)
         ),
+        "per_category_figure": ds.per_category_figure(
+            ds.per_category_table(ds.fit_per_category(ann))
+        ),
     }
 
 

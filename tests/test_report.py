@@ -61,13 +61,19 @@ def test_degenerate_data_is_explained_not_fatal():
     html = build_report(one, n_boot=20)
     assert "<html" in html
     blocks = report_blocks(one, n_boot=20)
-    assert {b.section for b in blocks} == {"summary", "agreement", "noise", "dawid_skene"}
+    assert {b.section for b in blocks} == {
+        "overview",
+        "summary",
+        "agreement",
+        "noise",
+        "dawid_skene",
+    }
 
 
 def test_progress_callback_sees_every_section(crowd):
     seen = []
     report_blocks(crowd, sections=list(SECTIONS)[:2], n_boot=10, progress=seen.append)
-    assert seen == ["Data", "Agreement"]
+    assert seen == ["Overview: can we benchmark on this?", "Data"]
 
 
 def test_one_section_may_be_named_as_a_string(crowd):
@@ -80,7 +86,9 @@ def test_multilabel_report_includes_the_noise_bound_and_explains_dawid_skene():
     blocks = report_blocks(ann, n_boot=20)
     assert "noise" in {b.section for b in blocks}
     ds = report_blocks(ann, ["dawid_skene"])
-    assert len(ds) == 1 and "one label per judgement" in ds[0].text
+    assert "one label per judgement" in ds[0].text  # says why, then fits per category
+    table = next(b.table for b in ds if b.title == "One yes/no model per category")
+    assert list(table["category"]) == list(ann.categories)
 
 
 DF = pd.DataFrame(

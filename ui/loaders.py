@@ -72,9 +72,17 @@ def load_cached(data: bytes, name: str, options: tuple[tuple[str, Any], ...]) ->
     """
     opts = {k: (list(v) if isinstance(v, tuple) and k != "tool_options" else v) for k, v in options}
     sheet = opts.pop("sheet", None)
-    if _READ_OPTIONS & opts.keys():
+    ignore = opts.pop("ignore", None) or []
+    if _READ_OPTIONS & opts.keys() and not ignore:
         return load_annotations(_named_bytes(data, name), sheet=sheet, **opts)
-    return load_annotations(read_cached(data, name, sheet), **opts)
+    if _READ_OPTIONS & opts.keys():
+        read_opts = {k: opts.pop(k) for k in _READ_OPTIONS & opts.keys()}
+        raw = RawTable(*read_table(_named_bytes(data, name), sheet=sheet, **read_opts))
+    else:
+        raw = read_cached(data, name, sheet)
+    if ignore:  # columns the user set aside on the Data page (notes, comments, ...)
+        raw = RawTable(raw.table.drop(columns=list(ignore)), raw.rows, raw.report)
+    return load_annotations(raw, **opts)
 
 
 def parse_missing(text: str) -> tuple[str, ...] | None:

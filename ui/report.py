@@ -1,4 +1,8 @@
-"""The report downloads offered on every page and on the Export page."""
+"""The report downloads offered on every page and on the Export page.
+
+The report is computed with the settings the pages chose (:func:`ui.settings.report_settings`),
+so its numbers are the ones on screen, and it lists those settings in its first section.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import re
 import streamlit as st
 
 from analytics import Annotations
-from analytics.report import build_report, build_report_zip
+from analytics.report import ReportSettings, build_report, build_report_zip
 
 
 def _stem(ann: Annotations) -> str:
@@ -15,32 +19,35 @@ def _stem(ann: Annotations) -> str:
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def report_html(fingerprint: str, _ann: Annotations) -> bytes:
-    return build_report(_ann).encode("utf-8")
+def report_html(fingerprint: str, settings_key: tuple, _ann: Annotations, _settings) -> bytes:
+    return build_report(_ann, settings=_settings).encode("utf-8")
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def report_zip(fingerprint: str, _ann: Annotations) -> bytes:
-    return build_report_zip(_ann)
+def report_zip(fingerprint: str, settings_key: tuple, _ann: Annotations, _settings) -> bytes:
+    return build_report_zip(_ann, settings=_settings)
 
 
-def report_button(ann: Annotations, *, key: str = "report", zip_too: bool = False) -> None:
+def report_button(
+    ann: Annotations, settings: ReportSettings, *, key: str = "report", zip_too: bool = False
+) -> None:
     """ "Download report" (self-contained HTML, made on click), and optionally the zip."""
     st.download_button(
         "Download report",
-        data=lambda: report_html(ann.fingerprint, ann),
+        data=lambda: report_html(ann.fingerprint, settings.key(), ann, settings),
         file_name=f"concord_report_{_stem(ann)}.html",
         mime="text/html",
         key=f"dl_report_{key}",
         on_click="ignore",
         icon=":material/summarize:",
-        help="One HTML file with every section for this data set; opens offline.",
+        help="One HTML file with every section for this data set, computed with the settings "
+        "chosen on the pages (listed in its first section); opens offline.",
         width="stretch",
     )
     if zip_too:
         st.download_button(
             "Download report + all tables (zip)",
-            data=lambda: report_zip(ann.fingerprint, ann),
+            data=lambda: report_zip(ann.fingerprint, settings.key(), ann, settings),
             file_name=f"concord_report_{_stem(ann)}.zip",
             mime="application/zip",
             key=f"dl_report_zip_{key}",

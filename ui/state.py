@@ -1,6 +1,12 @@
-"""The loaded data set lives in ``st.session_state`` and survives page switches."""
+"""The loaded data set lives in ``st.session_state`` and survives page switches.
+
+An uploaded data set also survives a reload of the tab: the server keeps the last few
+uploads in memory and the URL names the loaded one by its fingerprint (``?data=...``).
+"""
 
 from __future__ import annotations
+
+from collections import OrderedDict
 
 import streamlit as st
 
@@ -42,3 +48,53 @@ def get_source() -> str | None:
 def get_sample_key() -> str | None:
     """The key of the bundled sample that is loaded (in ``analytics.data.SAMPLES``), or None."""
     return st.session_state.get(SAMPLE_KEY)
+
+
+# --- keeping an upload across a reload of the tab ---------------------------------------
+#: The URL query parameter that names the uploaded data set (its content fingerprint).
+URL_KEY = "data"
+#: How many uploads the server keeps in memory for reloads (oldest dropped first).
+KEPT_UPLOADS = 4
+
+
+@st.cache_resource(show_spinner=False)
+def _kept_uploads() -> OrderedDict[str, tuple[Annotations, str]]:
+    """The server's recently uploaded data sets, by fingerprint (shared by sessions)."""
+    return OrderedDict()
+
+
+def keep_for_reload(ann: Annotations, description: str) -> None:
+    """Remember an uploaded data set so that reloading the tab shows it again.
+
+    The data stay in the server's memory (the last :data:`KEPT_UPLOADS` uploads); the
+    page's URL carries only the content fingerprint (``?data=...``).
+    """
+    kept = _kept_uploads()
+    kept[ann.fingerprint] = (ann, description)
+    kept.move_to_end(ann.fingerprint)
+    while len(kept) > KEPT_UPLOADS:
+        kept.popitem(last=False)
+    st.query_params[URL_KEY] = ann.fingerprint
+
+
+def restore_kept() -> bool:
+    """On a new session, load the upload the URL names if the server still has it."""
+    fingerprint = st.query_params.get(URL_KEY)
+    found = _kept_uploads().get(fingerprint) if fingerprint else None
+    if found is None:
+        return False
+    ann, description = found
+    set_annotations(ann)
+    set_source(description)
+    return True
+
+
+def sync_url() -> None:
+    """Keep ``?data=`` in the URL exactly while a kept upload is the loaded data set."""
+    ann = get_annotations()
+    kept = ann is not None and ann.fingerprint in _kept_uploads() and get_sample_key() is None
+    if kept:
+        if st.query_params.get(URL_KEY) != ann.fingerprint:
+            st.query_params[URL_KEY] = ann.fingerprint
+    elif URL_KEY in st.query_params:
+        del st.query_params[URL_KEY]

@@ -41,9 +41,17 @@ def download_table(
     )
 
 
+#: The most rows a table shows on screen; the CSV download always has every row. Sending
+#: 200,000 rows to the browser on every rerun costs about half a second (issue 17.10).
+MAX_SHOWN_ROWS = 10_000
+
+
 def show_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True, **kwargs) -> None:
-    """A table with its CSV download beside it."""
-    st.dataframe(df, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
+    """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows)."""
+    shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
+    st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
+    if shown is not df:
+        st.caption(f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all.")
     download_table(df, name, key=key, index=index)
 
 
@@ -96,3 +104,15 @@ def annotation_downloads(ann: Annotations, *, key: str) -> None:
                 on_click="ignore",
                 icon=":material/download:",
             )
+
+
+def page_link(page: str, label: str, icon: str | None = None) -> None:
+    """A link to another page of the app; plain text when the page runs on its own.
+
+    ``st.page_link`` needs the page registered by the app's ``st.navigation``; a page run
+    alone (a test, ``streamlit run pages/x.py``) gets the label as a caption instead.
+    """
+    try:
+        st.page_link(page, label=label, icon=icon)
+    except st.errors.StreamlitAPIException:
+        st.caption(md(label))

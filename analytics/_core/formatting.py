@@ -16,11 +16,37 @@ from collections.abc import Iterable
 
 __all__ = [
     "format_confidence",
+    "format_count",
     "format_number",
     "format_percent",
     "plotly_labels",
     "plotly_text",
 ]
+
+
+def format_count(n: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: ``"1 annotator"``, ``"1,003 items"``.
+
+    Parameters
+    ----------
+    n : int
+        The count.
+    noun : str
+        The singular noun.
+    plural : str or None, default None
+        The plural noun; None adds an "s".
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> format_count(1, "annotator"), format_count(1003, "item"), format_count(0, "category", "categories")
+    ('1 annotator', '1,003 items', '0 categories')
+    """
+    word = noun if n == 1 else (plural or f"{noun}s")
+    return f"{n:,} {word}"
 
 
 def format_percent(x: float, digits: int = 1) -> str:

@@ -42,6 +42,7 @@ from analytics.agreement.figures import (
     per_category_bars,
 )
 from analytics.agreement.krippendorff import default_distance, distance_options, krippendorff_alpha
+from analytics.agreement.ordering import ORDERS, annotator_order, pairwise_window
 from analytics.agreement.paradox import KappaParadox, kappa_max, kappa_paradox
 from analytics.agreement.prepared import Coefficient
 from analytics.agreement.reading import CAVEAT, band, reading
@@ -71,6 +72,7 @@ __all__ = [
     "CAVEAT",
     "COEFFICIENTS",
     "DKPRO_SET_DISTANCES",
+    "ORDERS",
     "SET_DISTANCES",
     "WEIGHT_FAMILIES",
     "Coefficient",
@@ -79,6 +81,7 @@ __all__ = [
     "Pairwise",
     "agreement_levels",
     "agreement_report",
+    "annotator_order",
     "band",
     "beyond_chance",
     "bootstrap_cost",
@@ -108,6 +111,7 @@ __all__ = [
     "masi_dkpro",
     "pairwise",
     "pairwise_heatmap",
+    "pairwise_window",
     "passonneau",
     "per_category",
     "per_category_bars",

@@ -393,8 +393,10 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
         Left: how often each category was used. Right: for the observed agreement of these
         data, kappa (Fleiss) and Gwet's AC1 of two categories as the majority category's
         prevalence grows (:func:`~analytics.agreement.kappa_paradox`): kappa falls toward
-        and below 0 while AC1 stays near the observed agreement. The data's own kappa and
-        AC1 are marked at their majority prevalence.
+        and below 0 while AC1 stays near the observed agreement. The curves read the data
+        as two categories (majority vs the rest), so the markers sit on them at the data's
+        majority prevalence; the data's own kappa and AC1 over all categories (which need
+        not lie on the curves) are stated in a note and on hover.
 
     References
     ----------
@@ -439,23 +441,45 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
             row=1,
             col=2,
         )
-    for value, label, colour in (
-        (view.fleiss_kappa, "these data: Fleiss' kappa", BAD),
-        (view.gwet_ac1, "these data: AC1", GOOD),
+    # The curves reduce the data to two categories (majority vs the rest) at the observed
+    # agreement, so the data's own coefficients (over all their categories) need not lie
+    # on them: the markers sit on the curves at the data's majority prevalence, and the
+    # data's actual values are stated beside them.
+    order = np.argsort(view.prevalence)
+    for curve, actual, label, colour in (
+        (view.kappa, view.fleiss_kappa, "kappa", BAD),
+        (view.ac1, view.gwet_ac1, "AC1", GOOD),
     ):
-        if np.isfinite(value):
+        on_curve = float(
+            np.interp(view.majority, np.asarray(view.prevalence)[order], np.asarray(curve)[order])
+        )
+        if np.isfinite(on_curve):
             fig.add_trace(
                 go.Scatter(
                     x=[view.majority],
-                    y=[float(value)],
+                    y=[on_curve],
                     mode="markers",
-                    name=label,
+                    name=f"these data, as two categories: {label}",
                     marker={"color": colour, "size": 12, "symbol": "diamond"},
-                    hovertemplate=label + " %{y:.3f} at prevalence %{x:.0%}<extra></extra>",
+                    hovertemplate=f"{label} %{{y:.3f}} at prevalence %{{x:.0%}} (two categories); "
+                    f"the data's own {label} over all categories: {actual:.3f}<extra></extra>",
                 ),
                 row=1,
                 col=2,
             )
+    fig.add_annotation(
+        text=(
+            f"Markers: these data as majority vs rest. Over all {len(view.categories)} "
+            f"categories, Fleiss' kappa = {view.fleiss_kappa:.3f}, AC1 = {view.gwet_ac1:.3f}."
+        ),
+        xref="x2 domain",
+        yref="y2 domain",
+        x=0.0,
+        y=0.02,
+        showarrow=False,
+        xanchor="left",
+        font={"size": 11, "color": MUTED},
+    )
     fig.add_hline(y=0, line={"color": MUTED, "dash": "dash"}, row=1, col=2)
     fig.update_yaxes(title_text="Share of judgements", tickformat=".0%", row=1, col=1)
     fig.update_xaxes(title_text="Category", type="category", row=1, col=1)

@@ -53,7 +53,7 @@ from analytics.data.export import (
 )
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.kinds import LabelKind
-from analytics.data.layout import ROLE_SYNONYMS, detect_columns
+from analytics.data.layout import ROLE_SYNONYMS, detect_columns, free_text_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits
 from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.loading import RawTable, as_annotations, load_annotations
@@ -98,6 +98,7 @@ __all__ = [
     "count_matrix_of",
     "coverage_figure",
     "detect_columns",
+    "free_text_columns",
     "from_contingency_table",
     "from_count_table",
     "is_missing",

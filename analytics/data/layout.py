@@ -408,8 +408,8 @@ def _refuse_nested_ids(col: pd.Series, rows: np.ndarray, column: Any, name: str)
         )
 
 
-def free_text_cautions(df: pd.DataFrame, ann_cols: Sequence[Any]) -> list[str]:
-    """Cautions for wide-form annotator columns that look like free text, not labels.
+def free_text_columns(df: pd.DataFrame, ann_cols: Sequence[Any]) -> list[tuple[Any, int]]:
+    """Wide-form annotator columns that look like free text, not labels.
 
     A column is named when the table has at least two annotator columns and, among the
     column's non-missing cells (at least 3, all text), at least 90% are distinct, at
@@ -418,12 +418,24 @@ def free_text_cautions(df: pd.DataFrame, ann_cols: Sequence[Any]) -> list[str]:
     are counted for every column at once; only the columns of nearly distinct values
     (usually none) are looked at further.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The raw table.
+    ann_cols : sequence
+        The columns read as annotators.
+
+    Returns
+    -------
+    list of (column, int)
+        Each flagged column with its number of distinct values, in table order.
+
     Examples
     --------
     >>> df = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "x", "y"],
     ...                    "Notes": ["looks fine", "ask Sam again", "second pass"]})
-    >>> [c.split(" looks")[0] for c in free_text_cautions(df, ["a", "b", "Notes"])]
-    ["Column 'Notes'"]
+    >>> free_text_columns(df, ["a", "b", "Notes"])
+    [('Notes', 3)]
     """
     n = len(df)
     if len(ann_cols) < 2 or n < 3:
@@ -452,12 +464,27 @@ def free_text_cautions(df: pd.DataFrame, ann_cols: Sequence[Any]) -> list[str]:
         own = codes[(col == k) & seen]
         if np.isin(own, codes[(col != k) & seen]).sum() * 10 >= len(own):
             continue
-        out.append(
-            f"Column {show_text(c)} looks like free text, not labels ({values.nunique():,} "
-            "distinct values of several words, unlike the other annotator columns), yet it "
-            "was read as an annotator. If it holds notes or comments, remove it and load again."
-        )
+        out.append((c, int(values.nunique())))
     return out
+
+
+def free_text_cautions(df: pd.DataFrame, ann_cols: Sequence[Any]) -> list[str]:
+    """Cautions for the columns :func:`free_text_columns` flags, one sentence each.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "x", "y"],
+    ...                    "Notes": ["looks fine", "ask Sam again", "second pass"]})
+    >>> [c.split(" looks")[0] for c in free_text_cautions(df, ["a", "b", "Notes"])]
+    ["Column 'Notes'"]
+    """
+    return [
+        f"Column {show_text(c)} looks like free text, not labels ({n:,} distinct values of "
+        "several words, unlike the other annotator columns), yet it was read as an annotator. "
+        "If it holds notes or comments, ignore it (Data page: Column roles; in Python, drop "
+        "the column) and load again."
+        for c, n in free_text_columns(df, ann_cols)
+    ]
 
 
 def detect_separator(labels: Any, tokens: frozenset = MISSING_TOKENS) -> str | None:

@@ -43,7 +43,8 @@ class SkipNote:
     def __str__(self) -> str:
         shown = ", ".join(str(r) for r in self.rows[:5])
         more = f", ... ({self.count} in all)" if self.count > 5 else ""
-        where = f" (rows {shown}{more})" if self.rows else ""
+        noun = "row" if len(self.rows) == 1 and self.count == 1 else "rows"
+        where = f" ({noun} {shown}{more})" if self.rows else ""
         return f"{self.count} skipped: {self.reason}{where}"
 
 

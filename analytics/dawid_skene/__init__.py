@@ -8,6 +8,9 @@
   :func:`fit_summary`, :func:`item_judgements`, :func:`uncertain_items`.
 - The EM engine for other annotator models (:mod:`analytics.models`): :class:`EMEngine`,
   :func:`design_matrix`, :func:`gold_codes`, :func:`data_notes`, :func:`best_run`.
+- Multi-label data: :func:`fit_per_category` (one yes/no model per category, from
+  :func:`category_yes_no`), read with :func:`per_category_table`,
+  :func:`per_category_labels` and :func:`per_category_figure`.
 - :func:`mutual_information`: bits one label carries about the true category
   (section 2.2.2).
 - Figures: :func:`confusion_heatmaps`, :func:`prevalence_figure`,
@@ -50,6 +53,13 @@ from analytics.dawid_skene.labels import (
     uncertain_items,
 )
 from analytics.dawid_skene.model import DawidSkeneResult, fit, log_likelihood, posterior
+from analytics.dawid_skene.per_category import (
+    category_yes_no,
+    fit_per_category,
+    per_category_figure,
+    per_category_labels,
+    per_category_table,
+)
 from analytics.dawid_skene.reports import (
     FitSummary,
     annotator_information,
@@ -73,12 +83,14 @@ __all__ = [
     "annotator_table",
     "best_run",
     "category_codes",
+    "category_yes_no",
     "confidence_histogram",
     "confident_share",
     "confusion_heatmaps",
     "data_notes",
     "design_matrix",
     "fit",
+    "fit_per_category",
     "fit_summary",
     "gold_accuracy",
     "gold_codes",
@@ -90,6 +102,9 @@ __all__ = [
     "model_labels_table",
     "mutual_information",
     "mutual_information_figure",
+    "per_category_figure",
+    "per_category_labels",
+    "per_category_table",
     "pick_annotators",
     "posterior",
     "prevalence_comparison",

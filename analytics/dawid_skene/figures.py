@@ -80,6 +80,7 @@ def confusion_heatmaps(
 
     True category down, given label across, darker is more probable (0 to 1 on one
     shared scale). Each panel's title gives the annotator, their accuracy and judgements.
+    The true categories are named once per row of panels, on the left.
     """
     title = "Annotator confusion matrices: P(given label | true category)"
     if annotators is None:
@@ -129,6 +130,9 @@ def confusion_heatmaps(
             row=r + 1,
             col=c + 1,
             title_text="true category" if c == 0 else None,
+            # every panel has the same rows: naming them once, on the left, keeps long
+            # category names from running into the neighbouring panel
+            showticklabels=c == 0,
         )
         fig.update_xaxes(
             type="category",

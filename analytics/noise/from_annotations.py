@@ -22,7 +22,7 @@ an item only when they gave exactly the same set (said in ``notes``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -90,6 +90,46 @@ class AnnotationNoise(NoiseBound):
     p_max: float = float("nan")
     uneven: bool = False
     multilabel: bool = False
+    full_pmf: np.ndarray | None = field(default=None, repr=False)
+    pmf_offset: int = 0
+
+    def at_confidence(self, confidence: float) -> AnnotationNoise:
+        """The same data read at another confidence, without estimating again.
+
+        The posterior of the hidden hard items does not depend on the confidence (only
+        where its tail is cut does), so the rates, the per-item p and the posterior are
+        reused: equation (1) directly for one p, or the kept per-item posterior
+        (:attr:`full_pmf`) for uneven coverage. Equals ``noise_from_annotations(ann,
+        confidence, ...)`` on the same data.
+
+        Parameters
+        ----------
+        confidence : float
+            The new confidence, strictly between 0 and 1.
+
+        Returns
+        -------
+        AnnotationNoise
+        """
+        confidence = check_confidence(confidence)
+        if not self.ok:
+            return replace(self, confidence=confidence)
+        if self.uneven and self.full_pmf is not None:
+            bound = NoiseBound.from_posterior(
+                self.n_items,
+                self.n_disagreed,
+                self.p,
+                confidence,
+                self.pmf_offset,
+                self.full_pmf,
+            )
+        else:
+            bound = noise_bound(self.n_items, self.n_disagreed, self.p, confidence)
+        kept = ("prior", "method", "reason", "notes")
+        return replace(
+            self,
+            **{f.name: getattr(bound, f.name) for f in fields(NoiseBound) if f.name not in kept},
+        )
 
     def explain(self) -> str:
         """The bound's sentence, plus what was left out (and, for multi-label data, how
@@ -135,24 +175,45 @@ def _category_names(ann: Annotations) -> list[str]:
     ]
 
 
-def _wide(ann: Annotations) -> np.ndarray:
-    """Items x annotators of label codes (-1 = not judged); a repeat keeps the last."""
-    out = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
-    out[ann.item_codes, ann.annotator_codes] = ann.label_codes
-    return out
+def _judged_pairs(ann: Annotations) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(item, annotator, label) codes, one per judged pair; a repeat keeps the last.
+
+    One entry per judgement, never an items x annotators matrix: 1,000,000 judgements from
+    1,000 annotators stay 1,000,000 entries (a dense table would hold 200,000,000 cells).
+    """
+    item, who, lab = ann.item_codes, ann.annotator_codes, ann.label_codes
+    if ann.has_repeats:
+        key = item * ann.n_annotators + who
+        _, last_from_end = np.unique(key[::-1], return_index=True)
+        keep = np.sort(len(key) - 1 - last_from_end)
+        item, who, lab = item[keep], who[keep], lab[keep]
+    return item, who, lab
+
+
+def _count_panels(row: np.ndarray, who: np.ndarray, n_rows: int, n_ann: int) -> int:
+    """How many different sets of annotators judged the items (for the coverage note).
+
+    Each set is summed into two 64-bit fingerprints of random per-annotator weights (a
+    collision needs two different sets to agree on 128 random bits), one pass over the
+    judgements.
+    """
+    weights = np.random.default_rng(0).integers(0, 2**63, size=(2, n_ann), dtype=np.uint64)
+    a = np.zeros(n_rows, np.uint64)
+    b = np.zeros(n_rows, np.uint64)
+    np.add.at(a, row, weights[0][who])
+    np.add.at(b, row, weights[1][who])
+    return len(np.unique(np.stack([a, b], axis=1), axis=0))
 
 
 def _rates(
-    wide: np.ndarray, disagreed: np.ndarray, n_cat: int
+    who: np.ndarray, lab: np.ndarray, n_ann: int, n_cat: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Footnote 3: each annotator's category proportions on the disagreed items they judged.
 
-    Returns (rates, judged count per annotator, which annotators got the pooled rates).
+    ``who`` and ``lab`` are the judgements on disagreed items. Returns (rates, judged
+    count per annotator, which annotators got the pooled rates).
     """
-    sub = wide[disagreed]
-    rows, cols = np.nonzero(sub >= 0)
-    n_ann = wide.shape[1]
-    counts = np.bincount(cols * n_cat + sub[rows, cols], minlength=n_ann * n_cat)
+    counts = np.bincount(who * n_cat + lab, minlength=n_ann * n_cat)
     counts = counts.reshape(n_ann, n_cat).astype(float)
     totals = counts.sum(axis=1)
     pooled = counts.sum(axis=0) / counts.sum()
@@ -245,9 +306,8 @@ def noise_from_annotations(
     if ann.has_repeats:
         notes.append("Some annotators judged an item more than once; their last judgement is used.")
     names = tuple(ann.annotators)
-    wide = _wide(ann)
-    judged = wide >= 0
-    per_item = judged.sum(axis=1)
+    item, who, lab = _judged_pairs(ann)
+    per_item = np.bincount(item, minlength=ann.n_items)
     eligible = per_item >= 2
     n_excluded = int((~eligible).sum())
     if n_excluded:
@@ -271,10 +331,14 @@ def noise_from_annotations(
     if not eligible.any():
         return undefined(0, 0, "no item was judged by two or more of the chosen annotators.")
 
-    wide, judged = wide[eligible], judged[eligible]
-    big = np.iinfo(np.int64).max
-    lowest = np.where(judged, wide, big).min(axis=1)
-    highest = np.where(judged, wide, -1).max(axis=1)
+    keep = eligible[item]
+    row = (np.cumsum(eligible) - 1)[item[keep]]  # the item's row among the eligible items
+    who, lab = who[keep], lab[keep]
+    n_rows = int(eligible.sum())
+    lowest = np.full(n_rows, np.iinfo(np.int64).max)
+    np.minimum.at(lowest, row, lab)
+    highest = np.full(n_rows, -1)
+    np.maximum.at(highest, row, lab)
     agreed = lowest == highest
     n, d = len(agreed), int((~agreed).sum())
     cats = _category_names(ann)
@@ -306,16 +370,22 @@ def noise_from_annotations(
             items=items.assign(p=np.nan),
         )
 
-    rates, n_judged, fallback = _rates(wide, ~agreed, len(cats))
+    on_disagreed = ~agreed[row]
+    rates, n_judged, fallback = _rates(
+        who[on_disagreed], lab[on_disagreed], ann.n_annotators, len(cats)
+    )
     if fallback.any():
-        who = ", ".join(str(names[i]) for i in np.flatnonzero(fallback)[:5])
+        pooled_names = ", ".join(str(names[i]) for i in np.flatnonzero(fallback)[:5])
         more = f" and {int(fallback.sum()) - 5} more" if fallback.sum() > 5 else ""
         notes.append(
-            f"{who}{more} judged no disagreed item, so their rates on hard items are the pooled "
+            f"{pooled_names}{more} judged no disagreed item, so their rates on hard items are the pooled "
             "rates of all annotators on disagreed items."
         )
     rates_df = pd.DataFrame(rates, index=pd.Index(names, name="annotator"), columns=cats)
     rates_df["disagreed judged"] = n_judged
+    judged = sparse.csr_matrix(
+        (np.ones(len(row)), (row, who)), shape=(n_rows, ann.n_annotators)
+    )
     p_item = _item_p(judged, rates)
     items["p"] = p_item
     p_agreed = p_item[agreed]
@@ -332,8 +402,7 @@ def noise_from_annotations(
         fields = {**res.__dict__, "p": float(p_agreed[0]), "notes": tuple(notes)}
         return AnnotationNoise(**fields, **extra, uneven=False)
     post = hidden_hard_posterior(p_agreed, d, n_nodes=n_nodes, method=method)
-    packed = np.ascontiguousarray(np.packbits(judged, axis=1))
-    panels = len(np.unique(packed.view(np.dtype((np.void, packed.shape[1])))))
+    panels = _count_panels(row, who, n_rows, ann.n_annotators)
     notes.append(
         f"Coverage is uneven ({panels:,} different annotator panels), so the chance agreement "
         f"differs per item (p from {p_item.min():.3g} to {p_item.max():.3g}, mean {p_mean:.3g}); "
@@ -350,5 +419,7 @@ def noise_from_annotations(
         method=f"per-item p: mixture of Poisson-binomials ({post.method})",
         notes=tuple(notes),
         uneven=True,
+        full_pmf=post.pmf,
+        pmf_offset=int(post.offset),
         **extra,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers.markup import shown
+from tests.helpers.markup import failures, shown
 from tests.helpers.paths import ROOT
 
 APP = str(ROOT / "app.py")
@@ -48,7 +48,7 @@ def test_the_opening_sample_is_compared_with_its_known_truth(app):
 def test_every_page_runs_on_the_default_sample(app, page):
     app.switch_page(page).run()
     assert not app.exception, page
-    assert not app.error, [e.value for e in app.error]
+    assert not failures(app), failures(app)
 
 
 @pytest.mark.parametrize("page", PAGES)

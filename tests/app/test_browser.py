@@ -3,7 +3,8 @@
 Uploads a file through the page's uploader, visits every page through the sidebar,
 checks that figures render and key numbers appear, downloads the HTML report, and
 uploads a malformed file to see a readable error and no traceback. Saves a screenshot
-of each page to docs/screenshots/ (used in the README).
+of each page to test-artifacts/screenshots/ (ignored by git); scripts/update_screenshots.sh
+saves them to docs/screenshots/ instead (the README's pictures).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ pytestmark = [
 
 PAGES = {
     "Data": "data",
+    "Overview": "overview",
     "Agreement report": "agreement",
     "Multi-label": "multilabel",
     "Spans": "spans",
@@ -121,9 +123,12 @@ def test_upload_then_every_page(page, tmp_path):
             continue
         goto_page(page, title)
         assert_no_traceback(page)
-        if name in ("dawid_skene", "gold_labels"):  # single-label only: the page says so
+        if name == "dawid_skene":  # one yes/no model per category on multi-label data
             assert "multi-label" in page.get_by_test_id("stMain").inner_text()
-        elif name != "export":
+            assert_figures_render(page)
+        elif name == "gold_labels":  # single-label only: the page says so
+            assert "multi-label" in page.get_by_test_id("stMain").inner_text()
+        elif name not in ("export", "overview"):
             assert_figures_render(page)
     # the sidebar still shows the uploaded data set after every page switch
     assert "affect_multilabel.csv" in page.get_by_test_id("stSidebar").inner_text()
@@ -131,7 +136,15 @@ def test_upload_then_every_page(page, tmp_path):
 
 def test_every_page_on_the_sample_with_screenshots(page):
     # multi-label last but one: visiting it loads the multi-label sample
-    order = ["Data", "Agreement report", "Noise calculator", "Dawid-Skene", "Multi-label", "Export"]
+    order = [
+        "Data",
+        "Overview",
+        "Agreement report",
+        "Noise calculator",
+        "Dawid-Skene",
+        "Multi-label",
+        "Export",
+    ]
     for title, name in ((t, PAGES[t]) for t in order):
         goto_page(page, title)
         assert_no_traceback(page)
@@ -141,7 +154,7 @@ def test_every_page_on_the_sample_with_screenshots(page):
             page.get_by_role("button", name=re.compile("Load the sample")).click()
             wait_for_app(page)
             assert_no_traceback(page)
-        if name != "export":
+        if name not in ("export", "overview"):
             assert_figures_render(page)
         shot(page, name)
 

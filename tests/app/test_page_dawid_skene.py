@@ -37,7 +37,7 @@ def test_fit_metrics_and_annotator_section():
     assert not at.error
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Items"] == "108"
-    assert metrics["Labels with posterior ≥ 0.99"].endswith("%")
+    assert metrics["Sure labels"].endswith("%")
     charts = at.get("plotly_chart")
     assert len(charts) == 2  # heatmaps + mutual information
     heat = json.loads(charts[0].proto.spec)
@@ -84,7 +84,10 @@ def test_multilabel_and_degenerate_data_explained():
         multilabel_sep=";",
     )
     at = run(ml)
-    assert at.error and "multi-label" in at.error[0].value
+    assert not at.exception and not at.error
+    assert "one yes/no model per" in at.info[0].value
+    per_cat = next(d.value for d in at.dataframe if "prevalence" in d.value.columns)
+    assert list(per_cat["category"]) == ["p", "q"]
     one = Annotations.from_frame(
         pd.DataFrame({"item": ["a", "b"], "annotator": ["x", "x"], "label": ["p", "q"]})
     )

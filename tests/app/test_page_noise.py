@@ -42,9 +42,14 @@ def test_no_data_shows_info_and_the_hand_calculator():
     m = metrics(at)
     assert m["Coin-flips, at most"] == "125"
     assert m["Noise, at most (γ)"] == "13.9%"
+    # 13.9% noise is "caution" (5% to 15%): amber, never green, and the rule is stated
+    assert not at.success
     assert any(
-        "at most 125 of your 900 agreed items are coin-flips" in shown(s.value) for s in at.success
+        "Caution" in shown(s.value)
+        and "at most 125 of your 900 agreed items are coin-flips" in shown(s.value)
+        for s in at.warning
     )
+    assert any("good ≤ 5%, caution 5% to 15%, bad > 15%" in shown(c.value) for c in at.caption)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     names = [t.get("name") for t in spec["data"]]
     assert "P(more than j coin-flips)" in names
@@ -91,7 +96,8 @@ def test_from_data_degenerate_and_public_set():
     assert any("at least two annotators" in w.value for w in at.warning)
     labels, _ = load_public("snow_temp")
     at2 = run(Annotations.from_frame(labels, name="temp"))
-    assert not at2.error
+    # the only red box is the verdict on the result (snow_temp's bound is "bad"), not a failure
+    assert [e.value.split(".")[0] for e in at2.error] == ["**Bad"]
     assert any("uneven" in c.value for c in at2.caption)
 
 

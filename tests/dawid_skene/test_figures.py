@@ -81,3 +81,15 @@ def test_degenerate_figures_explain_themselves():
     fig = mutual_information_figure(one)
     assert "one category" in fig.layout.annotations[0].text
     assert confusion_heatmaps(one).data  # still draws 1 x 1 matrices
+
+
+def test_confusion_grid_names_the_rows_once_per_row_of_panels(res):
+    """Issue 17.9: category names of a right-hand panel ran into its left neighbour."""
+    fig = confusion_heatmaps(res, ["w0", "w1", "w2", "w4"], columns=3)
+    shown = {
+        name: fig.layout[name].showticklabels
+        for name in fig.layout
+        if name.startswith("yaxis") and fig.layout[name].showticklabels is not None
+    }
+    # panels 1 and 4 start a row (yaxis, yaxis4); panels 2 and 3 (yaxis2, yaxis3) do not
+    assert shown == {"yaxis": True, "yaxis2": False, "yaxis3": False, "yaxis4": True}

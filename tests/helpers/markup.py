@@ -102,3 +102,11 @@ def hostile_annotations(multilabel: bool = False):
     from analytics import load_annotations
 
     return load_annotations(hostile_file(multilabel), multilabel_sep=";" if multilabel else "")
+
+
+def failures(at) -> list[str]:
+    """The red boxes that report a failure: every ``st.error`` except a "Bad." verdict.
+
+    A result judged bad (``ui.severity.show_verdict``) is shown in red on purpose.
+    """
+    return [e.value for e in at.error if not e.value.startswith("**Bad.**")]

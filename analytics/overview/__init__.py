@@ -1,0 +1,40 @@
+"""Can we benchmark on this? The answers at a glance, and how each result reads.
+
+- :func:`overview`: the five answers (how much do annotators agree, how noisy is the
+  agreed subset, which annotators are biased and how, how sure are the gold labels,
+  would more labels help), each a sentence with its number, severity and page, and the
+  one recommendation that follows (:class:`Overview`, :class:`Answer`,
+  :class:`Recommendation`). The Overview page and the report only display it.
+- :func:`judge` applies Concord's stated rule for a kind of result (:data:`RULES`) and
+  returns a :class:`Verdict` (good, caution, bad, undefined); every page and the HTML
+  report colour results by it, so the same number reads the same everywhere.
+- :func:`expected_label_error`: the expected share of wrong model labels.
+"""
+
+from analytics.overview.answers import (
+    CHANCE_SPAMMER_SCORE,
+    MERGE_SHARE,
+    SURE,
+    Answer,
+    Overview,
+    Recommendation,
+    overview,
+)
+from analytics.overview.measures import expected_label_error
+from analytics.overview.severity import RULES, Rule, Severity, Verdict, judge
+
+__all__ = [
+    "CHANCE_SPAMMER_SCORE",
+    "MERGE_SHARE",
+    "RULES",
+    "SURE",
+    "Answer",
+    "Overview",
+    "Recommendation",
+    "Rule",
+    "Severity",
+    "Verdict",
+    "expected_label_error",
+    "judge",
+    "overview",
+]

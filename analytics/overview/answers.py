@@ -1,0 +1,434 @@
+"""Can we benchmark on this? Five answers and one recommendation for a data set.
+
+:func:`overview` answers the five questions the README promises, each in one sentence with
+its number, its severity (:func:`~analytics.overview.judge`) and the page that explains
+it, and picks the one recommendation that follows. The Overview page and the first
+section of the HTML report only display what it returns.
+
+Today the answers come from :mod:`analytics.agreement` (Krippendorff's alpha),
+:mod:`analytics.noise` (the noise bound of the agreed items) and
+:mod:`analytics.dawid_skene` (annotator quality, label certainty); on multi-label data the
+Dawid-Skene answers come from one yes/no model per category.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count, format_percent
+from analytics.data import Annotations, as_annotations
+from analytics.overview.measures import expected_label_error
+from analytics.overview.severity import Severity, Verdict, judge
+
+__all__ = [
+    "CHANCE_SPAMMER_SCORE",
+    "MERGE_SHARE",
+    "SURE",
+    "Answer",
+    "Overview",
+    "Recommendation",
+    "overview",
+]
+
+#: An annotator whose spammer score is at least this labels near chance (their labels
+#: barely depend on the item).
+CHANCE_SPAMMER_SCORE = 0.5
+#: A model label is settled when its posterior is at least this.
+SURE = 0.9
+#: "Merge categories a and b" is recommended only when that pair holds at least this
+#: share of all the confusion between categories.
+MERGE_SHARE = 0.5
+
+PAGES = {
+    "agreement": ("pages/agreement.py", "Agreement report"),
+    "noise": ("pages/noise.py", "Noise calculator"),
+    "dawid_skene": ("pages/dawid_skene.py", "Dawid-Skene"),
+}
+_RANK = {Severity.BAD: 0, Severity.CAUTION: 1, Severity.UNDEFINED: 2, Severity.GOOD: 3}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One of the five answers.
+
+    Parameters
+    ----------
+    key : str
+        ``"agreement"``, ``"noise"``, ``"annotators"``, ``"gold"`` or ``"more_labels"``.
+    question : str
+        The question, as a person asks it.
+    sentence : str
+        The answer in one plain sentence.
+    number : str
+        The headline number, formatted.
+    verdict : Verdict
+        Its severity and the rule that gave it.
+    page : str
+        The app page that explains it (a path such as ``"pages/noise.py"``).
+    page_title : str
+        That page's title.
+    """
+
+    key: str
+    question: str
+    sentence: str
+    number: str
+    verdict: Verdict
+    page: str
+    page_title: str
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The one thing to do next.
+
+    Parameters
+    ----------
+    text : str
+        What to do, in one sentence.
+    severity : Severity
+        How urgent (the severity of the answer it follows from).
+    page : str
+        The page where it is done.
+    page_title : str
+        That page's title.
+    items : tuple, default ()
+        The items concerned (e.g. the items to relabel), when there are some.
+    verdict : Verdict or None, default None
+        The verdict of the answer it follows from (its rule says why it is urgent).
+    """
+
+    text: str
+    severity: Severity
+    page: str
+    page_title: str
+    items: tuple = ()
+    verdict: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The five answers and the recommendation; :meth:`to_frame` is the table form."""
+
+    answers: tuple[Answer, ...]
+    recommendation: Recommendation
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per answer: question, answer, number, severity, rule, page."""
+        return pd.DataFrame(
+            {
+                "question": [a.question for a in self.answers],
+                "answer": [a.sentence for a in self.answers],
+                "number": [a.number for a in self.answers],
+                "severity": [a.verdict.label for a in self.answers],
+                "rule": [a.verdict.rule.describe() for a in self.answers],
+                "page": [a.page_title for a in self.answers],
+            }
+        )
+
+
+def _answer(key: str, question: str, sentence: str, number: str, verdict: Verdict, page: str):
+    path, title = PAGES[page]
+    return Answer(key, question, sentence, number, verdict, path, title)
+
+
+def _agreement(ann: Annotations, distance: str | None) -> Answer:
+    from analytics import agreement as ag
+
+    q = "How much do the annotators agree?"
+    try:
+        dist = distance or ag.default_distance(ann)
+        coef = ag.krippendorff_alpha(ann, dist)
+        value, note = float(coef), coef.note
+    except AnnotationDataError as exc:
+        dist, value, note = distance or "default", np.nan, str(exc)
+    verdict = judge("agreement", value, note)
+    if not np.isfinite(value):
+        sentence = f"Krippendorff's alpha is undefined for these data: {note}"
+        return _answer("agreement", q, sentence, "n/a", verdict, "agreement")
+    sentence = (
+        f"Krippendorff's alpha ({dist} distance) is {value:.3f}: "
+        f"{ag.band('Krippendorff alpha', value)}."
+    )
+    return _answer("agreement", q, sentence, f"{value:.3f}", verdict, "agreement")
+
+
+def _noise(
+    ann: Annotations, confidence: float, annotators: Iterable[Any] | None, result: Any = None
+) -> Answer:
+    from analytics.noise import noise_from_annotations
+
+    q = "How noisy is the agreed subset?"
+    if result is None:
+        result = noise_from_annotations(ann, confidence, annotators=annotators)
+    gamma = result.gamma if result.ok else np.nan
+    verdict = judge("noise", gamma, result.reason)
+    number = format_percent(gamma) if np.isfinite(gamma) else "n/a"
+    return _answer("noise", q, result.explain(), number, verdict, "noise")
+
+
+def _fits(ann: Annotations, fit_options: Mapping[str, Any]) -> list:
+    from analytics import dawid_skene as ds
+
+    if ann.is_multilabel:
+        return list(ds.fit_per_category(ann, **fit_options).values())
+    return [ds.fit(ann, **fit_options)]
+
+
+def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, float]]]:
+    from analytics.dawid_skene import annotator_table
+
+    q = "Which annotators are biased, and how?"
+    tables = [annotator_table(r) for r in fits]
+    spam = pd.concat([t["spammer score"] for t in tables], axis=1).mean(axis=1)
+    weak = spam[spam >= CHANCE_SPAMMER_SCORE].sort_values(ascending=False)
+    share = len(weak) / len(spam) if len(spam) else np.nan
+    verdict = judge("weak_annotators", share)
+    named = ", ".join(f"{a} ({s:.2f})" for a, s in weak.head(5).items())
+    if len(weak) > 5:
+        named += f" and {len(weak) - 5:,} more"
+    if len(weak):
+        verb = "labels" if len(weak) == 1 else "label"
+        sentence = (
+            f"{len(weak):,} of {format_count(len(spam), 'annotator')} {verb} near chance "
+            f"(spammer score ≥ {CHANCE_SPAMMER_SCORE}: their labels barely depend on the item): "
+            f"{named}."
+        )
+    else:
+        sentence = (
+            f"None of the {len(spam):,} annotators labels near chance (every spammer score "
+            f"< {CHANCE_SPAMMER_SCORE})."
+        )
+    if not ann.is_multilabel:
+        bias = tables[0].filter(like="bias toward ")
+        if bias.size:
+            values = bias.to_numpy(float)
+            j, k = np.unravel_index(int(np.nanargmax(np.abs(values))), values.shape)
+            towards = bias.columns[k].removeprefix("bias toward ")
+            sign = "more" if values[j, k] > 0 else "less"
+            sentence += (
+                f" Strongest bias: {bias.index[j]} gives '{towards}' "
+                f"{abs(values[j, k]) * 100:.0f} points {sign} often than it is true."
+            )
+    number = f"{len(weak):,} of {len(spam):,}"
+    return _answer("annotators", q, sentence, number, verdict, "dawid_skene"), list(weak.items())
+
+
+def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
+    q_gold = "How sure are the gold labels?"
+    q_more = "Would more labels help?"
+    if ann.is_multilabel:
+        p = np.column_stack([r.posteriors.iloc[:, -1].to_numpy() for r in fits])
+        error = float(np.mean(np.minimum(p, 1 - p))) if p.size else np.nan
+        unsure_mask = ((p > 1 - SURE) & (p < SURE)).any(axis=1)
+        items = fits[0].posteriors.index if fits else pd.Index([])
+        what = "every category's yes/no model"
+    else:
+        res = fits[0]
+        error = expected_label_error(res.confidence)
+        unsure_mask = res.confidence.to_numpy() < SURE
+        items = res.confidence.index
+        what = "the Dawid-Skene model"
+    gold = _answer(
+        "gold",
+        q_gold,
+        f"If {what} is right about its own uncertainty, about {format_percent(error)} of "
+        "its labels are wrong.",
+        format_percent(error),
+        judge("gold_error", error),
+        "dawid_skene",
+    )
+    unsure = list(items[unsure_mask])
+    share = len(unsure) / len(items) if len(items) else np.nan
+    if unsure:
+        sentence = (
+            f"Yes, for {format_count(len(unsure), 'item')} ({format_percent(share)}) whose "
+            f"label is less than {SURE:.0%} sure: one or two more labels each would settle "
+            "them; the other items are settled."
+        )
+    else:
+        sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
+    more = _answer(
+        "more_labels",
+        q_more,
+        sentence,
+        f"{len(unsure):,} items",
+        judge("uncertain_items", share),
+        "dawid_skene",
+    )
+    return gold, more, unsure
+
+
+def _confused_pair(fit_result) -> tuple[Any, Any, float] | None:
+    """The two categories the annotators confuse most (prevalence-weighted, both ways).
+
+    None with fewer than three categories, or when that pair holds less than
+    :data:`MERGE_SHARE` of all the confusion (no single pair stands out).
+    """
+    theta = np.asarray(fit_result.confusion_array, float)
+    if theta.ndim != 3 or theta.shape[1] < 3:
+        return None
+    weights = fit_result.judgements.reindex(fit_result.confusion.keys()).to_numpy(float)
+    weights = weights / weights.sum() if weights.sum() else np.full(len(theta), 1 / len(theta))
+    pi = fit_result.prevalence.to_numpy(float)
+    mass = np.einsum("j,jkl->kl", weights, theta) * pi[:, None]
+    both = mass + mass.T
+    np.fill_diagonal(both, 0.0)
+    total = both.sum() / 2.0
+    k, m = np.unravel_index(int(np.argmax(both)), both.shape)
+    if total <= 0 or both[k, m] < MERGE_SHARE * total:  # confusion spread out: no one pair
+        return None
+    cats = list(fit_result.prevalence.index)
+    return cats[k], cats[m], float(both[k, m])
+
+
+def _recommend(answers: dict[str, Answer], weak: list, unsure: list, fits: list) -> Recommendation:
+    def rec(text: str, key: str, items: tuple = ()) -> Recommendation:
+        a = answers[key]
+        return Recommendation(text, a.verdict.severity, a.page, a.page_title, items, a.verdict)
+
+    options: list[Recommendation] = []
+    if weak:
+        who, score = weak[0]
+        more = f" (and {len(weak) - 1:,} more)" if len(weak) > 1 else ""
+        options.append(
+            rec(
+                f"Annotator {who} labels at chance (spammer score {score:.2f}){more}: review "
+                "their work, or leave their labels out.",
+                "annotators",
+            )
+        )
+    pair = _confused_pair(fits[0]) if fits and len(fits) == 1 else None
+    if pair is not None:
+        a, b, mass = pair
+        options.append(
+            rec(
+                f"Merge categories {a!s} and {b!s}, or sharpen the guidelines between them: "
+                f"annotators confuse them most ({format_percent(mass)} of all labels).",
+                "agreement",
+            )
+        )
+    if unsure:
+        options.append(
+            rec(
+                f"Relabel these {len(unsure):,} items: their label is less than {SURE:.0%} sure "
+                "(the Dawid-Skene page lists them, least sure first).",
+                "more_labels",
+                tuple(unsure),
+            )
+        )
+    options = [o for o in options if o.severity in (Severity.BAD, Severity.CAUTION)]
+    if options:
+        return min(options, key=lambda o: _RANK[o.severity])
+    if any(a.verdict.severity is Severity.UNDEFINED for a in answers.values()):
+        return rec(
+            "Some answers are undefined for these data (see their reasons): collect more "
+            "overlapping labels before benchmarking.",
+            "agreement",
+        )
+    return rec(
+        "Benchmark on the model's labels: agreement, noise and label certainty all read good.",
+        "gold",
+    )
+
+
+def overview(
+    ann: Annotations | pd.DataFrame,
+    *,
+    confidence: float = 0.95,
+    annotators: Iterable[Any] | None = None,
+    distance: str | None = None,
+    fit_options: Mapping[str, Any] | None = None,
+    noise: Any = None,
+    fits: Sequence[Any] | None = None,
+) -> Overview:
+    """Can we benchmark on this data set? The five answers and the recommendation.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        The annotations.
+    confidence : float, default 0.95
+        The confidence of the noise bound.
+    annotators : iterable or None, default None
+        The annotators whose agreement makes the gold standard (noise bound); None: all.
+    distance : str or None, default None
+        Krippendorff's alpha distance; None: the default for the label kind.
+    fit_options : mapping or None, default None
+        Passed to :func:`analytics.dawid_skene.fit` (``smoothing``, ``init``,
+        ``max_iter``, ``tol``).
+    noise : AnnotationNoise or None, default None
+        The noise bound already computed with ``confidence`` and ``annotators`` (the app
+        passes its cached one); None: computed here.
+    fits : sequence of DawidSkeneResult or None, default None
+        The fitted model (single-label: one; multi-label: one per category, in category
+        order) already computed with ``fit_options``; None: fitted here.
+
+    Returns
+    -------
+    Overview
+        Five :class:`Answer` (agreement, noise, annotators, gold, more_labels) and one
+        :class:`Recommendation`.
+
+    Notes
+    -----
+    - Agreement: Krippendorff's alpha, judged by ``RULES["agreement"]``.
+    - Noise: γ of :func:`analytics.noise.noise_from_annotations` (``RULES["noise"]``).
+    - Annotators: the share whose mean spammer score (over the per-category models on
+      multi-label data) is at least :data:`CHANCE_SPAMMER_SCORE` (``RULES["weak_annotators"]``),
+      and the largest bias :math:`\\sum_m \\pi_m \\theta_{jmk} - \\pi_k`.
+    - Gold: the expected share of wrong model labels,
+      :math:`\\frac1n\\sum_i(1 - \\max_k p_{ik})` (``RULES["gold_error"]``); on multi-label
+      data the mean over items and categories of :math:`\\min(p, 1 - p)`.
+    - More labels: the items whose label is less than :data:`SURE` sure
+      (``RULES["uncertain_items"]``).
+    - Recommendation: among "review annotator *j*", "merge categories *a* and *b*" (the
+      pair with the most prevalence-weighted confusion :math:`\\sum_j w_j \\pi_a
+      \\theta_{jab}` both ways, when it holds at least :data:`MERGE_SHARE` of all
+      confusion) and "relabel these items", the one whose answer is most severe (ties in
+      that order); when all read good, "benchmark on the model's labels".
+
+    References
+    ----------
+    Dawid, A. P., & Skene, A. M. (1979). *Applied Statistics* 28(1), 20-28.
+    Beigman Klebanov, B., & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+    Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+    *TACL* 2, 311-326.
+    Krippendorff, K. (2004). *Content Analysis*, 2nd ed., Sage, chapter 11.
+    """
+    ann = as_annotations(ann)
+    answers = {"agreement": _agreement(ann, distance)}
+    answers["noise"] = _noise(ann, confidence, annotators, noise)
+    given = list(fits) if fits is not None else None
+    fits = []
+    try:
+        fits = given if given is not None else _fits(ann, dict(fit_options or {}))
+        answers["annotators"], weak = _annotators(ann, fits)
+        answers["gold"], answers["more_labels"], unsure = _certainty(ann, fits)
+    except AnnotationDataError as exc:
+        weak, unsure, fits = [], [], []
+        for key, q in (
+            ("annotators", "Which annotators are biased, and how?"),
+            ("gold", "How sure are the gold labels?"),
+            ("more_labels", "Would more labels help?"),
+        ):
+            kind = {"annotators": "weak_annotators", "gold": "gold_error"}.get(
+                key, "uncertain_items"
+            )
+            answers[key] = _answer(
+                key,
+                q,
+                f"The annotator model could not be fitted: {exc}",
+                "n/a",
+                judge(kind, np.nan, str(exc)),
+                "dawid_skene",
+            )
+    order = ("agreement", "noise", "annotators", "gold", "more_labels")
+    return Overview(tuple(answers[k] for k in order), _recommend(answers, weak, unsure, fits))

@@ -1,0 +1,228 @@
+"""Good, caution or bad: one stated rule per kind of result, the same on every page and report.
+
+A :class:`Rule` holds two thresholds and where they come from; :func:`judge` turns a value
+into a :class:`Verdict` (its severity, the value, the rule in words). Pages colour a
+result by its verdict (green, amber, red; grey when undefined) and the HTML report prints
+the same word, so no result is shown as good unless its rule says so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+from analytics._core.errors import AnnotationDataError
+
+__all__ = ["RULES", "Rule", "Severity", "Verdict", "judge"]
+
+
+class Severity(StrEnum):
+    """How a result reads: good, caution, bad, or undefined (no value)."""
+
+    GOOD = "good"
+    CAUTION = "caution"
+    BAD = "bad"
+    UNDEFINED = "undefined"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Two thresholds that split a measure into good, caution and bad.
+
+    Parameters
+    ----------
+    measure : str
+        What the value is, in words (e.g. "Krippendorff's alpha").
+    higher_is_better : bool
+        True: good when ``value >= good``, caution when ``value >= caution``, else bad.
+        False: good when ``value <= good``, caution when ``value <= caution``, else bad.
+    good : float
+        The good threshold (inclusive).
+    caution : float
+        The caution threshold (inclusive).
+    percent : bool
+        Whether the value is a share shown as a percentage.
+    source : str
+        Where the thresholds come from.
+    """
+
+    measure: str
+    higher_is_better: bool
+    good: float
+    caution: float
+    percent: bool
+    source: str
+
+    def _fmt(self, x: float) -> str:
+        return f"{x:.0%}" if self.percent else f"{x:.3f}"
+
+    def describe(self) -> str:
+        """The rule in one line, e.g. ``good >= 0.800, caution 0.667-0.800, bad < 0.667``."""
+        g, c = self._fmt(self.good), self._fmt(self.caution)
+        if self.higher_is_better:
+            text = f"good ≥ {g}, caution {c} to {g}, bad < {c}"
+        else:
+            text = f"good ≤ {g}, caution {g} to {c}, bad > {c}"
+        return f"{self.measure}: {text} ({self.source})"
+
+    def judge(self, value: float, reason: str = "") -> Verdict:
+        """The verdict on one value (NaN or None: undefined, with ``reason``)."""
+        if value is None or not math.isfinite(float(value)):
+            return Verdict(Severity.UNDEFINED, math.nan, self, reason or "no value")
+        v = float(value)
+        if self.higher_is_better:
+            sev = (
+                Severity.GOOD
+                if v >= self.good
+                else Severity.CAUTION
+                if v >= self.caution
+                else Severity.BAD
+            )
+        else:
+            sev = (
+                Severity.GOOD
+                if v <= self.good
+                else Severity.CAUTION
+                if v <= self.caution
+                else Severity.BAD
+            )
+        return Verdict(sev, v, self, reason)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A value judged by a rule.
+
+    Parameters
+    ----------
+    severity : Severity
+        Good, caution, bad or undefined.
+    value : float
+        The value judged (NaN when undefined).
+    rule : Rule
+        The rule that judged it.
+    reason : str
+        Why it is undefined ("" otherwise, or a note).
+    """
+
+    severity: Severity
+    value: float
+    rule: Rule
+    reason: str = ""
+
+    @property
+    def label(self) -> str:
+        """The severity word: ``"good"``, ``"caution"``, ``"bad"`` or ``"undefined"``."""
+        return self.severity.value
+
+    def describe(self) -> str:
+        """``"caution: <rule>"``: the verdict and the thresholds that gave it."""
+        if self.severity is Severity.UNDEFINED:
+            return f"undefined ({self.reason}); {self.rule.describe()}"
+        return f"{self.label}: {self.rule.describe()}"
+
+
+_NOISE_SOURCE = (
+    "Concord's convention: Northcutt, Athalye & Mueller 2021 found about 3% label errors in "
+    "common test sets enough to change model rankings"
+)
+
+RULES: dict[str, Rule] = {
+    "agreement": Rule(
+        "chance-corrected agreement",
+        higher_is_better=True,
+        good=0.8,
+        caution=0.667,
+        percent=False,
+        source="Krippendorff 2004, chapter 11",
+    ),
+    "noise": Rule(
+        "noise of the agreed items, at most",
+        higher_is_better=False,
+        good=0.05,
+        caution=0.15,
+        percent=True,
+        source=_NOISE_SOURCE,
+    ),
+    "gold_error": Rule(
+        "expected share of wrong model labels",
+        higher_is_better=False,
+        good=0.05,
+        caution=0.15,
+        percent=True,
+        source=_NOISE_SOURCE,
+    ),
+    "uncertain_items": Rule(
+        "share of items whose model label is less than 90% sure",
+        higher_is_better=False,
+        good=0.05,
+        caution=0.15,
+        percent=True,
+        source=_NOISE_SOURCE,
+    ),
+    "weak_annotators": Rule(
+        "share of annotators near chance",
+        higher_is_better=False,
+        good=0.0,
+        caution=0.10,
+        percent=True,
+        source="Concord's convention: any annotator near chance deserves a look",
+    ),
+}
+"""The rules Concord applies, by kind of result.
+
+References
+----------
+Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*, 2nd ed.,
+Sage, chapter 11 (alpha >= 0.800 reliable; 0.667 to 0.800 for tentative conclusions).
+Northcutt, C. G., Athalye, A., & Mueller, J. (2021). Pervasive label errors in test sets
+destabilize machine learning benchmarks. *NeurIPS Datasets and Benchmarks*.
+"""
+
+
+def judge(kind: str, value: float, reason: str = "") -> Verdict:
+    """Judge a value by Concord's rule for its kind of result.
+
+    Parameters
+    ----------
+    kind : {"agreement", "noise", "gold_error", "uncertain_items", "weak_annotators"}
+        The kind of result (a key of :data:`RULES`).
+    value : float
+        The value; NaN or None gives an undefined verdict.
+    reason : str, default ""
+        Why the value is undefined, when it is.
+
+    Returns
+    -------
+    Verdict
+
+    Notes
+    -----
+    ``agreement`` (alpha, kappa, AC1): good >= 0.800, caution 0.667 to 0.800, bad < 0.667.
+    ``noise`` (gamma, the noise bound of the agreed items) and ``gold_error`` (one minus
+    the mean top posterior of the model labels) and ``uncertain_items`` (the share of items
+    whose model label is less than 90% sure): good <= 5%, caution 5% to 15%, bad > 15%.
+    ``weak_annotators`` (the share of annotators whose labels are near chance): good at 0,
+    caution up to 10%, bad above.
+
+    References
+    ----------
+    Krippendorff, K. (2004). *Content Analysis*, 2nd ed., Sage, chapter 11.
+    Northcutt, C. G., Athalye, A., & Mueller, J. (2021). Pervasive label errors in test
+    sets destabilize machine learning benchmarks. *NeurIPS Datasets and Benchmarks*.
+
+    Examples
+    --------
+    >>> judge("noise", 0.571).label
+    'bad'
+    >>> judge("agreement", 0.7).label
+    'caution'
+    >>> judge("agreement", float("nan"), "one annotator").describe()[:30]
+    'undefined (one annotator); cha'
+    """
+    if kind not in RULES:
+        raise AnnotationDataError(
+            f"unknown kind of result {kind!r}.", hint=f"Choose from: {', '.join(RULES)}."
+        )
+    return RULES[kind].judge(value, reason)

@@ -1,0 +1,106 @@
+"""Overview: can we benchmark on this? Five answers and one recommendation.
+
+Thin: :func:`analytics.overview.overview` computes everything (with the settings chosen on
+the other pages); this page only shows it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics import AnnotationDataError
+from analytics.data import table_to_csv
+from analytics.overview import Answer, overview
+from ui.cached import ds_fit, ds_fit_per_category, noise_result
+from ui.settings import report_settings
+from ui.severity import ICONS, show_verdict
+from ui.state import require_annotations
+from ui.text import md
+from ui.widgets import explain, page_link
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _overview(fingerprint: str, settings_key: tuple, _ann, _settings, _noise, _fits):
+    return overview(
+        _ann,
+        confidence=_settings.noise_confidence,
+        annotators=_settings.noise_annotators,
+        distance=_settings.distance,
+        noise=_noise,
+        fits=_fits,
+    )
+
+
+def _answers(ann, settings):
+    """The overview, reusing the noise bound and the model the other pages cached."""
+    options = {
+        "smoothing": settings.ds_smoothing,
+        "init": settings.ds_init,
+        "max_iter": settings.ds_max_iter,
+        "tol": settings.ds_tol,
+    }
+    with st.status("Answering the five questions…", expanded=False) as status:
+        st.write("The noise bound of the agreed items…")
+        noise = noise_result(ann, settings.noise_annotators, settings.noise_confidence)
+        st.write("The annotator model (Dawid-Skene)…")
+        try:
+            if ann.is_multilabel:
+                fits = list(ds_fit_per_category(ann, **options).values())
+            else:
+                fits = [ds_fit(ann, **options)[0]]
+        except AnnotationDataError:
+            fits = None  # overview() fits again and says why it cannot
+        st.write("Agreement, and the answers…")
+        result = _overview(ann.fingerprint, settings.key(), ann, settings, noise, fits)
+        status.update(
+            label="Answered (kept for this data set and these settings).", state="complete"
+        )
+    return result
+
+
+def _show_answer(answer: Answer, n: int) -> None:
+    with st.container(border=True):
+        left, right = st.columns([1, 4])
+        left.metric(answer.question, answer.number, label_visibility="collapsed")
+        left.caption(f"{ICONS[answer.verdict.severity]} {answer.verdict.label}")
+        with right:
+            st.markdown(f"**{n}. {md(answer.question)}**")
+            show_verdict(answer.verdict, answer.sentence)
+            page_link(answer.page, f"Explained on: {answer.page_title}", ":material/arrow_forward:")
+
+
+ann = require_annotations()
+st.title("Overview: can we benchmark on this?")
+explain(
+    """
+Five questions, each answered in one sentence with its number, how it reads (**good**,
+**caution** or **bad**, by the rule printed under it) and the page that explains it; then the
+one thing to do next. The answers use the settings chosen on the other pages (the report's
+first section is this overview too).
+"""
+)
+settings = report_settings(ann)
+result = _answers(ann, settings)
+
+rec = result.recommendation
+st.subheader("What to do next")
+alert = {"bad": st.error, "caution": st.warning, "good": st.success}.get(
+    rec.severity.value, st.info
+)
+alert(f"**{md(rec.text)}**", icon=ICONS[rec.severity])
+page_link(rec.page, f"Go to: {rec.page_title}", ":material/arrow_forward:")
+if rec.items:
+    st.download_button(
+        f"Download the {len(rec.items):,} items (CSV)",
+        data=lambda: table_to_csv(pd.DataFrame({"item": list(rec.items)}), index=False).encode(),
+        file_name="items_to_relabel.csv",
+        mime="text/csv",
+        key="ov_items",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
+st.subheader("The five answers")
+for n, answer in enumerate(result.answers, start=1):
+    _show_answer(answer, n)

@@ -1,0 +1,65 @@
+"""Column roles on the Data page, and a notes column set aside in one click (issue 17, point 3)."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.helpers.markup import shown
+from tests.helpers.paths import ROOT
+from ui.columns import column_roles
+
+PAGE = str(ROOT / "pages" / "upload.py")
+NOTES = (
+    b"item,ann1,ann2,ann3,Notes\n"
+    b"q1,yes,yes,no,looks fine to me\n"
+    b"q2,no,no,no,ask Sam again\n"
+    b"q3,yes,no,yes,second pass needed\n"
+    b"q4,no,yes,no,check later please\n"
+)
+
+
+def uploaded(data: bytes, name: str = "wide.csv") -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.run()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    at.file_uploader(key="upload_file").set_value((name, data, "text/csv")).run()
+    assert not at.exception
+    return at
+
+
+def roles(at: AppTest) -> dict[str, str]:
+    table = next(d.value for d in at.dataframe if list(d.value.columns) == ["column", "role", "note"])
+    return dict(zip(table["column"], table["role"], strict=True))
+
+
+def test_a_notes_column_is_flagged_and_one_click_sets_it_aside():
+    at = uploaded(NOTES)
+    assert at.session_state["concord_annotations"].n_annotators == 4
+    assert any("free text" in shown(w.value) for w in at.warning)
+    assert roles(at)["Notes"] == "annotator (wide form)"
+    button = next(b for b in at.button if "Ignore column 'Notes'" in b.label)
+    button.click().run()
+    assert not at.exception
+    ann = at.session_state["concord_annotations"]
+    assert list(ann.annotators) == ["ann1", "ann2", "ann3"]
+    assert roles(at)["Notes"] == "ignored (your choice)"
+    assert not any("free text" in shown(w.value) for w in at.warning)
+
+
+def test_long_form_roles_name_every_column():
+    at = uploaded(b"task,worker,answer,when\nt1,w1,yes,mon\nt1,w2,no,tue\nt2,w1,yes,mon\n", "l.csv")
+    assert roles(at) == {"task": "item", "worker": "annotator", "answer": "label", "when": "not used"}
+
+
+def test_column_roles_table():
+    table = column_roles(
+        ["id", "a", "b", "Notes", "ts"],
+        {"item": "id", "annotators": ["a", "b", "Notes"]},
+        ignored=["ts"],
+        free_text=["Notes"],
+    )
+    assert table.to_dict("list") == {
+        "column": ["id", "a", "b", "Notes", "ts"],
+        "role": ["item", *["annotator (wide form)"] * 3, "ignored (your choice)"],
+        "note": ["", "", "", "looks like free text, not labels", ""],
+    }

@@ -1,0 +1,82 @@
+"""Exports carry the settings chosen on the pages, and say them (issue 17, point 5)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.data import load_sample
+from analytics.report import ReportSettings, build_report, report_blocks
+from tests.helpers.markup import shown
+from tests.helpers.paths import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def chosen(at: AppTest) -> ReportSettings:
+    """The settings the app would give the report (ui.settings.report_settings, read back)."""
+    ann = at.session_state["concord_annotations"]
+    stored = at.session_state["concord_page_settings"][ann.fingerprint]
+    return ReportSettings(**stored)
+
+
+def test_the_agreement_page_table_is_the_reports_table(app):
+    app.switch_page("pages/agreement.py").run()
+    app.segmented_control(key="agr_interval_mode").set_value("Fast (analytic where one exists)")
+    app.select_slider(key="agr_conf").set_value(0.9).run()
+    assert not app.exception
+    on_screen = next(d.value for d in app.dataframe if "coefficient" in d.value.columns)
+    settings = chosen(app)
+    assert settings.agreement_n_boot == 0 and settings.agreement_confidence == 0.9
+    ann = app.session_state["concord_annotations"]
+    blocks = report_blocks(ann, ["agreement"], settings=settings)
+    exported = next(b.table for b in blocks if b.title == "Agreement coefficients")
+    pd.testing.assert_frame_equal(
+        exported.reset_index(drop=True), on_screen.reset_index(drop=True), check_dtype=False
+    )
+
+
+def test_the_export_page_states_the_settings(app):
+    app.switch_page("pages/noise.py").run()
+    app.select_slider(key="noise_confidence").set_value(0.99).run()
+    app.switch_page("pages/agreement.py").run()
+    app.segmented_control(key="agr_interval_mode").set_value("Fast (analytic where one exists)")
+    app.run()
+    app.switch_page("pages/export.py").run()
+    assert not app.exception
+    text = " ".join(shown(m.value) for m in app.markdown)
+    assert "analytic intervals where one exists (no bootstrap)" in text
+    assert "Noise bound: 99% confidence" in text
+
+
+def test_the_report_lists_its_settings_and_uses_them():
+    ann = load_sample("crowd_intents")
+    settings = ReportSettings(agreement_n_boot=0, agreement_confidence=0.8, noise_confidence=0.99)
+    html = build_report(ann, sections=["summary", "noise"], settings=settings)
+    assert "Settings of this report" in html
+    assert "Noise bound: 99% confidence" in html
+    default = build_report(ann, sections=["noise"])
+    # a different confidence gives a different bound: the setting was used, not only printed
+    assert html.split("Noise of the agreed subset</h2>")[1][:400] != default.split(
+        "Noise of the agreed subset</h2>"
+    )[1][:400]
+
+
+def test_settings_are_checked():
+    from analytics import AnnotationDataError
+
+    with pytest.raises(AnnotationDataError):
+        ReportSettings(agreement_n_boot=-1)
+    with pytest.raises(AnnotationDataError):
+        ReportSettings(noise_confidence=1.5)
+    with pytest.raises(AnnotationDataError, match="ReportSettings"):
+        report_blocks(load_sample("crowd_intents"), ["summary"], settings={"n_boot": 3})

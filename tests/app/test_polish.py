@@ -1,0 +1,49 @@
+"""Issue 17, point 9: small things a user must not second-guess."""
+
+from __future__ import annotations
+
+from streamlit.proto.Metric_pb2 import Metric
+
+from analytics import format_count
+from analytics.data import LoadReport, SkipNote, load_sample
+from tests.helpers.app import run_page
+from tests.helpers.paths import ROOT
+
+
+def test_counts_agree_with_their_nouns():
+    assert str(SkipNote("no label", 1, (4,))).endswith("(row 4)")
+    assert str(SkipNote("no label", 2, (3, 7))).endswith("(rows 3, 7)")
+    assert format_count(1, "annotator") == "1 annotator"
+    assert format_count(2, "category", "categories") == "2 categories"
+    assert LoadReport  # the report's own messages use SkipNote
+
+
+def test_agreement_interval_deltas_carry_no_arrow():
+    at = run_page("agreement", load_sample("crowd_intents"), timeout=120)
+    assert not at.exception
+    intervals = [m for m in at.metric if "interval" in m.proto.delta]
+    assert intervals, "the headline metrics show their interval beneath the value"
+    assert all(m.proto.direction == Metric.MetricDirection.NONE for m in intervals)
+
+
+def test_the_favicon_is_a_file_in_the_repository():
+    source = (ROOT / "app.py").read_text(encoding="utf-8")
+    assert "page_icon=FAVICON" in source and (ROOT / "ui" / "favicon.png").is_file()
+    assert ":material/" not in source.split("st.set_page_config", 1)[1].split("\n", 1)[0]
+
+
+def test_long_tables_show_a_page_and_say_the_csv_has_all():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.widgets import show_table
+
+        show_table(pd.DataFrame({"v": range(10_005)}), "long", key="t", index=False)
+
+    at = AppTest.from_function(page)
+    at.run()
+    assert not at.exception
+    assert len(at.dataframe[0].value) == 10_000
+    assert "first 10,000 of 10,005 rows" in at.caption[0].value

@@ -1,0 +1,120 @@
+"""analytics.overview.overview: five answers, one recommendation, stated rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import Annotations
+from analytics.data import load_sample
+from analytics.overview import MERGE_SHARE, Severity, judge, overview
+
+KEYS = ["agreement", "noise", "annotators", "gold", "more_labels"]
+
+
+@pytest.fixture(scope="module")
+def crowd():
+    return load_sample("crowd_intents")
+
+
+def test_five_answers_with_pages_and_verdicts(crowd):
+    result = overview(crowd)
+    assert [a.key for a in result.answers] == KEYS
+    for a in result.answers:
+        assert a.page.startswith("pages/") and a.sentence and a.number
+    table = result.to_frame()
+    assert list(table["severity"]) == [a.verdict.label for a in result.answers]
+
+
+def test_the_sample_spammer_is_the_recommendation(crowd):
+    """The sample was simulated with spammer w19: the overview names it."""
+    result = overview(crowd)
+    assert "w19" in result.answers[2].sentence
+    assert result.recommendation.text.startswith("Annotator w19 labels at chance")
+
+
+def test_numbers_match_their_sources(crowd):
+    from analytics.agreement import krippendorff_alpha
+    from analytics.noise import noise_from_annotations
+
+    result = overview(crowd, confidence=0.99)
+    assert result.answers[0].number == f"{float(krippendorff_alpha(crowd)):.3f}"
+    gamma = noise_from_annotations(crowd, 0.99).gamma
+    assert result.answers[1].verdict.value == pytest.approx(gamma)
+    assert result.answers[1].verdict.label == judge("noise", gamma).label
+
+
+def _frame(n_items=60, seed=0, spam=False):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 3, n_items)
+    rows = []
+    for a in range(5):
+        for i in range(n_items):
+            if spam and a == 4:
+                lab = rng.integers(0, 3)
+            else:
+                lab = truth[i] if rng.random() < 0.9 else rng.integers(0, 3)
+            rows.append((f"i{i}", f"a{a}", ["x", "y", "z"][lab]))
+    return pd.DataFrame(rows, columns=["item", "annotator", "label"])
+
+
+def test_invariant_to_label_renaming_and_annotator_order():
+    df = _frame(spam=True)
+    base = overview(Annotations.from_frame(df))
+    renamed = df.assign(label=df["label"].map({"x": "P", "y": "Q", "z": "R"}))
+    shuffled = renamed.sample(frac=1.0, random_state=3)
+    other = overview(Annotations.from_frame(shuffled))
+    for a, b in zip(base.answers, other.answers, strict=True):
+        assert a.verdict.label == b.verdict.label
+        if np.isfinite(a.verdict.value):
+            assert a.verdict.value == pytest.approx(b.verdict.value, abs=1e-6)
+    assert "a4" in base.answers[2].sentence and "a4" in other.answers[2].sentence
+
+
+def test_one_annotator_gives_undefined_answers_not_a_crash():
+    df = pd.DataFrame({"item": ["a", "b", "c"], "annotator": ["x"] * 3, "label": ["p", "q", "p"]})
+    result = overview(Annotations.from_frame(df))
+    assert result.answers[0].verdict.severity is Severity.UNDEFINED
+    assert result.answers[1].verdict.severity is Severity.UNDEFINED
+    assert result.recommendation.text
+
+
+def test_a_concentrated_confusion_recommends_a_merge():
+    rng = np.random.default_rng(5)
+    rows = []
+    truth = rng.integers(0, 3, 200)
+    for a in range(4):
+        for i in range(200):
+            t = truth[i]
+            lab = t if t == 0 or rng.random() < 0.6 else 3 - t  # y and z swapped often
+            rows.append((f"i{i}", f"a{a}", ["x", "y", "z"][lab]))
+    result = overview(
+        Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    )
+    assert result.answers[0].verdict.severity is Severity.BAD
+    assert result.recommendation.text.startswith("Merge categories")
+    assert {"y", "z"} <= set(result.recommendation.text.replace(",", " ").split())
+    assert 0 < MERGE_SHARE < 1
+
+
+def test_multilabel_uses_one_model_per_category():
+    result = overview(load_sample("affect_multilabel"))
+    assert "every category's yes/no model" in result.answers[3].sentence
+    assert result.recommendation.items  # the items to relabel are handed over
+
+
+def test_clean_data_recommend_benchmarking():
+    rng = np.random.default_rng(11)
+    truth = rng.integers(0, 3, 300)
+    rows = [
+        (f"i{i}", f"a{a}", ["x", "y", "z"][truth[i] if rng.random() < 0.97 else rng.integers(0, 3)])
+        for a in range(5)
+        for i in range(300)
+    ]
+    result = overview(
+        Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    )
+    assert all(a.verdict.severity is Severity.GOOD for a in result.answers), result.to_frame()
+    assert result.recommendation.text.startswith("Benchmark on the model's labels")
+    assert result.recommendation.severity is Severity.GOOD

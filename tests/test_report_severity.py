@@ -1,0 +1,72 @@
+"""The HTML report states each headline's severity with the same rules as the pages (issue 17.2)."""
+
+from __future__ import annotations
+
+import re
+from html import escape as html_escape
+
+from analytics import Annotations
+from analytics.overview import RULES, judge
+from analytics.report import build_report, report_blocks
+from tests.helpers.paths import load_public
+
+
+def test_a_bad_noise_bound_is_marked_bad_with_its_rule():
+    labels, _ = load_public("snow_temp")
+    ann = Annotations.from_frame(labels, name="temp")
+    blocks = report_blocks(ann, ["noise"])
+    headline = blocks[0]
+    assert headline.verdict is not None and headline.verdict.label == "bad"
+    html = build_report(ann, sections=["noise"])
+    assert '<p class="sev-bad"><b>Bad.</b>' in html and 'class="sev-good"' not in html
+    assert html_escape(RULES["noise"].describe()) in html
+
+
+def test_every_headline_of_the_sample_carries_a_verdict_that_matches_judge():
+    from analytics.data import load_sample
+
+    ann = load_sample("crowd_intents")
+    judged = [
+        b for b in report_blocks(ann, n_boot=0) if b.verdict is not None and b.section != "overview"
+    ]
+    assert {b.section for b in judged} == {"agreement", "noise", "dawid_skene"}
+    for block in judged:
+        kind = {"agreement": "agreement", "noise": "noise", "dawid_skene": "gold_error"}[
+            block.section
+        ]
+        assert block.verdict.label == judge(kind, block.verdict.value).label
+
+
+def test_an_undefined_headline_is_grey_not_green():
+    tiny = Annotations.from_frame(
+        __import__("pandas").DataFrame(
+            {"item": ["a", "b"], "annotator": ["x", "x"], "label": ["p", "q"]}
+        ),
+        name="one_annotator",
+    )
+    html = build_report(tiny, sections=["noise"])
+    assert re.search(r'class="sev-undefined"><b>Undefined\.</b>', html)
+    assert 'class="sev-good"' not in html
+
+
+def test_the_report_opens_with_the_overview():
+    from analytics.data import load_sample
+    from analytics.overview import overview
+
+    ann = load_sample("crowd_intents")
+    html = build_report(ann, n_boot=0)
+    first = html.index("<h2")
+    assert html[first:].startswith('<h2 id="overview">Overview: can we benchmark on this?</h2>')
+    expected = overview(ann)
+    assert html_escape(expected.recommendation.text) in html
+    for answer in expected.answers:
+        assert html_escape(answer.sentence) in html
+
+
+def test_the_multilabel_headline_is_judged_like_alpha():
+    from analytics.data import load_sample
+    from analytics.multilabel import am_agreement
+
+    ann = load_sample("affect_multilabel")
+    block = next(b for b in report_blocks(ann, ["multilabel"]) if b.verdict is not None)
+    assert block.verdict.label == judge("agreement", am_agreement(ann).a_m).label

@@ -1,0 +1,36 @@
+"""The HTML report's tables (issue 17, point 9): no pandas row numbers, text left, numbers right."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analytics.report_html import MAX_TABLE_ROWS, table_html
+
+
+def test_a_row_count_index_is_not_shown_and_alignment_follows_the_type():
+    df = pd.DataFrame({"coefficient": ["alpha", "<b>kappa</b>"], "value": [0.81234, np.nan]})
+    out = table_html(df)
+    assert "<th class=\"text\">coefficient</th><th class=\"num\">value</th>" in out
+    assert "<td class=\"num\">0.8123</td>" in out and "<td class=\"num\"></td>" in out
+    assert "&lt;b&gt;kappa&lt;/b&gt;" in out and "<b>kappa" not in out
+    assert "<td class=\"num\">0</td>" not in out and "<th></th>" not in out  # no 0, 1 row numbers
+
+
+def test_a_named_index_becomes_the_first_column():
+    df = pd.DataFrame({"accuracy": [0.9, 0.5]}, index=pd.Index(["w1", "w2"], name="annotator"))
+    out = table_html(df)
+    assert out.index("annotator") < out.index("accuracy")
+    assert "<td class=\"text\">w1</td>" in out
+
+
+def test_an_index_named_like_a_column_keeps_both():
+    df = pd.DataFrame({"a": [1, 2]}, index=pd.Index(["x", "y"], name="a"))
+    out = table_html(df)
+    assert out.count("<th ") == 2
+
+
+def test_long_tables_are_cut_with_a_note():
+    out = table_html(pd.DataFrame({"v": range(MAX_TABLE_ROWS + 5)}))
+    assert out.count("<tr>") == MAX_TABLE_ROWS + 1
+    assert f"First {MAX_TABLE_ROWS} of {MAX_TABLE_ROWS + 5:,} rows" in out

@@ -1,0 +1,69 @@
+"""Views that stay readable from 2 to 1,000 annotators (issue 17, point 4).
+
+:func:`window` shows a page of a long ordered list (with a search box that jumps to the
+page holding a name); :func:`annotator_picker` is a searchable multiselect that starts
+empty instead of showing hundreds of chips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+
+from ui.text import md
+
+PAGE_SIZE = 40  # annotators per heatmap page: labels stay legible at 18 px per row
+
+
+def window(ordered: Sequence[Any], *, key: str, noun: str = "annotators") -> list[Any]:
+    """A page of ``ordered``: all of it when short, else a page chosen by number or search.
+
+    Returns the annotators to show, in order; says which of how many are shown.
+    """
+    names = list(ordered)
+    if len(names) <= PAGE_SIZE:
+        return names
+    pages = -(-len(names) // PAGE_SIZE)
+    c1, c2 = st.columns([2, 1])
+    query = c1.text_input(
+        f"Find {noun[:-1] if noun.endswith('s') else noun}",
+        key=f"{key}_find",
+        placeholder="part of a name: jumps to its page",
+    )
+    start_page = 1
+    if query:
+        hits = [i for i, n in enumerate(names) if query.lower() in str(n).lower()]
+        if hits:
+            start_page = hits[0] // PAGE_SIZE + 1
+        else:
+            c1.caption(md(f"No {noun} match {query!r}."))
+    page = c2.number_input(
+        f"Page (of {pages})",
+        min_value=1,
+        max_value=pages,
+        value=start_page,
+        key=f"{key}_page_{start_page}",
+    )
+    lo = (int(page) - 1) * PAGE_SIZE
+    shown = names[lo : lo + PAGE_SIZE]
+    st.caption(
+        f"Showing {noun} {lo + 1:,}-{lo + len(shown):,} of {len(names):,} "
+        f"({PAGE_SIZE} per page); the CSV downloads hold every {noun[:-1]}."
+    )
+    return shown
+
+
+def annotator_picker(
+    label: str, names: Sequence[Any], *, key: str, help: str | None = None
+) -> list[Any]:
+    """A searchable multiselect that starts empty (type to search), for any number of names."""
+    return st.multiselect(
+        label,
+        list(names),
+        default=[],
+        key=key,
+        help=help,
+        placeholder=f"Type to search {len(names):,} names",
+    )
