@@ -35,176 +35,28 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import math
 import os
-import re
 import sys
 from collections.abc import Sequence
-from dataclasses import fields
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analytics import AnnotationDataError, Annotations, Limits, load_annotations, memory_budget
-
-JSON_VERSION = 1
-_LIMIT_FIELDS = tuple(f.name for f in fields(Limits))
-
-
-class CliError(Exception):
-    """A usage problem reported as one line, exit code 2."""
-
-
-def _clean(value: Any) -> Any:
-    """JSON-safe values: NaN and infinities become None, numpy scalars plain numbers."""
-    if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        return None if not math.isfinite(v) else v
-    if isinstance(value, (frozenset, set)):
-        return sorted(map(str, value))
-    return value
-
-
-def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
-    return [_clean(r) for r in df.to_dict(orient="records")]
-
-
-def _emit(payload: dict[str, Any]) -> None:
-    print(
-        json.dumps(
-            _clean({"concord_json_version": JSON_VERSION, **payload}), indent=2, ensure_ascii=False
-        )
-    )
-
-
-def _add_loader_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="annotation file (CSV, TSV, JSON, JSONL, XLSX, Parquet)")
-    g = p.add_argument_group("reading the file")
-    g.add_argument("--item", help="item column (default: detected)")
-    g.add_argument("--annotator", help="annotator column (default: detected)")
-    g.add_argument("--label", help="label column (default: detected)")
-    g.add_argument("--format", choices=["csv", "tsv", "json", "jsonl", "excel", "parquet"])
-    g.add_argument(
-        "--sep", dest="multilabel_sep", help="multi-label separator, e.g. ';' ('' to never split)"
-    )
-    g.add_argument("--duplicates", choices=["error", "first", "last", "keep"], default="error")
-    g.add_argument("--kind", choices=["nominal", "ordinal", "numeric", "multilabel"])
-    g.add_argument(
-        "--layout",
-        choices=["long", "wide", "counts", "contingency"],
-        help="counts: an items x categories count table (anonymous raters); contingency: "
-        "a two-rater contingency table (rows: rater 1, columns: rater 2)",
-    )
-    g.add_argument(
-        "--categories",
-        help="the categories in order, comma-separated (ordinal scales; unused categories count)",
-    )
-    g.add_argument(
-        "--missing",
-        metavar="TOKENS",
-        help="cell texts read as 'not labelled', comma-separated, case-insensitive "
-        "(default: NA,N/A,NaN,None,null,<NA>,NaT; '' = only empty cells)",
-    )
-    g.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="raise or lower a resource limit, e.g. max_cells=200000000 or max_bytes=1G "
-        f"(repeatable; names: {', '.join(_LIMIT_FIELDS)})",
-    )
-    g.add_argument(
-        "--memory-budget",
-        metavar="SIZE",
-        help="the memory an analysis may use, e.g. 8G (default: 2G, or CONCORD_MEMORY_BUDGET)",
-    )
-    g.add_argument(
-        "--tool-option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a choice for an annotation-tool export, e.g. from_name=sentiment (repeatable)",
-    )
-
-
-def _tool_options(pairs: Sequence[str]) -> dict[str, Any] | None:
-    if not pairs:
-        return None
-    bad = [p for p in pairs if "=" not in p]
-    if bad:
-        raise CliError(f"--tool-option takes KEY=VALUE, not {bad[0]!r}")
-    from analytics.data.importers import parse_tool_option
-
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        k, v = parse_tool_option(key.strip(), value.strip())
-        options[k] = v
-    return options or None
-
-
-def _limits(pairs: Sequence[str]) -> Limits | None:
-    """``--limit NAME=VALUE`` pairs as :class:`~analytics.data.Limits` (None: the defaults)."""
-    if not pairs:
-        return None
-    values: dict[str, int] = {}
-    for pair in pairs:
-        key, eq, value = (part.strip() for part in pair.partition("="))
-        if not eq or key not in _LIMIT_FIELDS:
-            raise CliError(
-                f"--limit takes NAME=VALUE with NAME one of {', '.join(_LIMIT_FIELDS)}, "
-                f"not {pair!r}"
-            )
-        match = re.fullmatch(r"([0-9][0-9_]*)\s*([KMGT]?)(?:I?B)?", value, re.I)
-        if match is None or int(match.group(1).replace("_", "")) < 1:
-            raise CliError(
-                f"--limit {key} takes a positive whole number (sizes may end in K, M, G or "
-                f"T), not {value!r}"
-            )
-        scale = 2 ** (10 * "KMGT".find(match.group(2).upper()) + 10) if match.group(2) else 1
-        values[key] = int(match.group(1).replace("_", "")) * scale
-    return Limits(**values)
-
-
-def _categories(text: str | None) -> list[str] | None:
-    if text is None:
-        return None
-    cats = [c.strip() for c in text.split(",") if c.strip()]
-    if not cats:
-        raise CliError("--categories needs at least one category")
-    return cats
-
-
-def _load(args: argparse.Namespace) -> Annotations:
-    return load_annotations(
-        args.file,
-        limits=_limits(args.limit),
-        categories=_categories(args.categories),
-        tool_options=_tool_options(args.tool_option),
-        item=args.item,
-        annotator=args.annotator,
-        label=args.label,
-        format=args.format,
-        multilabel_sep=args.multilabel_sep,
-        duplicates=args.duplicates,
-        kind=args.kind,
-        layout=args.layout,
-        missing=None if args.missing is None else args.missing.split(","),
-    )
+from analytics import AnnotationDataError, memory_budget
+from analytics.cli_input import (
+    CliError,
+    add_loader_options,
+    categories_from,
+    emit,
+    load,
+    records,
+)
 
 
 # ---------------------------------------------------------------------- commands
 def cmd_summary(args: argparse.Namespace) -> None:
-    ann = _load(args)
+    ann = load(args)
     per_item = ann.judgements_per_item()
     payload = {
         "dataset": ann.name,
@@ -225,7 +77,7 @@ def cmd_summary(args: argparse.Namespace) -> None:
         "messages": ann.report.messages(),
     }
     if args.json:
-        _emit(payload)
+        emit(payload)
         return
     print(
         f"{ann.name}: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements"
@@ -245,7 +97,7 @@ def _fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
     if args.layout != "counts":
         return None
     table = read_table(args.file, format=args.format)[0]
-    counts = count_matrix_of(table, _categories(args.categories), str(args.file))[0]
+    counts = count_matrix_of(table, categories_from(args.categories), str(args.file))[0]
     return None if np.allclose(counts, np.rint(counts)) else table
 
 
@@ -254,20 +106,20 @@ def cmd_agreement(args: argparse.Namespace) -> None:
 
     fractional = _fractional_counts(args)
     if fractional is not None:  # no judgements behind the counts: the count-defined ones
-        report = count_table_agreement(fractional, categories=_categories(args.categories))
+        report = count_table_agreement(fractional, categories=categories_from(args.categories))
         if args.json:
-            _emit(
+            emit(
                 {
                     "dataset": Path(args.file).name,
                     "confidence": None,
-                    "coefficients": _records(report),
+                    "coefficients": records(report),
                 }
             )
         else:
             print(f"{Path(args.file).name}: agreement from fractional counts")
             print(report.to_string(index=False, float_format="{:.3f}".format))
         return
-    ann = _load(args)
+    ann = load(args)
     report = agreement_report(
         ann,
         confidence=args.confidence,
@@ -276,8 +128,8 @@ def cmd_agreement(args: argparse.Namespace) -> None:
         population=args.population,
     )
     if args.json:
-        _emit(
-            {"dataset": ann.name, "confidence": args.confidence, "coefficients": _records(report)}
+        emit(
+            {"dataset": ann.name, "confidence": args.confidence, "coefficients": records(report)}
         )
         return
     print(f"{ann.name}: agreement ({ann.n_items:,} items, {ann.n_annotators:,} annotators)")
@@ -305,7 +157,7 @@ def cmd_noise(args: argparse.Namespace) -> None:
     else:
         if args.file is None:
             raise CliError("noise needs a FILE, or --n, --d and --p")
-        ann = _load(args)
+        ann = load(args)
         result = noise_from_annotations(ann, confidence=args.confidence)
         source = ann.name
     payload = {
@@ -321,7 +173,7 @@ def cmd_noise(args: argparse.Namespace) -> None:
         "reason": result.reason or None,
     }
     if args.json:
-        _emit(payload)
+        emit(payload)
         return
     print(result.explain() if hasattr(result, "explain") else payload)
 
@@ -340,7 +192,7 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         raise CliError("--clamp needs --gold FILE")
     if args.out:
         _writable(args.out)
-    ann = _load(args)
+    ann = load(args)
     known = read_gold_labels(args.gold) if args.gold else None
     result = fit(
         ann,
@@ -366,7 +218,7 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
             if len(result.log_likelihood)
             else None,
             "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
-            "annotators": _records(annotator_table(result).reset_index()),
+            "annotators": records(annotator_table(result).reset_index()),
             "gold_file": str(args.out) if args.out else None,  # older name of labels_file
             "labels_file": str(args.out) if args.out else None,
         }
@@ -374,10 +226,10 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
             payload["known_gold"] = {
                 "file": str(args.gold),
                 "clamped_items": len(result.gold_items),
-                "accuracy": None if accuracy is None else _records(accuracy.reset_index()),
+                "accuracy": None if accuracy is None else records(accuracy.reset_index()),
                 "reason": why_not,
             }
-        _emit(payload)
+        emit(payload)
         return
     print(
         f"{ann.name}: Dawid-Skene {'converged' if result.converged else 'stopped'} after {result.n_iter} iterations"
@@ -415,7 +267,7 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
 
     if args.output:
         _writable(args.output)
-    ann = _load(args)
+    ann = load(args)
     result = fit(ann)
     batch = next_batch(
         result,
@@ -432,13 +284,13 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
         Path(args.output).write_text(writer[args.as_format](batch), encoding="utf-8")
     needed = plan(result, args.target, seed=args.seed)
     if args.json:
-        _emit(
+        emit(
             {
                 "dataset": ann.name,
                 "judgements": len(batch),
                 "items": int(batch["item"].nunique()),
                 "expected_gain_bits": float(batch["expected_gain"].sum()),
-                "batch": _records(batch),
+                "batch": records(batch),
                 "notes": list(batch.attrs.get("notes", ())),
                 "batch_file": str(args.output) if args.output else None,
                 "plan": {
@@ -446,7 +298,7 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
                     "needed": needed.needed,
                     "needed_surely": needed.needed_surely,
                     "reason": needed.reason,
-                    "curve": _records(needed.curve),
+                    "curve": records(needed.curve),
                 },
             }
         )
@@ -483,7 +335,7 @@ def cmd_report(args: argparse.Namespace) -> None:
             f"--zip writes a zip archive, but {out} does not end in .zip: name it "
             f"{out.with_suffix('.zip')}, or leave out --zip for an HTML report"
         )
-    ann = _load(args)
+    ann = load(args)
     if as_zip:
         out.write_bytes(build_report_zip(ann, title=args.title))
         print(f"zip (report.html and every table as CSV) written to {out}")
@@ -501,12 +353,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("summary", help="what the file holds and how it was read")
-    _add_loader_options(p)
+    add_loader_options(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_summary)
 
     p = sub.add_parser("agreement", help="every agreement coefficient with intervals")
-    _add_loader_options(p)
+    add_loader_options(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument(
@@ -526,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser("noise", help="noise level of the agreed subset (or by hand: --n --d --p)")
-    _add_loader_options(p)
+    add_loader_options(p)
     p.add_argument("--n", type=int, help="by hand: number of items")
     p.add_argument("--d", type=int, help="by hand: number of items the annotators disagreed on")
     p.add_argument("--p", type=float, help="by hand: chance that annotators agree on a hard item")
@@ -541,7 +393,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "dawid-skene", help="the Dawid-Skene model's most likely labels, with confidence"
     )
-    _add_loader_options(p)
+    add_loader_options(p)
     p.add_argument(
         "--out", help="write the model's labels (item, label, confidence, ...) to this CSV"
     )
@@ -564,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_dawid_skene)
 
     p = sub.add_parser("next-batch", help="which items to send for another judgement")
-    _add_loader_options(p)
+    add_loader_options(p)
     p.add_argument("--budget", type=int, required=True, help="judgements to ask for")
     p.add_argument("--cap", type=int, default=2, help="most judgements of one item")
     p.add_argument("--stop-at", type=float, default=0.99, help="skip items this confident")
@@ -580,7 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_next_batch)
 
     p = sub.add_parser("report", help="self-contained HTML report (or zip of CSVs with --zip)")
-    _add_loader_options(p)
+    add_loader_options(p)
     p.add_argument("-o", "--output", required=True, help="report.html (or .zip)")
     p.add_argument("--title", help="report title")
     p.add_argument(

@@ -1,0 +1,186 @@
+"""The command line's shared input and output: loader options, resource options, JSON.
+
+Part of :mod:`analytics.cli` (kept apart so each module stays small): the options every
+command that reads a file takes, how they become a :func:`~analytics.load_annotations`
+call, and the one way JSON is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics import Annotations, Limits, load_annotations
+
+JSON_VERSION = 1
+LIMIT_FIELDS = tuple(f.name for f in fields(Limits))
+
+__all__ = [
+    "JSON_VERSION",
+    "LIMIT_FIELDS",
+    "CliError",
+    "add_loader_options",
+    "categories_from",
+    "clean",
+    "emit",
+    "limits_from",
+    "load",
+    "records",
+    "tool_options",
+]
+
+
+class CliError(Exception):
+    """A usage problem reported as one line, exit code 2."""
+
+
+def clean(value: Any) -> Any:
+    """JSON-safe values: NaN and infinities become None, numpy scalars plain numbers."""
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        return None if not math.isfinite(v) else v
+    if isinstance(value, (frozenset, set)):
+        return sorted(map(str, value))
+    return value
+
+
+def records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    return [clean(r) for r in df.to_dict(orient="records")]
+
+
+def emit(payload: dict[str, Any]) -> None:
+    print(
+        json.dumps(
+            clean({"concord_json_version": JSON_VERSION, **payload}), indent=2, ensure_ascii=False
+        )
+    )
+
+
+def add_loader_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="annotation file (CSV, TSV, JSON, JSONL, XLSX, Parquet)")
+    g = p.add_argument_group("reading the file")
+    g.add_argument("--item", help="item column (default: detected)")
+    g.add_argument("--annotator", help="annotator column (default: detected)")
+    g.add_argument("--label", help="label column (default: detected)")
+    g.add_argument("--format", choices=["csv", "tsv", "json", "jsonl", "excel", "parquet"])
+    g.add_argument(
+        "--sep", dest="multilabel_sep", help="multi-label separator, e.g. ';' ('' to never split)"
+    )
+    g.add_argument("--duplicates", choices=["error", "first", "last", "keep"], default="error")
+    g.add_argument("--kind", choices=["nominal", "ordinal", "numeric", "multilabel"])
+    g.add_argument(
+        "--layout",
+        choices=["long", "wide", "counts", "contingency"],
+        help="counts: an items x categories count table (anonymous raters); contingency: "
+        "a two-rater contingency table (rows: rater 1, columns: rater 2)",
+    )
+    g.add_argument(
+        "--categories",
+        help="the categories in order, comma-separated (ordinal scales; unused categories count)",
+    )
+    g.add_argument(
+        "--missing",
+        metavar="TOKENS",
+        help="cell texts read as 'not labelled', comma-separated, case-insensitive "
+        "(default: NA,N/A,NaN,None,null,<NA>,NaT; '' = only empty cells)",
+    )
+    g.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="raise or lower a resource limit, e.g. max_cells=200000000 or max_bytes=1G "
+        f"(repeatable; names: {', '.join(LIMIT_FIELDS)})",
+    )
+    g.add_argument(
+        "--memory-budget",
+        metavar="SIZE",
+        help="the memory an analysis may use, e.g. 8G (default: 2G, or CONCORD_MEMORY_BUDGET)",
+    )
+    g.add_argument(
+        "--tool-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a choice for an annotation-tool export, e.g. from_name=sentiment (repeatable)",
+    )
+
+
+def tool_options(pairs: Sequence[str]) -> dict[str, Any] | None:
+    if not pairs:
+        return None
+    bad = [p for p in pairs if "=" not in p]
+    if bad:
+        raise CliError(f"--tool-option takes KEY=VALUE, not {bad[0]!r}")
+    from analytics.data.importers import parse_tool_option
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        k, v = parse_tool_option(key.strip(), value.strip())
+        options[k] = v
+    return options or None
+
+
+def limits_from(pairs: Sequence[str]) -> Limits | None:
+    """``--limit NAME=VALUE`` pairs as :class:`~analytics.data.Limits` (None: the defaults)."""
+    if not pairs:
+        return None
+    values: dict[str, int] = {}
+    for pair in pairs:
+        key, eq, value = (part.strip() for part in pair.partition("="))
+        if not eq or key not in LIMIT_FIELDS:
+            raise CliError(
+                f"--limit takes NAME=VALUE with NAME one of {', '.join(LIMIT_FIELDS)}, "
+                f"not {pair!r}"
+            )
+        match = re.fullmatch(r"([0-9][0-9_]*)\s*([KMGT]?)(?:I?B)?", value, re.I)
+        if match is None or int(match.group(1).replace("_", "")) < 1:
+            raise CliError(
+                f"--limit {key} takes a positive whole number (sizes may end in K, M, G or "
+                f"T), not {value!r}"
+            )
+        scale = 2 ** (10 * "KMGT".find(match.group(2).upper()) + 10) if match.group(2) else 1
+        values[key] = int(match.group(1).replace("_", "")) * scale
+    return Limits(**values)
+
+
+def categories_from(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    cats = [c.strip() for c in text.split(",") if c.strip()]
+    if not cats:
+        raise CliError("--categories needs at least one category")
+    return cats
+
+
+def load(args: argparse.Namespace) -> Annotations:
+    return load_annotations(
+        args.file,
+        limits=limits_from(args.limit),
+        categories=categories_from(args.categories),
+        tool_options=tool_options(args.tool_option),
+        item=args.item,
+        annotator=args.annotator,
+        label=args.label,
+        format=args.format,
+        multilabel_sep=args.multilabel_sep,
+        duplicates=args.duplicates,
+        kind=args.kind,
+        layout=args.layout,
+        missing=None if args.missing is None else args.missing.split(","),
+    )
