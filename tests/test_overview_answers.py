@@ -118,3 +118,18 @@ def test_clean_data_recommend_benchmarking():
     assert all(a.verdict.severity is Severity.GOOD for a in result.answers), result.to_frame()
     assert result.recommendation.text.startswith("Benchmark on the model's labels")
     assert result.recommendation.severity is Severity.GOOD
+
+
+def test_gold_and_more_labels_draw_on_the_model_family_and_next_labels(crowd):
+    """Issue 17: the Overview answers with the Gold labels and Next labels pages' tools."""
+    from analytics.dawid_skene import fit
+    from analytics.next_labels import plan
+
+    result = {a.key: a for a in overview(crowd).answers}
+    assert result["gold"].page == "pages/gold_labels.py"
+    more = result["more_labels"]
+    assert more.page == "pages/next_labels.py"
+    curve = plan(fit(crowd), current=True, max_k=2, n_items=1000, n_draws=20).curve
+    two = curve.iloc[-1]
+    assert f"would be {two['accuracy']:.1%}" in more.sentence  # the plan's own number
+    assert two["accuracy"] >= curve.iloc[0]["accuracy"]

@@ -49,6 +49,8 @@ PAGES = {
     "agreement": ("pages/agreement.py", "Agreement report"),
     "noise": ("pages/noise.py", "Noise calculator"),
     "dawid_skene": ("pages/dawid_skene.py", "Dawid-Skene"),
+    "gold_labels": ("pages/gold_labels.py", "Gold labels"),
+    "next_labels": ("pages/next_labels.py", "Next labels"),
 }
 _RANK = {Severity.BAD: 0, Severity.CAUTION: 1, Severity.UNDEFINED: 2, Severity.GOOD: 3}
 
@@ -239,10 +241,16 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         "gold",
         q_gold,
         f"If {what} is right about its own uncertainty, about {format_percent(error)} of "
-        "its labels are wrong.",
+        "its labels are wrong."
+        + (
+            ""
+            if ann.is_multilabel
+            else " The Gold labels page compares it with five other annotator models, "
+            "chosen without gold."
+        ),
         format_percent(error),
         judge("gold_error", error),
-        "dawid_skene",
+        "dawid_skene" if ann.is_multilabel else "gold_labels",
     )
     unsure = list(items[unsure_mask])
     share = len(unsure) / len(items) if len(items) else np.nan
@@ -254,15 +262,35 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         )
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
+    if not ann.is_multilabel:
+        sentence += _more_labels_plan(fits[0])
     more = _answer(
         "more_labels",
         q_more,
         sentence,
         f"{len(unsure):,} items",
         judge("uncertain_items", share),
-        "dawid_skene",
+        "dawid_skene" if ann.is_multilabel else "next_labels",
     )
     return gold, more, unsure
+
+
+def _more_labels_plan(result) -> str:
+    """The model's own forecast of two more judgements per item (next_labels.plan)."""
+    from analytics.next_labels import plan
+
+    try:
+        curve = plan(result, current=True, max_k=2, n_items=1000, n_draws=20).curve
+    except AnnotationDataError:
+        return ""
+    now, two = curve.iloc[0], curve.iloc[-1]
+    return (
+        f" By the model's own account its labels are {format_percent(now['accuracy'])} "
+        f"accurate now and would be {format_percent(two['accuracy'])} "
+        f"({format_percent(two['low'])} to {format_percent(two['high'])}) with two more "
+        "judgements on every item; the Next labels page picks the items where one more "
+        "judgement tells the most."
+    )
 
 
 def _confused_pair(fit_result) -> tuple[Any, Any, float] | None:
@@ -318,7 +346,7 @@ def _recommend(answers: dict[str, Answer], weak: list, unsure: list, fits: list)
         options.append(
             rec(
                 f"Relabel these {len(unsure):,} items: their label is less than {SURE:.0%} sure "
-                "(the Dawid-Skene page lists them, least sure first).",
+                "(the Next labels page plans the batch that settles them).",
                 "more_labels",
                 tuple(unsure),
             )
