@@ -13,11 +13,13 @@ public face; its modules are:
 - ``krippendorff`` (on the ``coincidence`` engine) and ``set_distances``: alpha;
 - ``report``: :func:`agreement_report`; ``tables``: per category, pairwise, per item;
 - ``reading``: the plain-language reading; ``paradox``: the kappa paradox;
-- ``figures``: the plotly figures (they draw, they compute nothing).
+- ``figures``: the plotly figures (they draw, they compute nothing);
+- ``on_engine``: the same coefficients of judgements held by DuckDB or Spark.
 """
 
 from __future__ import annotations
 
+from analytics.agreement import on_engine  # noqa: F401 (registers the engine answers)
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import (
     brennan_prediger,

@@ -14,6 +14,7 @@ import pandas as pd
 
 from analytics._core.bootstrap import ItemStatistic
 from analytics._core.errors import AnnotationDataError
+from analytics._core.lazy import engine_answer, is_lazy
 from analytics.agreement.coincidence import (
     alpha_from_coincidences,
     coincidence_matrix,
@@ -194,4 +195,6 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(df), 3)
     0.533
     """
+    if is_lazy(ann):
+        return engine_answer("krippendorff_alpha", ann, distance)
     return build_alpha(coders(ann), distance)[0]

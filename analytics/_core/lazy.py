@@ -1,0 +1,132 @@
+"""Judgements that stay in a query engine: the contract between the engines and the analyses.
+
+:class:`LazyAnnotations` is what ``load_annotations(source, engine="duckdb" | "spark")``
+returns. It never holds the judgements: it answers with the *small* sufficient-statistic
+tables the in-memory analyses already reduce the data to (per-item category-count
+patterns, annotator x category counts, per-annotator-pair label tables, the Dawid-Skene
+E- and M-step sums), computed where the data live.
+
+The analysis families register, per public function, how to answer from those tables
+(:func:`on_engine`); the public function itself only asks :func:`engine_answer`, so the
+families never import an engine and the engines never reach into a family's internals.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+
+__all__ = ["LazyAnnotations", "engine_answer", "is_lazy", "on_engine"]
+
+_REGISTRY: dict[str, Callable[..., Any]] = {}
+
+
+class LazyAnnotations(abc.ABC):
+    """Single-label judgements held by a query engine (DuckDB or Spark).
+
+    Attributes
+    ----------
+    name : str
+        A display name (the file or table).
+    engine : str
+        ``"duckdb"`` or ``"spark"``.
+    annotators, categories : pandas.Index
+        Annotator names (codes are positions) and categories in their order.
+    kind : LabelKind
+        Nominal, ordinal or numeric (multi-label data are not read by the engines).
+    report : LoadReport
+        What the loader did (declared categories, missing labels skipped).
+    n_items, n_judgements : int
+        Items with a judgement, judgements (rows with a label).
+    has_repeats : bool
+        Some annotator judged some item more than once.
+    """
+
+    name: str
+    engine: str
+    annotators: pd.Index
+    categories: pd.Index
+    kind: Any
+    report: Any
+    n_items: int
+    n_judgements: int
+    has_repeats: bool
+
+    @property
+    def n_annotators(self) -> int:
+        """How many annotators."""
+        return len(self.annotators)
+
+    @property
+    def n_categories(self) -> int:
+        """How many categories."""
+        return len(self.categories)
+
+    @property
+    def is_multilabel(self) -> bool:
+        """Always False: the engines read one label per judgement."""
+        return False
+
+    # ------------------------------------------------------------------ agreement tables
+    @abc.abstractmethod
+    def count_patterns(self) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct per-item category counts and how many items show each.
+
+        Returns
+        -------
+        counts : ndarray of int64, shape (n_patterns, q)
+            :math:`r_{ik}` of the items of each pattern.
+        multiplicity : ndarray of int64, shape (n_patterns,)
+            Items per pattern (they sum to ``n_items``).
+        """
+
+    @abc.abstractmethod
+    def annotator_category_counts(self) -> np.ndarray:
+        """Judgements per annotator and category, shape (n_annotators, q)."""
+
+    @abc.abstractmethod
+    def pair_table(self, a: int | None = None, b: int | None = None) -> pd.DataFrame:
+        """Per annotator pair ``a < b`` and label pair: items where a said ``la``, b ``lb``.
+
+        Columns ``a, b, la, lb, n`` (integer codes); only the pair ``(a, b)`` when given.
+        """
+
+
+def is_lazy(obj: object) -> bool:
+    """Whether ``obj`` is judgements held by an engine (a :class:`LazyAnnotations`)."""
+    return isinstance(obj, LazyAnnotations)
+
+
+def on_engine(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register how the public function ``name`` answers from an engine's tables."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        _REGISTRY[name] = fn
+        return fn
+
+    return register
+
+
+def engine_answer(name: str, ann: LazyAnnotations, *args: Any, **kwargs: Any) -> Any:
+    """The registered engine answer of the public function ``name``.
+
+    Raises
+    ------
+    AnnotationDataError
+        When ``name`` has no engine answer (the in-memory path is never substituted).
+    """
+    fn = _REGISTRY.get(name)
+    if fn is None:
+        raise AnnotationDataError(
+            f"{name} is not computed on the {ann.engine} engine: it needs every judgement in "
+            "memory, and the in-memory path is never substituted for a requested engine.",
+            hint="Load a subset with engine='memory', or use agreement_report, the coefficient "
+            "functions, noise_from_annotations or dawid_skene.fit, which run on the engine.",
+        )
+    return fn(ann, *args, **kwargs)

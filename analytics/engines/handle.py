@@ -1,0 +1,244 @@
+"""The lazy handle: judgements read, checked and coded by an engine, never pulled to Python.
+
+:class:`EngineAnnotations` does what the in-memory loader does (find the columns, skip
+missing labels, fix the categories and their order, code annotators and labels, refuse
+repeated judgements unless asked to keep them), but as queries
+(:mod:`analytics.engines.queries`) run by a :class:`Runner`, so the same code serves DuckDB
+and Spark. Its answers are the small tables of :class:`~analytics._core.lazy.LazyAnnotations`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import analytics.engines.queries as sql
+from analytics._core.errors import AnnotationDataError
+from analytics._core.lazy import LazyAnnotations
+from analytics.data import MISSING_TOKENS, LabelKind, LoadReport
+
+__all__ = ["EngineAnnotations", "Runner"]
+
+
+class Runner(abc.ABC):
+    """What an engine must do for :class:`EngineAnnotations`: run SQL, hold small tables."""
+
+    engine: str
+    text_type: str
+
+    @abc.abstractmethod
+    def quote(self, column: str) -> str:
+        """A column name quoted for this dialect."""
+
+    @abc.abstractmethod
+    def columns(self, scan: str) -> dict[str, str]:
+        """Column name -> type name of a source (``scan`` is a FROM clause)."""
+
+    @abc.abstractmethod
+    def view(self, name: str, query: str) -> None:
+        """Create (or replace) a temporary view."""
+
+    @abc.abstractmethod
+    def table(self, name: str, query: str) -> None:
+        """Create (or replace) a materialised temporary table (the engine may spill it)."""
+
+    @abc.abstractmethod
+    def register(self, name: str, frame: pd.DataFrame) -> None:
+        """Make a small pandas table queryable under ``name``."""
+
+    @abc.abstractmethod
+    def fetch(self, query: str) -> pd.DataFrame:
+        """Run a query whose result is small and return it."""
+
+
+NUMERIC_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "FLOAT",
+    "DOUBLE",
+    "DECIMAL",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "INT",
+    "LONG",
+    "SHORT",
+    "BYTE",
+    "REAL",
+)
+
+
+def _is_numeric(type_name: str) -> bool:
+    t = type_name.upper()
+    return t.split("(")[0].replace("TYPE", "") in NUMERIC_TYPES
+
+
+class EngineAnnotations(LazyAnnotations):
+    """Judgements held by an engine; build one with :func:`analytics.engines.load_annotations`.
+
+    Parameters
+    ----------
+    runner : Runner
+        The engine connection.
+    scan : str
+        The FROM clause reading the source (a file scan or a table).
+    name : str
+        A display name (the file or table).
+    item, annotator, label : str, default "item", "annotator", "label"
+        Column names.
+    categories : sequence or None, default None
+        Declared categories in order; by default the labels used, sorted (numbers
+        numerically, text alphabetically).
+    kind : str, LabelKind or None, default None
+        ``"nominal"``, ``"ordinal"`` or ``"numeric"``; by default numeric labels are
+        ordinal-capable ``numeric`` only when declared, else nominal (as the loader).
+    duplicates : {"error", "keep"}, default "error"
+        An annotator judging an item twice: an error, or kept (Dawid-Skene uses the
+        repeats; agreement refuses them, see :meth:`check_no_repeats`).
+
+    Raises
+    ------
+    AnnotationDataError
+        A missing column (named, with the columns found), a label outside the declared
+        categories, repeated judgements under ``"error"``, or no judgement at all.
+    """
+
+    def __init__(
+        self,
+        runner: Runner,
+        scan: str,
+        name: str,
+        *,
+        item: str = "item",
+        annotator: str = "annotator",
+        label: str = "label",
+        categories: Sequence[Any] | None = None,
+        kind: str | LabelKind | None = None,
+        duplicates: str = "error",
+    ) -> None:
+        if duplicates not in ("error", "keep"):
+            raise AnnotationDataError(
+                f"duplicates={duplicates!r} needs the input order, which an engine does not "
+                "keep; use 'error' or 'keep'.",
+                source=name,
+            )
+        self.runner, self.name, self.engine = runner, name, runner.engine
+        found = runner.columns(scan)
+        for role, col in (("item", item), ("annotator", annotator), ("label", label)):
+            if col not in found:
+                raise AnnotationDataError(
+                    f"no {role} column {col!r}.",
+                    source=name,
+                    column=col,
+                    hint=f"Columns found: {', '.join(found)}. Name it with {role}=...",
+                )
+        numeric = _is_numeric(found[label])
+        q = runner.quote
+        runner.view(
+            sql.SOURCE, sql.source_view(scan, q(item), q(annotator), q(label), runner.text_type)
+        )
+        self.categories = self._categories(categories, numeric)
+        self.kind = self._kind(kind, numeric)
+        runner.register(
+            sql.CATEGORIES,
+            pd.DataFrame(
+                {"value": self.categories.to_numpy(), "code": np.arange(len(self.categories))}
+            ),
+        )
+        names = sorted(runner.fetch(sql.annotators_query())["name"].astype(str))
+        self.annotators = pd.Index(names, dtype=object)
+        runner.register(
+            sql.ANNOTATORS, pd.DataFrame({"name": names, "code": np.arange(len(names))})
+        )
+        runner.table(sql.JUDGEMENTS, sql.coded_view())
+        size = runner.fetch(sql.sizes()).iloc[0]
+        self.n_judgements = int(0 if pd.isna(size["judgements"]) else size["judgements"])
+        self.n_items = int(size["items"])
+        self.has_repeats = int(size["coders"]) < self.n_judgements
+        if self.n_judgements == 0:
+            raise AnnotationDataError(
+                "no row is a judgement (every label is missing).", source=name
+            )
+        if self.has_repeats and duplicates == "error":
+            raise AnnotationDataError(
+                f"{self.n_judgements - int(size['coders']):,} repeated judgements (an annotator "
+                "judged an item more than once).",
+                source=name,
+                hint="Pass duplicates='keep' to keep them (Dawid-Skene uses them).",
+            )
+        self.report = LoadReport(
+            source=name,
+            format=runner.engine,
+            n_judgements=self.n_judgements,
+            kind=self.kind.value,
+            duplicates=duplicates,
+            categories_declared=categories is not None,
+        )
+
+    def _categories(self, declared: Sequence[Any] | None, numeric: bool) -> pd.Index:
+        query = sql.categories_numeric() if numeric else sql.categories_text(list(MISSING_TOKENS))
+        used = self.runner.fetch(query)["label"].tolist()
+        if declared is None:
+            return pd.Index(sorted(used) if numeric else sorted(map(str, used)))
+        cats = pd.Index(list(declared))
+        unknown = sorted(set(used) - set(cats), key=str)
+        if unknown:
+            raise AnnotationDataError(
+                f"labels outside the declared categories: {unknown[:5]}.",
+                source=self.name,
+                column="label",
+                hint="Declare every category used, or leave categories out.",
+            )
+        return cats
+
+    def _kind(self, kind: str | LabelKind | None, numeric: bool) -> LabelKind:
+        lk = LabelKind.NOMINAL if kind is None else LabelKind.parse(kind)
+        if lk is LabelKind.MULTILABEL:
+            raise AnnotationDataError("the engines read single-label data only.", source=self.name)
+        if lk is LabelKind.NUMERIC and not numeric:
+            raise AnnotationDataError(
+                "the labels are text, so they cannot be numeric.",
+                source=self.name,
+                column="label",
+                hint="Choose nominal or ordinal.",
+            )
+        return lk
+
+    # ------------------------------------------------------------------ small tables
+    @cached_property
+    def _patterns(self) -> tuple[np.ndarray, np.ndarray]:
+        q = self.n_categories
+        got = self.runner.fetch(sql.count_patterns(q))
+        counts = got[[f"c{k}" for k in range(q)]].to_numpy(np.int64)
+        mult = got["m"].to_numpy(np.int64)
+        order = np.lexsort(counts.T[::-1])  # a fixed order, whatever the engine returned
+        return counts[order], mult[order]
+
+    def count_patterns(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._patterns
+
+    def annotator_category_counts(self) -> np.ndarray:
+        got = self.runner.fetch(sql.annotator_category_counts())
+        out = np.zeros((self.n_annotators, self.n_categories), np.int64)
+        out[got["annotator"].to_numpy(np.int64), got["label"].to_numpy(np.int64)] = got["n"]
+        return out
+
+    def pair_table(self, a: int | None = None, b: int | None = None) -> pd.DataFrame:
+        got = self.runner.fetch(sql.pair_table(a, b))
+        return got.astype(np.int64).sort_values(["a", "b", "la", "lb"], ignore_index=True)
+
+    def __repr__(self) -> str:
+        return (
+            f"EngineAnnotations({self.name!r} on {self.engine}: {self.n_items} items, "
+            f"{self.n_annotators} annotators, {self.n_judgements} judgements, "
+            f"{self.n_categories} categories, {self.kind.value})"
+        )

@@ -1,0 +1,119 @@
+"""One definition of every reduction, as SQL that DuckDB and Spark SQL both run.
+
+Every query reads the coded view :data:`JUDGEMENTS` (``item`` as the source has it,
+``annotator`` and ``label`` as integer codes, one row per judgement with a label) and
+returns a table whose size depends on the annotators and categories, not on the
+judgements. Only the common core of SQL is used (``CASE``, ``SUM``, ``COUNT``,
+``GROUP BY``, inner joins, ``LN``, ``EXP``, ``GREATEST``), so the text is the same on
+both engines; the one dialect difference (the text type) is a parameter.
+
+Notation as in :mod:`analytics.agreement`: item :math:`i` has :math:`r_{ik}` judgements
+in category :math:`k`; :math:`q` categories.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "JUDGEMENTS",
+    "SOURCE",
+    "annotator_category_counts",
+    "categories_numeric",
+    "categories_text",
+    "coded_view",
+    "count_patterns",
+    "pair_table",
+    "sizes",
+    "source_view",
+]
+
+SOURCE = "concord_src"
+"""The source, columns renamed to ``item, annotator, label`` (the annotator as text)."""
+JUDGEMENTS = "concord_j"
+"""The coded judgements: ``item, annotator, label`` (the last two integer codes)."""
+CATEGORIES = "concord_cats"
+ANNOTATORS = "concord_anns"
+
+
+def source_view(scan: str, item: str, annotator: str, label: str, text_type: str) -> str:
+    """The source with its three columns renamed; the annotator read as text (its name).
+
+    The item keeps its own type: it is only ever grouped and joined on, never shown.
+
+    Rows without an item or an annotator are left out (the in-memory loader skips them).
+    """
+    return (
+        f"SELECT {item} AS item, "
+        f"CAST({annotator} AS {text_type}) AS annotator, {label} AS label FROM {scan} "
+        f"WHERE {item} IS NOT NULL AND {annotator} IS NOT NULL"
+    )
+
+
+def categories_text(missing: list[str]) -> str:
+    """The distinct text labels that are not a missing-value token (case and blanks ignored)."""
+    tokens = ", ".join("'" + t.replace("'", "''") + "'" for t in sorted(missing))
+    return (
+        f"SELECT DISTINCT label FROM {SOURCE} WHERE label IS NOT NULL "
+        f"AND LOWER(TRIM(label)) NOT IN ({tokens})"
+    )
+
+
+def categories_numeric() -> str:
+    """The distinct numeric labels (NULL and NaN are missing)."""
+    return (
+        f"SELECT DISTINCT label FROM {SOURCE} WHERE label IS NOT NULL "
+        "AND NOT ISNAN(CAST(label AS DOUBLE))"
+    )
+
+
+def annotators_query() -> str:
+    """The annotators with at least one labelled judgement."""
+    return (
+        f"SELECT DISTINCT s.annotator AS name FROM {SOURCE} s "
+        f"JOIN {CATEGORIES} c ON s.label = c.value"
+    )
+
+
+def coded_view() -> str:
+    """The judgements with annotator and label codes (unlabelled rows drop out of the join)."""
+    return (
+        f"SELECT s.item AS item, a.code AS annotator, c.code AS label FROM {SOURCE} s "
+        f"JOIN {ANNOTATORS} a ON s.annotator = a.name JOIN {CATEGORIES} c ON s.label = c.value"
+    )
+
+
+def sizes() -> str:
+    """Judgements, items and distinct (item, annotator) pairs (fewer: some repeat)."""
+    return (
+        "SELECT SUM(n) AS judgements, COUNT(DISTINCT item) AS items, COUNT(*) AS coders "
+        f"FROM (SELECT item, annotator, COUNT(*) AS n FROM {JUDGEMENTS} "
+        "GROUP BY item, annotator) t"
+    )
+
+
+def count_patterns(q: int) -> str:
+    """Distinct rows :math:`(r_{i1}, \\dots, r_{iq})` of the item x category counts, with
+    how many items show each (column ``m``): everything the Fleiss family, percent
+    agreement and Krippendorff's alpha need."""
+    cols = ", ".join(f"SUM(CASE WHEN label = {k} THEN 1 ELSE 0 END) AS c{k}" for k in range(q))
+    names = ", ".join(f"c{k}" for k in range(q))
+    return (
+        f"SELECT {names}, COUNT(*) AS m FROM (SELECT item, {cols} FROM {JUDGEMENTS} "
+        f"GROUP BY item) t GROUP BY {names}"
+    )
+
+
+def annotator_category_counts() -> str:
+    """Judgements per annotator and category (Conger's annotator margins)."""
+    return f"SELECT annotator, label, COUNT(*) AS n FROM {JUDGEMENTS} GROUP BY annotator, label"
+
+
+def pair_table(a: int | None = None, b: int | None = None) -> str:
+    """Per annotator pair ``a < b`` and label pair, the items judged ``la`` by a, ``lb`` by b
+    (every two-annotator coefficient reduces to it); only the pair ``(a, b)`` when given."""
+    only = "" if a is None else f" AND x.annotator = {int(a)} AND y.annotator = {int(b)}"
+    return (
+        "SELECT x.annotator AS a, y.annotator AS b, x.label AS la, y.label AS lb, "
+        f"COUNT(*) AS n FROM {JUDGEMENTS} x JOIN {JUDGEMENTS} y "
+        f"ON x.item = y.item AND x.annotator < y.annotator{only} "
+        "GROUP BY x.annotator, y.annotator, x.label, y.label"
+    )
