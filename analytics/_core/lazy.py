@@ -97,6 +97,41 @@ class LazyAnnotations(abc.ABC):
         Columns ``a, b, la, lb, n`` (integer codes); only the pair ``(a, b)`` when given.
         """
 
+    # ------------------------------------------------------------------ noise tables
+    @abc.abstractmethod
+    def noise_split(self, chosen: list[int] | None) -> tuple[int, int, int, np.ndarray]:
+        """Split the items judged by the ``chosen`` annotator codes (None: all).
+
+        Returns
+        -------
+        excluded, n, d : int
+            Items judged once (left out), judged twice or more, and disagreed on.
+        counts : ndarray, shape (n_annotators, q)
+            Judgements per annotator and category on the disagreed items.
+        """
+
+    @abc.abstractmethod
+    def noise_chance(
+        self, chosen: list[int] | None, logr: np.ndarray, sample: int
+    ) -> tuple[np.ndarray, np.ndarray, pd.DataFrame]:
+        """Each item's chance agreement :math:`p_i = \\sum_c \\exp \\sum_j \\log r_{jc}`.
+
+        Returns
+        -------
+        p_item, agreed : ndarray
+            One entry per item taking part, grouped by value (not in item order).
+        sample : DataFrame
+            The first ``sample`` items: ``item, r, lo, hi, p``.
+        """
+
+    @abc.abstractmethod
+    def noise_sample(self, sample: int) -> pd.DataFrame:
+        """The first ``sample`` items taking part: ``item, r, lo, hi`` (label codes)."""
+
+    @abc.abstractmethod
+    def noise_panels(self, chosen: list[int] | None) -> int:
+        """Distinct annotator panels among the items taking part."""
+
 
 def is_lazy(obj: object) -> bool:
     """Whether ``obj`` is judgements held by an engine (a :class:`LazyAnnotations`)."""

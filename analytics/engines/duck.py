@@ -89,6 +89,9 @@ class DuckRunner(Runner):
         self.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM {name}_df")
         self.con.unregister(f"{name}_df")
 
+    def sorted_codes(self, column: str) -> str:
+        return f"STRING_AGG(CAST({column} AS VARCHAR), ',' ORDER BY {column})"
+
     def fetch(self, query: str) -> pd.DataFrame:
         return self.execute(query).df()
 

@@ -55,6 +55,10 @@ class Runner(abc.ABC):
     def fetch(self, query: str) -> pd.DataFrame:
         """Run a query whose result is small and return it."""
 
+    @abc.abstractmethod
+    def sorted_codes(self, column: str) -> str:
+        """An aggregate turning the integer ``column`` of a group into one sorted text."""
+
 
 NUMERIC_TYPES = (
     "TINYINT",
@@ -235,6 +239,51 @@ class EngineAnnotations(LazyAnnotations):
     def pair_table(self, a: int | None = None, b: int | None = None) -> pd.DataFrame:
         got = self.runner.fetch(sql.pair_table(a, b))
         return got.astype(np.int64).sort_values(["a", "b", "la", "lb"], ignore_index=True)
+
+    # ------------------------------------------------------------------ noise tables
+    def noise_split(self, chosen: list[int] | None) -> tuple[int, int, int, np.ndarray]:
+        """Items left out, taking part and disagreed on; counts on the disagreed items."""
+        self.runner.table(sql.NOISE_ITEMS, sql.noise_items(sql.among(chosen)))
+        got = self.runner.fetch(sql.noise_counts()).iloc[0].fillna(0)
+        counts = np.zeros((self.n_annotators, self.n_categories))
+        tab = self.runner.fetch(sql.disagreed_counts(sql.among(chosen, "j.")))
+        counts[tab["annotator"].to_numpy(np.int64), tab["label"].to_numpy(np.int64)] = tab["n"]
+        return int(got["excluded"]), int(got["n"]), int(got["d"]), counts
+
+    def noise_chance(
+        self, chosen: list[int] | None, logr: np.ndarray, sample: int
+    ) -> tuple[np.ndarray, np.ndarray, pd.DataFrame]:
+        """Per item taking part its p (as value counts) and a sample of the items.
+
+        Returns ``p_item`` and ``agreed`` (one entry per item taking part, grouped by
+        value) and the first ``sample`` items with ``item, r, lo, hi, p``.
+        """
+        a, q = logr.shape
+        self.runner.register(
+            sql.LOG_RATES,
+            pd.DataFrame(
+                {
+                    "annotator": np.repeat(np.arange(a), q),
+                    "label": np.tile(np.arange(q), a),
+                    "logr": logr.ravel(),
+                }
+            ),
+        )
+        self.runner.table(sql.ITEM_CHANCE, sql.item_chance(sql.among(chosen, "j.")))
+        vals = self.runner.fetch(sql.chance_values())
+        m = vals["m"].to_numpy(np.int64)
+        p_item = np.repeat(vals["p"].to_numpy(float), m)
+        agreed = np.repeat(vals["agreed"].to_numpy(np.int64) == 1, m)
+        return p_item, agreed, self.runner.fetch(sql.chance_sample(sample))
+
+    def noise_sample(self, sample: int) -> pd.DataFrame:
+        """The first ``sample`` items taking part: ``item, r, lo, hi`` (after :meth:`noise_split`)."""
+        return self.runner.fetch(sql.noise_sample(sample))
+
+    def noise_panels(self, chosen: list[int] | None) -> int:
+        """Distinct annotator panels of the items taking part."""
+        query = sql.panels(sql.among(chosen, "j."), self.runner.sorted_codes("j.annotator"))
+        return int(self.runner.fetch(query).iloc[0]["panels"])
 
     def __repr__(self) -> str:
         return (

@@ -117,3 +117,93 @@ def pair_table(a: int | None = None, b: int | None = None) -> str:
         f"ON x.item = y.item AND x.annotator < y.annotator{only} "
         "GROUP BY x.annotator, y.annotator, x.label, y.label"
     )
+
+
+# ---------------------------------------------------------------------- noise (footnote 3)
+NOISE_ITEMS = "concord_noise_items"
+"""Per item: judgements ``r`` by the chosen annotators, lowest and highest label."""
+LOG_RATES = "concord_logr"
+"""Per annotator and category, the log of its rate on disagreed items (``annotator,
+label, logr``)."""
+ITEM_CHANCE = "concord_item_p"
+"""Per item taking part, its chance agreement ``p`` on a hard item."""
+
+
+def among(codes: list[int] | None, alias: str = "") -> str:
+    """The condition keeping the chosen annotators (``TRUE`` for all of them)."""
+    if codes is None:
+        return "TRUE"
+    return f"{alias}annotator IN ({', '.join(str(int(c)) for c in codes) or 'NULL'})"
+
+
+def noise_items(chosen: str) -> str:
+    """Per item: ``r`` judgements by the chosen annotators, lowest and highest label code."""
+    return (
+        f"SELECT item, COUNT(*) AS r, MIN(label) AS lo, MAX(label) AS hi FROM {JUDGEMENTS} "
+        f"WHERE {chosen} GROUP BY item"
+    )
+
+
+def noise_counts() -> str:
+    """Items left out (one judgement), taking part (``n``) and disagreed on (``d``)."""
+    return (
+        "SELECT SUM(CASE WHEN r < 2 THEN 1 ELSE 0 END) AS excluded, "
+        "SUM(CASE WHEN r >= 2 THEN 1 ELSE 0 END) AS n, "
+        f"SUM(CASE WHEN r >= 2 AND lo <> hi THEN 1 ELSE 0 END) AS d FROM {NOISE_ITEMS}"
+    )
+
+
+def disagreed_counts(chosen: str) -> str:
+    """Judgements per annotator and category on the disagreed items (footnote 3's rates)."""
+    return (
+        f"SELECT j.annotator AS annotator, j.label AS label, COUNT(*) AS n FROM {JUDGEMENTS} j "
+        f"JOIN {NOISE_ITEMS} t ON j.item = t.item WHERE t.r >= 2 AND t.lo <> t.hi AND {chosen} "
+        "GROUP BY j.annotator, j.label"
+    )
+
+
+def item_chance(chosen: str) -> str:
+    """:math:`p_i = \\sum_c \\exp \\sum_{j \\text{ judged } i} \\log r_{jc}` per item taking part."""
+    return (
+        "SELECT x.item AS item, SUM(EXP(x.s)) AS p FROM (SELECT j.item AS item, l.label AS label, "
+        f"SUM(l.logr) AS s FROM {JUDGEMENTS} j JOIN {NOISE_ITEMS} t ON j.item = t.item "
+        f"JOIN {LOG_RATES} l ON j.annotator = l.annotator WHERE t.r >= 2 AND {chosen} "
+        "GROUP BY j.item, l.label) x GROUP BY x.item"
+    )
+
+
+def chance_values() -> str:
+    """The distinct (p, agreed) of the items taking part, with how many items have each."""
+    return (
+        "SELECT c.p AS p, CASE WHEN t.lo = t.hi THEN 1 ELSE 0 END AS agreed, COUNT(*) AS m "
+        f"FROM {ITEM_CHANCE} c JOIN {NOISE_ITEMS} t ON c.item = t.item "
+        "GROUP BY c.p, CASE WHEN t.lo = t.hi THEN 1 ELSE 0 END"
+    )
+
+
+def chance_sample(limit: int) -> str:
+    """The first ``limit`` items taking part (in item order), with their p."""
+    return (
+        "SELECT t.item AS item, t.r AS r, t.lo AS lo, t.hi AS hi, c.p AS p FROM "
+        f"{NOISE_ITEMS} t JOIN {ITEM_CHANCE} c ON t.item = c.item ORDER BY t.item "
+        f"LIMIT {int(limit)}"
+    )
+
+
+def panels(chosen: str, sorted_codes: str) -> str:
+    """How many distinct annotator panels judged the items taking part.
+
+    ``sorted_codes`` is the dialect's aggregate of ``j.annotator`` into one sorted text.
+    """
+    return (
+        f"SELECT COUNT(DISTINCT panel) AS panels FROM (SELECT j.item, {sorted_codes} AS panel "
+        f"FROM {JUDGEMENTS} j JOIN {NOISE_ITEMS} t ON j.item = t.item WHERE t.r >= 2 AND {chosen} "
+        "GROUP BY j.item) y"
+    )
+
+
+def noise_sample(limit: int) -> str:
+    """The first ``limit`` items taking part (in item order), without p."""
+    return (
+        f"SELECT item, r, lo, hi FROM {NOISE_ITEMS} WHERE r >= 2 ORDER BY item LIMIT {int(limit)}"
+    )

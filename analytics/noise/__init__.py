@@ -32,6 +32,7 @@ standard.
 
 from __future__ import annotations
 
+from analytics.noise import on_engine  # noqa: F401 (registers the engine answer)
 from analytics.noise.bound import NoiseBound, noise_bound
 from analytics.noise.chance_agreement import agreement_probability
 from analytics.noise.comparing_systems import ChanceDifference, chance_difference
