@@ -132,6 +132,30 @@ class LazyAnnotations(abc.ABC):
     def noise_panels(self, chosen: list[int] | None) -> int:
         """Distinct annotator panels among the items taking part."""
 
+    # ------------------------------------------------------------------ Dawid-Skene tables
+    @abc.abstractmethod
+    def ds_start(self, how: str) -> None:
+        """Count the votes per item and set the initial posteriors (``majority``/``soft``)."""
+
+    @abc.abstractmethod
+    def ds_expected(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """M-step sums of the current posteriors (join of judgements and posteriors grouped
+        by annotator and given label): counts annotator x true x given, the posteriors'
+        column sums, and the summed log-likelihood terms of the last E-step."""
+
+    @abc.abstractmethod
+    def ds_e_step(self, log_pi: np.ndarray, log_theta: np.ndarray) -> float:
+        """E-step (join of judgements and log confusions grouped by item): replace the
+        posteriors; return the sum over items of their log-likelihood terms."""
+
+    @abc.abstractmethod
+    def ds_sample(self, limit: int) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+        """The first ``limit`` items (in item order): names, posteriors, votes."""
+
+    @abc.abstractmethod
+    def ds_sizes(self) -> tuple[int, np.ndarray]:
+        """Items with a single judgement, and judgements per annotator."""
+
 
 def is_lazy(obj: object) -> bool:
     """Whether ``obj`` is judgements held by an engine (a :class:`LazyAnnotations`)."""

@@ -285,6 +285,55 @@ class EngineAnnotations(LazyAnnotations):
         query = sql.panels(sql.among(chosen, "j."), self.runner.sorted_codes("j.annotator"))
         return int(self.runner.fetch(query).iloc[0]["panels"])
 
+    # ------------------------------------------------------------------ Dawid-Skene tables
+    def ds_start(self, how: str) -> None:
+        """Count the votes per item and set the initial posteriors (``majority``/``soft``)."""
+        k = self.n_categories
+        self.runner.table(sql.VOTES, sql.votes(k))
+        self.runner.table(sql.POSTERIORS, sql.start(k, how))
+        self._totals = self.runner.fetch(sql.posterior_totals(k)).iloc[0]
+
+    def ds_expected(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """M-step sums of the current posteriors: counts (annotator x true x given), the
+        posteriors' column sums and the summed log-likelihood terms."""
+        k = self.n_categories
+        tab = self.runner.fetch(sql.expected_counts(k))
+        counts = np.zeros((self.n_annotators, k, k))  # annotator x given x true, then swapped
+        counts[tab["annotator"].to_numpy(np.int64), tab["label"].to_numpy(np.int64)] = tab[
+            [f"n{i}" for i in range(k)]
+        ].to_numpy(float)
+        tot = self._totals  # fetched when the posteriors were last replaced
+        q_totals = tot[[f"t{i}" for i in range(k)]].to_numpy(float)
+        return counts.transpose(0, 2, 1), q_totals, float(tot["ll"])
+
+    def ds_e_step(self, log_pi: np.ndarray, log_theta: np.ndarray) -> float:
+        """Replace the posteriors by Bayes' rule under (pi, theta); the summed item terms."""
+        a, k, _ = log_theta.shape
+        given = log_theta.transpose(0, 2, 1).reshape(a * k, k)  # row (j, given) -> true
+        frame = pd.DataFrame(given, columns=[f"l{i}" for i in range(k)])
+        frame.insert(0, "label", np.tile(np.arange(k), a))
+        frame.insert(0, "annotator", np.repeat(np.arange(a), k))
+        self.runner.register(sql.LOG_THETA, frame)
+        self.runner.table(sql.POSTERIORS, sql.e_step([float(x) for x in log_pi]))
+        self._totals = self.runner.fetch(sql.posterior_totals(k)).iloc[0]
+        return float(self._totals["ll"])
+
+    def ds_sample(self, limit: int) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+        """The first ``limit`` items: names, posteriors and votes."""
+        k = self.n_categories
+        got = self.runner.fetch(sql.posterior_sample(k, limit))
+        q = got[[f"q{i}" for i in range(k)]].to_numpy(float)
+        v = got[[f"c{i}" for i in range(k)]].to_numpy(np.int64)
+        return pd.Index(got["item"].astype(str), dtype=object), q, v
+
+    def ds_sizes(self) -> tuple[int, np.ndarray]:
+        """Items with one judgement, and judgements per annotator."""
+        single = int(self.runner.fetch(sql.single_judgement_items()).iloc[0]["single"])
+        tab = self.runner.fetch(sql.judgements_per_annotator())
+        per = np.zeros(self.n_annotators, np.int64)
+        per[tab["annotator"].to_numpy(np.int64)] = tab["n"]
+        return single, per
+
     def __repr__(self) -> str:
         return (
             f"EngineAnnotations({self.name!r} on {self.engine}: {self.n_items} items, "

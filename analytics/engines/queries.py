@@ -207,3 +207,99 @@ def noise_sample(limit: int) -> str:
     return (
         f"SELECT item, r, lo, hi FROM {NOISE_ITEMS} WHERE r >= 2 ORDER BY item LIMIT {int(limit)}"
     )
+
+
+# ---------------------------------------------------------------------- Dawid-Skene EM
+VOTES = "concord_votes"
+"""Per item its votes per category (``c0 .. c{K-1}``)."""
+POSTERIORS = "concord_q"
+"""Per item its posteriors ``q0 .. q{K-1}`` and log-likelihood term ``ll``."""
+LOG_THETA = "concord_log_theta"
+"""Per annotator and given label, :math:`\\log\\theta_{j,k,\\text{given}}` as ``l0 .. l{K-1}``
+(one column per true category)."""
+
+
+def _cols(prefix: str, k: int) -> list[str]:
+    return [f"{prefix}{c}" for c in range(k)]
+
+
+def _greatest(cols: list[str]) -> str:
+    return cols[0] if len(cols) == 1 else f"GREATEST({', '.join(cols)})"
+
+
+def number(x: float) -> str:
+    """A double literal both dialects read exactly (not a DECIMAL)."""
+    return f"CAST('{float(x)!r}' AS DOUBLE)"
+
+
+def votes(k: int) -> str:
+    """Per item, the votes per category (the in-memory ``count_matrix``)."""
+    cols = ", ".join(f"SUM(CASE WHEN label = {c} THEN 1 ELSE 0 END) AS c{c}" for c in range(k))
+    return f"SELECT item, {cols} FROM {JUDGEMENTS} GROUP BY item"
+
+
+def start(k: int, how: str) -> str:
+    """Initial posteriors: ``majority`` (ties split equally) or ``soft`` (vote shares)."""
+    c = _cols("c", k)
+    if how == "soft":
+        total = " + ".join(c)
+        qs = ", ".join(f"CAST(c{i} AS DOUBLE) / ({total}) AS q{i}" for i in range(k))
+        return f"SELECT item, {qs}, 0.0 AS ll FROM {VOTES}"
+    wins = [f"CASE WHEN c{i} = top THEN 1.0 ELSE 0.0 END" for i in range(k)]
+    qs = ", ".join(f"({w}) / ({' + '.join(wins)}) AS q{i}" for i, w in enumerate(wins))
+    return f"SELECT item, {qs}, 0.0 AS ll FROM (SELECT v.*, {_greatest(c)} AS top FROM {VOTES} v) t"
+
+
+def expected_counts(k: int) -> str:
+    """M-step sums: per annotator and given label, the posterior mass of each true class."""
+    sums = ", ".join(f"SUM(q.q{i}) AS n{i}" for i in range(k))
+    return (
+        f"SELECT j.annotator AS annotator, j.label AS label, {sums} FROM {JUDGEMENTS} j "
+        f"JOIN {POSTERIORS} q ON j.item = q.item GROUP BY j.annotator, j.label"
+    )
+
+
+def posterior_totals(k: int) -> str:
+    """Column sums of the posteriors (the prevalence numerator) and the log-likelihood."""
+    return f"SELECT {', '.join(f'SUM(q{i}) AS t{i}' for i in range(k))}, SUM(ll) AS ll FROM {POSTERIORS}"
+
+
+def e_step(log_pi: list[float]) -> str:
+    """E-step: per item, Bayes' rule over the true classes, with the log-sum-exp trick.
+
+    :math:`s_{ik} = \\log\\pi_k + \\sum_{n: i[n]=i} \\log\\theta_{j[n],k,y[n]}`;
+    :math:`q_{ik} = e^{s_{ik} - m_i} / z_i`, :math:`\\ell_i = m_i + \\log z_i` with
+    :math:`m_i = \\max_k s_{ik}` and :math:`z_i = \\sum_k e^{s_{ik} - m_i}`.
+    """
+    k = len(log_pi)
+    s = ", ".join(f"SUM(t.l{i}) + {number(v)} AS s{i}" for i, v in enumerate(log_pi))
+    e = [f"EXP(s{i} - top)" for i in range(k)]
+    qs = ", ".join(f"{x} / z AS q{i}" for i, x in enumerate(e))
+    return (
+        f"SELECT item, {qs}, top + LN(z) AS ll FROM (SELECT b.*, {' + '.join(e)} AS z FROM "
+        f"(SELECT a.*, {_greatest(_cols('s', k))} AS top FROM (SELECT j.item AS item, {s} "
+        f"FROM {JUDGEMENTS} j JOIN {LOG_THETA} t ON j.annotator = t.annotator AND "
+        "j.label = t.label GROUP BY j.item) a) b) c"
+    )
+
+
+def posterior_sample(k: int, limit: int) -> str:
+    """The first ``limit`` items (in item order): posteriors and votes."""
+    cols = ", ".join(_cols("q.q", k) + _cols("v.c", k))
+    return (
+        f"SELECT q.item AS item, {cols} FROM {POSTERIORS} q JOIN {VOTES} v ON q.item = v.item "
+        f"ORDER BY q.item LIMIT {int(limit)}"
+    )
+
+
+def single_judgement_items() -> str:
+    """Items with exactly one judgement."""
+    return (
+        "SELECT COUNT(*) AS single FROM (SELECT item FROM "
+        f"{JUDGEMENTS} GROUP BY item HAVING COUNT(*) = 1) t"
+    )
+
+
+def judgements_per_annotator() -> str:
+    """Judgements per annotator code."""
+    return f"SELECT annotator, COUNT(*) AS n FROM {JUDGEMENTS} GROUP BY annotator"
