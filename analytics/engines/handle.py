@@ -136,6 +136,7 @@ class EngineAnnotations(LazyAnnotations):
                 source=name,
             )
         self.runner, self.name, self.engine = runner, name, runner.engine
+        self._pairs: dict[tuple[int | None, int | None], pd.DataFrame] = {}
         found = runner.columns(scan)
         for role, col in (("item", item), ("annotator", annotator), ("label", label)):
             if col not in found:
@@ -230,15 +231,24 @@ class EngineAnnotations(LazyAnnotations):
     def count_patterns(self) -> tuple[np.ndarray, np.ndarray]:
         return self._patterns
 
-    def annotator_category_counts(self) -> np.ndarray:
+    @cached_property
+    def _annotator_counts(self) -> np.ndarray:
         got = self.runner.fetch(sql.annotator_category_counts())
         out = np.zeros((self.n_annotators, self.n_categories), np.int64)
         out[got["annotator"].to_numpy(np.int64), got["label"].to_numpy(np.int64)] = got["n"]
         return out
 
+    def annotator_category_counts(self) -> np.ndarray:
+        return self._annotator_counts
+
     def pair_table(self, a: int | None = None, b: int | None = None) -> pd.DataFrame:
-        got = self.runner.fetch(sql.pair_table(a, b))
-        return got.astype(np.int64).sort_values(["a", "b", "la", "lb"], ignore_index=True)
+        key = (a, b)
+        if key not in self._pairs:  # the judgements never change: ask the engine once
+            got = self.runner.fetch(sql.pair_table(a, b))
+            self._pairs[key] = got.astype(np.int64).sort_values(
+                ["a", "b", "la", "lb"], ignore_index=True
+            )
+        return self._pairs[key]
 
     # ------------------------------------------------------------------ noise tables
     def noise_split(self, chosen: list[int] | None) -> tuple[int, int, int, np.ndarray]:

@@ -8,11 +8,12 @@ from typing import Any
 from analytics._core.errors import AnnotationDataError
 from analytics.data import load_annotations as load_in_memory
 from analytics.engines.duck import DuckRunner, duckdb_scan
-from analytics.engines.handle import EngineAnnotations
+from analytics.engines.handle import EngineAnnotations, Runner
+from analytics.engines.spark import SparkRunner, spark_scan
 
-__all__ = ["ENGINES", "load_annotations"]
+__all__ = ["ENGINES", "is_spark_frame", "load_annotations"]
 
-ENGINES = ("memory", "duckdb")
+ENGINES = ("memory", "duckdb", "spark")
 """The engines :func:`load_annotations` can read with."""
 
 
@@ -38,8 +39,9 @@ def load_annotations(
     ----------
     source : path, DataFrame, pyspark DataFrame or any source of the in-memory loader
         With ``engine="duckdb"``: a Parquet file, a folder of Parquet files, a CSV/TSV
-        file, a DuckDB database file (with ``table``) or a pandas DataFrame. A PySpark
-        DataFrame is read by Spark whatever ``engine`` says (unless ``"duckdb"``).
+        file, a DuckDB database file (with ``table``) or a pandas DataFrame. With
+        ``engine="spark"``: a PySpark DataFrame, a Parquet or CSV path (any URL Spark
+        reads) or a pandas DataFrame; a PySpark DataFrame is read by Spark by default.
     engine : {"memory", "duckdb", "spark"}, default "memory"
         Where the judgements are held and reduced.
     item, annotator, label : str or None, default None
@@ -67,6 +69,8 @@ def load_annotations(
         An unknown engine, options that only the memory engine reads, or what the
         engine's loader refuses (missing columns, labels outside the categories, repeats).
     """
+    if is_spark_frame(source) and engine == "memory":
+        engine = "spark"
     if engine not in ENGINES:
         raise AnnotationDataError(
             f"unknown engine {engine!r}.", hint=f"Choose one of {', '.join(ENGINES)}."
@@ -92,8 +96,17 @@ def load_annotations(
         "annotator": annotator or "annotator",
         "label": label or "label",
     }
-    runner = DuckRunner(memory_limit, temp_directory, threads)
-    scan, name = duckdb_scan(source, runner, table)
+    if engine == "duckdb":
+        runner: Runner = DuckRunner(memory_limit, temp_directory, threads)
+        scan, name = duckdb_scan(source, runner, table)
+    else:
+        runner = SparkRunner.for_source(source)
+        scan, name = spark_scan(source, runner)
     return EngineAnnotations(
         runner, scan, name, categories=categories, kind=kind, duplicates=duplicates, **names
     )
+
+
+def is_spark_frame(source: Any) -> bool:
+    """Whether ``source`` is a PySpark DataFrame (without importing pyspark)."""
+    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "sparkSession")

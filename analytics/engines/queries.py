@@ -232,10 +232,16 @@ def number(x: float) -> str:
     return f"CAST('{float(x)!r}' AS DOUBLE)"
 
 
+ZERO = "CAST(0 AS DOUBLE)"
+
+
 def votes(k: int) -> str:
     """Per item, the votes per category (the in-memory ``count_matrix``)."""
     cols = ", ".join(f"SUM(CASE WHEN label = {c} THEN 1 ELSE 0 END) AS c{c}" for c in range(k))
     return f"SELECT item, {cols} FROM {JUDGEMENTS} GROUP BY item"
+
+
+ZERO = "CAST(0 AS DOUBLE)"
 
 
 def start(k: int, how: str) -> str:
@@ -244,10 +250,14 @@ def start(k: int, how: str) -> str:
     if how == "soft":
         total = " + ".join(c)
         qs = ", ".join(f"CAST(c{i} AS DOUBLE) / ({total}) AS q{i}" for i in range(k))
-        return f"SELECT item, {qs}, 0.0 AS ll FROM {VOTES}"
-    wins = [f"CASE WHEN c{i} = top THEN 1.0 ELSE 0.0 END" for i in range(k)]
-    qs = ", ".join(f"({w}) / ({' + '.join(wins)}) AS q{i}" for i, w in enumerate(wins))
-    return f"SELECT item, {qs}, 0.0 AS ll FROM (SELECT v.*, {_greatest(c)} AS top FROM {VOTES} v) t"
+        return f"SELECT item, {qs}, {ZERO} AS ll FROM {VOTES}"
+    # integer 0/1 cast to DOUBLE: a literal 1.0 would be a DECIMAL in both dialects
+    wins = [f"CASE WHEN c{i} = top THEN 1 ELSE 0 END" for i in range(k)]
+    ties = f"CAST({' + '.join(wins)} AS DOUBLE)"
+    qs = ", ".join(f"CAST({w} AS DOUBLE) / {ties} AS q{i}" for i, w in enumerate(wins))
+    return (
+        f"SELECT item, {qs}, {ZERO} AS ll FROM (SELECT v.*, {_greatest(c)} AS top FROM {VOTES} v) t"
+    )
 
 
 def expected_counts(k: int) -> str:
