@@ -156,15 +156,19 @@ class EngineAnnotations(LazyAnnotations):
         runner.register(
             sql.CATEGORIES,
             pd.DataFrame(
-                {"value": self.categories.to_numpy(), "code": np.arange(len(self.categories))}
+                {
+                    "value": self.categories.to_numpy(),
+                    "code": np.arange(len(self.categories), dtype=np.int32),
+                }
             ),
         )
         names = sorted(runner.fetch(sql.annotators_query())["name"].astype(str))
         self.annotators = pd.Index(names, dtype=object)
         runner.register(
-            sql.ANNOTATORS, pd.DataFrame({"name": names, "code": np.arange(len(names))})
+            sql.ANNOTATORS,
+            pd.DataFrame({"name": names, "code": np.arange(len(names), dtype=np.int32)}),
         )
-        runner.table(sql.JUDGEMENTS, sql.coded_view())
+        runner.table(sql.JUDGEMENTS, sql.coded_view(len(self.categories)))
         size = runner.fetch(sql.sizes()).iloc[0]
         self.n_judgements = int(0 if pd.isna(size["judgements"]) else size["judgements"])
         self.n_items = int(size["items"])
@@ -308,10 +312,9 @@ class EngineAnnotations(LazyAnnotations):
         posteriors' column sums and the summed log-likelihood terms."""
         k = self.n_categories
         tab = self.runner.fetch(sql.expected_counts(k))
-        counts = np.zeros((self.n_annotators, k, k))  # annotator x given x true, then swapped
-        counts[tab["annotator"].to_numpy(np.int64), tab["label"].to_numpy(np.int64)] = tab[
-            [f"n{i}" for i in range(k)]
-        ].to_numpy(float)
+        counts = np.zeros((self.n_annotators * k, k))  # (annotator, given) x true
+        counts[tab["al"].to_numpy(np.int64)] = tab[[f"n{i}" for i in range(k)]].to_numpy(float)
+        counts = counts.reshape(self.n_annotators, k, k)
         tot = self._totals  # fetched when the posteriors were last replaced
         q_totals = tot[[f"t{i}" for i in range(k)]].to_numpy(float)
         return counts.transpose(0, 2, 1), q_totals, float(tot["ll"])
@@ -321,8 +324,7 @@ class EngineAnnotations(LazyAnnotations):
         a, k, _ = log_theta.shape
         given = log_theta.transpose(0, 2, 1).reshape(a * k, k)  # row (j, given) -> true
         frame = pd.DataFrame(given, columns=[f"l{i}" for i in range(k)])
-        frame.insert(0, "label", np.tile(np.arange(k), a))
-        frame.insert(0, "annotator", np.repeat(np.arange(a), k))
+        frame.insert(0, "al", np.arange(a * k, dtype=np.int32))
         self.runner.register(sql.LOG_THETA, frame)
         self.runner.table(sql.POSTERIORS, sql.e_step([float(x) for x in log_pi]))
         self._totals = self.runner.fetch(sql.posterior_totals(k)).iloc[0]

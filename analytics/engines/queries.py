@@ -73,10 +73,15 @@ def annotators_query() -> str:
     )
 
 
-def coded_view() -> str:
-    """The judgements with annotator and label codes (unlabelled rows drop out of the join)."""
+def coded_view(q: int) -> str:
+    """The judgements with annotator and label codes (unlabelled rows drop out of the join).
+
+    ``al = annotator * q + label`` is the one-column key the Dawid-Skene steps join and
+    group on (a single integer key is cheaper than two).
+    """
     return (
-        f"SELECT s.item AS item, a.code AS annotator, c.code AS label FROM {SOURCE} s "
+        f"SELECT s.item AS item, a.code AS annotator, c.code AS label, a.code * {int(q)} + c.code "
+        f"AS al FROM {SOURCE} s "
         f"JOIN {ANNOTATORS} a ON s.annotator = a.name JOIN {CATEGORIES} c ON s.label = c.value"
     )
 
@@ -215,8 +220,8 @@ VOTES = "concord_votes"
 POSTERIORS = "concord_q"
 """Per item its posteriors ``q0 .. q{K-1}`` and log-likelihood term ``ll``."""
 LOG_THETA = "concord_log_theta"
-"""Per annotator and given label, :math:`\\log\\theta_{j,k,\\text{given}}` as ``l0 .. l{K-1}``
-(one column per true category)."""
+"""Per ``al = annotator * K + given label``, :math:`\\log\\theta_{j,k,\\text{given}}` as
+``l0 .. l{K-1}`` (one column per true category)."""
 
 
 def _cols(prefix: str, k: int) -> list[str]:
@@ -261,11 +266,12 @@ def start(k: int, how: str) -> str:
 
 
 def expected_counts(k: int) -> str:
-    """M-step sums: per annotator and given label, the posterior mass of each true class."""
+    """M-step sums: per ``al`` (annotator and given label), the posterior mass of each true
+    class."""
     sums = ", ".join(f"SUM(q.q{i}) AS n{i}" for i in range(k))
     return (
-        f"SELECT j.annotator AS annotator, j.label AS label, {sums} FROM {JUDGEMENTS} j "
-        f"JOIN {POSTERIORS} q ON j.item = q.item GROUP BY j.annotator, j.label"
+        f"SELECT j.al AS al, {sums} FROM {JUDGEMENTS} j "
+        f"JOIN {POSTERIORS} q ON j.item = q.item GROUP BY j.al"
     )
 
 
@@ -288,8 +294,7 @@ def e_step(log_pi: list[float]) -> str:
     return (
         f"SELECT item, {qs}, top + LN(z) AS ll FROM (SELECT b.*, {' + '.join(e)} AS z FROM "
         f"(SELECT a.*, {_greatest(_cols('s', k))} AS top FROM (SELECT j.item AS item, {s} "
-        f"FROM {JUDGEMENTS} j JOIN {LOG_THETA} t ON j.annotator = t.annotator AND "
-        "j.label = t.label GROUP BY j.item) a) b) c"
+        f"FROM {JUDGEMENTS} j JOIN {LOG_THETA} t ON j.al = t.al GROUP BY j.item) a) b) c"
     )
 
 

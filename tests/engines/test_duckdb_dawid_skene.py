@@ -28,7 +28,11 @@ def same_fit(x, y) -> None:
     assert (x.judgements.to_numpy() == y.judgements.to_numpy()[order]).all()
     post = y.posteriors.loc[x.posteriors.index]
     np.testing.assert_allclose(x.posteriors.to_numpy(), post.to_numpy(), atol=1e-9)
-    assert (x.labels == y.labels.loc[x.labels.index]).all()
+    # labels agree wherever the top posterior is not an exact tie (a tie within rounding
+    # may fall either way: the engine sums in its own order)
+    top2 = np.sort(post.to_numpy(), axis=1)[:, -2:] if post.shape[1] > 1 else None
+    clear = np.ones(len(post), bool) if top2 is None else top2[:, 1] - top2[:, 0] > 1e-9
+    assert (x.labels[clear] == y.labels.loc[x.labels.index][clear]).all()
     assert x.notes == y.notes
 
 
