@@ -130,7 +130,57 @@ def _categories(text: str | None) -> list[str] | None:
     return cats
 
 
+ENGINE_THRESHOLD_BYTES = 256 * 2**20
+"""``--engine auto``: files at least this big (Parquet, CSV, TSV) are read by DuckDB."""
+_DUCKDB_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv")
+
+
+def _add_engine_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("where the judgements are held (docs/scale.md)")
+    g.add_argument(
+        "--engine",
+        choices=["auto", "memory", "duckdb", "spark"],
+        default="auto",
+        help="auto (default): memory below 256 MB, duckdb for a bigger Parquet/CSV/TSV file",
+    )
+    g.add_argument("--memory-limit", help="DuckDB's memory bound, e.g. 3GB (it spills past it)")
+
+
+def _engine(args: argparse.Namespace) -> str:
+    engine = getattr(args, "engine", "memory")
+    if engine != "auto":
+        return engine
+    path = Path(args.file)
+    big = path.is_file() and path.stat().st_size >= ENGINE_THRESHOLD_BYTES
+    return "duckdb" if big and path.suffix.lower() in _DUCKDB_SUFFIXES else "memory"
+
+
 def _load(args: argparse.Namespace) -> Annotations:
+    engine = _engine(args)
+    if engine != "memory":
+        memory_only = {
+            "--format": args.format,
+            "--sep": args.multilabel_sep,
+            "--layout": args.layout,
+            "--missing": args.missing,
+            "--tool-option": args.tool_option or None,
+        }
+        given = [k for k, v in memory_only.items() if v is not None]
+        if given:
+            raise CliError(f"{', '.join(given)} only apply with --engine memory")
+        if args.duplicates not in ("error", "keep"):
+            raise CliError(f"--duplicates {args.duplicates} needs --engine memory (input order)")
+        return load_annotations(
+            args.file,
+            engine=engine,
+            categories=_categories(args.categories),
+            item=args.item,
+            annotator=args.annotator,
+            label=args.label,
+            duplicates=args.duplicates,
+            kind=args.kind,
+            memory_limit=args.memory_limit,
+        )
     return load_annotations(
         args.file,
         categories=_categories(args.categories),
@@ -360,6 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="bootstrap resamples (0: analytic intervals only)",
     )
     p.add_argument("--seed", type=int, default=0)
+    _add_engine_options(p)
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser("noise", help="noise level of the agreed subset (or by hand: --n --d --p)")
@@ -369,6 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--p", type=float, help="by hand: chance that annotators agree on a hard item")
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--json", action="store_true")
+    _add_engine_options(p)
     p.set_defaults(func=cmd_noise)
     for action in p._actions:  # FILE is optional for the by-hand form
         if action.dest == "file":
@@ -398,6 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-iter", type=int, default=500)
     p.add_argument("--smoothing", type=float, default=0.01)
     p.add_argument("--json", action="store_true")
+    _add_engine_options(p)
     p.set_defaults(func=cmd_dawid_skene)
 
     p = sub.add_parser("report", help="self-contained HTML report (or zip of CSVs with --zip)")

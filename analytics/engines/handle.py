@@ -199,6 +199,10 @@ class EngineAnnotations(LazyAnnotations):
         if declared is None:
             return pd.Index(sorted(used) if numeric else sorted(map(str, used)))
         cats = pd.Index(list(declared))
+        if numeric and not pd.api.types.is_numeric_dtype(cats):  # "1,2,3" from a command line
+            as_numbers = pd.to_numeric(cats, errors="coerce")
+            if not np.isnan(as_numbers).any():
+                cats = pd.Index(as_numbers)
         unknown = sorted(set(used) - set(cats), key=str)
         if unknown:
             raise AnnotationDataError(
