@@ -94,7 +94,12 @@ def run_one(path: str, engine: str, memory_limit: str, max_iter: int) -> dict:
         out["fit"], model = timed(lambda: DawidSkene(n_iter=max_iter, tol=1e-7).fit(df))
         out["iterations"] = len(getattr(model, "loss_history_", [])) or None
     else:
-        kw = {"memory_limit": memory_limit, "threads": os.cpu_count()} if engine == "duckdb" else {}
+        spill = str(Path(path).parent / "spill")
+        kw = (
+            {"memory_limit": memory_limit, "threads": os.cpu_count(), "temp_directory": spill}
+            if engine == "duckdb"
+            else {}
+        )
         if engine == "memory":
             out["load"], ann = timed(lambda: load_annotations(pd.read_parquet(path)))
         else:
@@ -116,7 +121,10 @@ def main() -> None:
     ap.add_argument("--memory-limit", default="3GB", help="DuckDB's memory_limit")
     ap.add_argument("--max-iter", type=int, default=200)
     ap.add_argument(
-        "--memory-up-to", type=float, default=0, help="largest in-memory run (0: none; 10^6 needs 17 GB)"
+        "--memory-up-to",
+        type=float,
+        default=0,
+        help="largest in-memory run (0: none; 10^6 needs 17 GB)",
     )
     ap.add_argument("--crowdkit-up-to", type=float, default=1e6, help="largest crowd-kit run")
     ap.add_argument("--spark", action="store_true", help="also the smallest size on Spark")
