@@ -136,3 +136,9 @@ def test_missing_labels_are_skipped_as_in_memory():
     mem = Annotations.from_frame(df)
     assert lazy.n_judgements == mem.n_judgements == 3
     same(agreement.percent_agreement(lazy), agreement.percent_agreement(mem))
+
+
+def test_an_analysis_without_an_engine_answer_says_so():
+    lazy = load(random_frame(1, 10, 2, 2, 0.0), engine="duckdb")
+    with pytest.raises(AnnotationDataError, match="never substituted"):
+        agreement.per_category(lazy)
