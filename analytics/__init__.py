@@ -36,8 +36,8 @@ from analytics.data import (
     LoadReport,
     SkipNote,
     as_annotations,
-    load_annotations,
 )
+from analytics.engines import load_annotations
 
 __all__ = [
     "AnnotationDataError",

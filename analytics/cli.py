@@ -46,6 +46,7 @@ import pandas as pd
 from analytics import AnnotationDataError, memory_budget
 from analytics.cli_input import (
     CliError,
+    add_engine_options,
     add_loader_options,
     categories_from,
     emit,
@@ -375,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="items in the population the data were drawn from: the analytic standard "
         "errors get the finite-population correction 1 - n/N (default: infinite)",
     )
+    add_engine_options(p)
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser("noise", help="noise level of the agreed subset (or by hand: --n --d --p)")
@@ -384,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--p", type=float, help="by hand: chance that annotators agree on a hard item")
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--json", action="store_true")
+    add_engine_options(p)
     p.set_defaults(func=cmd_noise)
     for action in p._actions:  # FILE is optional for the by-hand form
         if action.dest == "file":
@@ -413,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-iter", type=int, default=500)
     p.add_argument("--smoothing", type=float, default=0.01)
     p.add_argument("--json", action="store_true")
+    add_engine_options(p)
     p.set_defaults(func=cmd_dawid_skene)
 
     p = sub.add_parser("next-batch", help="which items to send for another judgement")

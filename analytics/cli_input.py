@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,13 +25,16 @@ JSON_VERSION = 1
 LIMIT_FIELDS = tuple(f.name for f in fields(Limits))
 
 __all__ = [
+    "ENGINE_THRESHOLD_BYTES",
     "JSON_VERSION",
     "LIMIT_FIELDS",
     "CliError",
+    "add_engine_options",
     "add_loader_options",
     "categories_from",
     "clean",
     "emit",
+    "engine_of",
     "limits_from",
     "load",
     "records",
@@ -168,7 +172,61 @@ def categories_from(text: str | None) -> list[str] | None:
     return cats
 
 
+ENGINE_THRESHOLD_BYTES = 256 * 2**20
+"""``--engine auto``: files at least this big (Parquet, CSV, TSV) are read by DuckDB."""
+_DUCKDB_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv")
+
+
+def add_engine_options(p: argparse.ArgumentParser) -> None:
+    """``--engine`` and ``--memory-limit`` (docs/scale.md)."""
+    g = p.add_argument_group("where the judgements are held (docs/scale.md)")
+    g.add_argument(
+        "--engine",
+        choices=["auto", "memory", "duckdb", "spark"],
+        default="auto",
+        help="auto (default): memory below 256 MB, duckdb for a bigger Parquet/CSV/TSV file",
+    )
+    g.add_argument("--memory-limit", help="DuckDB's memory bound, e.g. 3GB (it spills past it)")
+
+
+def engine_of(args: argparse.Namespace) -> str:
+    """The engine ``--engine`` names (``auto``: DuckDB for a big Parquet, CSV or TSV file)."""
+    engine = getattr(args, "engine", "memory")
+    if engine != "auto":
+        return engine
+    path = Path(args.file)
+    big = path.is_file() and path.stat().st_size >= ENGINE_THRESHOLD_BYTES
+    return "duckdb" if big and path.suffix.lower() in _DUCKDB_SUFFIXES else "memory"
+
+
 def load(args: argparse.Namespace) -> Annotations:
+    """The annotations the command's options describe, in memory or on an engine."""
+    engine = engine_of(args)
+    if engine != "memory":
+        memory_only = {
+            "--format": args.format,
+            "--sep": args.multilabel_sep,
+            "--layout": args.layout,
+            "--missing": args.missing,
+            "--tool-option": args.tool_option or None,
+            "--limit": args.limit or None,
+        }
+        given = [k for k, v in memory_only.items() if v is not None]
+        if given:
+            raise CliError(f"{', '.join(given)} only apply with --engine memory")
+        if args.duplicates not in ("error", "keep"):
+            raise CliError(f"--duplicates {args.duplicates} needs --engine memory (input order)")
+        return load_annotations(
+            args.file,
+            engine=engine,
+            categories=categories_from(args.categories),
+            item=args.item,
+            annotator=args.annotator,
+            label=args.label,
+            duplicates=args.duplicates,
+            kind=args.kind,
+            memory_limit=args.memory_limit,
+        )
     return load_annotations(
         args.file,
         limits=limits_from(args.limit),

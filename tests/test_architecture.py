@@ -27,6 +27,7 @@ FAMILIES = (
     "next_labels",
     "spans",
     "overview",
+    "engines",
 )
 PUBLIC_FACES = {
     "analytics",
@@ -40,6 +41,7 @@ PUBLIC_FACES = {
     "analytics.next_labels",
     "analytics.spans",
     "analytics.overview",
+    "analytics.engines",
     "analytics.report",
 }
 # the report's modules: computing the blocks, drawing them, and the settings they use
@@ -75,6 +77,7 @@ PROMISED = {
     "analytics.report": ["build_report", "build_report_zip"],
     "analytics.spans": ["load_spans", "SpanAnnotations"],
     "analytics.overview": ["judge"],
+    "analytics.engines": ["load_annotations"],
 }
 
 

@@ -16,11 +16,13 @@ public face; its modules are:
 - ``report``: :func:`agreement_report`; ``categories``: per category; ``tables``: pairwise,
   per item;
 - ``reading``: the plain-language reading; ``paradox``: the kappa paradox;
-- ``figures``: the plotly figures (they draw, they compute nothing).
+- ``figures``: the plotly figures (they draw, they compute nothing);
+- ``on_engine``: the same coefficients of judgements held by DuckDB or Spark.
 """
 
 from __future__ import annotations
 
+from analytics.agreement import on_engine  # noqa: F401 (registers the engine answers)
 from analytics.agreement.categories import per_category
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.coefficients import (

@@ -41,6 +41,7 @@ from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic
 from analytics._core.budget import check_budget, estimate_bytes
+from analytics._core.lazy import engine_answer, is_lazy, no_engine_weights
 from analytics.agreement.annotator_pairs import pair_coefficient
 from analytics.agreement.chance import beyond_chance, chance_agreement
 from analytics.agreement.prepared import (
@@ -138,6 +139,8 @@ def percent_agreement(ann: Annotations | pd.DataFrame) -> Coefficient:
     >>> round(percent_agreement(df), 3)
     0.667
     """
+    if is_lazy(ann):
+        return engine_answer("percent_agreement", ann)
     return build_percent(prepare(coders(ann)))[0]
 
 
@@ -242,6 +245,8 @@ def fleiss_kappa(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Co
     >>> round(fleiss_kappa(df), 3)
     0.467
     """
+    if is_lazy(ann):
+        return engine_answer("fleiss_kappa", ann, weights)
     return build_family(prepare(coders(ann)), weights, "fleiss_kappa", "Fleiss' kappa")[0]
 
 
@@ -275,6 +280,8 @@ def gwet_ac1(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Coeffi
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (AC1 and AC2 with
     missing ratings).
     """
+    if is_lazy(ann):
+        return engine_answer("gwet_ac1", ann, weights)
     return build_family(prepare(coders(ann)), weights, "gwet_ac1", "Gwet's AC1")[0]
 
 
@@ -308,6 +315,8 @@ def brennan_prediger(ann: Annotations | pd.DataFrame, weights: Weights = None) -
     Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, and
     alternatives. *Educational and Psychological Measurement* 41(3), 687-699.
     """
+    if is_lazy(ann):
+        return engine_answer("brennan_prediger", ann, weights)
     return build_family(prepare(coders(ann)), weights, "brennan_prediger", "Brennan-Prediger")[0]
 
 
@@ -406,6 +415,9 @@ def conger_kappa(ann: Annotations | pd.DataFrame, weights: Weights = None) -> Co
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (Conger's kappa
     with missing ratings).
     """
+    if is_lazy(ann):
+        no_engine_weights(ann, weights, "Conger's kappa")
+        return engine_answer("conger_kappa", ann)
     return build_conger(prepare(coders(ann)), weights)[0]
 
 
@@ -456,6 +468,8 @@ def cohen_kappa(
     >>> round(cohen_kappa(df, "a", "b"), 3)
     0.5
     """
+    if is_lazy(ann):
+        return engine_answer("cohen_kappa", ann, a, b, weights)
     return pair_coefficient(coders(ann), a, b, weights, "cohen", "Cohen's kappa")
 
 
@@ -495,4 +509,7 @@ def scott_pi(
     Scott, W. A. (1955). Reliability of content analysis: the case of nominal scale
     coding. *Public Opinion Quarterly* 19(3), 321-325.
     """
+    if is_lazy(ann):
+        no_engine_weights(ann, weights, "Scott's pi")
+        return engine_answer("scott_pi", ann, a, b)
     return pair_coefficient(coders(ann), a, b, weights, "scott", "Scott's pi")

@@ -14,6 +14,7 @@ import pandas as pd
 
 from analytics._core.bootstrap import ItemStatistic
 from analytics._core.errors import AnnotationDataError
+from analytics._core.lazy import engine_answer, is_lazy, no_engine_weights
 from analytics.agreement.coincidence import (
     alpha_from_coincidences,
     coincidence_matrix,
@@ -250,6 +251,9 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(df), 3)
     0.533
     """
+    if is_lazy(ann):
+        no_engine_weights(ann, weights, "Krippendorff's alpha")
+        return engine_answer("krippendorff_alpha", ann, distance)
     ann = coders(ann)
     by_weights = distance_from_weights(ann, weights)
     if by_weights is not None:

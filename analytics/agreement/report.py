@@ -24,6 +24,7 @@ from analytics._core.bootstrap import (
     jackknife_values,
 )
 from analytics._core.errors import AnnotationDataError
+from analytics._core.lazy import engine_answer, is_lazy
 from analytics.agreement.annotator_pairs import pair_labels, pair_mean
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
 from analytics.agreement.coincidence import resolve_distance
@@ -246,6 +247,8 @@ def agreement_report(
     >>> agreement_report(df, n_boot=0)["value"].round(3).tolist()
     [0.75, 0.5, 0.467, 0.467, 0.5, 0.5, 0.529, 0.533]
     """
+    if is_lazy(ann):
+        return engine_answer("agreement_report", ann, confidence, n_boot, seed, distance=distance)
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
     original = as_annotations(ann)
     if population is not None and not (

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.lazy import is_lazy
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
 from analytics.data.count_tables import COUNT_LAYOUTS, from_contingency_table, from_count_table
 from analytics.data.encode import encode_frame
@@ -404,6 +405,15 @@ def as_annotations(data: Annotations | pd.DataFrame, **kwargs: Any) -> Annotatio
         return data
     if isinstance(data, pd.DataFrame):
         return load_annotations(data, **kwargs)
+    if is_lazy(data):  # a function with no engine answer: never pull the data in silently
+        raise AnnotationDataError(
+            f"this analysis needs every judgement in memory, and the data are held by the "
+            f"{data.engine} engine; the in-memory path is never substituted for a requested "
+            "engine.",
+            source=data.name,
+            hint="On an engine: agreement_report, the coefficient functions, "
+            "noise_from_annotations and dawid_skene.fit; otherwise load a subset in memory.",
+        )
     raise TypeError(
         f"expected Annotations or a pandas DataFrame, got {type(data).__name__}; "
         "load files with analytics.load_annotations()."

@@ -26,6 +26,7 @@ another thing: :func:`analytics.multilabel.gold_standard`.
 
 from __future__ import annotations
 
+from analytics.dawid_skene import on_engine  # noqa: F401 (registers the engine answer)
 from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,

@@ -47,7 +47,9 @@ __all__ = [
     "gold_codes",
     "initial_posteriors",
     "majority_posteriors",
+    "penalty",
     "pseudo_counts",
+    "sizes_notes",
 ]
 
 INIT_METHODS = ("majority", "soft", "random", "best")
@@ -308,20 +310,35 @@ class EMEngine:
         ``initial_error`` ("addition", counts) adds historical counts to the expected
         counts; ("assign", counts) replaces them (crowd-kit's ``initial_error``).
         """
-        j, k = self.n_annotators, self.k
-        # counts[(j, given), true] -> annotator x true x given
-        counts = np.asarray(self.ct @ q).reshape(j, k, k).transpose(0, 2, 1)
+        counts = self.expected_counts(q)
         if initial_error is not None:
             how, extra = initial_error
             counts = counts + extra if how == "addition" else extra.astype(float)
+        return self.parameters(counts, np.einsum("ik->k", q))
+
+    def expected_counts(self, q: np.ndarray) -> np.ndarray:
+        """Posterior-weighted judgement counts, annotator x true x given."""
+        j, k = self.n_annotators, self.k
+        # counts[(j, given), true] -> annotator x true x given
         # ct is C's CSC transpose (a free view): the CSC kernel streams through q in item
         # order and scatters into the small (annotator, label) x K result that stays in
         # cache, about 2x faster than a CSR copy of the transpose, which gathers q rows.
+        return np.asarray(self.ct @ q).reshape(j, k, k).transpose(0, 2, 1)
+
+    def parameters(
+        self, counts: np.ndarray, q_totals: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(pi, theta, counts)`` from the expected counts and the posteriors' column sums.
+
+        :math:`\\theta_{jkk'} \\propto N_{jkk'} + a_{kk'}`, :math:`\\pi_k \\propto
+        \\sum_i q_{ik} + b_k` (uniform where a row has no mass at all).
+        """
+        k = self.k
         num = counts + self.alpha
         den = num.sum(axis=2, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
             theta = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0 / k)
-        pi_num = np.einsum("ik->k", q) + self.beta  # faster than q.sum(axis=0) here
+        pi_num = q_totals + self.beta
         pi = pi_num / pi_num.sum() if pi_num.sum() > 0 else np.full(k, 1.0 / k)
         return pi, theta, counts
 
@@ -347,7 +364,7 @@ class EMEngine:
         if len(self.gold_rows):
             ll_items[self.gold_rows] = gold_ll
             self.clamp(s)
-        ll = float(ll_items.sum()) + _penalty(self.alpha, log_theta) + _penalty(self.beta, log_pi)
+        ll = float(ll_items.sum()) + penalty(self.alpha, log_theta) + penalty(self.beta, log_pi)
         return s, ll
 
 
@@ -363,7 +380,7 @@ def _row_reduce(op: np.ufunc, a: np.ndarray) -> np.ndarray:
     return out
 
 
-def _penalty(pseudo: np.ndarray, log_p: np.ndarray) -> float:
+def penalty(pseudo: np.ndarray, log_p: np.ndarray) -> float:
     """Log Dirichlet density up to a constant: sum of (alpha - 1) log p, with 0 log 0 = 0."""
     pseudo = np.broadcast_to(pseudo, log_p.shape)
     used = pseudo > 0
@@ -447,31 +464,38 @@ def data_notes(ann: Annotations) -> tuple[str, ...]:
         One sentence per problem: one category, one annotator, items with a single
         judgement, ordered labels read as unordered categories.
     """
+    per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
+    single = int((per_item == 1).sum())
+    return sizes_notes(ann.n_categories, ann.n_annotators, ann.n_items, single, ann.kind.value)
+
+
+def sizes_notes(
+    n_categories: int, n_annotators: int, n_items: int, single: int, kind: str
+) -> tuple[str, ...]:
+    """:func:`data_notes` from the sizes (``single``: items with one judgement)."""
     notes = []
-    if ann.n_categories < 2:
+    if n_categories < 2:
         notes.append(
             "Only one category is used, so every item is certain and the annotators carry "
             "no information (mutual information and spammer scores are undefined)."
         )
-    if ann.n_annotators < 2:
+    if n_annotators < 2:
         notes.append(
             "There is only one annotator: the model cannot tell their errors from the truth "
             "(many parameter values fit equally well), so its posteriors and confusion "
             "matrix mean little; collect labels from a second annotator."
         )
-    per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
-    single = int((per_item == 1).sum())
-    if single and single == ann.n_items:
+    if single and single == n_items:
         notes.append(
             "No item was labelled by two or more annotators, so annotator accuracy cannot "
             "be estimated (the model is not identified); treat the results as unreliable."
         )
-    elif single > 0.5 * ann.n_items:
+    elif single > 0.5 * n_items:
         notes.append(
-            f"{single:,} of {ann.n_items:,} items have a single judgement; their gold "
+            f"{single:,} of {n_items:,} items have a single judgement; their gold "
             "labels rest on one annotator."
         )
-    if ann.kind.value in ("numeric", "ordinal"):
+    if kind in ("numeric", "ordinal"):
         notes.append(
             "The labels are treated as unordered categories (the model ignores their order "
             "and distances)."

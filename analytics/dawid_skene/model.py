@@ -48,6 +48,7 @@ from numpy.typing import ArrayLike
 
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError
+from analytics._core.lazy import engine_answer, is_lazy
 from analytics._core.validation import (
     check_choice,
     check_confusions,
@@ -406,6 +407,18 @@ def fit(
     >>> bool(result.converged)
     True
     """
+    if is_lazy(ann):
+        return engine_answer(
+            "dawid_skene.fit",
+            ann,
+            max_iter=max_iter,
+            tol=tol,
+            smoothing=smoothing,
+            prior=prior,
+            init=init,
+            gold=gold,
+            seed=seed,
+        )
     ann = as_annotations(ann)
     if ann.is_multilabel:
         raise AnnotationDataError(

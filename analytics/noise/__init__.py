@@ -32,11 +32,13 @@ standard.
 
 from __future__ import annotations
 
+from analytics.noise import on_engine  # noqa: F401 (registers the engine answer)
+from analytics.noise.annotation_noise import AnnotationNoise
 from analytics.noise.bound import NoiseBound, noise_bound
 from analytics.noise.chance_agreement import agreement_probability
 from analytics.noise.comparing_systems import ChanceDifference, chance_difference
 from analytics.noise.figures import adding_annotators_figure, posterior_figure
-from analytics.noise.from_annotations import AnnotationNoise, noise_from_annotations
+from analytics.noise.from_annotations import noise_from_annotations
 from analytics.noise.inputs import (
     FollowUpDefaults,
     equal_rates,

@@ -22,146 +22,38 @@ an item only when they gave exactly the same set (said in ``notes``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from analytics._core.lazy import engine_answer, is_lazy
 from analytics._core.validation import check_confidence, check_method
 from analytics.data import Annotations, as_annotations
-from analytics.noise.bound import NoiseBound, noise_bound
+from analytics.noise.annotation_noise import AnnotationNoise
+from analytics.noise.bound import noise_bound
 from analytics.noise.mixture import DEFAULT_NODES, hidden_hard_posterior
 
-__all__ = ["AnnotationNoise", "noise_from_annotations"]
+__all__ = [
+    "AnnotationNoise",
+    "ChanceByItem",
+    "bound_from_chance",
+    "early_answer",
+    "input_notes",
+    "log_rates",
+    "noise_from_annotations",
+    "rates_from_counts",
+    "split_answer",
+]
 
 MULTILABEL_NOTE = (
     "Multi-label data: each distinct label set counts as one category, so annotators agree "
     "on an item only when they chose exactly the same set; sets that overlap but differ "
     "(say {joy, anger} and {joy}) count as a disagreement, and the empty set is a category too."
 )
-MULTILABEL_SHORT = (
-    "Multi-label data: each distinct label set is one category; annotators agree only on "
-    "exactly the same set."
-)
 LOG_ZERO = -1e4  # log of a zero rate: exp(-1e4) is exactly 0.0, and sums stay finite
-
-
-@dataclass(frozen=True, eq=False)
-class AnnotationNoise(NoiseBound):
-    """:class:`~analytics.noise.NoiseBound` on loaded data, with every intermediate step.
-
-    Built by :func:`noise_from_annotations`. Besides the attributes of
-    :class:`~analytics.noise.NoiseBound`:
-
-    Attributes
-    ----------
-    annotators : tuple
-        The annotators used.
-    n_excluded : int
-        Items judged by fewer than two of them (left out).
-    rates : pandas.DataFrame
-        Annotators x categories: each annotator's category rates on disagreed items
-        (footnote 3), with a column ``disagreed judged`` (how many they judged).
-    items : pandas.DataFrame
-        One row per item taking part: ``item, status ('agreed' | 'disagreed'), label
-        (the agreed label, empty when disagreed), annotators, p``.
-    p_min, p_max : float
-        Range of the per-item chance agreement (``p`` is the mean over items).
-    uneven : bool
-        True when p differs between items and the per-item generalisation was used.
-    multilabel : bool
-        True for multi-label data: each distinct label set was one category (said in
-        ``notes`` and in :meth:`explain`).
-
-    References
-    ----------
-    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
-    *Computational Linguistics* 35(4): 495-503. Equation (1);
-    footnote 3 for the rates on hard items.
-    """
-
-    annotators: tuple = ()
-    n_excluded: int = 0
-    rates: pd.DataFrame = field(default_factory=pd.DataFrame)
-    items: pd.DataFrame = field(default_factory=pd.DataFrame)
-    p_min: float = float("nan")
-    p_max: float = float("nan")
-    uneven: bool = False
-    multilabel: bool = False
-    full_pmf: np.ndarray | None = field(default=None, repr=False)
-    pmf_offset: int = 0
-
-    def at_confidence(self, confidence: float) -> AnnotationNoise:
-        """The same data read at another confidence, without estimating again.
-
-        The posterior of the hidden hard items does not depend on the confidence (only
-        where its tail is cut does), so the rates, the per-item p and the posterior are
-        reused: equation (1) directly for one p, or the kept per-item posterior
-        (:attr:`full_pmf`) for uneven coverage. Equals ``noise_from_annotations(ann,
-        confidence, ...)`` on the same data.
-
-        Parameters
-        ----------
-        confidence : float
-            The new confidence, strictly between 0 and 1.
-
-        Returns
-        -------
-        AnnotationNoise
-        """
-        confidence = check_confidence(confidence)
-        if not self.ok:
-            return replace(self, confidence=confidence)
-        if self.uneven and self.full_pmf is not None:
-            bound = NoiseBound.from_posterior(
-                self.n_items,
-                self.n_disagreed,
-                self.p,
-                confidence,
-                self.pmf_offset,
-                self.full_pmf,
-            )
-        else:
-            bound = noise_bound(self.n_items, self.n_disagreed, self.p, confidence)
-        kept = ("prior", "method", "reason", "notes")
-        return replace(
-            self,
-            **{f.name: getattr(bound, f.name) for f in fields(NoiseBound) if f.name not in kept},
-        )
-
-    def explain(self) -> str:
-        """The bound's sentence, plus what was left out (and, for multi-label data, how
-        label sets were compared)."""
-        text = super().explain()
-        if self.multilabel:
-            text += f" ({MULTILABEL_SHORT})"
-        if self.n_excluded:
-            what = "item" if self.n_excluded == 1 else "items"
-            text += (
-                f" ({self.n_excluded:,} {what} judged by fewer than two of the chosen annotators "
-                "left out.)"
-            )
-        return text
-
-    def agreed_items(self) -> pd.DataFrame:
-        """The agreed items with their label: the subset whose noise this result bounds.
-
-        Teams often take these as their gold standard; up to ``gamma`` of them may be
-        coin-flips (see :meth:`explain`). Not to be confused with the Dawid-Skene model's
-        labels (:func:`analytics.dawid_skene.model_labels_table`) or the multi-label gold
-        standard of label sets (:func:`analytics.multilabel.gold_standard`).
-
-        Returns
-        -------
-        pandas.DataFrame
-            Columns ``item, label, annotators, p``: one row per agreed item.
-        """
-        if self.items.empty:
-            return pd.DataFrame(columns=["item", "label", "annotators", "p"])
-        gold = self.items[self.items["status"] == "agreed"]
-        return gold.drop(columns="status").reset_index(drop=True)
 
 
 def _category_names(ann: Annotations) -> list[str]:
@@ -208,13 +100,21 @@ def _count_panels(row: np.ndarray, who: np.ndarray, n_rows: int, n_ann: int) -> 
 def _rates(
     who: np.ndarray, lab: np.ndarray, n_ann: int, n_cat: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Footnote 3: each annotator's category proportions on the disagreed items they judged.
+    """Footnote 3's rates from the judgements on the disagreed items.
 
     ``who`` and ``lab`` are the judgements on disagreed items. Returns (rates, judged
     count per annotator, which annotators got the pooled rates).
     """
     counts = np.bincount(who * n_cat + lab, minlength=n_ann * n_cat)
-    counts = counts.reshape(n_ann, n_cat).astype(float)
+    return rates_from_counts(counts.reshape(n_ann, n_cat).astype(float))
+
+
+def rates_from_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Footnote 3's rates from the annotators x categories counts on the disagreed items.
+
+    An annotator who judged no disagreed item gets the pooled rates of all annotators.
+    Returns (rates, judged count per annotator, which annotators got the pooled rates).
+    """
     totals = counts.sum(axis=1)
     pooled = counts.sum(axis=0) / counts.sum()
     fallback = totals == 0
@@ -222,12 +122,105 @@ def _rates(
     return rates, totals.astype(np.int64), fallback
 
 
+def log_rates(rates: np.ndarray) -> np.ndarray:
+    """``log r_jc``, with :data:`LOG_ZERO` for a zero rate (so sums stay finite)."""
+    with np.errstate(divide="ignore"):
+        return np.where(rates > 0, np.log(np.where(rates > 0, rates, 1.0)), LOG_ZERO)
+
+
 def _item_p(judged: np.ndarray, rates: np.ndarray) -> np.ndarray:
     """``p_i = sum_c exp(sum_{j judged i} log r_jc)``, as a sparse product (no item loop)."""
-    with np.errstate(divide="ignore"):
-        logr = np.where(rates > 0, np.log(np.where(rates > 0, rates, 1.0)), LOG_ZERO)
-    s = sparse.csr_matrix(judged.astype(float)) @ logr
+    s = sparse.csr_matrix(judged.astype(float)) @ log_rates(rates)
     return np.exp(s).sum(axis=1)
+
+
+def input_notes(ann: Any) -> list[str]:
+    """The notes on what the labels are (multi-label sets, ordinal or numeric values)."""
+    notes: list[str] = []
+    if ann.is_multilabel:
+        notes.append(MULTILABEL_NOTE)
+    if ann.kind.value in ("ordinal", "numeric"):
+        notes.append(
+            f"The labels are {ann.kind.value}; the model compares them as categories, so "
+            "annotators agree on an item only when they gave exactly the same value."
+        )
+    return notes
+
+
+def _undefined(
+    n: int,
+    d: int,
+    confidence: float,
+    reason: str,
+    notes: list[str],
+    base: dict[str, Any],
+    **extra: Any,
+) -> AnnotationNoise:
+    return AnnotationNoise.undefined(
+        n, d, float("nan"), confidence, reason, notes=tuple(notes), **{**base, **extra}
+    )
+
+
+def early_answer(
+    n_annotators: int,
+    any_eligible: bool,
+    confidence: float,
+    notes: list[str],
+    base: dict[str, Any],
+) -> AnnotationNoise | None:
+    """The NaN answer when fewer than two annotators or no item judged twice, else None.
+
+    Adds the note on the items left out (``base["n_excluded"]``) first.
+    """
+    n_excluded = base["n_excluded"]
+    if n_excluded:
+        notes.append(
+            f"{n_excluded:,} items were judged by fewer than two of the chosen annotators and are "
+            "left out (one judgement can neither agree nor disagree)."
+        )
+    if n_annotators < 2:
+        return _undefined(
+            0, 0, confidence, "it needs at least two annotators; choose two or more.", notes, base
+        )
+    if not any_eligible:
+        return _undefined(
+            0,
+            0,
+            confidence,
+            "no item was judged by two or more of the chosen annotators.",
+            notes,
+            base,
+        )
+    return None
+
+
+def split_answer(
+    n: int, d: int, confidence: float, notes: list[str], base: dict[str, Any], items: pd.DataFrame
+) -> AnnotationNoise | None:
+    """The NaN answer when nobody disagreed or everybody did, else None."""
+    if d == 0:
+        return _undefined(
+            n,
+            0,
+            confidence,
+            "the annotators never disagreed, so their coin on hard items cannot be estimated "
+            "(footnote 3 needs disagreed items). The agreed items may well be clean, but this "
+            "model cannot say how clean.",
+            notes,
+            base,
+            items=items.assign(p=np.nan),
+        )
+    if d == n:
+        return _undefined(
+            n,
+            d,
+            confidence,
+            "the annotators disagreed on every item, so there is no agreed gold standard.",
+            notes,
+            base,
+            items=items.assign(p=np.nan),
+        )
+    return None
 
 
 def noise_from_annotations(
@@ -290,19 +283,16 @@ def noise_from_annotations(
     >>> r.n_items, r.n_disagreed, r.p
     (4, 2, 0.5)
     """
+    if is_lazy(ann):
+        return engine_answer(
+            "noise_from_annotations", ann, confidence, annotators, n_nodes=n_nodes, method=method
+        )
     ann = as_annotations(ann)
     confidence = check_confidence(confidence)
     method, n_nodes = check_method(method, n_nodes)
     if annotators is not None:
         ann = ann.subset(annotators=list(annotators))
-    notes: list[str] = []
-    if ann.is_multilabel:
-        notes.append(MULTILABEL_NOTE)
-    if ann.kind.value in ("ordinal", "numeric"):
-        notes.append(
-            f"The labels are {ann.kind.value}; the model compares them as categories, so "
-            "annotators agree on an item only when they gave exactly the same value."
-        )
+    notes = input_notes(ann)
     if ann.has_repeats:
         notes.append("Some annotators judged an item more than once; their last judgement is used.")
     names = tuple(ann.annotators)
@@ -310,26 +300,10 @@ def noise_from_annotations(
     per_item = np.bincount(item, minlength=ann.n_items)
     eligible = per_item >= 2
     n_excluded = int((~eligible).sum())
-    if n_excluded:
-        notes.append(
-            f"{n_excluded:,} items were judged by fewer than two of the chosen annotators and are "
-            "left out (one judgement can neither agree nor disagree)."
-        )
-    base: dict[str, Any] = {
-        "annotators": names,
-        "n_excluded": n_excluded,
-        "multilabel": ann.is_multilabel,
-    }
-
-    def undefined(n: int, d: int, reason: str, **extra: Any) -> AnnotationNoise:
-        return AnnotationNoise.undefined(
-            n, d, float("nan"), confidence, reason, notes=tuple(notes), **{**base, **extra}
-        )
-
-    if ann.n_annotators < 2:
-        return undefined(0, 0, "it needs at least two annotators; choose two or more.")
-    if not eligible.any():
-        return undefined(0, 0, "no item was judged by two or more of the chosen annotators.")
+    base = {"annotators": names, "n_excluded": n_excluded, "multilabel": ann.is_multilabel}
+    early = early_answer(ann.n_annotators, bool(eligible.any()), confidence, notes, base)
+    if early is not None:
+        return early
 
     keep = eligible[item]
     row = (np.cumsum(eligible) - 1)[item[keep]]  # the item's row among the eligible items
@@ -353,58 +327,104 @@ def noise_from_annotations(
             "annotators": per_item[eligible],
         }
     )
-    if d == 0:
-        return undefined(
-            n,
-            0,
-            "the annotators never disagreed, so their coin on hard items cannot be estimated "
-            "(footnote 3 needs disagreed items). The agreed items may well be clean, but this "
-            "model cannot say how clean.",
-            items=items.assign(p=np.nan),
-        )
-    if d == n:
-        return undefined(
-            n,
-            d,
-            "the annotators disagreed on every item, so there is no agreed gold standard.",
-            items=items.assign(p=np.nan),
-        )
-
+    split = split_answer(n, d, confidence, notes, base, items)
+    if split is not None:
+        return split
     on_disagreed = ~agreed[row]
     rates, n_judged, fallback = _rates(
         who[on_disagreed], lab[on_disagreed], ann.n_annotators, len(cats)
     )
-    if fallback.any():
-        pooled_names = ", ".join(str(names[i]) for i in np.flatnonzero(fallback)[:5])
-        more = f" and {int(fallback.sum()) - 5} more" if fallback.sum() > 5 else ""
-        notes.append(
-            f"{pooled_names}{more} judged no disagreed item, so their rates on hard items are the pooled "
-            "rates of all annotators on disagreed items."
-        )
-    rates_df = pd.DataFrame(rates, index=pd.Index(names, name="annotator"), columns=cats)
-    rates_df["disagreed judged"] = n_judged
-    judged = sparse.csr_matrix(
-        (np.ones(len(row)), (row, who)), shape=(n_rows, ann.n_annotators)
-    )
+    judged = sparse.csr_matrix((np.ones(len(row)), (row, who)), shape=(n_rows, ann.n_annotators))
     p_item = _item_p(judged, rates)
     items["p"] = p_item
-    p_agreed = p_item[agreed]
+
+    def panels() -> int:
+        return _count_panels(row, who, n_rows, ann.n_annotators)
+
+    return bound_from_chance(
+        ChanceByItem(n, d, p_item, agreed, panels, rates, n_judged, fallback, cats, items),
+        confidence,
+        notes,
+        base,
+        n_nodes=n_nodes,
+        method=method,
+    )
+
+
+@dataclass(frozen=True)
+class ChanceByItem:
+    """What the bound needs once the items are split and each item's p is known.
+
+    Attributes
+    ----------
+    n, d : int
+        Items taking part, and those disagreed on.
+    p_item : ndarray of float
+        Chance agreement of every item taking part (any order, aligned with ``agreed``).
+    agreed : ndarray of bool
+        Which of them were agreed on.
+    panels : callable
+        The number of distinct annotator panels (asked only when p is uneven).
+    rates, n_judged, fallback : ndarray
+        :func:`rates_from_counts` of the disagreed items.
+    cats : list of str
+        Category names.
+    items : DataFrame
+        The per-item table of the result (with its ``p``).
+    """
+
+    n: int
+    d: int
+    p_item: np.ndarray
+    agreed: np.ndarray
+    panels: Any
+    rates: np.ndarray
+    n_judged: np.ndarray
+    fallback: np.ndarray
+    cats: list
+    items: pd.DataFrame
+
+
+def bound_from_chance(
+    c: ChanceByItem,
+    confidence: float,
+    notes: list[str],
+    base: dict[str, Any],
+    *,
+    n_nodes: int = DEFAULT_NODES,
+    method: str = "auto",
+) -> AnnotationNoise:
+    """The noise bound from the split items and their chance agreement (footnote 3, eq. 1).
+
+    Shared by the in-memory path and the engines (:mod:`analytics.noise.on_engine`):
+    ``notes`` is extended in place; ``base`` holds ``annotators, n_excluded, multilabel``.
+    """
+    names, n, d, p_item, rates = base["annotators"], c.n, c.d, c.p_item, c.rates
+    if c.fallback.any():
+        who = ", ".join(str(names[i]) for i in np.flatnonzero(c.fallback)[:5])
+        more = f" and {int(c.fallback.sum()) - 5} more" if c.fallback.sum() > 5 else ""
+        notes.append(
+            f"{who}{more} judged no disagreed item, so their rates on hard items are the pooled "
+            "rates of all annotators on disagreed items."
+        )
+    rates_df = pd.DataFrame(rates, index=pd.Index(names, name="annotator"), columns=c.cats)
+    rates_df["disagreed judged"] = c.n_judged
+    p_agreed = p_item[c.agreed]
     extra: dict[str, Any] = {
         **base,
         "rates": rates_df,
-        "items": items,
+        "items": c.items,
         "p_min": float(p_item.min()),
         "p_max": float(p_item.max()),
     }
     p_mean = float(p_item.mean())
     if np.ptp(p_agreed) <= 1e-12 * max(1.0, float(p_agreed.max())):
         res = noise_bound(n, d, float(p_agreed[0]), confidence)
-        fields = {**res.__dict__, "p": float(p_agreed[0]), "notes": tuple(notes)}
-        return AnnotationNoise(**fields, **extra, uneven=False)
+        values = {**res.__dict__, "p": float(p_agreed[0]), "notes": tuple(notes)}
+        return AnnotationNoise(**values, **extra, uneven=False)
     post = hidden_hard_posterior(p_agreed, d, n_nodes=n_nodes, method=method)
-    panels = _count_panels(row, who, n_rows, ann.n_annotators)
     notes.append(
-        f"Coverage is uneven ({panels:,} different annotator panels), so the chance agreement "
+        f"Coverage is uneven ({c.panels():,} different annotator panels), so the chance agreement "
         f"differs per item (p from {p_item.min():.3g} to {p_item.max():.3g}, mean {p_mean:.3g}); "
         "the bound uses the per-item generalisation of equation (1) (a mixture over theta of "
         f"Poisson-binomials, {post.method})."

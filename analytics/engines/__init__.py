@@ -1,0 +1,22 @@
+"""Past one machine: the analyses run where the judgements live, on DuckDB or Spark.
+
+``load_annotations(source, engine="duckdb")`` returns a lazy handle
+(:class:`~analytics._core.lazy.LazyAnnotations`) that the agreement coefficients,
+:func:`~analytics.agreement.agreement_report`, the noise estimate and the Dawid-Skene fit
+accept in place of :class:`~analytics.Annotations`. The engine reduces the judgements to
+small sufficient-statistic tables (:mod:`analytics.engines.queries`, one SQL definition per
+reduction for both engines); only those come back to numpy. Modules:
+
+- ``queries``: the SQL of every reduction;
+- ``handle``: the engine-independent loader and the lazy handle;
+- ``duck``: the DuckDB connection and file scans;
+- ``loading``: :func:`load_annotations` with its ``engine=`` choice.
+"""
+
+from __future__ import annotations
+
+from analytics._core.lazy import LazyAnnotations, is_lazy
+from analytics.engines.handle import EngineAnnotations
+from analytics.engines.loading import ENGINES, load_annotations
+
+__all__ = ["ENGINES", "EngineAnnotations", "LazyAnnotations", "is_lazy", "load_annotations"]

@@ -1,0 +1,138 @@
+"""DuckDB, the embedded engine: files bigger than memory, read and reduced where they lie.
+
+DuckDB streams Parquet and CSV files and spills to disk past ``memory_limit``, so the
+peak memory of an analysis is bounded by that setting, not by the data.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics.engines.handle import Runner
+
+__all__ = ["DuckRunner", "duckdb_scan"]
+
+
+class DuckRunner(Runner):
+    """A DuckDB connection of its own (in memory, spilling to ``temp_directory``).
+
+    Parameters
+    ----------
+    memory_limit : str or None, default None
+        DuckDB's ``memory_limit`` (e.g. ``"2GB"``): the bound on its working memory.
+    temp_directory : str or None, default None
+        Where DuckDB spills; its default (``.tmp`` next to the database) when None.
+    threads : int or None, default None
+        Worker threads (DuckDB's default: all cores).
+    connection : duckdb.DuckDBPyConnection or None, default None
+        Use this connection instead (its tables are then readable by name).
+    """
+
+    engine = "duckdb"
+    text_type = "VARCHAR"
+
+    def __init__(
+        self,
+        memory_limit: str | None = None,
+        temp_directory: str | None = None,
+        threads: int | None = None,
+        connection: Any = None,
+    ) -> None:
+        import duckdb
+
+        self.duckdb = duckdb
+        if connection is None:
+            config: dict[str, Any] = {}
+            if memory_limit:
+                config["memory_limit"] = memory_limit
+            if temp_directory:
+                config["temp_directory"] = temp_directory
+            if threads:
+                config["threads"] = int(threads)
+            connection = duckdb.connect(":memory:", config=config)
+        self.con = connection
+
+    def quote(self, column: str) -> str:
+        return '"' + column.replace('"', '""') + '"'
+
+    def execute(self, query: str) -> Any:
+        try:
+            return self.con.execute(query)
+        except self.duckdb.OutOfMemoryException as exc:
+            raise AnnotationDataError(
+                f"DuckDB ran out of memory or spill space: {exc}",
+                hint="Raise memory_limit, or point temp_directory at a disk with room.",
+            ) from exc
+        except self.duckdb.IOException as exc:
+            raise AnnotationDataError(f"DuckDB could not read or spill: {exc}") from exc
+
+    def columns(self, scan: str) -> dict[str, str]:
+        try:
+            rows = self.con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
+        except self.duckdb.Error as exc:
+            raise AnnotationDataError(f"DuckDB cannot read the source: {exc}") from exc
+        return {r[0]: str(r[1]) for r in rows}
+
+    def view(self, name: str, query: str) -> None:
+        self.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS {query}")
+
+    def table(self, name: str, query: str) -> None:
+        self.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {query}")
+
+    def register(self, name: str, frame: pd.DataFrame) -> None:
+        self.con.register(f"{name}_df", frame)
+        self.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM {name}_df")
+        self.con.unregister(f"{name}_df")
+
+    def sorted_codes(self, column: str) -> str:
+        return f"STRING_AGG(CAST({column} AS VARCHAR), ',' ORDER BY {column})"
+
+    def fetch(self, query: str) -> pd.DataFrame:
+        return self.execute(query).df()
+
+
+def _literal(path: str) -> str:
+    return "'" + path.replace("'", "''") + "'"
+
+
+def duckdb_scan(source: Any, runner: DuckRunner, table: str | None = None) -> tuple[str, str]:
+    """The FROM clause reading ``source`` and its display name.
+
+    ``source`` is a Parquet file, a folder of Parquet files, a CSV/TSV file, a DuckDB
+    database file (with ``table``), or a pandas DataFrame (registered as a view).
+
+    Raises
+    ------
+    AnnotationDataError
+        A path that does not exist, or a kind of file DuckDB is not asked to read.
+    """
+    if isinstance(source, pd.DataFrame):
+        runner.con.register("concord_input", source)
+        return "concord_input", "<DataFrame>"
+    path = Path(os.fspath(source))
+    name = path.name
+    if not path.exists():
+        raise AnnotationDataError("no such file or folder.", source=str(path))
+    if path.is_dir():
+        return f"read_parquet({_literal(str(path / '**' / '*.parquet'))})", name
+    suffix = path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return f"read_parquet({_literal(str(path))})", name
+    if suffix in (".csv", ".tsv", ".txt"):
+        return f"read_csv({_literal(str(path))}, auto_detect=true)", name
+    if suffix in (".duckdb", ".db"):
+        if not table:
+            raise AnnotationDataError(
+                "a DuckDB database needs the table to read.", source=name, hint="Pass table=..."
+            )
+        runner.execute(f"ATTACH {_literal(str(path))} AS concord_db (READ_ONLY)")
+        return f"concord_db.{runner.quote(table)}", f"{name}:{table}"
+    raise AnnotationDataError(
+        f"the duckdb engine reads Parquet, CSV/TSV and DuckDB files, not {suffix or 'this'}.",
+        source=name,
+    )

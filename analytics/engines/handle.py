@@ -1,0 +1,358 @@
+"""The lazy handle: judgements read, checked and coded by an engine, never pulled to Python.
+
+:class:`EngineAnnotations` does what the in-memory loader does (find the columns, skip
+missing labels, fix the categories and their order, code annotators and labels, refuse
+repeated judgements unless asked to keep them), but as queries
+(:mod:`analytics.engines.queries`) run by a :class:`Runner`, so the same code serves DuckDB
+and Spark. Its answers are the small tables of :class:`~analytics._core.lazy.LazyAnnotations`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import analytics.engines.queries as sql
+from analytics._core.errors import AnnotationDataError
+from analytics._core.lazy import LazyAnnotations
+from analytics.data import MISSING_TOKENS, LabelKind, LoadReport
+
+__all__ = ["EngineAnnotations", "Runner"]
+
+
+class Runner(abc.ABC):
+    """What an engine must do for :class:`EngineAnnotations`: run SQL, hold small tables."""
+
+    engine: str
+    text_type: str
+
+    @abc.abstractmethod
+    def quote(self, column: str) -> str:
+        """A column name quoted for this dialect."""
+
+    @abc.abstractmethod
+    def columns(self, scan: str) -> dict[str, str]:
+        """Column name -> type name of a source (``scan`` is a FROM clause)."""
+
+    @abc.abstractmethod
+    def view(self, name: str, query: str) -> None:
+        """Create (or replace) a temporary view."""
+
+    @abc.abstractmethod
+    def table(self, name: str, query: str) -> None:
+        """Create (or replace) a materialised temporary table (the engine may spill it)."""
+
+    @abc.abstractmethod
+    def register(self, name: str, frame: pd.DataFrame) -> None:
+        """Make a small pandas table queryable under ``name``."""
+
+    @abc.abstractmethod
+    def fetch(self, query: str) -> pd.DataFrame:
+        """Run a query whose result is small and return it."""
+
+    @abc.abstractmethod
+    def sorted_codes(self, column: str) -> str:
+        """An aggregate turning the integer ``column`` of a group into one sorted text."""
+
+
+NUMERIC_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "FLOAT",
+    "DOUBLE",
+    "DECIMAL",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "INT",
+    "LONG",
+    "SHORT",
+    "BYTE",
+    "REAL",
+)
+
+
+def _is_numeric(type_name: str) -> bool:
+    t = type_name.upper()
+    return t.split("(")[0].replace("TYPE", "") in NUMERIC_TYPES
+
+
+class EngineAnnotations(LazyAnnotations):
+    """Judgements held by an engine; build one with :func:`analytics.engines.load_annotations`.
+
+    Parameters
+    ----------
+    runner : Runner
+        The engine connection.
+    scan : str
+        The FROM clause reading the source (a file scan or a table).
+    name : str
+        A display name (the file or table).
+    item, annotator, label : str, default "item", "annotator", "label"
+        Column names.
+    categories : sequence or None, default None
+        Declared categories in order; by default the labels used, sorted (numbers
+        numerically, text alphabetically).
+    kind : str, LabelKind or None, default None
+        ``"nominal"``, ``"ordinal"`` or ``"numeric"``; by default numeric labels are
+        ordinal-capable ``numeric`` only when declared, else nominal (as the loader).
+    duplicates : {"error", "keep"}, default "error"
+        An annotator judging an item twice: an error, or kept (Dawid-Skene uses the
+        repeats; agreement refuses them, see :meth:`check_no_repeats`).
+
+    Raises
+    ------
+    AnnotationDataError
+        A missing column (named, with the columns found), a label outside the declared
+        categories, repeated judgements under ``"error"``, or no judgement at all.
+    """
+
+    def __init__(
+        self,
+        runner: Runner,
+        scan: str,
+        name: str,
+        *,
+        item: str = "item",
+        annotator: str = "annotator",
+        label: str = "label",
+        categories: Sequence[Any] | None = None,
+        kind: str | LabelKind | None = None,
+        duplicates: str = "error",
+    ) -> None:
+        if duplicates not in ("error", "keep"):
+            raise AnnotationDataError(
+                f"duplicates={duplicates!r} needs the input order, which an engine does not "
+                "keep; use 'error' or 'keep'.",
+                source=name,
+            )
+        self.runner, self.name, self.engine = runner, name, runner.engine
+        self._pairs: dict[tuple[int | None, int | None], pd.DataFrame] = {}
+        found = runner.columns(scan)
+        for role, col in (("item", item), ("annotator", annotator), ("label", label)):
+            if col not in found:
+                raise AnnotationDataError(
+                    f"no {role} column {col!r}.",
+                    source=name,
+                    column=col,
+                    hint=f"Columns found: {', '.join(found)}. Name it with {role}=...",
+                )
+        numeric = _is_numeric(found[label])
+        q = runner.quote
+        runner.view(
+            sql.SOURCE, sql.source_view(scan, q(item), q(annotator), q(label), runner.text_type)
+        )
+        self.categories = self._categories(categories, numeric)
+        self.kind = self._kind(kind, numeric)
+        runner.register(
+            sql.CATEGORIES,
+            pd.DataFrame(
+                {
+                    "value": self.categories.to_numpy(),
+                    "code": np.arange(len(self.categories), dtype=np.int32),
+                }
+            ),
+        )
+        names = sorted(runner.fetch(sql.annotators_query())["name"].astype(str))
+        self.annotators = pd.Index(names, dtype=object)
+        runner.register(
+            sql.ANNOTATORS,
+            pd.DataFrame({"name": names, "code": np.arange(len(names), dtype=np.int32)}),
+        )
+        runner.table(sql.JUDGEMENTS, sql.coded_view(len(self.categories)))
+        size = runner.fetch(sql.sizes()).iloc[0]
+        self.n_judgements = int(0 if pd.isna(size["judgements"]) else size["judgements"])
+        self.n_items = int(size["items"])
+        self.has_repeats = int(size["coders"]) < self.n_judgements
+        if self.n_judgements == 0:
+            raise AnnotationDataError(
+                "no row is a judgement (every label is missing).", source=name
+            )
+        if self.has_repeats and duplicates == "error":
+            raise AnnotationDataError(
+                f"{self.n_judgements - int(size['coders']):,} repeated judgements (an annotator "
+                "judged an item more than once).",
+                source=name,
+                hint="Pass duplicates='keep' to keep them (Dawid-Skene uses them).",
+            )
+        self.report = LoadReport(
+            source=name,
+            format=runner.engine,
+            n_judgements=self.n_judgements,
+            kind=self.kind.value,
+            duplicates=duplicates,
+            categories_declared=categories is not None,
+        )
+
+    def _categories(self, declared: Sequence[Any] | None, numeric: bool) -> pd.Index:
+        query = sql.categories_numeric() if numeric else sql.categories_text(list(MISSING_TOKENS))
+        used = self.runner.fetch(query)["label"].tolist()
+        if declared is None:
+            return pd.Index(sorted(used) if numeric else sorted(map(str, used)))
+        cats = pd.Index(list(declared))
+        if numeric and not pd.api.types.is_numeric_dtype(cats):  # "1,2,3" from a command line
+            as_numbers = pd.to_numeric(cats, errors="coerce")
+            if not np.isnan(as_numbers).any():
+                cats = pd.Index(as_numbers)
+        unknown = sorted(set(used) - set(cats), key=str)
+        if unknown:
+            raise AnnotationDataError(
+                f"labels outside the declared categories: {unknown[:5]}.",
+                source=self.name,
+                column="label",
+                hint="Declare every category used, or leave categories out.",
+            )
+        return cats
+
+    def _kind(self, kind: str | LabelKind | None, numeric: bool) -> LabelKind:
+        lk = LabelKind.NOMINAL if kind is None else LabelKind.parse(kind)
+        if lk is LabelKind.MULTILABEL:
+            raise AnnotationDataError("the engines read single-label data only.", source=self.name)
+        if lk is LabelKind.NUMERIC and not numeric:
+            raise AnnotationDataError(
+                "the labels are text, so they cannot be numeric.",
+                source=self.name,
+                column="label",
+                hint="Choose nominal or ordinal.",
+            )
+        return lk
+
+    # ------------------------------------------------------------------ small tables
+    @cached_property
+    def _patterns(self) -> tuple[np.ndarray, np.ndarray]:
+        q = self.n_categories
+        got = self.runner.fetch(sql.count_patterns(q))
+        counts = got[[f"c{k}" for k in range(q)]].to_numpy(np.int64)
+        mult = got["m"].to_numpy(np.int64)
+        order = np.lexsort(counts.T[::-1])  # a fixed order, whatever the engine returned
+        return counts[order], mult[order]
+
+    def count_patterns(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._patterns
+
+    @cached_property
+    def _annotator_counts(self) -> np.ndarray:
+        got = self.runner.fetch(sql.annotator_category_counts())
+        out = np.zeros((self.n_annotators, self.n_categories), np.int64)
+        out[got["annotator"].to_numpy(np.int64), got["label"].to_numpy(np.int64)] = got["n"]
+        return out
+
+    def annotator_category_counts(self) -> np.ndarray:
+        return self._annotator_counts
+
+    def pair_table(self, a: int | None = None, b: int | None = None) -> pd.DataFrame:
+        key = (a, b)
+        if key not in self._pairs:  # the judgements never change: ask the engine once
+            got = self.runner.fetch(sql.pair_table(a, b))
+            self._pairs[key] = got.astype(np.int64).sort_values(
+                ["a", "b", "la", "lb"], ignore_index=True
+            )
+        return self._pairs[key]
+
+    # ------------------------------------------------------------------ noise tables
+    def noise_split(self, chosen: list[int] | None) -> tuple[int, int, int, np.ndarray]:
+        """Items left out, taking part and disagreed on; counts on the disagreed items."""
+        self.runner.table(sql.NOISE_ITEMS, sql.noise_items(sql.among(chosen)))
+        got = self.runner.fetch(sql.noise_counts()).iloc[0].fillna(0)
+        counts = np.zeros((self.n_annotators, self.n_categories))
+        tab = self.runner.fetch(sql.disagreed_counts(sql.among(chosen, "j.")))
+        counts[tab["annotator"].to_numpy(np.int64), tab["label"].to_numpy(np.int64)] = tab["n"]
+        return int(got["excluded"]), int(got["n"]), int(got["d"]), counts
+
+    def noise_chance(
+        self, chosen: list[int] | None, logr: np.ndarray, sample: int
+    ) -> tuple[np.ndarray, np.ndarray, pd.DataFrame]:
+        """Per item taking part its p (as value counts) and a sample of the items.
+
+        Returns ``p_item`` and ``agreed`` (one entry per item taking part, grouped by
+        value) and the first ``sample`` items with ``item, r, lo, hi, p``.
+        """
+        a, q = logr.shape
+        self.runner.register(
+            sql.LOG_RATES,
+            pd.DataFrame(
+                {
+                    "annotator": np.repeat(np.arange(a), q),
+                    "label": np.tile(np.arange(q), a),
+                    "logr": logr.ravel(),
+                }
+            ),
+        )
+        self.runner.table(sql.ITEM_CHANCE, sql.item_chance(sql.among(chosen, "j.")))
+        vals = self.runner.fetch(sql.chance_values())
+        m = vals["m"].to_numpy(np.int64)
+        p_item = np.repeat(vals["p"].to_numpy(float), m)
+        agreed = np.repeat(vals["agreed"].to_numpy(np.int64) == 1, m)
+        return p_item, agreed, self.runner.fetch(sql.chance_sample(sample))
+
+    def noise_sample(self, sample: int) -> pd.DataFrame:
+        """The first ``sample`` items taking part: ``item, r, lo, hi`` (after :meth:`noise_split`)."""
+        return self.runner.fetch(sql.noise_sample(sample))
+
+    def noise_panels(self, chosen: list[int] | None) -> int:
+        """Distinct annotator panels of the items taking part."""
+        query = sql.panels(sql.among(chosen, "j."), self.runner.sorted_codes("j.annotator"))
+        return int(self.runner.fetch(query).iloc[0]["panels"])
+
+    # ------------------------------------------------------------------ Dawid-Skene tables
+    def ds_start(self, how: str) -> None:
+        """Count the votes per item and set the initial posteriors (``majority``/``soft``)."""
+        k = self.n_categories
+        self.runner.table(sql.VOTES, sql.votes(k))
+        self.runner.table(sql.POSTERIORS, sql.start(k, how))
+        self._totals = self.runner.fetch(sql.posterior_totals(k)).iloc[0]
+
+    def ds_expected(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """M-step sums of the current posteriors: counts (annotator x true x given), the
+        posteriors' column sums and the summed log-likelihood terms."""
+        k = self.n_categories
+        tab = self.runner.fetch(sql.expected_counts(k))
+        counts = np.zeros((self.n_annotators * k, k))  # (annotator, given) x true
+        counts[tab["al"].to_numpy(np.int64)] = tab[[f"n{i}" for i in range(k)]].to_numpy(float)
+        counts = counts.reshape(self.n_annotators, k, k)
+        tot = self._totals  # fetched when the posteriors were last replaced
+        q_totals = tot[[f"t{i}" for i in range(k)]].to_numpy(float)
+        return counts.transpose(0, 2, 1), q_totals, float(tot["ll"])
+
+    def ds_e_step(self, log_pi: np.ndarray, log_theta: np.ndarray) -> float:
+        """Replace the posteriors by Bayes' rule under (pi, theta); the summed item terms."""
+        a, k, _ = log_theta.shape
+        given = log_theta.transpose(0, 2, 1).reshape(a * k, k)  # row (j, given) -> true
+        frame = pd.DataFrame(given, columns=[f"l{i}" for i in range(k)])
+        frame.insert(0, "al", np.arange(a * k, dtype=np.int32))
+        self.runner.register(sql.LOG_THETA, frame)
+        self.runner.table(sql.POSTERIORS, sql.e_step([float(x) for x in log_pi]))
+        self._totals = self.runner.fetch(sql.posterior_totals(k)).iloc[0]
+        return float(self._totals["ll"])
+
+    def ds_sample(self, limit: int) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+        """The first ``limit`` items: names, posteriors and votes."""
+        k = self.n_categories
+        got = self.runner.fetch(sql.posterior_sample(k, limit))
+        q = got[[f"q{i}" for i in range(k)]].to_numpy(float)
+        v = got[[f"c{i}" for i in range(k)]].to_numpy(np.int64)
+        return pd.Index(got["item"].astype(str), dtype=object), q, v
+
+    def ds_sizes(self) -> tuple[int, np.ndarray]:
+        """Items with one judgement, and judgements per annotator."""
+        single = int(self.runner.fetch(sql.single_judgement_items()).iloc[0]["single"])
+        tab = self.runner.fetch(sql.judgements_per_annotator())
+        per = np.zeros(self.n_annotators, np.int64)
+        per[tab["annotator"].to_numpy(np.int64)] = tab["n"]
+        return single, per
+
+    def __repr__(self) -> str:
+        return (
+            f"EngineAnnotations({self.name!r} on {self.engine}: {self.n_items} items, "
+            f"{self.n_annotators} annotators, {self.n_judgements} judgements, "
+            f"{self.n_categories} categories, {self.kind.value})"
+        )

@@ -1,0 +1,53 @@
+"""``--engine`` on the command line: the same JSON from DuckDB as from memory (issue 18)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analytics import cli, cli_input
+from analytics.cli import main
+from tests.engines.test_duckdb_agreement import random_frame
+
+pytest.importorskip("duckdb")
+
+
+def run_json(capsys, *argv) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture
+def parquet(tmp_path):
+    path = tmp_path / "j.parquet"
+    random_frame(4, 80, 4, 3, 0.2).to_parquet(path)
+    return str(path)
+
+
+def test_agreement_noise_and_dawid_skene_agree_across_engines(capsys, parquet):
+    for command in (["agreement", "--bootstrap", "0"], ["noise"], ["dawid-skene"]):
+        mem = run_json(capsys, *command, parquet, "--json", "--engine", "memory")
+        duck = run_json(capsys, *command, parquet, "--json", "--engine", "duckdb")
+        if command[0] == "agreement":
+            for a, b in zip(mem["coefficients"], duck["coefficients"], strict=True):
+                assert a["coefficient"] == b["coefficient"]
+                assert a["value"] == pytest.approx(b["value"], abs=1e-9)
+        elif command[0] == "noise":
+            assert (duck["n_items"], duck["n_disagreed"]) == (mem["n_items"], mem["n_disagreed"])
+            assert duck["gamma"] == pytest.approx(mem["gamma"], abs=1e-9)
+        else:
+            assert duck["n_iter"] == mem["n_iter"]
+            assert duck["log_likelihood"] == pytest.approx(mem["log_likelihood"], abs=1e-9)
+
+
+def test_auto_picks_duckdb_for_big_files_only(parquet, monkeypatch):
+    args = cli.build_parser().parse_args(["agreement", parquet])
+    assert cli_input.engine_of(args) == "memory"
+    monkeypatch.setattr(cli_input, "ENGINE_THRESHOLD_BYTES", 1)
+    assert cli_input.engine_of(args) == "duckdb"
+
+
+def test_memory_only_options_are_refused_on_an_engine(capsys, parquet):
+    assert main(["agreement", parquet, "--engine", "duckdb", "--layout", "long"]) == 2
+    assert "--layout" in capsys.readouterr().err
