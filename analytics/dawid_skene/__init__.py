@@ -27,6 +27,7 @@ another thing: :func:`analytics.multilabel.gold_standard`.
 from __future__ import annotations
 
 from analytics.dawid_skene import on_engine  # noqa: F401 (registers the engine answer)
+from analytics.dawid_skene.bayes import posterior
 from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,
@@ -53,7 +54,7 @@ from analytics.dawid_skene.labels import (
     model_labels_table,
     uncertain_items,
 )
-from analytics.dawid_skene.model import DawidSkeneResult, fit, log_likelihood, posterior
+from analytics.dawid_skene.model import DawidSkeneResult, fit, log_likelihood
 from analytics.dawid_skene.per_category import (
     category_yes_no,
     fit_per_category,
