@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from analytics import AnnotationDataError, memory_budget
+from analytics.agreement import WEIGHT_FAMILIES
 from analytics.cli_input import (
     CliError,
     add_engine_options,
@@ -127,6 +128,7 @@ def cmd_agreement(args: argparse.Namespace) -> None:
         n_boot=args.bootstrap,
         seed=args.seed,
         population=args.population,
+        weights=args.weights,
     )
     if args.json:
         emit(
@@ -375,6 +377,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="items in the population the data were drawn from: the analytic standard "
         "errors get the finite-population correction 1 - n/N (default: infinite)",
+    )
+    p.add_argument(
+        "--weights",
+        choices=list(WEIGHT_FAMILIES),
+        help="weights of the weighted rows, Gwet's AC2 and weighted Cohen's kappa "
+        "(default: quadratic, shown for ordinal and numeric labels only)",
     )
     add_engine_options(p)
     p.set_defaults(func=cmd_agreement)

@@ -317,3 +317,12 @@ def test_agreement_takes_fractional_counts(capsys, tmp_path):
     assert coefficient_values(out)["Fleiss' kappa"] == pytest.approx(fleiss_kappa(rows))
     assert main(["summary", str(path), "--layout", "counts"]) == 2  # no judgements to list
     assert "count_table_agreement" in capsys.readouterr().err
+
+
+def test_agreement_weights_option(capsys):
+    path = str(SAMPLE_DATA / "ratings_ordinal_wide.csv")
+    assert main(["agreement", path, "--bootstrap", "0", "--weights", "linear", "--json"]) == 0
+    names = [c["coefficient"] for c in json.loads(capsys.readouterr().out)["coefficients"]]
+    assert "Gwet's AC2 (linear weights)" in names and "Cohen's kappa (linear weights)" in names
+    with pytest.raises(SystemExit):  # argparse refuses an unknown family
+        main(["agreement", path, "--weights", "heavy"])

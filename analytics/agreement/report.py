@@ -9,6 +9,7 @@ where one exists (:func:`gwet_standard_error`, Cohen's kappa of one pair).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,7 +25,7 @@ from analytics._core.bootstrap import (
     jackknife_values,
 )
 from analytics._core.errors import AnnotationDataError
-from analytics._core.lazy import engine_answer, is_lazy
+from analytics._core.lazy import engine_answer, is_lazy, no_engine_weights
 from analytics.agreement.annotator_pairs import pair_labels, pair_mean
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
 from analytics.agreement.coincidence import resolve_distance
@@ -123,7 +124,14 @@ def bootstrap_cost(ann: Annotations | pd.DataFrame) -> int:
     return ann.n_items * max(n_pairs, 1)
 
 
-def _report_entries(p: Prepared, distance: str | Callable) -> list[tuple[str, Built]]:
+def _weights_label(weights: Any) -> str:
+    """How a report row names its weights: ``"linear weights"``, ``"custom weights"``."""
+    return f"{weights} weights" if isinstance(weights, str) else "custom weights"
+
+
+def _report_entries(
+    p: Prepared, distance: str | Callable, weights: Any = None
+) -> list[tuple[str, Built]]:
     """(display name, (point estimate, bootstrap statistic)) for every report row."""
     ann = p.ann
     two = ann.n_annotators == 2
@@ -142,22 +150,24 @@ def _report_entries(p: Prepared, distance: str | Callable) -> list[tuple[str, Bu
         ("Brennan-Prediger", build_family(p, None, "brennan_prediger", "Brennan-Prediger")),
         ("Gwet's AC1", build_family(p, None, "gwet_ac1", "Gwet's AC1")),
     ]
-    if ann.kind in (LabelKind.ORDINAL, LabelKind.NUMERIC):
-        unordered = weights_order_problem(ann, "quadratic")
+    if weights is not None or ann.kind in (LabelKind.ORDINAL, LabelKind.NUMERIC):
+        w = "quadratic" if weights is None else weights
+        unordered = weights_order_problem(ann, w) if isinstance(w, str) else ""
+        label = _weights_label(w)
         entries.append(
             (
-                "Gwet's AC2 (quadratic weights)",
+                f"Gwet's AC2 ({label})",
                 (undefined(unordered), None)
                 if unordered
-                else build_family(p, "quadratic", "gwet_ac1", "AC2"),
+                else build_family(p, w, "gwet_ac1", "AC2"),
             )
         )
         entries.append(
             (
-                "Cohen's kappa (quadratic weights)",
+                f"Cohen's kappa ({label})",
                 (undefined(unordered), None)
                 if unordered
-                else pair_mean(p, "quadratic", "cohen", "Cohen's kappa"),
+                else pair_mean(p, w, "cohen", "Cohen's kappa"),
             )
         )
     name = resolve_distance(distance, ann.kind)
@@ -174,6 +184,7 @@ def agreement_report(
     *,
     distance: str | Callable | None = None,
     population: float | None = None,
+    weights: Any = None,
 ) -> pd.DataFrame:
     """Every coefficient, with a confidence interval, in one tidy table.
 
@@ -195,6 +206,11 @@ def agreement_report(
         How many items the population holds that the data's items were drawn from
         (keyword only): the analytic variances get the finite-population correction
         :math:`1 - n/N` (``irrCAC``'s ``N``). None: an infinite population.
+    weights : str, array_like or None, default None
+        The weights of the weighted rows, Gwet's AC2 and weighted Cohen's kappa (keyword
+        only): a family of :data:`~analytics.agreement.WEIGHT_FAMILIES` or a categories x
+        categories matrix, meaning what ``weights=`` means for every coefficient. None:
+        quadratic weights, and the weighted rows only for ordinal and numeric labels.
 
     Returns
     -------
@@ -248,6 +264,7 @@ def agreement_report(
     [0.75, 0.5, 0.467, 0.467, 0.5, 0.5, 0.529, 0.533]
     """
     if is_lazy(ann):
+        no_engine_weights(ann, weights, "agreement report")
         return engine_answer("agreement_report", ann, confidence, n_boot, seed, distance=distance)
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
     original = as_annotations(ann)
@@ -266,7 +283,9 @@ def agreement_report(
         else ""
     )
     p = prepare(ann)
-    entries = _report_entries(p, default_distance(ann) if distance is None else distance)
+    entries = _report_entries(
+        p, default_distance(ann) if distance is None else distance, weights
+    )
     boot: dict[str, np.ndarray] = {}
     refused: dict[str, str] = {}  # rows whose bootstrap would exceed the memory budget
     to_boot: dict[str, ItemStatistic] = {}
@@ -305,7 +324,7 @@ def agreement_report(
         elif name in refused:
             method = "none (the bootstrap would exceed the memory budget)"
             note = join_notes(note, refused[name])
-        analytic = _analytic_se(ann, p, name, population) if np.isfinite(value) else ""
+        analytic = _analytic_se(ann, p, name, population, weights) if np.isfinite(value) else ""
         a_lo = a_hi = se = p_value = float("nan")
         se_method = ""
         if isinstance(analytic, Analytic) and np.isfinite(analytic.se):
@@ -427,22 +446,24 @@ def _alpha_weights(ann: Annotations, distance: str) -> np.ndarray | str | None:
 
 
 def _analytic_se(
-    ann: Annotations, p: Prepared, name: str, population: float | None
+    ann: Annotations, p: Prepared, name: str, population: float | None, weights: Any = None
 ) -> Analytic | str:
     """The analytic standard error of a report row, or why there is none."""
     two = ann.n_annotators == 2
+    w_spec = "quadratic" if weights is None else weights
+    w_label = _weights_label(w_spec)
     if name == "Percent agreement" and not ann.is_multilabel:
         return percent_se(p, population)
     if name in _FAMILY_ROWS:
         return fleiss_family_se(p, None, _FAMILY_ROWS[name], population)
     if name == "Conger's kappa":
         return conger_se(p, None, population)
-    if name == "Gwet's AC2 (quadratic weights)":
-        return fleiss_family_se(p, agreement_weights(ann, "quadratic")[0], "gwet_ac1", population)
+    if name == f"Gwet's AC2 ({w_label})":
+        return fleiss_family_se(p, agreement_weights(ann, w_spec)[0], "gwet_ac1", population)
     pair_rows = {
         "Cohen's kappa": (None, "cohen"),
         "Scott's pi": (None, "scott"),
-        "Cohen's kappa (quadratic weights)": ("quadratic", "cohen"),
+        f"Cohen's kappa ({w_label})": (w_spec, "cohen"),
     }
     if name in pair_rows and two:
         weights, which = pair_rows[name]

@@ -195,3 +195,40 @@ def test_weighted_coefficients_ignore_annotator_and_item_order(rows, family, rnd
         a, b = float(fn(ann, weights=family)), float(fn(other, weights=family))
         assert (np.isnan(a) and np.isnan(b)) or abs(a - b) < 1e-9
         assert np.isnan(a) or a <= 1 + 1e-12  # perfect agreement is the most there is
+
+
+# ---------------------------------------------------------------- the report's weights=
+@pytest.mark.parametrize("family", ["linear", "ordinal", "radical", "bipolar"])
+def test_report_weights_mean_what_they_mean_for_each_coefficient(family):
+    """agreement_report(weights=...) shows the weighted rows with those weights."""
+    from analytics.agreement import agreement_report, cohen_kappa, gwet_ac1
+
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(40), 3),
+            "annotator": np.tile(["a", "b", "c"], 40),
+            "label": rng.integers(1, 6, 120),
+        }
+    )
+    ann = load_annotations(df, kind="ordinal")
+    report = agreement_report(ann, n_boot=0, weights=family).set_index("coefficient")
+    ac2 = report.loc[f"Gwet's AC2 ({family} weights)"]
+    assert ac2["value"] == pytest.approx(float(gwet_ac1(ann, weights=family)), abs=1e-12)
+    assert np.isfinite(ac2["se"]) and "Gwet 2014" in ac2["se_method"]
+    kappa = report.loc[f"Cohen's kappa ({family} weights)", "value"]
+    assert kappa == pytest.approx(float(cohen_kappa(ann, weights=family)), abs=1e-12)
+    assert "Gwet's AC2 (quadratic weights)" not in report.index
+
+
+def test_report_weights_on_unordered_text_say_they_need_an_order():
+    from analytics.agreement import agreement_report
+
+    df = pd.DataFrame(
+        {"item": [1, 1, 2, 2, 3, 3], "annotator": ["a", "b"] * 3, "label": list("xyxxyy")}
+    )
+    report = agreement_report(df, n_boot=0, weights="linear").set_index("coefficient")
+    assert np.isnan(report.loc["Gwet's AC2 (linear weights)", "value"])
+    assert "order" in report.loc["Gwet's AC2 (linear weights)", "note"]
+    plain = agreement_report(df, n_boot=0)  # nominal labels: no weighted rows by default
+    assert not plain["coefficient"].str.contains("weights").any()
