@@ -121,6 +121,8 @@ def main() -> None:
         ("agreement", single),
         ("noise", single),
         ("dawid_skene", single),
+        ("gold_labels", single),
+        ("next_labels", single),
         ("multilabel", multi),
         ("export", single),
     ]
