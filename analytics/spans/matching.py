@@ -107,11 +107,17 @@ def tokens(spans: SpanAnnotations) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return doc, found[:, 0] - doc_start[doc], found[:, 1] - doc_start[doc]
 
 
-def match_units(spans: SpanAnnotations, match: str) -> pd.DataFrame:
+def match_units(
+    spans: SpanAnnotations,
+    match: str,
+    token_table: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> pd.DataFrame:
     """The units that are matched: ``annotator, item, label, lo, hi`` (global positions).
 
     Positions are made global by giving every (document, label) its own stretch, so a
-    comparison of positions never crosses a document or a label.
+    comparison of positions never crosses a document or a label. ``token_table`` is
+    :func:`tokens` of ``spans`` when the caller has it already (tokenizing is the slow
+    part of token matching).
     """
     n_labels = max(len(spans.labels), 1)
     group = spans.item_code * n_labels + spans.label_code
@@ -127,7 +133,7 @@ def match_units(spans: SpanAnnotations, match: str) -> pd.DataFrame:
                 "hi": base + spans.ends,
             }
         )
-    t_doc, t_start, t_end = tokens(spans)
+    t_doc, t_start, t_end = tokens(spans) if token_table is None else token_table
     offset = np.concatenate([[0], np.cumsum(spans.lengths() + 1)[:-1]])
     g_start, g_end = offset[t_doc] + t_start, offset[t_doc] + t_end
     first = np.searchsorted(g_end, offset[spans.item_code] + spans.starts, side="right")

