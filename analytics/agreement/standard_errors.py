@@ -478,5 +478,9 @@ def pair_table_se(
         return Analytic(float("nan"), n - 1, method)
     kappa = float(beyond_chance(float((prob * w_km).sum()), pe))
     inner = (prob * (w_km - (wbar_row[k] + wbar_col[m]) * (1 - kappa)) ** 2).sum()
-    var = _fpc(n, population) * (inner - (kappa - pe * (1 - kappa)) ** 2) / (n * (1 - pe) ** 2)
+    centre = (kappa - pe * (1 - kappa)) ** 2
+    # the difference of two equal sums (perfect agreement) is rounding noise, not variance:
+    # its square root (1e-8) would depend on the order of the labels and give p = 1e-39
+    spread = inner - centre if inner - centre > 1e-12 * max(inner, centre) else 0.0
+    var = _fpc(n, population) * spread / (n * (1 - pe) ** 2)
     return Analytic(float(np.sqrt(max(var, 0.0))), n - 1, method)

@@ -263,3 +263,19 @@ def test_standard_errors_ignore_label_names_and_annotator_order(rows, rnd):
     assert (ses >= 0).all()
     p = base["p_value"].dropna()
     assert ((p >= 0) & (p <= 1)).all()
+
+
+def test_perfect_agreement_has_zero_standard_error_in_any_order():
+    """Found by hypothesis: rounding left SE 1.2e-8 (p = 5e-39) for Cohen and Scott."""
+    rows = [[2, 2, 1, 1, None, None, 0, 1], [2, 2, 1, 1, None, None, 0, 1]]
+    records = [
+        (f"u{u}", f"c{c}", f"k{v}")
+        for c, row in enumerate(rows)
+        for u, v in enumerate(row)
+        if v is not None
+    ]
+    df = pd.DataFrame(records, columns=["item", "annotator", "label"])
+    for frame in (df, df.iloc[::-1]):
+        report = _analytic_columns(frame)
+        assert (report["se"].dropna() == 0).all()
+        assert report["p_value"].isna().all()  # no test against a zero SE
