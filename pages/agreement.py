@@ -53,6 +53,10 @@ PAIRWISE_LABELS = {
 
 
 # ---------------------------------------------------------------------- cached computations
+NUMBER_COLUMNS = ("value", "ci_low", "ci_high", "se", "analytic_low", "analytic_high")
+"""The report's coefficient-scale columns, shown to three decimals (the CSV keeps all)."""
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def _report(
     fp: str, _ann: Annotations, confidence: float, n_boot: int, distance: str
@@ -331,7 +335,18 @@ with tab_summary:
             "Some coefficients are undefined for these data:\n"
             + "\n".join(f"- **{md(r.coefficient)}**: {md(r.note)}" for r in nan_rows.itertuples())
         )
-    show_table(report, "agreement report", key="agr_report", index=False)
+    numbers = [c for c in NUMBER_COLUMNS if c in report.columns]
+    report = report.astype(dict.fromkeys(numbers, float))  # an empty cell is blank, not None
+    show_table(
+        report,
+        "agreement report",
+        key="agr_report",
+        index=False,
+        column_config={
+            **{c: st.column_config.NumberColumn(c, format="%.3f") for c in numbers},
+            "p_value": st.column_config.NumberColumn("p_value", format="%.2g"),
+        },
+    )
 
 with tab_cat:
     st.markdown(
