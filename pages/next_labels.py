@@ -64,8 +64,10 @@ def _batch(
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _plan(fingerprint: str, _result, target: float | None, current: bool) -> Plan:
-    return plan(_result, target, current=current, max_k=10 if not current else 5, n_draws=20)
+def _plan(
+    fingerprint: str, _result, target: float | None, current: bool, max_k: int = 10
+) -> Plan:
+    return plan(_result, target, current=current, max_k=max_k if not current else 5, n_draws=20)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -218,7 +220,9 @@ try:
     for note in new_run.notes:
         st.caption(md(note))
     st.markdown("**Would two more annotators help?**")
-    k_now = int(min(8, max(2, round(ann.n_judgements / max(ann.n_items, 1)))))
+    k_now = int(max(2, round(ann.n_judgements / max(ann.n_items, 1))))
+    if k_now + 2 > 10:  # the curve above stops at 10 per item: simulate as far as needed
+        new_run = _plan(ann.fingerprint, result, float(target), False, k_now + 2)
     kappa = float(fleiss_kappa(ann))
     side = pd.DataFrame(
         {
