@@ -108,6 +108,8 @@ st.markdown(
     f"**{md(spans.name)}**: {spans.n_items:,} documents · {spans.n_annotators:,} annotators · "
     f"{spans.n_spans:,} spans · {len(spans.labels)} labels"
 )
+# the sidebar names the label data set of the other pages; this page shows its span data
+st.sidebar.caption(md(f"This page: span data {spans.name} (kept apart from the label data)."))
 report = spans.report
 if report.cautions:
     st.warning(md_lines(report.cautions))

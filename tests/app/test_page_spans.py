@@ -75,3 +75,9 @@ def test_hostile_names_are_shown_as_text_and_one_annotator_stops():
     alone = load_spans(df.iloc[:1])
     at = _run(alone)
     assert not at.exception and "Only one annotator" in at.info[0].value
+
+
+def test_the_sidebar_names_the_span_data_this_page_shows():
+    at = _run()
+    sidebar = " ".join(shown(c.value) for c in at.sidebar.caption)
+    assert "news_spans.csv" in sidebar and "span data" in sidebar
