@@ -125,7 +125,7 @@ def test_dawid_skene_clamp_fixes_the_gold_items(capsys, tmp_path):
     assert labels["clamped"].sum() == 150
     # the clamped items are left out of the accuracy, and they are all the gold there
     # is: nothing left to score, which is said rather than failing the command
-    assert out["known_gold"]["accuracy"] is None and "no item" in out["known_gold"]["reason"]
+    assert out["known_gold"]["accuracy"] is None and "were clamped" in out["known_gold"]["reason"]
     assert main(argv) == 0
     assert "not computed" in capsys.readouterr().out
 

@@ -93,12 +93,20 @@ def gold_accuracy(
     """
     codes = _gold_codes_for(result, gold)
     use = _in_gold_index(result, gold) & (result.votes.sum(axis=1) > 0)
+    matched = int(use.sum())
     if exclude_clamped and len(result.gold_items):
         use &= ~result.items.isin(result.gold_items)
     n = int(use.sum())
+    if n == 0 and matched:  # the ids match: every gold item was clamped, none left to score
+        raise AnnotationDataError(
+            f"all {matched:,} items with a gold label were clamped to it while fitting, so "
+            "none is left to score the model on.",
+            hint="Clamp only part of the gold (e.g. a gold file for the clamped items and "
+            "another for scoring), or score without clamping.",
+        )
     if n == 0:
         raise AnnotationDataError(
-            "no item has both a gold label and a judgement (after leaving out clamped items).",
+            "no item has both a gold label and a judgement.",
             hint="Check that the gold file uses the same item ids as the labels.",
         )
     g = codes[use]
