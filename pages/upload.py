@@ -11,6 +11,7 @@ from ui.loaders import (
     DEFAULT_MISSING,
     data_overview,
     describe_upload,
+    fractional_count_agreement,
     load_cached,
     parse_missing,
     preview_upload,
@@ -37,6 +38,14 @@ from ui.widgets import (
 )
 
 AUTO = "(detect)"
+
+
+def _fractional(data: bytes, name: str, sheet: str | None):
+    """The count-table coefficients of fractional counts, or None (a plain message then)."""
+    try:
+        return fractional_count_agreement(data, name, sheet)
+    except AnnotationDataError:
+        return None
 LAYOUTS = {
     "long": "long (one judgement per row)",
     "wide": "wide (one column per annotator)",
@@ -225,6 +234,21 @@ if data is not None:
             try:
                 ann = load_cached(data, name, choice[2])
             except AnnotationDataError as exc:
+                fractional = (
+                    _fractional(data, name, sheet)
+                    if options.get("layout") == "counts" and "fractional" in str(exc)
+                    else None
+                )
+                if fractional is not None:  # no judgements behind them: coefficients only
+                    st.info(
+                        "The count table holds fractional counts, so it cannot become "
+                        "judgements (the other pages need those); here are the coefficients "
+                        "defined on counts."
+                    )
+                    show_table(
+                        fractional, "agreement on the count table", key="frac_counts", index=False
+                    )
+                    st.stop()
                 st.error(md(exc))
                 still = (
                     f" This file was not loaded: still showing **{md(current.name)}**."

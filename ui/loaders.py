@@ -10,14 +10,17 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
+from analytics.agreement import count_table_agreement
 from analytics.data import (
     MISSING_TOKENS,
     SAMPLES,
     Annotations,
     RawTable,
+    count_matrix_of,
     coverage_figure,
     judgements_per_item_figure,
     label_distribution_figure,
@@ -60,6 +63,20 @@ def read_cached(data: bytes, name: str, sheet: str | None = None) -> RawTable:
     Errors are raised, not cached.
     """
     return RawTable(*read_table(_named_bytes(data, name), sheet=sheet))
+
+
+@st.cache_data(max_entries=4, show_spinner="Computing agreement on the counts...")
+def fractional_count_agreement(data: bytes, name: str, sheet: str | None = None):
+    """The coefficients of a count table with fractional counts (None when they are whole).
+
+    Fractional counts are no judgements, so they never become :class:`Annotations`; the
+    coefficients defined on counts still are (``count_table_agreement``).
+    """
+    table = read_cached(data, name, sheet).table
+    counts = count_matrix_of(table, None, name)[0]
+    if np.allclose(counts, np.rint(counts)):
+        return None
+    return count_table_agreement(table)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading the annotations...")

@@ -134,10 +134,11 @@ def _names_in_first_column(frame: pd.DataFrame) -> bool:
     if not len(frame.columns):
         return False
     first = frame[frame.columns[0]]
+    if str(frame.columns[0]).strip().lower() in ITEM_HEADERS:
+        return True  # numbered items (pandas reads "subject" 1, 2, ... as numbers) too
     if pd.api.types.is_numeric_dtype(first):
         return False
-    numbers = pd.to_numeric(first, errors="coerce")
-    return bool(numbers.isna().any()) or str(frame.columns[0]).strip().lower() in ITEM_HEADERS
+    return bool(pd.to_numeric(first, errors="coerce").isna().any())
 
 
 def _whole(counts: np.ndarray, source: str) -> np.ndarray:

@@ -143,3 +143,16 @@ def test_bad_tables_are_refused_with_the_cell():
         from_contingency_table(np.ones((2, 3)))
     with pytest.raises(AnnotationDataError, match="same categories"):
         from_contingency_table(pd.DataFrame([[1, 2], [3, 4]], index=["a", "b"], columns=["a", "c"]))
+
+
+def test_a_numbered_item_column_is_items_whether_read_as_text_or_numbers():
+    """pandas reads a 'subject' column of 1, 2, ... as numbers: still item names, not counts."""
+    import io
+
+    from analytics.agreement import count_table_agreement
+    from analytics.data import read_table
+
+    data = b"subject,a,b,c\n1,0.5,2.5,0\n2,1.5,0,1.5\n3,0,3,0\n4,2,0.5,0.5\n"
+    as_text = count_table_agreement(read_table(data)[0])
+    as_numbers = count_table_agreement(pd.read_csv(io.BytesIO(data)))
+    pd.testing.assert_frame_equal(as_text, as_numbers)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from analytics.data import SAMPLES
+from analytics.data import SAMPLES, read_table
 from tests.helpers.markup import shown
 from tests.helpers.paths import FIXTURES, ROOT
 
@@ -127,3 +128,20 @@ def test_a_count_table_loads_with_the_layout_choice():
     assert not at.exception and not at.error
     assert metrics(at)["Items"] == "3" and metrics(at)["Judgements"] == "18"
     assert metrics(at)["Categories"] == "3"
+
+
+def test_fractional_counts_show_the_coefficients_defined_on_counts():
+    """Issue 14: fractional count tables work through the Data page, not only in Python."""
+    from analytics.agreement import count_table_agreement
+
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = b"subject,a,b,c\n1,0.5,2.5,0\n2,1.5,0,1.5\n3,0,3,0\n4,2,0.5,0.5\n"
+    at.file_uploader(key="upload_file").set_value(("shares.csv", data, "text/csv")).run()
+    at.selectbox(key="map_layout_shares.csv").set_value("counts").run()
+    assert not at.exception and not at.error
+    assert any("fractional counts" in i.value for i in at.info)
+    expected = count_table_agreement(read_table(data)[0])  # as the CLI reads the file
+    tables = [d.value for d in at.dataframe if list(d.value.columns) == list(expected.columns)]
+    assert tables, "the coefficients table is shown"
+    pd.testing.assert_frame_equal(tables[0].reset_index(drop=True), expected)
