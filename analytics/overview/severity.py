@@ -62,6 +62,8 @@ class Rule:
         g, c = self._fmt(self.good), self._fmt(self.caution)
         if self.higher_is_better:
             text = f"good ≥ {g}, caution {c} to {g}, bad < {c}"
+        elif self.good == 0:  # "good <= 0%" reads oddly: say none
+            text = f"good: none, caution up to {c}, bad > {c}"
         else:
             text = f"good ≤ {g}, caution {g} to {c}, bad > {c}"
         return f"{self.measure}: {text} ({self.source})"
