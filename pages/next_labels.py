@@ -242,6 +242,14 @@ try:
         )
         side["agreement alone: coin-flips among agreed items (bound)"] = noise["gamma"].to_numpy()
     show_table(side, "would two more annotators help", key="nl_two_more", index=False)
+    if np.isfinite(kappa):
+        st.caption(
+            "The agreement-alone column is the Noise calculator's 'more annotators' projection "
+            f"(Fleiss' kappa {kappa:.3f} as the share of easy items, hard items labelled with "
+            "equally likely categories), the same for both rows' design; the Noise "
+            "calculator's headline bound is measured on these data with their own rates, so "
+            "it can differ."
+        )
     st.caption(
         "The model's answer simulates the fitted annotators. The Noise calculator's answer uses "
         "agreement alone (Beigman Klebanov & Beigman 2009, section 5.3, with Fleiss' kappa "
