@@ -152,8 +152,14 @@ if clamp:
 notes = list(result.notes)
 if chosen == "auto":
     st.info(md(notes.pop(0)))
+# a note that questions the result is a warning; the routine ones (which start won) are
+# captions, so the page does not shout six times on ordinary data
+ALARMS = ("not identified", "converge", "iteration limit", "disagree", "cannot", "refused")
 for note in notes:
-    st.warning(md(note))
+    if any(word in note.lower() for word in ALARMS):
+        st.warning(md(note))
+    else:
+        st.caption(md(note))
 
 if table is not None:
     st.subheader("Models compared")
