@@ -246,7 +246,7 @@ try:
         st.caption(
             "The agreement-alone column is the Noise calculator's 'more annotators' projection "
             f"(Fleiss' kappa {kappa:.3f} as the share of easy items, hard items labelled with "
-            "equally likely categories), the same for both rows' design; the Noise "
+            "equally likely categories), for each row's judgements per item; the Noise "
             "calculator's headline bound is measured on these data with their own rates, so "
             "it can differ."
         )

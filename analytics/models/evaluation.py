@@ -37,8 +37,21 @@ __all__ = [
     "calibration",
     "expected_calibration_error",
     "gold_table",
+    "tie_split_credit",
 ]
 
+
+
+def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """Per item: 1 when the top posterior is the gold category, 1/t for a t-way tie.
+
+    Majority vote ties often; taking the first tied category would score it by the order
+    of the categories, so a tie shares its credit (as the Dawid-Skene page scores it).
+    """
+    if not len(gold):
+        return np.zeros(0)
+    at_top = np.isclose(post, post.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
+    return at_top[np.arange(len(gold)), gold] / at_top.sum(axis=1)
 
 def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
     g = gold if isinstance(gold, pd.Series) else pd.Series(dict(gold), dtype=object)
@@ -137,14 +150,14 @@ def gold_table(
     for name, result in results.items():
         g = _gold_for(result, gold).drop(result.gold_items, errors="ignore")
         post = result.posteriors.loc[g.index].to_numpy()
-        correct = post.argmax(axis=1) == g.to_numpy() if len(g) else np.zeros(0, bool)
+        correct = tie_split_credit(post, g.to_numpy())
         acc, low, high = bootstrap_accuracy(correct, seed=seed)
         conf = post.max(axis=1) if len(g) else np.zeros(0)
         rows.append(
             {
                 "model": name,
                 "gold_items": len(g),
-                "correct": int(correct.sum()),
+                "correct": float(correct.sum()),
                 "accuracy": acc,
                 "accuracy_low": low,
                 "accuracy_high": high,

@@ -89,3 +89,19 @@ def test_bad_gold_is_refused_by_name():
         calibration(r, {"i7": "x"})
     with pytest.raises(AnnotationDataError, match="bins"):
         calibration(r, {"i1": "x"}, bins=0)
+
+
+def test_majority_vote_ties_share_their_credit_as_on_the_dawid_skene_page():
+    """Both pages score majority vote alike: a t-way tie earns 1/t, not the first category."""
+    from analytics import models
+    from analytics.data import load_sample, sample_truth
+    from analytics.dawid_skene import fit as ds_fit
+    from analytics.dawid_skene import gold_accuracy
+    from analytics.models.evaluation import gold_table, tie_split_credit
+
+    ann, gold = load_sample("crowd_intents"), sample_truth("crowd_intents")
+    ours = gold_table({"majority": models.fit(ann, "majority")}, gold).loc["majority"]
+    page = gold_accuracy(ds_fit(ann), gold).loc["majority vote"]
+    assert ours["correct"] == page["correct"] and ours["accuracy"] == page["accuracy"]
+    credit = tie_split_credit(np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]), np.array([1, 1]))
+    assert credit.tolist() == [0.5, 0.0]
