@@ -184,7 +184,7 @@ def next_batch(
     out["expected_confidence"] = np.array([r[3] for r in rows], float)
     out.attrs["notes"] = (
         (
-            f"only {len(out)} of the {budget} judgements are worth asking for: every other "
+            f"Only {len(out)} of the {budget} judgements are worth asking for: every other "
             f"item is at stop_at={stop_at:g} confidence, at its per-item cap of "
             f"{per_item_cap}, has nobody left to judge it, or would gain nothing.",
         )

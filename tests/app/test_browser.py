@@ -43,6 +43,7 @@ PAGES = {
     "Noise calculator": "noise",
     "Dawid-Skene": "dawid_skene",
     "Gold labels": "gold_labels",
+    "Next labels": "next_labels",
     "Export": "export",
 }
 
@@ -126,7 +127,7 @@ def test_upload_then_every_page(page, tmp_path):
         if name == "dawid_skene":  # one yes/no model per category on multi-label data
             assert "multi-label" in page.get_by_test_id("stMain").inner_text()
             assert_figures_render(page)
-        elif name == "gold_labels":  # single-label only: the page says so
+        elif name in ("gold_labels", "next_labels"):  # single-label only: the page says so
             assert "multi-label" in page.get_by_test_id("stMain").inner_text()
         elif name not in ("export", "overview"):
             assert_figures_render(page)
@@ -142,6 +143,9 @@ def test_every_page_on_the_sample_with_screenshots(page):
         "Agreement report",
         "Noise calculator",
         "Dawid-Skene",
+        "Gold labels",
+        "Next labels",
+        "Spans",
         "Multi-label",
         "Export",
     ]
