@@ -17,14 +17,14 @@ import pytest
 
 from tests.helpers.browser import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     ROOT,
     SCREENSHOTS,
-    StreamlitServer,
+    goto_page,
+    upload,
     wait_for_app,
 )
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 pytestmark = [
     pytest.mark.browser,
@@ -48,36 +48,6 @@ PAGES = {
 }
 
 
-@pytest.fixture(scope="module")
-def server():
-    with StreamlitServer() as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    pg.goto(server.url)
-    wait_for_app(pg)
-    yield pg
-    context.close()
-
-
-def goto_page(page, title: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
-    wait_for_app(page)
-
-
 def assert_no_traceback(page) -> None:
     assert page.locator("[data-testid='stException']").count() == 0
 
@@ -98,13 +68,6 @@ def assert_figures_render(page, minimum: int = 1) -> None:
 def shot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
-
-
-def upload(page, path: Path) -> None:
-    page.get_by_text("Upload a file", exact=True).first.click()
-    wait_for_app(page)
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    wait_for_app(page)
 
 
 def test_first_visit_shows_a_loaded_sample(page):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, StreamlitServer, wait_for_app
+from tests.helpers.browser import CHROMIUM, ROOT, goto_page, upload, wait_for_app
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 pytestmark = [
     pytest.mark.browser,
@@ -23,38 +23,6 @@ pytestmark = [
 ]
 
 SNOW_RTE = ROOT / "datasets" / "snow_rte" / "labels.csv"
-
-
-@pytest.fixture(scope="module")
-def server():
-    with StreamlitServer() as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    pg.goto(server.url)
-    wait_for_app(pg)
-    yield pg
-    context.close()
-
-
-def upload(page, path: Path) -> None:
-    page.get_by_text("Upload a file", exact=True).first.click()
-    wait_for_app(page)
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    wait_for_app(page)
 
 
 def sidebar(page) -> str:
@@ -85,11 +53,6 @@ def test_reloading_the_tab_keeps_the_upload(page):
     wait_for_app(page)
     page.get_by_text("Loaded: labels.csv").wait_for()
     assert "800 items" in sidebar(page)
-
-
-def goto_page(page, title: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
-    wait_for_app(page)
 
 
 def test_a_bad_noise_result_is_red_not_green(page):

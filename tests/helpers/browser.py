@@ -102,3 +102,17 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
         timeout=timeout,
         state="attached",
     )
+
+
+def goto_page(page, title: str) -> None:
+    """Open a page by its title in the sidebar navigation and wait for it."""
+    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    wait_for_app(page)
+
+
+def upload(page, path: Path) -> None:
+    """Upload a file through the Data page's uploader and wait for the app."""
+    page.get_by_text("Upload a file", exact=True).first.click()
+    wait_for_app(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    wait_for_app(page)
