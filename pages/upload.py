@@ -9,6 +9,7 @@ from analytics.data import DUPLICATE_POLICIES, SAMPLES, LabelKind
 from ui.columns import column_roles, flagged_columns
 from ui.loaders import (
     DEFAULT_MISSING,
+    coverage_cached,
     data_overview,
     describe_upload,
     fractional_count_agreement,
@@ -32,7 +33,6 @@ from ui.widgets import (
     download_table,
     explain,
     page_link,
-    show_error,
     show_figure,
     show_table,
 )
@@ -346,10 +346,9 @@ with tab_items:
     show_figure(overview["per_item"], "judgements per item", key="per_item")
 with tab_coverage:
     show_figure(overview["coverage"], "coverage", key="coverage")
-    try:
-        shared = ann.coverage()
-    except AnnotationDataError as exc:  # annotators² past the memory budget: said, not drawn
-        show_error(exc)
+    shared, refused = coverage_cached(ann.fingerprint, ann)
+    if shared is None:  # annotators² past the memory budget: said, not computed
+        st.error(md(refused))
     else:
         download_table(shared, "shared items per annotator pair", key="coverage_table")
 with tab_labels:

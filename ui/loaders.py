@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from analytics import AnnotationDataError
 from analytics.agreement import count_table_agreement
 from analytics.data import (
     MISSING_TOKENS,
@@ -155,3 +156,16 @@ def data_overview(fingerprint: str, _ann: Annotations, n_rows: int = 1000) -> di
         "labels": label_distribution_figure(_ann),
         "head": head,
     }
+
+
+@st.cache_resource(max_entries=2, show_spinner="Counting shared items...")
+def coverage_cached(fingerprint: str, _ann: Annotations) -> tuple[pd.DataFrame | None, str]:
+    """The annotators x annotators shared-items table once per data set, or why not.
+
+    Kept as it is (``cache_resource``: no copy per rerun; two data sets at most), since it
+    grows with annotators². ``(None, reason)`` when the memory budget refuses it.
+    """
+    try:
+        return _ann.coverage(), ""
+    except AnnotationDataError as exc:
+        return None, str(exc)
