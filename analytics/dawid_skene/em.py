@@ -281,9 +281,7 @@ class EMEngine:
         iterations; with ``max_iter=0`` the start itself).
         """
         q_used = self.clamp(q0)
-        # subclasses (analytics.models) override m_step(q) and take no initial counts
-        first = (q_used,) if initial_error is None else (q_used, initial_error)
-        pi, theta, counts = self.m_step(*first)
+        pi, theta, counts = self.m_step(q_used, initial_error)
         trace: list[float] = []
         n_iter, converged = 0, False
         while True:

@@ -330,6 +330,13 @@ def fit(
     True
     """
     if is_lazy(ann):
+        if initial_error is not None or finish != "e_step":
+            raise AnnotationDataError(
+                "initial_error= and finish= (crowd-kit's step-by-step state) are not "
+                f"computed on the {ann.engine} engine.",
+                source=ann.name,
+                hint="Leave them at their defaults, or load the data in memory (engine='memory').",
+            )
         return engine_answer(
             "dawid_skene.fit",
             ann,

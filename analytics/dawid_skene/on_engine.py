@@ -62,7 +62,9 @@ class EngineEM(EMEngine):
         """No gold items on an engine: the posteriors are left as they are."""
         return q
 
-    def m_step(self, q: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def m_step(
+        self, q: Any, initial_error: None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The in-memory MAP update, from the engine's sums of its current posteriors."""
         counts, q_totals, _ = self.lazy.ds_expected()
         return self.parameters(counts, q_totals)

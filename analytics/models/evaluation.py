@@ -41,7 +41,6 @@ __all__ = [
 ]
 
 
-
 def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """Per item: 1 when the top posterior is the gold category, 1/t for a t-way tie.
 
@@ -52,6 +51,7 @@ def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
         return np.zeros(0)
     at_top = np.isclose(post, post.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
     return at_top[np.arange(len(gold)), gold] / at_top.sum(axis=1)
+
 
 def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
     g = gold if isinstance(gold, pd.Series) else pd.Series(dict(gold), dtype=object)

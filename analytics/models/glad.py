@@ -131,7 +131,7 @@ class _Glad(DataEngine):
             worse &= after < before - 1e-10 * (1.0 + np.abs(before))
         return np.where(worse, own, new)
 
-    def m_step(self, q: np.ndarray) -> tuple[np.ndarray, tuple, None]:
+    def m_step(self, q: np.ndarray, initial_error: None = None) -> tuple[np.ndarray, tuple, None]:
         c = self.coded
         alpha, b = self.params
         p = q[c.ii, c.yy]  # posterior that each judgement's label is the true one

@@ -80,7 +80,9 @@ class _Hierarchical(DataEngine):
     def reset(self) -> None:
         self.population = np.ones((self.coded.k, self.coded.k))
 
-    def m_step(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def m_step(
+        self, q: np.ndarray, initial_error: None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         counts = expected_counts(self.coded, q)
         a = self.population
         # with q(theta) = Dir(A + N) optimal for any A, the bound's part in A is the

@@ -63,7 +63,9 @@ class _Mace(DataEngine):
             np.full((coded.n_annotators, coded.k), 1 / coded.k),
         )
 
-    def m_step(self, q: np.ndarray) -> tuple[np.ndarray, tuple, np.ndarray]:
+    def m_step(
+        self, q: np.ndarray, initial_error: None = None
+    ) -> tuple[np.ndarray, tuple, np.ndarray]:
         counts = expected_counts(self.coded, q)  # annotator x true x given
         trust, spam = self.params
         s = self.s

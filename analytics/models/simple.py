@@ -215,7 +215,9 @@ class _OneCoin(DataEngine):
         super().__init__(coded)
         self.s = smoothing
 
-    def m_step(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def m_step(
+        self, q: np.ndarray, initial_error: None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         counts = expected_counts(self.coded, q)
         correct = np.trace(counts, axis1=1, axis2=2)
         total = counts.sum(axis=(1, 2))

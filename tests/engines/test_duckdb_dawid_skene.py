@@ -70,3 +70,5 @@ def test_what_the_engine_refuses_it_says():
         fit(lazy, init="best")
     with pytest.raises(AnnotationDataError, match="smoothing must be positive"):
         fit(lazy, smoothing=0)
+    with pytest.raises(AnnotationDataError, match="initial_error= and finish="):
+        fit(lazy, finish="m_step")  # never silently dropped
