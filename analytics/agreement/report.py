@@ -265,6 +265,13 @@ def agreement_report(
     """
     if is_lazy(ann):
         no_engine_weights(ann, weights, "agreement report")
+        if population is not None:
+            raise AnnotationDataError(
+                f"the finite-population correction is not computed on the {ann.engine} engine "
+                "(it has no analytic standard errors).",
+                source=ann.name,
+                hint="Leave population=None, or load the data in memory (engine='memory').",
+            )
         return engine_answer("agreement_report", ann, confidence, n_boot, seed, distance=distance)
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
     original = as_annotations(ann)

@@ -142,3 +142,13 @@ def test_an_analysis_without_an_engine_answer_says_so():
     lazy = load(random_frame(1, 10, 2, 2, 0.0), engine="duckdb")
     with pytest.raises(AnnotationDataError, match="never substituted"):
         agreement.per_category(lazy)
+
+
+def test_options_the_engine_does_not_compute_are_refused_not_dropped():
+    lazy = load(random_frame(1, 10, 2, 2, 0.0), engine="duckdb")
+    with pytest.raises(AnnotationDataError, match="finite-population correction"):
+        agreement.agreement_report(lazy, n_boot=0, population=1000)
+    with pytest.raises(AnnotationDataError, match="weighted agreement report"):
+        agreement.agreement_report(lazy, n_boot=0, weights="linear")
+    with pytest.raises(AnnotationDataError, match="weighted Scott's pi"):
+        agreement.scott_pi(lazy, weights="linear")
