@@ -59,6 +59,39 @@ class Runner(abc.ABC):
     def sorted_codes(self, column: str) -> str:
         """An aggregate turning the integer ``column`` of a group into one sorted text."""
 
+    def int_type(self, lo: int, hi: int) -> str:
+        """The narrowest signed integer type holding every value from ``lo`` to ``hi``.
+
+        Parameters
+        ----------
+        lo, hi : int
+            The smallest and largest value to hold.
+
+        Returns
+        -------
+        str
+            ``TINYINT``, ``SMALLINT``, ``INTEGER`` or ``BIGINT`` (1, 2, 4 or 8 bytes), types
+            both dialects know; an engine with unsigned types may answer narrower.
+        """
+        for name, bits in SIGNED_TYPES:
+            if -(2 ** (bits - 1)) <= lo and hi < 2 ** (bits - 1):
+                return name
+        return "BIGINT"
+
+
+SIGNED_TYPES = (("TINYINT", 8), ("SMALLINT", 16), ("INTEGER", 32), ("BIGINT", 64))
+"""The integer types of both dialects, narrowest first, with their bits."""
+INTEGER_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "INT",
+    "BIGINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+)
+"""Integer column types (DuckDB's and Spark's names) an item column can be narrowed from."""
 
 NUMERIC_TYPES = (
     "TINYINT",
@@ -168,7 +201,7 @@ class EngineAnnotations(LazyAnnotations):
             sql.ANNOTATORS,
             pd.DataFrame({"name": names, "code": np.arange(len(names), dtype=np.int32)}),
         )
-        runner.table(sql.JUDGEMENTS, sql.coded_view(len(self.categories)))
+        runner.table(sql.JUDGEMENTS, self._coded(found[item]))
         size = runner.fetch(sql.sizes()).iloc[0]
         self.n_judgements = int(0 if pd.isna(size["judgements"]) else size["judgements"])
         self.n_items = int(size["items"])
@@ -191,6 +224,28 @@ class EngineAnnotations(LazyAnnotations):
             kind=self.kind.value,
             duplicates=duplicates,
             categories_declared=categories is not None,
+        )
+
+    def _coded(self, item_type: str) -> str:
+        """The query of the coded table, in the narrowest integer types that hold the codes.
+
+        At 10^8 judgements every byte per row is 100 MB of the engine's working memory:
+        the annotator and label codes and their key ``al`` take the narrowest type for
+        their range, and an integer item column the narrowest type for its smallest and
+        largest value (its values, and so its names, unchanged); other items stay as they are.
+        """
+        q, n_ann = len(self.categories), len(self.annotators)
+        item_cast = None
+        if item_type.upper().split("(")[0] in INTEGER_TYPES:
+            span = self.runner.fetch(sql.item_range()).iloc[0]
+            if not (pd.isna(span["lo"]) or pd.isna(span["hi"])):
+                item_cast = self.runner.int_type(int(span["lo"]), int(span["hi"]))
+        return sql.coded_view(
+            q,
+            item=item_cast,
+            annotator=self.runner.int_type(0, max(n_ann - 1, 0)),
+            label=self.runner.int_type(0, max(q - 1, 0)),
+            al=self.runner.int_type(0, max(n_ann * q - 1, 0)),
         )
 
     def _categories(self, declared: Sequence[Any] | None, numeric: bool) -> pd.Index:
@@ -305,9 +360,13 @@ class EngineAnnotations(LazyAnnotations):
 
     # ------------------------------------------------------------------ Dawid-Skene tables
     def ds_start(self, how: str) -> None:
-        """Count the votes per item and set the initial posteriors (``majority``/``soft``)."""
+        """Set the initial posteriors (``majority``/``soft``) from the votes per item.
+
+        The votes are a view, not a table: they are read once here and, for the sampled
+        items only, at the end (:meth:`ds_sample`), so they take no memory during EM.
+        """
         k = self.n_categories
-        self.runner.table(sql.VOTES, sql.votes(k))
+        self.runner.view(sql.VOTES, sql.votes(k))
         self.runner.table(sql.POSTERIORS, sql.start(k, how))
         self._totals = self.runner.fetch(sql.posterior_totals(k)).iloc[0]
 

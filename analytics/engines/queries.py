@@ -21,6 +21,7 @@ __all__ = [
     "categories_text",
     "coded_view",
     "count_patterns",
+    "item_range",
     "pair_table",
     "sizes",
     "source_view",
@@ -73,15 +74,31 @@ def annotators_query() -> str:
     )
 
 
-def coded_view(q: int) -> str:
+def item_range() -> str:
+    """The smallest and largest item (of an integer item column)."""
+    return f"SELECT MIN(item) AS lo, MAX(item) AS hi FROM {SOURCE}"
+
+
+def coded_view(
+    q: int,
+    *,
+    item: str | None = None,
+    annotator: str = "INTEGER",
+    label: str = "INTEGER",
+    al: str = "INTEGER",
+) -> str:
     """The judgements with annotator and label codes (unlabelled rows drop out of the join).
 
     ``al = annotator * q + label`` is the one-column key the Dawid-Skene steps join and
-    group on (a single integer key is cheaper than two).
+    group on (a single integer key is cheaper than two). ``item`` (None: the item as the
+    source has it), ``annotator``, ``label`` and ``al`` are the column types: the
+    narrowest that hold the values keep the table small.
     """
+    item_col = "s.item" if item is None else f"CAST(s.item AS {item})"
     return (
-        f"SELECT s.item AS item, a.code AS annotator, c.code AS label, a.code * {int(q)} + c.code "
-        f"AS al FROM {SOURCE} s "
+        f"SELECT {item_col} AS item, CAST(a.code AS {annotator}) AS annotator, "
+        f"CAST(c.code AS {label}) AS label, "
+        f"CAST(CAST(a.code AS BIGINT) * {int(q)} + c.code AS {al}) AS al FROM {SOURCE} s "
         f"JOIN {ANNOTATORS} a ON s.annotator = a.name JOIN {CATEGORIES} c ON s.label = c.value"
     )
 
@@ -240,10 +257,13 @@ def number(x: float) -> str:
 ZERO = "CAST(0 AS DOUBLE)"
 
 
-def votes(k: int) -> str:
-    """Per item, the votes per category (the in-memory ``count_matrix``)."""
-    cols = ", ".join(f"SUM(CASE WHEN label = {c} THEN 1 ELSE 0 END) AS c{c}" for c in range(k))
-    return f"SELECT item, {cols} FROM {JUDGEMENTS} GROUP BY item"
+def votes(k: int, where: str = "TRUE") -> str:
+    """Per item (those meeting ``where``), the votes per category (the in-memory
+    ``count_matrix``), as INTEGER."""
+    cols = ", ".join(
+        f"CAST(SUM(CASE WHEN label = {c} THEN 1 ELSE 0 END) AS INTEGER) AS c{c}" for c in range(k)
+    )
+    return f"SELECT item, {cols} FROM {JUDGEMENTS} WHERE {where} GROUP BY item"
 
 
 ZERO = "CAST(0 AS DOUBLE)"
@@ -299,11 +319,14 @@ def e_step(log_pi: list[float]) -> str:
 
 
 def posterior_sample(k: int, limit: int) -> str:
-    """The first ``limit`` items (in item order): posteriors and votes."""
+    """The first ``limit`` items (in item order): posteriors and votes (counted for those
+    items only)."""
     cols = ", ".join(_cols("q.q", k) + _cols("v.c", k))
+    first = f"SELECT * FROM {POSTERIORS} ORDER BY item LIMIT {int(limit)}"
+    shown = votes(k, f"item IN (SELECT item FROM ({first}) f)")
     return (
-        f"SELECT q.item AS item, {cols} FROM {POSTERIORS} q JOIN {VOTES} v ON q.item = v.item "
-        f"ORDER BY q.item LIMIT {int(limit)}"
+        f"SELECT q.item AS item, {cols} FROM ({first}) q JOIN ({shown}) v ON q.item = v.item "
+        "ORDER BY q.item"
     )
 
 
