@@ -5,7 +5,9 @@ from a Dawid-Skene model) are analysed on the DuckDB engine with a fixed ``memor
 load (the coded judgement table), the full agreement report (``n_boot=0``: Fleiss,
 Conger, Brennan-Prediger, AC1, percent agreement, alpha; the pairwise means are declined
 at 10,000 annotators, 50 million pairs), the noise bound, and a Dawid-Skene fit to
-convergence. Side by side in the same run: the in-memory engine and crowd-kit's
+convergence: the relative log-likelihood change below ``tol=1e-7`` *and* no confusion or
+prevalence entry moving by ``--param-tol`` (1e-4) or more in the last iteration; the
+table shows both for the last iteration. Side by side in the same run: the in-memory engine and crowd-kit's
 ``DawidSkene`` at the sizes they are asked to run, and optionally a local Spark session.
 
 Every size runs in a child process, so the peak resident memory reported
@@ -76,7 +78,9 @@ def timed(fn):
     return time.perf_counter() - t, out
 
 
-def run_one(path: str, engine: str, memory_limit: str, max_iter: int) -> dict:
+def run_one(
+    path: str, engine: str, memory_limit: str, max_iter: int, param_tol: float | None
+) -> dict:
     """One analysis in this (child) process; returns the timings and the peak memory."""
     import pandas as pd
 
@@ -107,9 +111,16 @@ def run_one(path: str, engine: str, memory_limit: str, max_iter: int) -> dict:
         out["agreement"], report = timed(lambda: agreement_report(ann, n_boot=0))
         out["fleiss"] = float(report.set_index("coefficient").loc["Fleiss' kappa", "value"])
         out["noise"], _ = timed(lambda: noise_from_annotations(ann))
-        out["fit"], res = timed(lambda: fit(ann, max_iter=max_iter))
+        out["fit"], res = timed(lambda: fit(ann, max_iter=max_iter, param_tol=param_tol))
         out["iterations"], out["converged"] = int(res.n_iter), bool(res.converged)
         out["per_iteration"] = out["fit"] / max(res.n_iter + 1, 1)
+        trace = res.log_likelihood
+        # the evidence of convergence: the last relative log-likelihood change and the
+        # largest move of a confusion or prevalence entry in the last iteration
+        out["last_rel_ll"] = (
+            float(abs(trace[-1] - trace[-2]) / abs(trace[-2])) if len(trace) > 1 else None
+        )
+        out["parameter_change"] = float(res.parameter_change)
     out["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     return out
 
@@ -121,6 +132,12 @@ def main() -> None:
     ap.add_argument("--memory-limit", default="3GB", help="DuckDB's memory_limit")
     ap.add_argument("--max-iter", type=int, default=200)
     ap.add_argument(
+        "--param-tol",
+        type=float,
+        default=1e-4,
+        help="fit(param_tol=): also wait until no confusion entry moves by this (<0: off)",
+    )
+    ap.add_argument(
         "--memory-up-to",
         type=float,
         default=0,
@@ -131,7 +148,12 @@ def main() -> None:
     ap.add_argument("--one", nargs=2, metavar=("PATH", "ENGINE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one[0], args.one[1], args.memory_limit, args.max_iter)))
+        param_tol = args.param_tol if args.param_tol >= 0 else None
+        print(
+            json.dumps(
+                run_one(args.one[0], args.one[1], args.memory_limit, args.max_iter, param_tol)
+            )
+        )
         return
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -160,6 +182,8 @@ def main() -> None:
                 args.memory_limit,
                 "--max-iter",
                 str(args.max_iter),
+                "--param-tol",
+                str(args.param_tol),
             ]
             done = subprocess.run(cmd, capture_output=True, text=True)
             if done.returncode:
@@ -168,23 +192,30 @@ def main() -> None:
             row = {"judgements": size, **json.loads(done.stdout.strip().splitlines()[-1])}
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print(f"\nDuckDB memory_limit {args.memory_limit}; {os.cpu_count()} cores\n")
+    print(
+        f"\nDuckDB memory_limit {args.memory_limit}; {os.cpu_count()} cores; "
+        f"DS fit tol=1e-7, param_tol={args.param_tol}\n"
+    )
     print(
         "| judgements | engine | load s | agreement s | noise s | DS fit s (iterations) "
-        "| s per iteration | agreement s per 10^6 | DS s per 10^6 | peak RSS GB |"
+        "| s per iteration | agreement s per 10^6 | DS s per 10^6 | last relative LL change "
+        "| last parameter change | peak RSS GB |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         per = r["judgements"] / 1e6
 
         def cell(key, r=r):
             return f"{r[key]:.2f}" if isinstance(r.get(key), float) else "-"
 
+        def sci(key, r=r):
+            return f"{r[key]:.1e}" if isinstance(r.get(key), float) else "-"
+
         print(
             f"| {r['judgements']:,} | {r['engine']} | {cell('load')} | {cell('agreement')} | "
             f"{cell('noise')} | {r['fit']:.1f} ({r.get('iterations')}) | {cell('per_iteration')} "
             f"| {r.get('agreement', float('nan')) / per:.3f} | {r['fit'] / per:.2f} "
-            f"| {r['peak_rss_gb']:.2f} |"
+            f"| {sci('last_rel_ll')} | {sci('parameter_change')} | {r['peak_rss_gb']:.2f} |"
         )
 
 

@@ -213,6 +213,7 @@ class EMRun:
     trace: np.ndarray
     n_iter: int
     converged: bool
+    parameter_change: float = float("nan")
 
 
 class EMEngine:
@@ -268,9 +269,12 @@ class EMEngine:
         *,
         initial_error: tuple[str, np.ndarray] | None = None,
         finish: str = "e_step",
+        param_tol: float | None = None,
     ) -> EMRun:
         """EM from initial posteriors ``q0`` until the relative change of the
-        penalised log-likelihood is below ``tol`` or ``max_iter`` M-steps were made.
+        penalised log-likelihood is below ``tol`` (and, with ``param_tol``, no prevalence
+        or confusion entry moved by ``param_tol`` or more in the last iteration) or
+        ``max_iter`` M-steps were made.
 
         Every trace entry is the objective of the parameters the posteriors were
         computed from, so the returned posteriors, parameters and last trace entry
@@ -278,27 +282,32 @@ class EMEngine:
         annotator x true x given) enters the first M-step only. ``finish="m_step"``
         returns, instead of the posteriors of the final parameters, the posteriors the
         final M-step was made from (crowd-kit's ``DawidSkene`` state after ``n_iter``
-        iterations; with ``max_iter=0`` the start itself).
+        iterations; with ``max_iter=0`` the start itself). The run's
+        ``parameter_change`` is that largest absolute change in the last iteration (NaN
+        when none was made).
         """
         q_used = self.clamp(q0)
         pi, theta, counts = self.m_step(q_used, initial_error)
         trace: list[float] = []
-        n_iter, converged = 0, False
+        n_iter, converged, moved = 0, False, float("nan")
         while True:
             q, ll = self.e_step(pi, theta)
             trace.append(ll)
             if len(trace) > 1:
                 prev = trace[-2]
-                if abs(ll - prev) / max(abs(prev), np.finfo(float).tiny) < tol:
+                flat = abs(ll - prev) / max(abs(prev), np.finfo(float).tiny) < tol
+                if flat and (param_tol is None or moved < param_tol):
                     converged = True
                     break
             if n_iter >= max_iter:
                 break
-            pi, theta, counts = self.m_step(q)
+            new_pi, theta_new, counts = self.m_step(q)
+            moved = parameter_change(pi, theta, new_pi, theta_new)
+            pi, theta = new_pi, theta_new
             q_used = q
             n_iter += 1
         shown = q_used if finish == "m_step" else q
-        return EMRun(shown, pi, theta, counts, np.asarray(trace), n_iter, converged)
+        return EMRun(shown, pi, theta, counts, np.asarray(trace), n_iter, converged, moved)
 
     def m_step(
         self, q: np.ndarray, initial_error: tuple[str, np.ndarray] | None = None
@@ -364,6 +373,35 @@ class EMEngine:
             self.clamp(s)
         ll = float(ll_items.sum()) + penalty(self.alpha, log_theta) + penalty(self.beta, log_pi)
         return s, ll
+
+
+def parameter_change(
+    pi: np.ndarray, theta: np.ndarray, new_pi: np.ndarray, new_theta: np.ndarray
+) -> float:
+    """The largest absolute change of a prevalence or confusion entry between two M-steps.
+
+    Parameters
+    ----------
+    pi, new_pi : ndarray, shape (K,)
+        Prevalence before and after.
+    theta, new_theta : ndarray, shape (J, K, K)
+        Confusion matrices before and after.
+
+    Returns
+    -------
+    float
+        :math:`\\max(\\max_k |\\pi'_k - \\pi_k|, \\max_{jkl} |\\theta'_{jkl} - \\theta_{jkl}|)`
+        (0 when there are no entries).
+
+    Examples
+    --------
+    >>> parameter_change(np.array([0.5, 0.5]), np.full((1, 2, 2), 0.5),
+    ...                  np.array([0.75, 0.25]), np.full((1, 2, 2), 0.5))
+    0.25
+    """
+    d_pi = float(np.abs(new_pi - pi).max()) if pi.size else 0.0
+    d_theta = float(np.abs(new_theta - theta).max()) if theta.size else 0.0
+    return max(d_pi, d_theta)
 
 
 def _row_reduce(op: np.ufunc, a: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from analytics.dawid_skene.em import (
     pseudo_counts,
     sizes_notes,
 )
-from analytics.dawid_skene.model import DawidSkeneResult
+from analytics.dawid_skene.model import DawidSkeneResult, check_param_tol
 
 __all__ = ["ENGINE_STARTS", "ITEMS_SHOWN", "EngineEM", "engine_fit"]
 
@@ -89,6 +89,7 @@ def engine_fit(
     init: str = "majority",
     gold: Mapping[Any, Any] | pd.Series | None = None,
     seed: int = 0,
+    param_tol: float | None = None,
 ) -> DawidSkeneResult:
     """:func:`~analytics.dawid_skene.fit` of judgements held by an engine.
 
@@ -113,6 +114,7 @@ def engine_fit(
         seed=seed,
         init_methods=INIT_METHODS,
     )
+    param_tol = check_param_tol(param_tol)
     where = f"on the {lazy.engine} engine"
     if gold is not None:
         raise AnnotationDataError(
@@ -136,7 +138,7 @@ def engine_fit(
             hint="Keep the default smoothing=0.01.",
         )
     lazy.ds_start(init)
-    run = EngineEM(lazy, alpha, beta).run(CURRENT, max_iter, tol)
+    run = EngineEM(lazy, alpha, beta).run(CURRENT, max_iter, tol, param_tol=param_tol)
     single, per_annotator = lazy.ds_sizes()
     notes = sizes_notes(k, lazy.n_annotators, lazy.n_items, single, lazy.kind.value)
     items, q, votes = lazy.ds_sample(ITEMS_SHOWN)
@@ -163,6 +165,7 @@ def engine_fit(
         settings={
             "max_iter": max_iter,
             "tol": tol,
+            "param_tol": param_tol,
             "smoothing": smoothing,
             "prior": None if prior is None else np.asarray(prior).tolist(),
             "init": init,
@@ -170,4 +173,5 @@ def engine_fit(
             "seed": seed,
         },
         notes=notes,
+        parameter_change=run.parameter_change,
     )

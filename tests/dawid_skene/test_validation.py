@@ -123,6 +123,47 @@ def test_tol_zero_runs_exactly_max_iter_iterations():
     assert res.n_iter == 4 and not res.converged
 
 
+def simulated(seed: int = 3, n_items: int = 300, n_annotators: int = 6) -> Annotations:
+    """Judgements drawn from a Dawid-Skene model: 3 categories, annotators of 55-90 %."""
+    rng = np.random.default_rng(seed)
+    acc = rng.uniform(0.55, 0.9, n_annotators)
+    truth = rng.choice(3, n_items, p=[0.5, 0.3, 0.2])
+    rows = []
+    for i, z in enumerate(truth):
+        for j in rng.choice(n_annotators, 3, replace=False):
+            right = rng.random() < acc[j]
+            rows.append((f"i{i}", f"a{j}", int(z if right else (z + rng.integers(1, 3)) % 3)))
+    return Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+
+
+@pytest.mark.parametrize("param_tol", [-1e-4, np.nan, np.inf, "small"])
+def test_param_tol_must_be_none_or_a_finite_non_negative_number(param_tol):
+    with pytest.raises(AnnotationDataError, match="param_tol"):
+        fit(two_categories(), param_tol=param_tol)
+
+
+def test_parameter_change_is_the_largest_move_of_the_last_iteration():
+    ann = simulated()
+    before, after = fit(ann, max_iter=6, tol=0.0), fit(ann, max_iter=7, tol=0.0)
+    moved = max(
+        np.abs(after.confusion_array - before.confusion_array).max(),
+        np.abs(after.prevalence.to_numpy() - before.prevalence.to_numpy()).max(),
+    )
+    assert after.parameter_change == pytest.approx(moved, abs=1e-15)
+    assert np.isnan(fit(ann, max_iter=0).parameter_change)
+
+
+def test_param_tol_waits_until_the_parameters_stop_moving():
+    ann = simulated()
+    loose = fit(ann, tol=1e-3)
+    assert loose.converged and loose.parameter_change > 1e-6
+    held = fit(ann, tol=1e-3, param_tol=1e-6)
+    assert held.converged and held.n_iter > loose.n_iter and held.parameter_change < 1e-6
+    assert held.settings["param_tol"] == 1e-6 and loose.settings["param_tol"] is None
+    # without param_tol the fit is the log-likelihood rule alone, as before
+    assert loose.n_iter == fit(ann, tol=1e-3, param_tol=None).n_iter
+
+
 @pytest.mark.parametrize("init", ["nope", "Majority", None, 3])
 def test_init_must_be_one_of_the_named_starts(init):
     with pytest.raises(AnnotationDataError, match="majority, soft, random, best"):

@@ -19,6 +19,7 @@ pytest.importorskip("duckdb")
 
 def same_fit(x, y) -> None:
     assert (x.n_iter, x.converged) == (y.n_iter, y.converged)
+    np.testing.assert_allclose(x.parameter_change, y.parameter_change, atol=1e-9)
     np.testing.assert_allclose(x.log_likelihood, y.log_likelihood, rtol=1e-12, atol=1e-9)
     np.testing.assert_allclose(x.prevalence.to_numpy(), y.prevalence.to_numpy(), atol=1e-9)
     # annotators: the engine sorts them by name; memory keeps first-seen order
@@ -44,12 +45,14 @@ def same_fit(x, y) -> None:
     q=st.integers(1, 4),
     p_missing=st.sampled_from([0.0, 0.3, 0.6]),
     init=st.sampled_from(["majority", "soft"]),
+    param_tol=st.sampled_from([None, 1e-3, 0.0]),
 )
-def test_fit_equals_the_memory_engine(seed, n_items, n_annotators, q, p_missing, init):
+def test_fit_equals_the_memory_engine(seed, n_items, n_annotators, q, p_missing, init, param_tol):
     df = random_frame(seed, n_items, n_annotators, q, p_missing)
     if df.empty:
         return
-    same_fit(fit(load(df, engine="duckdb"), init=init), fit(Annotations.from_frame(df), init=init))
+    kw = {"init": init, "param_tol": param_tol, "max_iter": 60}
+    same_fit(fit(load(df, engine="duckdb"), **kw), fit(Annotations.from_frame(df), **kw))
 
 
 def test_repeats_count_as_independent_draws_and_settings_pass_through(tmp_path):
