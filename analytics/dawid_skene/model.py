@@ -248,10 +248,9 @@ def fit(
         Also require that no prevalence or confusion entry moved by ``param_tol`` or more
         in the last iteration (``result.parameter_change``), so that "converged" means
         the parameters stopped moving: a finite number >= 0, or None for the
-        log-likelihood rule alone. On 10^7 judgements and more, a relative change of
-        1e-7 is tens of nats spread over millions of items and can stop EM while the
-        confusion entries still move by 1e-3; ``param_tol=1e-4`` waits for them
-        (``docs/scale.md``).
+        log-likelihood rule alone. On 10^7 judgements a relative change of 1e-7 is one
+        nat spread over 10^6 items: it stopped EM while confusion entries still moved by
+        1.6e-3, and ``param_tol=1e-4`` waited for them (``docs/scale.md``).
     smoothing : float, default 0.01
         Additive pseudo-count :math:`a = b` added to every confusion cell and every
         prevalence count (a MAP estimate): a finite number >= 0; 0 gives the unsmoothed
