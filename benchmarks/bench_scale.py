@@ -86,7 +86,12 @@ def timed(fn):
 
 
 def run_one(
-    path: str, engine: str, memory_limit: str, max_iter: int, param_tol: float | None
+    path: str,
+    engine: str,
+    memory_limit: str,
+    max_iter: int,
+    param_tol: float | None,
+    skip: tuple[str, ...] = (),
 ) -> dict:
     """One analysis in this (child) process; returns the timings and the peak memory."""
     import pandas as pd
@@ -119,7 +124,8 @@ def run_one(
         out["agreement"], report = timed(lambda: agreement_report(ann, n_boot=0))
         out["agreement_cpu"] = CPU["last"]
         out["fleiss"] = float(report.set_index("coefficient").loc["Fleiss' kappa", "value"])
-        out["noise"], _ = timed(lambda: noise_from_annotations(ann))
+        if "noise" not in skip:
+            out["noise"], _ = timed(lambda: noise_from_annotations(ann))
         out["fit"], res = timed(lambda: fit(ann, max_iter=max_iter, param_tol=param_tol))
         out["fit_cpu"] = CPU["last"]
         out["iterations"], out["converged"] = int(res.n_iter), bool(res.converged)
@@ -155,13 +161,21 @@ def main() -> None:
     )
     ap.add_argument("--crowdkit-up-to", type=float, default=1e6, help="largest crowd-kit run")
     ap.add_argument("--spark", action="store_true", help="also the smallest size on Spark")
+    ap.add_argument("--skip", nargs="*", default=[], choices=["noise"], help="steps left out")
     ap.add_argument("--one", nargs=2, metavar=("PATH", "ENGINE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         param_tol = args.param_tol if args.param_tol >= 0 else None
         print(
             json.dumps(
-                run_one(args.one[0], args.one[1], args.memory_limit, args.max_iter, param_tol)
+                run_one(
+                    args.one[0],
+                    args.one[1],
+                    args.memory_limit,
+                    args.max_iter,
+                    param_tol,
+                    tuple(args.skip),
+                )
             )
         )
         return
@@ -194,6 +208,8 @@ def main() -> None:
                 str(args.max_iter),
                 "--param-tol",
                 str(args.param_tol),
+                "--skip",
+                *args.skip,
             ]
             done = subprocess.run(cmd, capture_output=True, text=True)
             if done.returncode:
