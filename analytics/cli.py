@@ -131,7 +131,9 @@ def cmd_agreement(args: argparse.Namespace) -> None:
         weights=args.weights,
     )
     if args.json:
-        emit({"dataset": ann.name, "confidence": args.confidence, "coefficients": records(report)})
+        emit(
+            {"dataset": ann.name, "confidence": args.confidence, "coefficients": records(report)}
+        )
         return
     print(f"{ann.name}: agreement ({ann.n_items:,} items, {ann.n_annotators:,} annotators)")
     if ann.report.kind_reason:

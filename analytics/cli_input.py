@@ -149,7 +149,8 @@ def limits_from(pairs: Sequence[str]) -> Limits | None:
         key, eq, value = (part.strip() for part in pair.partition("="))
         if not eq or key not in LIMIT_FIELDS:
             raise CliError(
-                f"--limit takes NAME=VALUE with NAME one of {', '.join(LIMIT_FIELDS)}, not {pair!r}"
+                f"--limit takes NAME=VALUE with NAME one of {', '.join(LIMIT_FIELDS)}, "
+                f"not {pair!r}"
             )
         match = re.fullmatch(r"([0-9][0-9_]*)\s*([KMGT]?)(?:I?B)?", value, re.I)
         if match is None or int(match.group(1).replace("_", "")) < 1:

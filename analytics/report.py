@@ -28,14 +28,7 @@ from analytics.overview import expected_label_error, judge
 from analytics.report_html import Block, render, slug
 from analytics.report_settings import ReportSettings
 
-__all__ = [
-    "SECTIONS",
-    "Block",
-    "ReportSettings",
-    "build_report",
-    "build_report_zip",
-    "report_blocks",
-]
+__all__ = ["SECTIONS", "Block", "ReportSettings", "build_report", "build_report_zip", "report_blocks"]
 
 # ---------------------------------------------------------------------- sections
 REPORT_PAIRWISE_ANNOTATORS = 200
@@ -532,9 +525,7 @@ def build_report_zip(
     )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(
-            "report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)
-        )
+        zf.writestr("report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS))
         seen: dict[str, int] = {}
         for b in blocks:
             if b.kind != "table" or b.table is None:

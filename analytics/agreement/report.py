@@ -290,7 +290,9 @@ def agreement_report(
         else ""
     )
     p = prepare(ann)
-    entries = _report_entries(p, default_distance(ann) if distance is None else distance, weights)
+    entries = _report_entries(
+        p, default_distance(ann) if distance is None else distance, weights
+    )
     boot: dict[str, np.ndarray] = {}
     refused: dict[str, str] = {}  # rows whose bootstrap would exceed the memory budget
     to_boot: dict[str, ItemStatistic] = {}
