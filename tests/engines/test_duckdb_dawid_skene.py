@@ -75,3 +75,35 @@ def test_what_the_engine_refuses_it_says():
         fit(lazy, smoothing=0)
     with pytest.raises(AnnotationDataError, match="initial_error= and finish="):
         fit(lazy, finish="m_step")  # never silently dropped
+
+
+def coded_types(lazy) -> dict[str, str]:
+    rows = lazy.runner.con.execute("DESCRIBE concord_j").fetchall()
+    return {r[0]: r[1] for r in rows}
+
+
+def test_the_coded_table_takes_the_narrowest_integer_types():
+    df = random_frame(3, 30, 4, 3, 0.0)
+    wide = df.assign(item=df["item"].str[1:].astype(np.int64) * 1_000)  # 0 .. 29,000
+    lazy = load(wide, engine="duckdb")
+    assert coded_types(lazy) == {
+        "item": "USMALLINT",
+        "annotator": "UTINYINT",
+        "label": "UTINYINT",
+        "al": "UTINYINT",
+    }
+    # negative items take a signed type; text items stay text; the fit is unchanged
+    signed = wide.assign(item=-wide["item"] - 1)
+    assert coded_types(load(signed, engine="duckdb"))["item"] == "SMALLINT"
+    assert coded_types(load(df, engine="duckdb"))["item"] == "VARCHAR"
+    same_fit(fit(lazy), fit(Annotations.from_frame(wide)))
+
+
+def test_the_signed_types_both_dialects_know():
+    from analytics.engines.handle import Runner
+
+    def signed(lo, hi):
+        return Runner.int_type(None, lo, hi)  # Spark's answer: no unsigned types
+
+    assert signed(0, 127) == "TINYINT" and signed(-129, 0) == "SMALLINT"
+    assert signed(0, 49_999) == "INTEGER" and signed(0, 2**31) == "BIGINT"
