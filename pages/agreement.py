@@ -33,6 +33,7 @@ from analytics.agreement import (
 )
 from analytics.overview import judge
 from ui.crowd import annotator_picker, window
+from ui.engine import engine_page
 from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
 from ui.severity import show_verdict
 from ui.state import require_annotations
@@ -181,6 +182,7 @@ coefficients; the table says how many items each coefficient used.
 """
 )
 
+engine_page("agreement")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 
 with st.container(border=True):

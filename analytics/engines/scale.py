@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 from analytics._core.errors import AnnotationDataError
 from analytics.data import DEFAULT_MAX_BYTES, detect_columns
 from analytics.engines.loading import load_annotations
@@ -26,6 +29,7 @@ __all__ = [
     "LocalSource",
     "Support",
     "default_engine",
+    "engine_summary",
     "engine_support",
     "format_bytes",
     "guess_columns",
@@ -417,3 +421,43 @@ def sampled_note(shown: int, total: int, what: str = "items", engine: str = "duc
         f"Showing {shown:,} of {total:,} {what}, sampled (the first in item order): the "
         f"{engine} engine keeps the rest."
     )
+
+
+def engine_summary(lazy: Any) -> dict[str, pd.DataFrame]:
+    """The Data page's tables of judgements on an engine, from its small tables only.
+
+    Parameters
+    ----------
+    lazy : LazyAnnotations
+        Judgements held by an engine.
+
+    Returns
+    -------
+    dict
+        ``"labels"``: per category the judgements and their share of all judgements;
+        ``"annotators"``: per annotator the judgements, and per category their share of
+        that annotator's judgements (NaN for an annotator without judgements), busiest
+        first. Both come from :meth:`~analytics.engines.LazyAnnotations.annotator_category_counts`
+        (annotators x categories), so no per-item table is read.
+    """
+    counts = lazy.annotator_category_counts().astype(float)
+    cats = [str(c) for c in lazy.categories]
+    per_label = counts.sum(axis=0)
+    total = per_label.sum()
+    labels = pd.DataFrame(
+        {
+            "category": cats,
+            "judgements": per_label.astype(np.int64),
+            "share": per_label / total if total else np.full(len(cats), np.nan),
+        }
+    )
+    per_annotator = counts.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = counts / per_annotator[:, None]
+    annotators = pd.DataFrame(shares, columns=[f"share {c}" for c in cats])
+    annotators.insert(0, "judgements", per_annotator.astype(np.int64))
+    annotators.index = pd.Index([str(a) for a in lazy.annotators], name="annotator")
+    return {
+        "labels": labels,
+        "annotators": annotators.sort_values("judgements", ascending=False, kind="stable"),
+    }
