@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics import Annotations, Limits, load_annotations
-from analytics.engines.scale import ENGINE_THRESHOLD_BYTES, default_engine
+from analytics.engines import ENGINE_THRESHOLD_BYTES, default_engine
 
 JSON_VERSION = 1
 LIMIT_FIELDS = tuple(f.name for f in fields(Limits))

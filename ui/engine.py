@@ -17,8 +17,7 @@ import streamlit as st
 
 from analytics import AnnotationDataError, format_count
 from analytics.agreement import agreement_report, default_distance, distance_options, forest_plot
-from analytics.dawid_skene import annotator_table
-from analytics.dawid_skene.on_engine import ENGINE_STARTS, ITEMS_SHOWN
+from analytics.dawid_skene import ENGINE_ITEMS_SHOWN, ENGINE_STARTS, annotator_table
 from analytics.engines import engine_support, is_lazy, sampled_note
 from ui.cached import busy, ds_fit
 from ui.settings import AGREEMENT_BOOTSTRAP
@@ -39,7 +38,7 @@ def engine_name(what: Any) -> str:
 
 def sampled_caption(ann: Any, what: str = "items") -> None:
     """The caption under a per-item view of an engine's data (nothing when none is left out)."""
-    note = sampled_note(min(ITEMS_SHOWN, ann.n_items), ann.n_items, what, ann.engine)
+    note = sampled_note(min(ENGINE_ITEMS_SHOWN, ann.n_items), ann.n_items, what, ann.engine)
     if note:
         st.caption(md(f"Per-item views: {note[0].lower()}{note[1:]}"))
 

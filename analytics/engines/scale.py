@@ -268,7 +268,7 @@ def open_on_engine(source: LocalSource | Any, engine: str, **options: Any) -> An
         What the loader refuses, and any error the engine raises, named as such.
     """
     path = source.path if isinstance(source, LocalSource) else source
-    if engine == "memory" and isinstance(source, LocalSource) and source.n_files != 1:
+    if engine == "memory" and isinstance(source, LocalSource) and source.kind == "parquet folder":
         raise AnnotationDataError(
             "a folder of Parquet files opens on DuckDB only.",
             source=str(path),
