@@ -100,7 +100,7 @@ if mode == "Upload a file":
     if uploaded is not None:
         data, name = uploaded.getvalue(), uploaded.name
         origin = ("file", uploaded.file_id)
-        if big_upload(data, name):  # on DuckDB: opened from a temporary file, not parsed here
+        if big_upload(data, name, uploaded.file_id):  # on DuckDB: opened from a temporary file, not parsed here
             data = None
     elif current is not None:
         st.caption(f"Showing **{md(current.name)}**, loaded earlier. Drop a file to replace it.")

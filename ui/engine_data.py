@@ -70,11 +70,15 @@ def _columns(path: str, n_bytes: int, mtime: float) -> list[str]:
 
 
 @st.cache_resource(max_entries=2, show_spinner="Writing the upload to a temporary file…")
-def spill_upload(data: bytes, name: str) -> str:
-    """A big upload written to a temporary file, for DuckDB to read (kept while cached)."""
+def spill_upload(file_id: str, name: str, _data: bytes) -> str:
+    """A big upload written to a temporary file, for DuckDB to read (kept while cached).
+
+    Keyed by the upload's id, not its bytes: hashing a gigabyte on every rerun would cost
+    seconds.
+    """
     folder = Path(tempfile.mkdtemp(prefix="concord-upload-"))
     path = folder / Path(name).name
-    path.write_bytes(data)
+    path.write_bytes(_data)
     return str(path)
 
 
@@ -110,6 +114,8 @@ def open_form(source: LocalSource, engine: str, *, key: str, description: str) -
         ).strip()
         if limit:
             options["memory_limit"] = limit
+        # DuckDB spills to .tmp in the working folder by default: the app's is the repository
+        options["temp_directory"] = str(Path(tempfile.gettempdir()) / "concord-duckdb")
     if not st.button(
         f"Open ({engine_name(engine)})",
         key=f"{key}_open",
@@ -158,7 +164,7 @@ def path_form() -> None:
     open_form(source, engine, key="engine_path_form", description=f"path: {source.path}")
 
 
-def big_upload(data: bytes, name: str) -> bool:
+def big_upload(data: bytes, name: str, file_id: str) -> bool:
     """For an uploaded Parquet/CSV/TSV file: the engine choice; True when DuckDB takes it.
 
     On DuckDB the upload is written to a temporary file and opened from there (the
@@ -171,7 +177,7 @@ def big_upload(data: bytes, name: str) -> bool:
     engine = engine_choice(len(data), default, key=f"upload_engine_{name}")
     if engine != "duckdb":
         return False
-    source = local_source(spill_upload(data, name))
+    source = local_source(spill_upload(file_id, name, data))
     open_form(source, engine, key=f"upload_engine_form_{name}", description=f"file: {name}")
     return True
 
