@@ -127,7 +127,7 @@ def open_form(source: LocalSource, engine: str, *, key: str, description: str) -
             st.caption("Choose the item, annotator and label columns to open the file.")
         return
     try:
-        with st.spinner(f"Opening {source.path.name} ({format_bytes(source.n_bytes)})…"):
+        with st.spinner(f"Opening {md(source.path.name)} ({format_bytes(source.n_bytes)})…"):
             ann = open_on_engine(source, engine, **options)
     except AnnotationDataError as exc:
         show_error(exc)

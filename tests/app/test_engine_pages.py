@@ -11,7 +11,7 @@ from analytics.agreement import agreement_report
 from analytics.engines import is_lazy, load_annotations
 from analytics.engines.scale import ANALYSES
 from tests.helpers.app import run_page
-from tests.helpers.markup import shown
+from tests.helpers.markup import is_literal, shown
 from tests.helpers.paths import ROOT
 
 pytest.importorskip("duckdb")
@@ -208,3 +208,18 @@ def test_the_span_page_keeps_its_own_data(handle):
     assert not at.exception
     assert "own span data" in texts(at.info)
     assert at.metric  # the span sample is still analysed
+
+
+def test_a_hostile_file_name_is_shown_literally(tmp_path, handle):
+    name = "[win](mailto:x@y.z) :red[URGENT] $x^2$ <b>.parquet"
+    path = tmp_path / name
+    crowd(30).to_parquet(path)
+    at = path_typed(str(path))
+    at.radio(key="engine_path_choice").set_value("duckdb")
+    frame_run(at)
+    at.button(key="engine_path_form_open").click()
+    frame_run(at)
+    assert not at.exception and not at.error, (at.exception, at.error)
+    assert any(is_literal(s.value, name) and "(on DuckDB)" in s.value for s in at.subheader)
+    at.switch_page("pages/next_labels.py").run()
+    assert any(is_literal(i.value, name) for i in at.info)
