@@ -83,6 +83,17 @@ class LocalSource:
 def format_bytes(n: int) -> str:
     """``n`` bytes in the largest unit that keeps one digit before the point (1024-based).
 
+    Parameters
+    ----------
+    n : int
+        A size in bytes.
+
+    Returns
+    -------
+    str
+        ``"812 bytes"``, ``"2.4 KB"``, ``"200 MB"``, ``"3.1 GB"`` (one decimal, dropped
+        when zero; GB is the largest unit).
+
     Examples
     --------
     >>> format_bytes(ENGINE_THRESHOLD_BYTES)
@@ -214,6 +225,16 @@ def _duck_errors() -> tuple[type[BaseException], ...]:
 def source_columns(source: LocalSource) -> list[str]:
     """The column names of a checked source, read by DuckDB from its header or schema.
 
+    Parameters
+    ----------
+    source : LocalSource
+        From :func:`local_source`.
+
+    Returns
+    -------
+    list of str
+        The columns in file order (no row is read besides a CSV's sniffed sample).
+
     Raises
     ------
     AnnotationDataError
@@ -238,6 +259,16 @@ def guess_columns(columns: list[str]) -> dict[str, str | None]:
 
     The in-memory loader's rule (:func:`analytics.data.detect_columns`); a name that
     several columns could fill is left unguessed rather than refused.
+
+    Parameters
+    ----------
+    columns : list of str
+        The source's columns.
+
+    Returns
+    -------
+    dict
+        ``{"item": ..., "annotator": ..., "label": ...}``, None where no column matched.
     """
     try:
         return detect_columns(columns)
@@ -407,6 +438,24 @@ def engine_support(analysis: str, engine: str) -> Support:
 
 def sampled_note(shown: int, total: int, what: str = "items", engine: str = "duckdb") -> str:
     """The sentence under a sampled per-item view ("" when nothing is left out).
+
+    Parameters
+    ----------
+    shown : int
+        The items (or rows) the view holds.
+    total : int
+        All of them.
+    what : str, default "items"
+        What is counted.
+    engine : str, default "duckdb"
+        The engine that keeps the rest.
+
+    Returns
+    -------
+    str
+        "Showing <shown> of <total> <what>, sampled (the first in item order): ..."; the
+        engines bring back the first items in item order (see
+        :data:`analytics.dawid_skene.ENGINE_ITEMS_SHOWN`).
 
     Examples
     --------
