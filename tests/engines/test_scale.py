@@ -112,3 +112,15 @@ def test_the_sampled_note_names_both_counts():
     note = sampled_note(10_000, 10_000_000)
     assert "10,000 of 10,000,000 items, sampled" in note
     assert sampled_note(10, 10) == ""
+
+
+def test_a_csv_path_opens_on_duckdb_and_in_memory_alike(tmp_path, frame):
+    path = tmp_path / "judgements.csv"
+    frame.to_csv(path, index=False)
+    src = local_source(str(path))
+    assert (src.kind, src.default_engine) == ("csv", "memory")
+    assert source_columns(src) == ["item", "annotator", "label"]
+    lazy = open_on_engine(src, "duckdb")
+    mem = open_on_engine(src, "memory")
+    assert (lazy.n_items, lazy.n_judgements) == (mem.n_items, mem.n_judgements)
+    assert list(map(str, lazy.categories)) == list(map(str, mem.categories))
