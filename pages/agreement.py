@@ -54,8 +54,9 @@ PAIRWISE_LABELS = {
 
 
 # ---------------------------------------------------------------------- cached computations
+# The report's coefficient-scale columns, shown to three decimals (the CSV keeps all). A
+# comment, not a docstring: Streamlit's magic would print a bare string on the page.
 NUMBER_COLUMNS = ("value", "ci_low", "ci_high", "se", "analytic_low", "analytic_high")
-"""The report's coefficient-scale columns, shown to three decimals (the CSV keeps all)."""
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

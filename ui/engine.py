@@ -134,11 +134,6 @@ def _agreement_view(ann: Any) -> None:
 # ---------------------------------------------------------------------- Dawid-Skene
 def _ds_view(ann: Any) -> None:
     st.subheader(f"The Dawid-Skene model, fitted by {engine_name(ann)}")
-    st.caption(
-        "On an engine only the Dawid-Skene model is fitted (EM as SQL joins and group-bys); "
-        "the other annotator models, known gold labels and random starts need every judgement "
-        "in memory."
-    )
     c1, c2, c3 = st.columns(3)
     init = c1.selectbox("Start from", list(ENGINE_STARTS), key="eng_ds_init")
     smoothing = c2.number_input(

@@ -47,7 +47,11 @@ def engine_choice(n_bytes: int, default: str, *, key: str) -> str:
         "Engine",
         ENGINES_OFFERED,
         index=ENGINES_OFFERED.index(default),
-        format_func=lambda e: engine_name(e) + (" (default for this size)" if e == default else ""),
+        format_func=lambda e: (
+            engine_name(e)[:1].upper()
+            + engine_name(e)[1:]
+            + (" (default for this size)" if e == default else "")
+        ),
         key=key,
         horizontal=True,
         help=f"Below {threshold} files are read in memory (every page works); from {threshold} "
