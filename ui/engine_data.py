@@ -10,6 +10,7 @@ a control to override it.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,9 @@ def _columns(path: str, n_bytes: int, mtime: float) -> list[str]:
     return source_columns(local_source(path))
 
 
+_SPILLED: list[Path] = []
+
+
 @st.cache_resource(max_entries=2, show_spinner="Writing the upload to a temporary file…")
 def spill_upload(file_id: str, name: str, _data: bytes) -> str:
     """A big upload written to a temporary file, for DuckDB to read (kept while cached).
@@ -83,6 +87,11 @@ def spill_upload(file_id: str, name: str, _data: bytes) -> str:
     folder = Path(tempfile.mkdtemp(prefix="concord-upload-"))
     path = folder / Path(name).name
     path.write_bytes(_data)
+    # at most the cache's two spilled uploads on disk: a handle reads its file only while
+    # it opens (the engine keeps its own coded table), so older files can go
+    _SPILLED.append(folder)
+    while len(_SPILLED) > 2:
+        shutil.rmtree(_SPILLED.pop(0), ignore_errors=True)
     return str(path)
 
 
