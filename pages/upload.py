@@ -8,7 +8,7 @@ from analytics import AnnotationDataError
 from analytics.data import DUPLICATE_POLICIES, SAMPLES, LabelKind
 from analytics.engines import is_lazy
 from ui.columns import column_roles, flagged_columns
-from ui.engine_data import PATH_MODE, big_upload, engine_summary_view, path_form
+from ui.engine_data import LOAD_TOKEN, PATH_MODE, big_upload, engine_summary_view, path_form
 from ui.loaders import (
     DEFAULT_MISSING,
     coverage_cached,
@@ -54,7 +54,6 @@ LAYOUTS = {
     "counts": "count table (items x categories)",
     "contingency": "contingency table (two raters)",
 }
-LOAD_TOKEN = "concord_load_choice"
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "json", "jsonl", "ndjson", "xlsx", "parquet", "pq"]
 
 st.title("Your annotations")
@@ -100,7 +99,8 @@ if mode == "Upload a file":
     if uploaded is not None:
         data, name = uploaded.getvalue(), uploaded.name
         origin = ("file", uploaded.file_id)
-        if big_upload(data, name, uploaded.file_id):  # on DuckDB: opened from a temporary file, not parsed here
+        # on DuckDB it is opened from a temporary file, not parsed here
+        if big_upload(data, name, uploaded.file_id):
             data = None
     elif current is not None:
         st.caption(f"Showing **{md(current.name)}**, loaded earlier. Drop a file to replace it.")
