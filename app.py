@@ -15,6 +15,8 @@ from PIL import Image
 
 from analytics import format_count
 from analytics.data import DEFAULT_SAMPLE, SAMPLES
+from analytics.engines import is_lazy
+from ui.engine import sidebar_engine
 from ui.loaders import load_sample_cached
 from ui.report import report_button
 from ui.settings import report_settings
@@ -66,8 +68,11 @@ with st.sidebar:
                 ]
             )
         )
-        shown_settings = report_settings(ann)
-        report_button(ann, shown_settings, key="sidebar")
+        if is_lazy(ann):  # on DuckDB/Spark: the engine and the size; no report (memory only)
+            sidebar_engine(ann)
+        else:
+            shown_settings = report_settings(ann)
+            report_button(ann, shown_settings, key="sidebar")
 
 page.run()
 
@@ -76,7 +81,7 @@ page.run()
 # that the sidebar (and its report download) never describes what the page no longer shows.
 now = get_annotations()
 if (None if now is None else now.fingerprint) != (None if ann is None else ann.fingerprint) or (
-    now is not None and report_settings(now) != shown_settings
+    now is not None and not is_lazy(now) and report_settings(now) != shown_settings
 ):
     st.rerun()
 sync_url()

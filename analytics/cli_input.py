@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics import Annotations, Limits, load_annotations
+from analytics.engines import ENGINE_THRESHOLD_BYTES, default_engine
 
 JSON_VERSION = 1
 LIMIT_FIELDS = tuple(f.name for f in fields(Limits))
@@ -149,8 +150,7 @@ def limits_from(pairs: Sequence[str]) -> Limits | None:
         key, eq, value = (part.strip() for part in pair.partition("="))
         if not eq or key not in LIMIT_FIELDS:
             raise CliError(
-                f"--limit takes NAME=VALUE with NAME one of {', '.join(LIMIT_FIELDS)}, "
-                f"not {pair!r}"
+                f"--limit takes NAME=VALUE with NAME one of {', '.join(LIMIT_FIELDS)}, not {pair!r}"
             )
         match = re.fullmatch(r"([0-9][0-9_]*)\s*([KMGT]?)(?:I?B)?", value, re.I)
         if match is None or int(match.group(1).replace("_", "")) < 1:
@@ -172,11 +172,6 @@ def categories_from(text: str | None) -> list[str] | None:
     return cats
 
 
-ENGINE_THRESHOLD_BYTES = 256 * 2**20
-"""``--engine auto``: files at least this big (Parquet, CSV, TSV) are read by DuckDB."""
-_DUCKDB_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv")
-
-
 def add_engine_options(p: argparse.ArgumentParser) -> None:
     """``--engine`` and ``--memory-limit`` (docs/scale.md)."""
     g = p.add_argument_group("where the judgements are held (docs/scale.md)")
@@ -184,7 +179,7 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
         "--engine",
         choices=["auto", "memory", "duckdb", "spark"],
         default="auto",
-        help="auto (default): memory below 256 MB, duckdb for a bigger Parquet/CSV/TSV file",
+        help="auto (default): memory below 200 MB, duckdb for a bigger Parquet/CSV/TSV file",
     )
     g.add_argument("--memory-limit", help="DuckDB's memory bound, e.g. 3GB (it spills past it)")
 
@@ -195,8 +190,9 @@ def engine_of(args: argparse.Namespace) -> str:
     if engine != "auto":
         return engine
     path = Path(args.file)
-    big = path.is_file() and path.stat().st_size >= ENGINE_THRESHOLD_BYTES
-    return "duckdb" if big and path.suffix.lower() in _DUCKDB_SUFFIXES else "memory"
+    if not path.is_file():
+        return "memory"
+    return default_engine(path.stat().st_size, path.suffix)
 
 
 def load(args: argparse.Namespace) -> Annotations:

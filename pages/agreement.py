@@ -33,6 +33,7 @@ from analytics.agreement import (
 )
 from analytics.overview import judge
 from ui.crowd import annotator_picker, window
+from ui.engine import engine_page
 from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
 from ui.severity import show_verdict
 from ui.state import require_annotations
@@ -53,8 +54,9 @@ PAIRWISE_LABELS = {
 
 
 # ---------------------------------------------------------------------- cached computations
+# The report's coefficient-scale columns, shown to three decimals (the CSV keeps all). A
+# comment, not a docstring: Streamlit's magic would print a bare string on the page.
 NUMBER_COLUMNS = ("value", "ci_low", "ci_high", "se", "analytic_low", "analytic_high")
-"""The report's coefficient-scale columns, shown to three decimals (the CSV keeps all)."""
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -181,6 +183,7 @@ coefficients; the table says how many items each coefficient used.
 """
 )
 
+engine_page("agreement")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 
 with st.container(border=True):

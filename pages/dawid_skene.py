@@ -33,6 +33,7 @@ from analytics.dawid_skene import (
 )
 from analytics.overview import expected_label_error, judge
 from ui.cached import ds_fit, ds_fit_per_category
+from ui.engine import engine_page
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_sample_key, require_annotations
@@ -91,6 +92,7 @@ Use the model's labels as your gold standard and review the items it is unsure a
 """
 )
 
+engine_page("dawid_skene")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 if ann.is_multilabel:
     st.info(

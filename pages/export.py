@@ -10,12 +10,14 @@ from analytics.data import table_to_csv
 from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
+from ui.engine import engine_page
 from ui.report import report_button
 from ui.settings import report_settings
 from ui.state import require_annotations
 from ui.text import md, md_lines
 from ui.widgets import annotation_downloads, download_table, explain
 
+engine_page("export")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 st.title("Export")
 explain(

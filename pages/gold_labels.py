@@ -22,6 +22,7 @@ from analytics.models import (
     fit,
     gold_table,
 )
+from ui.engine import engine_page
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
@@ -105,6 +106,7 @@ the model on resampled items to show how sure the estimates themselves are.
 """
 )
 
+engine_page("gold_labels")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 if ann.is_multilabel:
     st.error(

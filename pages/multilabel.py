@@ -10,6 +10,7 @@ from analytics import agreement as ag
 from analytics import multilabel as ml
 from analytics.data import SAMPLES
 from analytics.overview import judge
+from ui.engine import engine_page
 from ui.loaders import load_sample_cached
 from ui.severity import show_verdict
 from ui.state import require_annotations, set_annotations, set_source
@@ -73,6 +74,7 @@ that annotator's comparisons.
 """
 )
 
+engine_page("multilabel")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 if not ann.is_multilabel:
     st.info(

@@ -24,6 +24,7 @@ from analytics.next_labels import (
     replay_figure,
 )
 from analytics.noise import adding_annotators, equal_rates
+from ui.engine import engine_page
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
@@ -103,6 +104,7 @@ Concord tells you how good your labels are; this page says **what to do about it
 """
 )
 
+engine_page("next_labels")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 if ann.is_multilabel:
     st.error(

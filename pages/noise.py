@@ -22,6 +22,7 @@ from analytics.noise import (
 from analytics.overview import judge
 from ui.cached import noise_result
 from ui.crowd import annotator_picker
+from ui.engine import engine_page
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_annotations
@@ -91,6 +92,7 @@ from the agreed items.
 """
 )
 
+engine_page("noise")  # data on DuckDB/Spark: its own view, or why not
 ann = get_annotations()
 if ann is None:
     st.info(

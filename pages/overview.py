@@ -13,6 +13,7 @@ from analytics import AnnotationDataError
 from analytics.data import table_to_csv
 from analytics.overview import Answer, overview
 from ui.cached import ds_fit, ds_fit_per_category, noise_result
+from ui.engine import engine_page
 from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
 from ui.state import require_annotations
@@ -70,6 +71,7 @@ def _show_answer(answer: Answer, n: int) -> None:
             page_link(answer.page, f"Explained on: {answer.page_title}", ":material/arrow_forward:")
 
 
+engine_page("overview")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 st.title("Overview: can we benchmark on this?")
 explain(

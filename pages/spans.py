@@ -8,6 +8,7 @@ import streamlit as st
 
 from analytics import AnnotationDataError, format_number
 from analytics import spans as sp
+from ui.engine import engine_page
 from ui.text import md, md_lines
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
 
@@ -100,6 +101,7 @@ with st.expander("Load span annotations", expanded=SPANS_KEY not in st.session_s
         del st.session_state[SPANS_KEY]
         st.rerun()
 
+engine_page("spans")  # data on DuckDB/Spark: its own view, or why not
 spans = st.session_state.get(SPANS_KEY)
 if spans is None:
     spans = _load(SAMPLE.read_bytes(), SAMPLE.name, None)

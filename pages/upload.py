@@ -6,7 +6,9 @@ import streamlit as st
 
 from analytics import AnnotationDataError
 from analytics.data import DUPLICATE_POLICIES, SAMPLES, LabelKind
+from analytics.engines import is_lazy
 from ui.columns import column_roles, flagged_columns
+from ui.engine_data import LOAD_TOKEN, PATH_MODE, big_upload, engine_summary_view, path_form
 from ui.loaders import (
     DEFAULT_MISSING,
     coverage_cached,
@@ -52,7 +54,6 @@ LAYOUTS = {
     "counts": "count table (items x categories)",
     "contingency": "contingency table (two raters)",
 }
-LOAD_TOKEN = "concord_load_choice"
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "json", "jsonl", "ndjson", "xlsx", "parquet", "pq"]
 
 st.title("Your annotations")
@@ -74,10 +75,12 @@ current = get_annotations()
 source_now = get_source() or ""
 mode = st.segmented_control(
     "Load from",
-    ["Sample data set", "Upload a file"],
+    ["Sample data set", "Upload a file", PATH_MODE],
     # a data set that did not come from a sample (an upload, or set by a script) stays put
     default="Sample data set"
     if current is None or source_now.startswith("sample:")
+    else PATH_MODE
+    if source_now.startswith("path:")
     else "Upload a file",
     key="upload_mode",
 )
@@ -89,13 +92,20 @@ if mode == "Upload a file":
         "Drop an annotation file here",
         type=UPLOAD_TYPES,
         key="upload_file",
-        help="CSV, TSV, JSON, JSON Lines, Excel or Parquet; long or wide form. Up to 200 MB.",
+        help="CSV, TSV, JSON, JSON Lines, Excel or Parquet; long or wide form. Up to 1 GB: "
+        "Parquet, CSV and TSV files from 200 MB are read by DuckDB. Bigger files: open them "
+        f"by path ({PATH_MODE}).",
     )
     if uploaded is not None:
         data, name = uploaded.getvalue(), uploaded.name
         origin = ("file", uploaded.file_id)
+        # on DuckDB it is opened from a temporary file, not parsed here
+        if big_upload(data, name, uploaded.file_id):
+            data = None
     elif current is not None:
         st.caption(f"Showing **{md(current.name)}**, loaded earlier. Drop a file to replace it.")
+elif mode == PATH_MODE:
+    path_form()
 else:
     keys = list(SAMPLES)
     loaded_key = next((k for k in keys if source_now == f"sample: {SAMPLES[k].title}"), keys[0])
@@ -272,6 +282,9 @@ if data is not None:
 ann = get_annotations()
 if ann is None:
     st.info("Load a sample or upload a file to begin.")
+    st.stop()
+if is_lazy(ann):  # held by DuckDB/Spark: described from its small tables only
+    engine_summary_view(ann)
     st.stop()
 
 st.subheader(f"Loaded: {md(ann.name)}")

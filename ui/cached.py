@@ -10,8 +10,10 @@ instead of an unpickled copy, which at 200,000 items cost a good part of a rerun
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pandas as pd
@@ -19,7 +21,27 @@ import streamlit as st
 
 from analytics import Annotations
 from analytics.dawid_skene import DawidSkeneResult, fit, fit_per_category
+from analytics.engines import is_lazy
 from analytics.noise import AnnotationNoise, noise_from_annotations
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _engine_lock(fingerprint: str) -> threading.Lock:
+    return threading.Lock()
+
+
+@contextlib.contextmanager
+def busy(ann: Any) -> Iterator[None]:
+    """Hold a data set on an engine for one computation at a time.
+
+    A handle is one engine connection, and the Dawid-Skene fit keeps its posteriors in a
+    table of it: two reruns computing at once would interleave their queries.
+    """
+    if not is_lazy(ann):
+        yield
+        return
+    with _engine_lock(ann.fingerprint):
+        yield
 
 
 def _all_or_some(ann: Annotations, annotators: Sequence[Any] | None) -> tuple | None:
@@ -36,9 +58,10 @@ BASE_CONFIDENCE = 0.95
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _noise(fingerprint: str, _ann, annotators: tuple | None) -> AnnotationNoise:
-    return noise_from_annotations(
-        _ann, BASE_CONFIDENCE, annotators=None if annotators is None else list(annotators)
-    )
+    with busy(_ann):
+        return noise_from_annotations(
+            _ann, BASE_CONFIDENCE, annotators=None if annotators is None else list(annotators)
+        )
 
 
 def noise_result(
@@ -65,7 +88,8 @@ def _fit(
     _gold: pd.Series | None,
 ) -> tuple[DawidSkeneResult, float]:
     start = time.perf_counter()
-    result = fit(_ann, smoothing=smoothing, init=init, max_iter=max_iter, tol=tol, gold=_gold)
+    with busy(_ann):
+        result = fit(_ann, smoothing=smoothing, init=init, max_iter=max_iter, tol=tol, gold=_gold)
     return result, time.perf_counter() - start
 
 

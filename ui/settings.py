@@ -14,6 +14,7 @@ import streamlit as st
 
 from analytics import Annotations
 from analytics.agreement import bootstrap_cost
+from analytics.engines import is_lazy
 from analytics.report import ReportSettings
 
 SETTINGS_KEY = "concord_page_settings"
@@ -24,7 +25,12 @@ AGREEMENT_BOOTSTRAP = 1000
 
 
 def bootstrap_is_quick(ann: Annotations) -> bool:
-    """Whether the Agreement page opens with bootstrap intervals for this data set."""
+    """Whether the Agreement page opens with bootstrap intervals for this data set.
+
+    Always on an engine: its bootstrap resamples the distinct count patterns, not items.
+    """
+    if is_lazy(ann):
+        return True
     return bootstrap_cost(ann) <= BOOTSTRAP_DEFAULT_BUDGET
 
 

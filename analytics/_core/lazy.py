@@ -14,7 +14,9 @@ families never import an engine and the engines never reach into a family's inte
 from __future__ import annotations
 
 import abc
+import uuid
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -57,6 +59,12 @@ class LazyAnnotations(abc.ABC):
     n_items: int
     n_judgements: int
     has_repeats: bool
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A key of this handle for caches of results (unique per handle: the engine's data
+        are not hashed, since reading them all is what a handle avoids)."""
+        return f"{self.engine}-{uuid.uuid4().hex}"
 
     @property
     def n_annotators(self) -> int:

@@ -59,7 +59,7 @@ def default_distance(ann: Annotations | pd.DataFrame) -> str:
     Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
     pragmatic annotation. *Proceedings of LREC 2006*.
     """
-    ann = coders(ann)
+    ann = ann if is_lazy(ann) else coders(ann)  # only the kind is read: an engine's will do
     return {
         LabelKind.NOMINAL: "nominal",
         LabelKind.ORDINAL: "ordinal",
@@ -89,7 +89,7 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
     >>> distance_options(df)
     ['nominal', 'ordinal']
     """
-    ann = as_annotations(ann)
+    ann = ann if is_lazy(ann) else as_annotations(ann)  # kind and categories only
     if ann.kind is LabelKind.MULTILABEL:
         return [*SET_DISTANCES, "nominal", *DKPRO_SET_DISTANCES]
     if pd.api.types.is_numeric_dtype(ann.categories):

@@ -55,6 +55,8 @@ from analytics.dawid_skene.labels import (
     uncertain_items,
 )
 from analytics.dawid_skene.model import DawidSkeneResult, fit, log_likelihood
+from analytics.dawid_skene.on_engine import ENGINE_STARTS
+from analytics.dawid_skene.on_engine import ITEMS_SHOWN as ENGINE_ITEMS_SHOWN
 from analytics.dawid_skene.per_category import (
     category_yes_no,
     fit_per_category,
@@ -75,6 +77,8 @@ from analytics.dawid_skene.reports import (
 from analytics.dawid_skene.starts import best_run
 
 __all__ = [
+    "ENGINE_ITEMS_SHOWN",
+    "ENGINE_STARTS",
     "INIT_METHODS",
     "PICKS",
     "DawidSkeneResult",

@@ -10,7 +10,9 @@ reduction for both engines); only those come back to numpy. Modules:
 - ``queries``: the SQL of every reduction;
 - ``handle``: the engine-independent loader and the lazy handle;
 - ``duck``: the DuckDB connection and file scans;
-- ``loading``: :func:`load_annotations` with its ``engine=`` choice.
+- ``loading``: :func:`load_annotations` with its ``engine=`` choice;
+- ``scale``: which engine for which file (:func:`default_engine`), a typed path checked
+  (:func:`local_source`), and which analyses an engine computes (:func:`engine_support`).
 """
 
 from __future__ import annotations
@@ -18,5 +20,37 @@ from __future__ import annotations
 from analytics._core.lazy import LazyAnnotations, is_lazy
 from analytics.engines.handle import EngineAnnotations
 from analytics.engines.loading import ENGINES, load_annotations
+from analytics.engines.scale import (
+    ENGINE_THRESHOLD_BYTES,
+    LocalSource,
+    Support,
+    default_engine,
+    engine_summary,
+    engine_support,
+    format_bytes,
+    guess_columns,
+    local_source,
+    open_on_engine,
+    sampled_note,
+    source_columns,
+)
 
-__all__ = ["ENGINES", "EngineAnnotations", "LazyAnnotations", "is_lazy", "load_annotations"]
+__all__ = [
+    "ENGINES",
+    "ENGINE_THRESHOLD_BYTES",
+    "EngineAnnotations",
+    "LazyAnnotations",
+    "LocalSource",
+    "Support",
+    "default_engine",
+    "engine_summary",
+    "engine_support",
+    "format_bytes",
+    "guess_columns",
+    "is_lazy",
+    "load_annotations",
+    "local_source",
+    "open_on_engine",
+    "sampled_note",
+    "source_columns",
+]

@@ -75,7 +75,8 @@ class DuckRunner(Runner):
         try:
             rows = self.con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
         except self.duckdb.Error as exc:
-            raise AnnotationDataError(f"DuckDB cannot read the source: {exc}") from exc
+            first = str(exc).strip().splitlines()[0]  # the SQL it quotes after is no help
+            raise AnnotationDataError(f"DuckDB cannot read the source: {first}") from exc
         return {r[0]: str(r[1]) for r in rows}
 
     def view(self, name: str, query: str) -> None:

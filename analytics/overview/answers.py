@@ -22,6 +22,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count, format_percent
+from analytics._core.lazy import is_lazy
 from analytics.data import Annotations, as_annotations
 from analytics.overview.measures import expected_label_error
 from analytics.overview.severity import Severity, Verdict, judge
@@ -237,6 +238,12 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         unsure_mask = res.confidence.to_numpy() < SURE
         items = res.confidence.index
         what = "the Dawid-Skene model"
+    sampled = (
+        ""
+        if len(items) >= ann.n_items
+        else f" Counted on {len(items):,} of {ann.n_items:,} items, sampled (the first in item "
+        f"order: the {getattr(ann, 'engine', 'memory')} engine keeps the other items' posteriors)."
+    )
     gold = _answer(
         "gold",
         q_gold,
@@ -249,7 +256,8 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
             if ann.is_multilabel
             else " The Gold labels page compares it with five other annotator models, "
             "chosen without gold."
-        ),
+        )
+        + sampled,
         format_percent(error),
         judge("gold_error", error),
         "dawid_skene" if ann.is_multilabel else "gold_labels",
@@ -265,7 +273,7 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
     if not ann.is_multilabel:
-        sentence += _more_labels_plan(fits[0])
+        sentence += _more_labels_plan(fits[0]) + sampled
     more = _answer(
         "more_labels",
         q_more,
@@ -382,8 +390,10 @@ def overview(
 
     Parameters
     ----------
-    ann : Annotations or pandas.DataFrame
-        The annotations.
+    ann : Annotations, pandas.DataFrame or LazyAnnotations
+        The annotations; on an engine (DuckDB, Spark) agreement, the noise bound and the
+        model are computed on every item, and the two answers about single items on the
+        sampled items the fit brings back (their sentences say so).
     confidence : float, default 0.95
         The confidence of the noise bound.
     annotators : iterable or None, default None
@@ -433,7 +443,7 @@ def overview(
     *TACL* 2, 311-326.
     Krippendorff, K. (2004). *Content Analysis*, 2nd ed., Sage, chapter 11.
     """
-    ann = as_annotations(ann)
+    ann = ann if is_lazy(ann) else as_annotations(ann)
     answers = {"agreement": _agreement(ann, distance)}
     answers["noise"] = _noise(ann, confidence, annotators, noise)
     given = list(fits) if fits is not None else None

@@ -8,6 +8,7 @@ import pytest
 
 from analytics import cli, cli_input
 from analytics.cli import main
+from analytics.engines import scale
 from tests.engines.test_duckdb_agreement import random_frame
 
 pytest.importorskip("duckdb")
@@ -44,7 +45,7 @@ def test_agreement_noise_and_dawid_skene_agree_across_engines(capsys, parquet):
 def test_auto_picks_duckdb_for_big_files_only(parquet, monkeypatch):
     args = cli.build_parser().parse_args(["agreement", parquet])
     assert cli_input.engine_of(args) == "memory"
-    monkeypatch.setattr(cli_input, "ENGINE_THRESHOLD_BYTES", 1)
+    monkeypatch.setattr(scale, "ENGINE_THRESHOLD_BYTES", 1)  # one rule, shared with the app
     assert cli_input.engine_of(args) == "duckdb"
 
 
