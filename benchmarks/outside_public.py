@@ -28,6 +28,7 @@ Usage::
     python -m benchmarks.outside_public /tmp/outside/zheng_face /tmp/outside/cf_weather
     python -m benchmarks.outside_public --replay --seeds 0 1 2 /tmp/outside/*/
     python -m benchmarks.outside_public --no-crowdkit --out results/ FOLDER ...
+    python -m benchmarks.outside_public --duplicates first /tmp/outside/cf_weather_amt
 
 ``--out DIR`` writes ``accuracy.csv`` and ``replay.csv`` (tidy tables) there.
 """
@@ -59,13 +60,16 @@ CROWDKIT = {
 }
 
 
-def load(folder: Path) -> tuple[Annotations, pd.Series]:
+def load(folder: Path, duplicates: str = "error") -> tuple[Annotations, pd.Series]:
     """(annotations, gold) of a folder with ``answer.csv`` and ``truth.csv``; ids as text.
 
     Parameters
     ----------
     folder : pathlib.Path
         Folder in the layout of Zheng et al.'s benchmark.
+    duplicates : str, default "error"
+        What to do with an annotator who judged the same item twice, as
+        :meth:`analytics.Annotations.from_frame` takes it (``"first"`` keeps the first).
 
     Returns
     -------
@@ -75,7 +79,9 @@ def load(folder: Path) -> tuple[Annotations, pd.Series]:
     answers = pd.read_csv(folder / "answer.csv", dtype=str, keep_default_na=False)
     truth = pd.read_csv(folder / "truth.csv", dtype=str, keep_default_na=False)
     frame = answers.rename(columns={"question": "item", "worker": "annotator", "answer": "label"})
-    ann = Annotations.from_frame(frame[["item", "annotator", "label"]], name=folder.name)
+    ann = Annotations.from_frame(
+        frame[["item", "annotator", "label"]], name=folder.name, duplicates=duplicates
+    )
     gold = truth.set_index("question")["truth"]
     gold = gold[gold.index.isin(ann.items)]
     return ann, gold
@@ -116,8 +122,8 @@ def concord_rows(ann: Annotations, gold: pd.Series, seed: int = 0) -> list[dict]
         if model == "auto":
             weights = result.parameters.get("weights") if result.model == "stacked" else None
             note = (
-                ", ".join(f"{m} {w:.2f}" for m, w in weights.items())
-                if isinstance(weights, dict)
+                ", ".join(f"{m} {float(w):.2f}" for m, w in dict(weights).items())
+                if weights is not None
                 else f"single model: {result.model}"
             )
         rows.append(
@@ -214,13 +220,18 @@ def main() -> None:
     parser.add_argument("--replay", action="store_true", help="also run the replay check")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0], help="replay seeds")
     parser.add_argument("--no-crowdkit", action="store_true")
+    parser.add_argument(
+        "--duplicates",
+        default="error",
+        help='a repeated (annotator, item) pair: "error" or "first"/"last" (kept)',
+    )
     parser.add_argument("--no-models", action="store_true", help="replay only")
     parser.add_argument("--out", type=Path, help="write accuracy.csv / replay.csv here")
     args = parser.parse_args()
 
     accuracy, replays = [], []
     for folder in args.folders:
-        ann, gold = load(folder)
+        ann, gold = load(folder, args.duplicates)
         name = folder.resolve().name
         print(
             f"\n## {name}: {ann.n_items} items, {ann.n_annotators} annotators, "
