@@ -188,19 +188,48 @@ def show(row: dict) -> None:
     )
 
 
-def replay_rows(ann: Annotations, gold: pd.Series, seeds: list[int]) -> list[dict]:
-    """Judgements each strategy needs to reach the all-judgements Dawid-Skene accuracy."""
+def replay_rows(
+    ann: Annotations,
+    gold: pd.Series,
+    seeds: list[int],
+    start: int = 1,
+    out: Path | None = None,
+) -> list[dict]:
+    """Judgements each strategy needs to reach the all-judgements Dawid-Skene accuracy.
+
+    Parameters
+    ----------
+    ann : Annotations
+        The judgements.
+    gold : pandas.Series
+        Item -> expert label.
+    seeds : list of int
+        One replay per seed (the start and the random strategy depend on it).
+    start : int, default 1
+        Judgements per item to start from.
+    out : pathlib.Path or None, default None
+        Folder for each replay's tidy table (``replay_<set>_seed<k>.csv``).
+
+    Returns
+    -------
+    list of dict
+        One row per seed: start and all-judgements accuracy, judgements needed per
+        strategy (None: never reached), gain/random, whether the target applies.
+    """
     rows = []
     for seed in seeds:
         t0 = time.perf_counter()
-        table = replay(ann, gold, seed=seed)
-        full, start = table.attrs["full_accuracy"], table.attrs["start_accuracy"]
-        row = {"seed": seed, "judgements": ann.n_judgements, "start": start, "all": full}
+        table = replay(ann, gold, seed=seed, start=start)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            table.to_csv(out / f"replay_{ann.name}_start{start}_seed{seed}.csv", index=False)
+        full, start_acc = table.attrs["full_accuracy"], table.attrs["start_accuracy"]
+        row = {"seed": seed, "judgements": ann.n_judgements, "start": start_acc, "all": full}
         for strategy in ("gain", "uncertainty", "random"):
             row[strategy] = needed(table, strategy, full)
         g, r = row["gain"], row["random"]
         row["gain/random"] = g / r if g is not None and r else float("nan")
-        row["applies"] = full >= start + 0.02
+        row["applies"] = full >= start_acc + 0.02
         row["seconds"] = time.perf_counter() - t0
         rows.append(row)
     return rows
@@ -219,6 +248,7 @@ def main() -> None:
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--replay", action="store_true", help="also run the replay check")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0], help="replay seeds")
+    parser.add_argument("--start", type=int, default=1, help="replay: judgements per item first")
     parser.add_argument("--no-crowdkit", action="store_true")
     parser.add_argument(
         "--duplicates",
@@ -247,7 +277,7 @@ def main() -> None:
                 row["set"] = name
             accuracy += rows
         if args.replay:
-            for row in replay_rows(ann, gold, args.seeds):
+            for row in replay_rows(ann, gold, args.seeds, args.start, args.out):
                 row["set"] = name
                 print(row, flush=True)
                 replays.append(row)
