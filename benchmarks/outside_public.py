@@ -136,6 +136,12 @@ def concord_rows(ann: Annotations, gold: pd.Series, seed: int = 0) -> list[dict]
             }
         )
         show(rows[-1])
+        if model == "auto" and "comparison" in result.settings:
+            # what auto saw (held-out log-likelihood per judgement, no gold) next to what
+            # it could not see (each model's accuracy): the rule tested against accuracy
+            seen = result.settings["comparison"][["heldout_ll", "heldout_se"]]
+            accuracy = {r["model"]: r["accuracy"] for r in rows}
+            print(seen.assign(accuracy=seen.index.map(accuracy)).round(4).to_string())
     return rows
 
 
