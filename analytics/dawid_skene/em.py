@@ -399,9 +399,19 @@ def parameter_change(
     ...                  np.array([0.75, 0.25]), np.full((1, 2, 2), 0.5))
     0.25
     """
-    d_pi = float(np.abs(new_pi - pi).max()) if pi.size else 0.0
-    d_theta = float(np.abs(new_theta - theta).max()) if theta.size else 0.0
-    return max(d_pi, d_theta)
+    return max(_largest_change(pi, new_pi), _largest_change(theta, new_theta))
+
+
+def _largest_change(old: Any, new: Any) -> float:
+    """Largest absolute entry change of an array, or of a tuple of arrays (the models
+    of :mod:`analytics.models` keep their parameters as tuples, e.g. MACE's trust and
+    spam, GLAD's abilities and difficulties); None entries and empty arrays count 0."""
+    if isinstance(old, tuple):
+        return max((_largest_change(a, b) for a, b in zip(old, new, strict=True)), default=0.0)
+    if old is None or new is None:
+        return 0.0
+    old, new = np.asarray(old, float), np.asarray(new, float)
+    return float(np.abs(new - old).max()) if old.size and old.shape == new.shape else 0.0
 
 
 def _row_reduce(op: np.ufunc, a: np.ndarray) -> np.ndarray:
