@@ -8,8 +8,7 @@ far fewer, because the gain has an upper bound *linear* in the posterior.
 The bound
 ---------
 The mutual information is a minimum over reference distributions (Cover and Thomas 1991,
-eq. 13.? "the capacity as a minimax"; Csiszar and Korner 2011, lemma 8.?): for every
-distribution :math:`r` over the answers,
+section 13.1; Csiszar 1974): for every distribution :math:`r` over the answers,
 
 .. math::
 
@@ -24,25 +23,27 @@ for a point :math:`c` the bound :math:`U_j(q) = q \\cdot B_j(c)`,
 
 The search
 ----------
-1. Items are put in *cells* of nearby posteriors (a grid on :math:`\\sqrt{q}`, finer near
-   the simplex's corners, where confident items sit and gains are small); each cell's
-   reference point :math:`c` is the mean of its members.
-2. Per cell and annotator: :math:`G_j(c)` and the largest :math:`q \\cdot B_j(c)` over
-   the members' bounding box (a small linear programme, solved greedily): an upper bound
-   of :math:`G_j` over every member.
-3. Every item is scored exactly against its cell's few best annotators at :math:`c`;
-   the best *available* one (not judged the item yet) gives a lower bound
-   :math:`L_i` of the answer.
-4. An annotator whose cell bound is below every member's :math:`L_i` cannot win for any
-   member and is dropped without looking at the items. The rest are checked per item
-   with the linear bound :math:`q_i \\cdot B_j(c)` (:math:`K` products) and scored
-   exactly only when that bound reaches :math:`L_i`.
+1. Items are put in *cells* of nearby posteriors (a grid on :math:`\\sqrt{q}`, about
+   300 items per cell); each cell's reference point :math:`c` is the mean of its members.
+2. Every item is scored exactly against the few annotators with the largest
+   :math:`G_j(c)` at its cell's centre; the best *available* one (who has not judged the
+   item yet) gives a lower bound :math:`L_i` of the answer.
+3. Per cell, the annotators are ranked by :math:`G_j(c)` and put in groups of 32; the
+   elementwise maximum :math:`M_g = \\max_{j \\in g} B_j(c)` gives
+   :math:`q \\cdot M_g \\ge q \\cdot B_j(c) \\ge G_j(q)` for every member
+   (:math:`q \\ge 0`). A group whose bound is below :math:`L_i` is dropped for that item
+   without looking at its members; in the others, a member is scored exactly only when
+   its own bound :math:`q_i \\cdot B_j(c)` reaches :math:`L_i`. An item none of whose
+   candidates is available has :math:`L_i = -\\infty`: its whole pool is scored.
 
-Every annotator that is not scored exactly has an upper bound below the gain of one that
-is, so the best and its gain equal a full evaluation (ties within ``_TOL`` nats, far
-below the rounding of the gains themselves, go to the lower annotator code, as in
-:func:`numpy.argmax` over the full matrix). Items none of whose cell candidates is
-available are scored against the whole pool.
+Why it is exact: every (item, annotator) pair that is not scored has an upper bound
+below the exact gain of an available annotator that is, so the maximum over the scored
+available pairs is the maximum over all of them. The bounds are computed in float64
+and compared with :math:`L_i - 10^{-12}` nats (``_TOL``), so rounding cannot prune a
+pair whose gain reaches the best; ties (equal to the last bit) go to the annotator
+listed first in the pool, as :func:`numpy.argmax` over the full matrix does. On the
+benchmark (200,000 items, 1,000 annotators, 5 categories) about 1.5 pairs per item
+beyond the 4 candidates are scored, instead of 1,000.
 
 References
 ----------
@@ -62,11 +63,11 @@ from threadpoolctl import threadpool_limits
 __all__ = ["best_available"]
 
 _TOL = 1e-12  # nats: a bound this close to the lower bound is scored, not pruned
-_CANDIDATES = 8  # annotators scored exactly per item before any pruning
-_GRID = 5  # cells per sqrt(probability) axis
+_CANDIDATES = 4  # annotators scored exactly per item before any pruning
+_PER_CELL = 300  # items per cell aimed at
 _CELL_BLOCK = 2_000_000  # cells x annotators x categories held at once
-_PAIR_BLOCK = 500_000  # (item, annotator) pairs scored at once
-_ROWS = 64  # items per block of linear bounds (grouped by how many they need)
+_PAIR_BLOCK = 65_536  # (item, annotator) pairs scored at once
+_GROUP = 32  # annotators per group bound
 
 
 def _xlogx(theta: np.ndarray) -> np.ndarray:
@@ -82,68 +83,63 @@ def _exact(q: np.ndarray, theta: np.ndarray, h: np.ndarray) -> np.ndarray:
 
 
 def _cells(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(item order sorted by cell, first position of every cell, cell of every position)."""
-    bins = np.minimum((np.sqrt(q) * _GRID).astype(np.int64), _GRID - 1)
-    k = q.shape[1]
-    if k * np.log2(_GRID) < 62:
-        key = bins @ (_GRID ** np.arange(k, dtype=np.int64))
+    """(item order sorted by cell, first position of every cell, cell of every position).
+
+    A cell is a box of a grid on :math:`\\sqrt{q}` (finer near 0, where the small
+    probabilities of confident items differ by factors rather than by amounts). The grid
+    has about ``N / _PER_CELL`` boxes, coarser when too many of them are occupied (every
+    cell costs :math:`O(J K^2)`).
+    """
+    n, k = q.shape
+    root = np.sqrt(q)
+    grid = int(np.clip(round((n / _PER_CELL) ** (1 / max(1, k - 1))), 1, 64))
+    while True:
+        bins = np.minimum((root * grid).astype(np.int64), grid - 1)
+        if k * np.log2(max(grid, 2)) < 62:
+            key = bins @ (grid ** np.arange(k, dtype=np.int64))
+        else:
+            key = np.unique(bins, axis=0, return_inverse=True)[1].ravel()
         order = np.argsort(key, kind="stable")
         skey = key[order]
         starts = np.flatnonzero(np.r_[True, skey[1:] != skey[:-1]])
-    else:
-        _, inverse = np.unique(bins, axis=0, return_inverse=True)
-        order = np.argsort(inverse.ravel(), kind="stable")
-        sk = inverse.ravel()[order]
-        starts = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
-    cell = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(q)]))
+        if grid == 1 or len(starts) <= max(64, n // (_PER_CELL // 4)):
+            break
+        grid -= 1
+    cell = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, n]))
     return order, starts, cell
 
 
-def _cell_bounds(
-    centre: np.ndarray, lo: np.ndarray, hi: np.ndarray, theta: np.ndarray, neg_h: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(G_j(c), an upper bound of q . B_j(c) over the box lo <= q <= hi on the simplex).
+def _tangents(centre: np.ndarray, theta: np.ndarray, neg_h: np.ndarray) -> np.ndarray:
+    """:math:`B_{jk}(c) = KL(\\theta_{jk\\cdot} \\| c \\theta_j)` in nats, (C, J, K).
 
-    Shapes: ``centre``, ``lo``, ``hi`` (C, K); ``theta`` (J, K, K); ``neg_h`` (J, K) the
-    sums :math:`\\sum_y \\theta \\log \\theta`. Returns two (C, J) arrays, nats.
-
-    The box maximum :math:`\\max q \\cdot B` subject to :math:`lo \\le q \\le hi`,
-    :math:`\\sum_k q_k = 1` is bounded by its Lagrange dual
-    :math:`t + \\sum_k \\max(lo_k (B_k - t), hi_k (B_k - t))`, valid for every
-    :math:`t` (weak duality) and equal to the maximum at the best breakpoint
-    :math:`t = B_{k'}`; the minimum over the :math:`K` breakpoints is taken.
+    ``centre`` (C, K) are the reference points, ``neg_h`` (J, K) holds
+    :math:`\\sum_y \\theta_{jky} \\log \\theta_{jky}`. A predictive probability of 0
+    (every row reaching that answer has weight 0 in ``c``) is clamped to 1e-300: the bound
+    stays an upper bound (the reference then sums to at most 1 + 1e-300, which moves it
+    by far less than :data:`_TOL`).
     """
-    n_cells, k = centre.shape
-    n_ann = len(theta)
-    g_c = np.empty((n_cells, n_ann))
-    ub = np.empty((n_cells, n_ann))
+    n_ann, k, _ = theta.shape
     flat = theta.transpose(1, 0, 2).reshape(k, n_ann * k)  # true x (annotator, given)
-    step = max(1, _CELL_BLOCK // max(1, n_ann * k))
-    for a in range(0, n_cells, step):
-        c = centre[a : a + step]
-        log_p = np.log(np.maximum((c @ flat).reshape(len(c), n_ann, k), 1e-300))
-        # B_jk = sum_y theta_jky log theta_jky - sum_y theta_jky log p_jy (a KL, >= 0)
-        b = np.broadcast_to(neg_h, (len(c), n_ann, k)).copy()
-        for y in range(k):
-            b -= theta[None, :, :, y] * log_p[:, :, y : y + 1]
-        np.maximum(b, 0.0, out=b)
-        g_c[a : a + step] = np.einsum("ck,cjk->cj", c, b)
-        lo_a, hi_a = lo[a : a + step, None, :], hi[a : a + step, None, :]
-        best = np.full((len(c), n_ann), np.inf)
-        for t in range(k):
-            d = b - b[:, :, t : t + 1]
-            np.minimum(best, b[:, :, t] + np.maximum(lo_a * d, hi_a * d).sum(-1), out=best)
-        ub[a : a + step] = best
-    return g_c, ub
+    log_p = (centre @ flat).reshape(len(centre), n_ann, k)
+    np.log(np.maximum(log_p, 1e-300, out=log_p), out=log_p)
+    b = np.empty((len(centre), n_ann, k))
+    b[:] = neg_h
+    for y in range(k):
+        b -= theta[None, :, :, y] * log_p[:, :, y : y + 1]
+    return np.maximum(b, 0.0, out=b)  # a KL divergence; rounding can dip below 0
 
 
 def _available(judged: np.ndarray | None, n_ann: int, item: np.ndarray, ann: np.ndarray):
-    """True where (item, annotator code) is not among the judged keys."""
+    """True where (item, annotator code) is not among the judged keys (sorted first:
+    a binary search in key order stays in cache)."""
     if judged is None or not len(judged):
         return np.ones(len(item), bool)
     key = item * n_ann + ann
-    at = np.searchsorted(judged, key)
-    return judged[np.minimum(at, len(judged) - 1)] != key
+    by = np.argsort(key)
+    at = np.searchsorted(judged, key[by])
+    out = np.empty(len(key), bool)
+    out[by] = judged[np.minimum(at, len(judged) - 1)] != key[by]
+    return out
 
 
 def _score_pairs(q, theta, ent, item, ann):
@@ -238,9 +234,8 @@ def _best_available(q, theta, pool, judged):
     qs = q[order]
     counts = ends - starts
     centre = np.add.reduceat(qs, starts, axis=0) / counts[:, None]
-    lo = np.minimum.reduceat(qs, starts, axis=0)
-    hi = np.maximum.reduceat(qs, starts, axis=0)
-    g_c, ub = _cell_bounds(centre, lo, hi, th, neg_h)
+    g_c = entr(centre @ th.transpose(1, 0, 2).reshape(k, -1)).reshape(len(centre), n_pool, k)
+    g_c = g_c.sum(-1) - centre @ ent.T  # G_j(c), nats, (cells, P)
     n_cand = min(_CANDIDATES, n_pool)
     if n_cand < n_pool:
         cand = np.argpartition(-g_c, n_cand - 1, axis=1)[:, :n_cand]
@@ -250,49 +245,47 @@ def _best_available(q, theta, pool, judged):
     g = _candidate_scores(qs, th, ent, starts, ends, cand)
     cols = np.repeat(cand, counts, axis=0)
     low, low_pos = _first_available(g, cols, order, pool, n_ann, judged)
-    # 4. per cell, the annotators by decreasing cell bound; per item, the prefix whose
-    #    cell bound reaches L_i is checked with the item's own linear bound
+    # 4. per cell: annotators in groups of similar gain at the centre; a group's bound
+    #    q . max_j B_j (elementwise max) bounds every member's q . B_j, which bounds G_j
     hit_i, hit_j = [np.empty(0, np.int64)], [np.empty(0, np.int64)]
-    ub[np.arange(len(starts))[:, None], cand] = -np.inf  # scored already
     floor = low - _TOL
+    n_grp = -(-n_pool // _GROUP)
+    step = max(1, _CELL_BLOCK // max(1, n_pool * k))
     for c, (a, e) in enumerate(zip(starts, ends, strict=True)):
+        if c % step == 0:
+            tangents = _tangents(centre[c : c + step], th, neg_h)
+        b = tangents[c % step]
+        b[cand[c]] = 0.0  # scored already: flagged again only when L_i <= 0 (harmless)
+        ranked = np.argsort(-g_c[c])
+        b_r = np.zeros((n_grp * _GROUP, k))
+        b_r[:n_pool] = b[ranked]
+        tops = b_r.reshape(n_grp, _GROUP, k).max(1)  # (groups, K)
         f = floor[a:e]
-        live = np.flatnonzero(ub[c] >= f.min())
-        if not len(live):
+        gi, gg = np.nonzero(qs[a:e] @ tops.T >= f[:, None])
+        if not len(gi):
             continue
-        ranked = live[np.argsort(-ub[c, live])]
-        need = np.searchsorted(-ub[c, ranked], -f, side="right")
-        top = int(need.max())
-        if top == 0:
-            continue
-        who = ranked[:top]
-        th_c = th[who]
-        log_p = np.log(np.maximum(centre[c] @ th_c, 1e-300))  # (top, K)
-        b = np.maximum(neg_h[who] - np.einsum("jky,jy->jk", th_c, log_p), 0.0)
-        by_need = np.argsort(need)
-        for s in range(0, e - a, _ROWS):
-            rows = by_need[s : s + _ROWS]
-            m = int(need[rows[-1]])
-            if m == 0:
-                continue
-            bound = qs[a + rows] @ b[:m].T
-            fi, fj = np.nonzero((bound >= f[rows, None]) & (np.arange(m) < need[rows, None]))
-            hit_i.append(rows[fi] + a)
-            hit_j.append(who[fj])
+        # the (item, group) hits: every member's exact linear bound for that item
+        bound = np.einsum("hk,hgk->hg", qs[a + gi], b_r.reshape(n_grp, _GROUP, k)[gg])
+        fi, fj = np.nonzero(bound >= f[gi, None])
+        slot = gg[fi] * _GROUP + fj
+        keep = slot < n_pool
+        hit_i.append(gi[fi[keep]] + a)
+        hit_j.append(ranked[slot[keep]])
     hi_, hj_ = np.concatenate(hit_i), np.concatenate(hit_j)
     if len(hi_):
         avail = _available(judged, n_ann, order[hi_], pool[hj_])
         hi_, hj_ = hi_[avail], hj_[avail]
     g_hit = _score_pairs(qs, th, ent, hi_, hj_)
     # the best of the exactly scored available pairs; ties to the first pool position
-    has = low_pos >= 0
-    all_i = np.r_[np.flatnonzero(has), hi_]
-    all_j = np.r_[low_pos[has], hj_]
-    all_g = np.r_[low[has], g_hit]
-    pick = np.lexsort((all_j, -all_g, all_i))
-    head = pick[np.r_[True, all_i[pick][1:] != all_i[pick][:-1]]] if len(pick) else pick
-    best = np.full(n, np.nan)
-    best_ann = np.full(n, -1, np.int64)
-    best[order[all_i[head]]] = all_g[head] / np.log(2.0)
-    best_ann[order[all_i[head]]] = pool[all_j[head]]
-    return best, best_ann
+    best = low.copy()
+    best_pos = low_pos.copy()
+    np.maximum.at(best, hi_, g_hit)
+    win = g_hit == best[hi_]  # a flagged pair that reaches the best (ties included)
+    tie = np.where(best > low, n_pool, best_pos)  # the candidate only if it is still best
+    np.minimum.at(tie, hi_[win], hj_[win])
+    found = (tie >= 0) & (tie < n_pool)
+    out = np.full(n, np.nan)
+    out_ann = np.full(n, -1, np.int64)
+    out[order[found]] = best[found] / np.log(2.0)
+    out_ann[order[found]] = pool[tie[found]]
+    return out, out_ann
