@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import entr
 
+from analytics.next_labels.pruning import no_rounding_noise
+
 __all__ = ["STRATEGIES", "Planner", "branch"]
 
 _LN2 = np.log(2.0)
@@ -136,7 +138,7 @@ class Planner:
         k = qs.shape[1]
         flat = self.theta[judges].transpose(1, 0, 2).reshape(k, -1)
         h_y = entr(qs @ flat).reshape(len(qs), len(judges), k).sum(-1)
-        g = np.maximum(h_y - qs @ self._row_entropy[judges].T, 0.0) / _LN2
+        g = no_rounding_noise(h_y - qs @ self._row_entropy[judges].T) / _LN2
         return w @ g
 
     def confidence(self, i: int) -> float:

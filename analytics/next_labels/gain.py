@@ -39,7 +39,7 @@ from scipy.special import entr
 from analytics._core.errors import AnnotationDataError
 from analytics.data import Annotations
 from analytics.next_labels.parameters import annotator_codes, judged_pairs, model_view
-from analytics.next_labels.pruning import best_available
+from analytics.next_labels.pruning import best_available, no_rounding_noise
 
 __all__ = ["PICKS", "expected_gain", "gain_matrix", "information", "pool_gains"]
 
@@ -61,12 +61,13 @@ def information(q: np.ndarray, theta: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray, shape (...)
-        Bits, never negative (rounding below 0 is clipped).
+        Bits, never negative (rounding noise below
+        :data:`~analytics.next_labels.pruning.ROUNDING` nats is reported as 0).
     """
     p = np.einsum("...k,...ky->...y", q, theta)
     h_y = entr(p).sum(-1)
     h_y_given_z = (q * entr(theta).sum(-1)).sum(-1)
-    return np.maximum(h_y - h_y_given_z, 0.0) / _LN2
+    return no_rounding_noise(np.atleast_1d(h_y - h_y_given_z)).reshape(np.shape(h_y)) / _LN2
 
 
 def gain_matrix(q: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -96,7 +97,7 @@ def gain_matrix(q: np.ndarray, theta: np.ndarray) -> np.ndarray:
         qa = q[a : a + step]
         h_y = entr((qa @ flat).reshape(len(qa), j, k)).sum(-1)
         out[a : a + step] = h_y - qa @ h_rows.T
-    np.maximum(out, 0.0, out=out)
+    no_rounding_noise(out)
     out /= _LN2
     return out
 

@@ -60,9 +60,13 @@ import numpy as np
 from scipy.special import entr
 from threadpoolctl import threadpool_limits
 
-__all__ = ["best_available"]
+__all__ = ["ROUNDING", "best_available", "no_rounding_noise", "tangent_bounds"]
 
 _TOL = 1e-12  # nats: a bound this close to the lower bound is scored, not pruned
+#: Gains below this many nats are rounding noise of H[p] - q . h (two sums of at most
+#: log K nats each, about 1e-16 relative) and are reported as exactly 0: a spammer's or a
+#: certain item's gain is 0, not 2e-16.
+ROUNDING = 1e-13
 _CANDIDATES = 4  # annotators scored exactly per item before any pruning
 _PER_CELL = 300  # items per cell aimed at
 _CELL_BLOCK = 2_000_000  # cells x annotators x categories held at once
@@ -75,11 +79,27 @@ def _xlogx(theta: np.ndarray) -> np.ndarray:
     return -entr(theta).sum(-1)
 
 
+def no_rounding_noise(g: np.ndarray) -> np.ndarray:
+    """``g`` (nats) with values below :data:`ROUNDING` (and negatives) set to 0, in place.
+
+    Parameters
+    ----------
+    g : ndarray of float
+        Gains in nats, computed as :math:`H[p] - q \\cdot h`.
+
+    Returns
+    -------
+    ndarray
+        ``g`` itself.
+    """
+    g[g < ROUNDING] = 0.0
+    return g
+
+
 def _exact(q: np.ndarray, theta: np.ndarray, h: np.ndarray) -> np.ndarray:
     """:math:`G` in nats for pairs: ``q`` (P, K), ``theta`` (P, K, K), ``h`` (P, K)."""
     p = np.einsum("pk,pky->py", q, theta)
-    g = entr(p).sum(-1) - np.einsum("pk,pk->p", q, h)
-    return np.maximum(g, 0.0, out=g)
+    return no_rounding_noise(entr(p).sum(-1) - np.einsum("pk,pk->p", q, h))
 
 
 def _cells(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -109,15 +129,40 @@ def _cells(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return order, starts, cell
 
 
-def _tangents(centre: np.ndarray, theta: np.ndarray, neg_h: np.ndarray) -> np.ndarray:
-    """:math:`B_{jk}(c) = KL(\\theta_{jk\\cdot} \\| c \\theta_j)` in nats, (C, J, K).
+def tangent_bounds(
+    centre: np.ndarray, theta: np.ndarray, neg_h: np.ndarray | None = None
+) -> np.ndarray:
+    """Coefficients of the linear upper bounds of the gain, tangent at reference points.
 
-    ``centre`` (C, K) are the reference points, ``neg_h`` (J, K) holds
-    :math:`\\sum_y \\theta_{jky} \\log \\theta_{jky}`. A predictive probability of 0
-    (every row reaching that answer has weight 0 in ``c``) is clamped to 1e-300: the bound
-    stays an upper bound (the reference then sums to at most 1 + 1e-300, which moves it
-    by far less than :data:`_TOL`).
+    .. math::
+
+        B_{jk}(c) = KL(\\theta_{jk\\cdot} \\,\\|\\, c \\, \\theta_j), \\qquad
+        G_j(q) \\le q \\cdot B_j(c) \\text{ for every } q,
+        \\text{ with equality at } q = c.
+
+    Parameters
+    ----------
+    centre : ndarray, shape (C, K)
+        Reference posteriors.
+    theta : ndarray, shape (J, K, K)
+        Confusion matrices (true x given).
+    neg_h : ndarray, shape (J, K), optional
+        :math:`\\sum_y \\theta_{jky} \\log \\theta_{jky}` when already known.
+
+    Returns
+    -------
+    ndarray, shape (C, J, K)
+        Nats. A predictive probability of 0 (every row reaching that answer has weight 0
+        in ``c``) is clamped to 1e-300: the bound stays an upper bound (the reference then
+        sums to at most 1 + 1e-300, which moves it by far less than ``_TOL``).
+
+    References
+    ----------
+    Cover, T. M. and Thomas, J. A. (1991). *Elements of Information Theory*. Wiley,
+    section 13.1.
     """
+    if neg_h is None:
+        neg_h = -entr(theta).sum(-1)
     n_ann, k, _ = theta.shape
     flat = theta.transpose(1, 0, 2).reshape(k, n_ann * k)  # true x (annotator, given)
     log_p = (centre @ flat).reshape(len(centre), n_ann, k)
@@ -160,7 +205,7 @@ def _candidate_scores(qs, th, ent, starts, ends, cand):
         flat = th[who].transpose(1, 0, 2).reshape(k, -1)
         p = (qs[a:e] @ flat).reshape(e - a, len(who), k)
         out[a:e] = entr(p).sum(-1) - qs[a:e] @ ent[who].T
-    return np.maximum(out, 0.0, out=out)
+    return no_rounding_noise(out)
 
 
 def best_available(
@@ -253,7 +298,7 @@ def _best_available(q, theta, pool, judged):
     step = max(1, _CELL_BLOCK // max(1, n_pool * k))
     for c, (a, e) in enumerate(zip(starts, ends, strict=True)):
         if c % step == 0:
-            tangents = _tangents(centre[c : c + step], th, neg_h)
+            tangents = tangent_bounds(centre[c : c + step], th, neg_h)
         b = tangents[c % step]
         b[cand[c]] = 0.0  # scored already: flagged again only when L_i <= 0 (harmless)
         ranked = np.argsort(-g_c[c])
