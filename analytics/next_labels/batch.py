@@ -43,6 +43,7 @@ _ONE = np.ones(1)  # the weight of an untouched item's single branch
 _ONE.setflags(write=False)
 STRATEGIES = ("gain", "uncertainty", "random")
 MAX_BRANCHES = 20_000  # answer branches kept per item (K ** (per_item_cap - 1) at most)
+_BLOCK = 2_048  # items scored exactly at once when first scores are bounds
 
 
 def branch(w: np.ndarray, q: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -101,9 +102,12 @@ class Planner:
     rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
     states: dict[int, tuple[np.ndarray, np.ndarray, list[int]]] = field(default_factory=dict)
     _free: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    _conf: dict[int, float] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._row_entropy = entr(self.theta).sum(-1)  # (J, K): H of every confusion row, nats
+        n_ann, k, _ = self.theta.shape
+        self._flat = self.theta.transpose(1, 0, 2).reshape(k, n_ann * k)  # every annotator
 
     def state(self, i: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """(branch weights, branch posteriors, annotators planned) of item ``i``."""
@@ -135,7 +139,11 @@ class Planner:
         (:func:`~analytics.next_labels.gain.gain_matrix`, inlined for one item).
         """
         w, qs, _ = self.state(i)
-        k = qs.shape[1]
+        n_ann, k, _ = self.theta.shape
+        if 2 * len(judges) >= n_ann:  # most of them: every annotator, no gather
+            h_y = entr(qs @ self._flat).reshape(len(qs), n_ann, k).sum(-1)
+            g = no_rounding_noise(h_y - qs @ self._row_entropy.T)
+            return (w @ g)[judges] / _LN2
         flat = self.theta[judges].transpose(1, 0, 2).reshape(k, -1)
         h_y = entr(qs @ flat).reshape(len(qs), len(judges), k).sum(-1)
         g = no_rounding_noise(h_y - qs @ self._row_entropy[judges].T) / _LN2
@@ -143,8 +151,11 @@ class Planner:
 
     def confidence(self, i: int) -> float:
         """Expected top posterior after the judgements planned so far."""
-        w, qs, _ = self.state(i)
-        return float(w @ qs.max(1))
+        got = self._conf.get(i)
+        if got is None:
+            w, qs, _ = self.state(i)
+            got = self._conf[i] = float(w @ qs.max(1))
+        return got
 
     def score(self, i: int) -> tuple[float, int]:
         """(priority, annotator code or -1) of item ``i``'s next judgement; NaN: none."""
@@ -154,7 +165,8 @@ class Planner:
             return float("nan"), -1
         if self.strategy == "gain":
             if not self.assign:
-                return float(self.gains(i, judges).mean()), -1
+                g = self.gains(i, judges)
+                return float(g.sum() / len(g)), -1
             judges = np.unique(judges)
             g = self.gains(i, judges)
             return float(g[np.argmax(g)]), int(judges[np.argmax(g)])
@@ -179,29 +191,67 @@ class Planner:
             who = int(self.rng.choice(free))
         judges = free if who < 0 else np.array([who])
         if gain is None:
-            gain = float(self.gains(i, judges).mean())
+            g = self.gains(i, judges)
+            gain = float(g.sum() / len(g))
         w, qs, planned = self.state(i)
-        w2, q2 = branch(w, qs, self.theta[judges].mean(0))
+        w2, q2 = branch(w, qs, self.theta[judges].sum(0) / len(judges))
         self.states[i] = (w2, q2, [*planned, who])
+        self._conf.pop(i, None)
         if who >= 0:  # that annotator's entry is used up (without names, nobody's is)
             used = np.flatnonzero(free == who)[:1]
             self._free[i] = np.delete(free, used)
         return who, gain, self.confidence(i)
 
-    def run(self, budget: int, first: np.ndarray, first_who: np.ndarray) -> list[tuple]:
-        """Greedy loop; ``first``/``first_who`` are the vectorised first scores of all items.
+    def run(
+        self,
+        budget: int,
+        first: np.ndarray,
+        first_who: np.ndarray,
+        exact: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
+    ) -> list[tuple]:
+        """Greedy loop over the items' first scores ``first`` (``first_who``: annotators).
+
+        ``exact``: when given, ``first`` holds *upper bounds* of the first scores, and
+        ``exact(items)`` returns their exact (score, annotator); items are scored exactly
+        in blocks, in decreasing bound, only while an unscored item's bound reaches the
+        best exact score at hand (an item whose bound is below it cannot be picked
+        before it), so the batch is the one the exact scores of every item would give.
+
+        Items not yet touched are taken from one array sorted by (score, item), the
+        re-scored ones from a heap; the larger (ties: lower item code) goes first, as if
+        every item sat in one heap.
 
         Returns
         -------
         list of (item code, annotator code or -1, expected gain, expected confidence)
         """
         order = np.flatnonzero(np.isfinite(first) & (first > 0))
-        heap = [(-first[i], int(i), int(first_who[i])) for i in order]
-        heapq.heapify(heap)
+        order = order[np.lexsort((order, -first[order]))]
+        keys, whos = first[order], first_who[order]
+        heap: list[tuple[float, int, int]] = []
         stamp: dict[int, int] = {}
         out: list[tuple] = []
-        while heap and len(out) < budget:
-            key, i, who = heapq.heappop(heap)
+        ptr = 0
+        while len(out) < budget:
+            if exact is not None:
+                # score blocks of unscored items while one of them might come first
+                while ptr < len(order) and (not heap or -heap[0][0] <= keys[ptr]):
+                    block = order[ptr : ptr + _BLOCK]
+                    score, who = exact(block)
+                    for i, g, w in zip(block.tolist(), score.tolist(), who.tolist(), strict=True):
+                        if g > 0:  # NaN (nobody left) and 0 never enter
+                            heapq.heappush(heap, (-g, i, w))
+                    ptr += len(block)
+                if not heap:
+                    break
+                key, i, who = heapq.heappop(heap)
+            elif heap and (ptr >= len(order) or (heap[0][0], heap[0][1]) < (-keys[ptr], order[ptr])):
+                key, i, who = heapq.heappop(heap)
+            elif ptr < len(order):
+                key, i, who = -float(keys[ptr]), int(order[ptr]), int(whos[ptr])
+                ptr += 1
+            else:
+                break
             if stamp.get(i, 0) != len(self.state(i)[2]):
                 continue  # a stale entry: the item was re-scored since
             known = -key if self.strategy == "gain" else None

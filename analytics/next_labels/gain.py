@@ -103,7 +103,11 @@ def gain_matrix(q: np.ndarray, theta: np.ndarray) -> np.ndarray:
 
 
 def pool_gains(
-    q: np.ndarray, theta: np.ndarray, pool: np.ndarray, judged: np.ndarray | None
+    q: np.ndarray,
+    theta: np.ndarray,
+    pool: np.ndarray,
+    judged: np.ndarray | None,
+    items: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best and mean gain over the pool members who have not judged each item, by brute force.
 
@@ -122,10 +126,12 @@ def pool_gains(
     judged : ndarray of int or None
         Sorted ``item * J + annotator`` keys of judgements already made (those pairs are
         not available); None: every pair is available.
+    items : ndarray of int, optional
+        Only these item codes (rows of ``q``), in this order; default every item.
 
     Returns
     -------
-    best : ndarray, shape (N,)
+    best : ndarray, shape (N,) or (len(items),)
         The largest gain; NaN when nobody in the pool is available for the item.
     best_annotator : ndarray of int, shape (N,)
         Its annotator code (-1 when nobody is available).
@@ -133,8 +139,10 @@ def pool_gains(
         The mean gain over the available pool members (a random one of them); NaN when
         nobody is available.
     """
-    n, k = q.shape
+    k = q.shape[1]
     n_ann = theta.shape[0]
+    items = np.arange(len(q)) if items is None else np.asarray(items, np.int64)
+    n = len(items)
     pool = np.asarray(pool, np.int64)
     where = np.full(n_ann, -1, np.int64)
     where[pool] = np.arange(len(pool))
@@ -143,13 +151,17 @@ def pool_gains(
     mean = np.full(n, np.nan)
     step = max(1, _CHUNK_CELLS // max(1, len(pool) * k))
     for a in range(0, n, step):
-        g = gain_matrix(q[a : a + step], theta[pool])
+        idx = items[a : a + step]
+        g = gain_matrix(q[idx], theta[pool])
         if judged is not None and len(judged):
-            lo, hi = np.searchsorted(judged, [a * n_ann, (a + len(g)) * n_ann])
-            keys = judged[lo:hi]
+            # the judged keys of these items: one sorted run per item
+            lo = np.searchsorted(judged, idx * n_ann)
+            size = np.searchsorted(judged, (idx + 1) * n_ann) - lo
+            row = np.repeat(np.arange(len(idx)), size)
+            keys = judged[np.repeat(lo - np.r_[0, np.cumsum(size)[:-1]], size) + np.arange(len(row))]
             col = where[keys % n_ann]
             hit = col >= 0
-            g[keys[hit] // n_ann - a, col[hit]] = np.nan
+            g[row[hit], col[hit]] = np.nan
         free = ~np.isnan(g)
         any_free = free.any(1)
         arg = np.argmax(np.where(free, g, -np.inf), axis=1)
