@@ -156,6 +156,14 @@ def next_batch(
         free[judged[bounds[i] : bounds[i + 1]] % n_ann] = False
         return np.flatnonzero(free)
 
+    def available_mask(items: np.ndarray) -> np.ndarray:
+        mask = np.repeat(in_pool[None, :], len(items), axis=0)
+        lo, hi = bounds[items], bounds[items + 1]
+        row = np.repeat(np.arange(len(items)), hi - lo)
+        at = np.repeat(lo - np.r_[0, np.cumsum(hi - lo)[:-1]], hi - lo) + np.arange(len(row))
+        mask[row, judged[at] % n_ann] = False
+        return mask
+
     rng = np.random.default_rng(seed)
     q = view.posteriors
     conf = q.max(1)
@@ -180,7 +188,15 @@ def next_batch(
         first = rng.random(ann.n_items)
     first = np.where((conf < stop_at) & (n_free > 0), first, np.nan)
     planner = Planner(
-        q, view.confusion, available, assign, strategy, float(stop_at), int(per_item_cap), rng
+        q,
+        view.confusion,
+        available,
+        assign,
+        strategy,
+        float(stop_at),
+        int(per_item_cap),
+        rng,
+        available_mask=available_mask,
     )
     rows = planner.run(int(budget), first, first_who, exact)
     codes = np.array([r[0] for r in rows], np.int64)
