@@ -299,7 +299,8 @@ class Planner:
         -------
         list of (item code, annotator code or -1, expected gain, expected confidence)
         """
-        order = np.flatnonzero(np.isfinite(first) & (first > 0))
+        usable = first > 0  # NaN (stopped, nobody left) and 0 never enter
+        order = np.flatnonzero(usable if exact is not None else usable & np.isfinite(first))
         order = order[np.lexsort((order, -first[order]))]
         keys, whos = first[order], first_who[order]
         heap: list[tuple[float, int, int]] = []

@@ -16,7 +16,7 @@ from analytics import AnnotationDataError, Annotations
 from analytics.dawid_skene import fit, mutual_information
 from analytics.next_labels import expected_gain
 from analytics.next_labels.gain import gain_matrix, information, pool_gains
-from analytics.next_labels.pruning import best_available, tangent_bounds
+from analytics.next_labels.pruning import best_available, mean_bounds, tangent_bounds
 
 
 def entropy_loop(p) -> float:
@@ -241,3 +241,17 @@ def test_tangent_bound_is_above_the_gain_and_touches_at_its_centre(q, c, rows):
     g_c = float(information(c, theta[0])) * np.log(2)
     assert q @ b >= g_q - 1e-12
     assert c @ b == pytest.approx(g_c, abs=1e-12)
+
+
+@pytest.mark.parametrize(("seed", "k"), [(0, 3), (1, 5)])
+def test_mean_bounds_are_above_the_mean_gain(seed, k):
+    q, theta, judged = random_case(seed, 2500, 40, k)
+    q[:10] = np.eye(k)[np.arange(10) % k]
+    pool = np.arange(0, 40, 2)
+    judged = np.unique(np.r_[judged, 5 * 40 + pool])  # item 5: nobody of the pool left
+    mean = pool_gains(q, theta, pool, judged)[2]
+    bound = mean_bounds(q, theta, pool, judged)
+    assert np.isnan(bound[5]) and np.isnan(mean[5])
+    ok = ~np.isnan(mean)
+    assert (bound[ok] >= mean[ok]).all()
+    assert np.median(bound[ok] - mean[ok]) < 0.1  # tight enough to be of use
