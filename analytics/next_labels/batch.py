@@ -325,7 +325,9 @@ class Planner:
                 if not heap:
                     break
                 key, i, who = heapq.heappop(heap)
-            elif heap and (ptr >= len(order) or (heap[0][0], heap[0][1]) < (-keys[ptr], order[ptr])):
+            elif heap and (
+                ptr >= len(order) or (heap[0][0], heap[0][1]) < (-keys[ptr], order[ptr])
+            ):
                 key, i, who = heapq.heappop(heap)
             elif ptr < len(order):
                 key, i, who = -float(keys[ptr]), int(order[ptr]), int(whos[ptr])

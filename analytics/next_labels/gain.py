@@ -158,7 +158,9 @@ def pool_gains(
             lo = np.searchsorted(judged, idx * n_ann)
             size = np.searchsorted(judged, (idx + 1) * n_ann) - lo
             row = np.repeat(np.arange(len(idx)), size)
-            keys = judged[np.repeat(lo - np.r_[0, np.cumsum(size)[:-1]], size) + np.arange(len(row))]
+            keys = judged[
+                np.repeat(lo - np.r_[0, np.cumsum(size)[:-1]], size) + np.arange(len(row))
+            ]
             col = where[keys % n_ann]
             hit = col >= 0
             g[row[hit], col[hit]] = np.nan
