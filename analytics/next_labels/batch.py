@@ -250,17 +250,17 @@ class Planner:
         -------
         (annotator code or -1, expected gain, expected confidence after)
         """
-        free = self.free(i)
         pre = self._pre.get(i)
         if pre is not None and gain is not None and i not in self.states:
             (whos, p, q2, conf, _, _), b = pre
             if whos[b] == who:
                 keep = p[b] > 0  # the branches of probability 0 are dropped, as in branch()
+                if who >= 0:
+                    self._free[i] = _drop_one(self.free(i), who)
                 self.states[i] = (p[b, keep], q2[b, keep], [who])
                 self._conf[i] = float(conf[b])
-                if who >= 0:
-                    self._free[i] = _drop_one(free, who)
                 return who, gain, float(conf[b])
+        free = self.free(i)
         self._pre.pop(i, None)
         if self.assign and who < 0:
             who = int(self.rng.choice(free))

@@ -174,17 +174,31 @@ def tangent_bounds(
     return np.maximum(b, 0.0, out=b)  # a KL divergence; rounding can dip below 0
 
 
-def _available(judged: np.ndarray | None, n_ann: int, item: np.ndarray, ann: np.ndarray):
-    """True where (item, annotator code) is not among the judged keys (sorted first:
-    a binary search in key order stays in cache)."""
-    if judged is None or not len(judged):
-        return np.ones(len(item), bool)
-    key = item * n_ann + ann
-    by = np.argsort(key)
-    at = np.searchsorted(judged, key[by])
-    out = np.empty(len(key), bool)
-    out[by] = judged[np.minimum(at, len(judged) - 1)] != key[by]
-    return out
+class _Judged:
+    """The judged ``item * J + annotator`` keys with every item's run located once."""
+
+    def __init__(self, judged: np.ndarray | None, n_items: int, n_ann: int) -> None:
+        self.keys = judged if judged is not None else np.empty(0, np.int64)
+        self.n_ann = n_ann
+        self.start = np.searchsorted(self.keys, np.arange(n_items + 1) * n_ann)
+        self.longest = int(np.diff(self.start).max()) if n_items else 0
+
+    def free(self, item: np.ndarray, ann: np.ndarray) -> np.ndarray:
+        """True where (item, annotator code) is not among the judged keys."""
+        out = np.ones(len(item), bool)
+        if not len(self.keys):
+            return out
+        key = item * self.n_ann + ann
+        if self.longest <= 64:  # walk every item's short run, one vectorised step per entry
+            lo, size = self.start[item], self.start[item + 1] - self.start[item]
+            last = len(self.keys) - 1
+            for m in range(self.longest):
+                out &= ~((self.keys[np.minimum(lo + m, last)] == key) & (m < size))
+            return out
+        by = np.argsort(key)  # a binary search in key order stays in cache
+        at = np.searchsorted(self.keys, key[by])
+        out[by] = self.keys[np.minimum(at, len(self.keys) - 1)] != key[by]
+        return out
 
 
 def _score_pairs(q, theta, ent, item, ann):
@@ -242,7 +256,7 @@ def best_available(
         return _best_available(q, theta, pool, judged)
 
 
-def _first_available(g, cols, rows_orig, pool, n_ann, judged):
+def _first_available(g, cols, rows_orig, pool, judged):
     """Per row of ``g`` (exact gains of pool positions ``cols``), the best available one.
 
     Returns (gain or -inf, pool position or -1); checks availability lazily, best first.
@@ -258,7 +272,7 @@ def _first_available(g, cols, rows_orig, pool, n_ann, judged):
         live = got > -np.inf
         todo, arg, got = todo[live], arg[live], got[live]
         who = cols[todo, arg]
-        ok = _available(judged, n_ann, rows_orig[todo], pool[who])
+        ok = judged.free(rows_orig[todo], pool[who])
         val[todo[ok]] = got[ok]
         pos[todo[ok]] = who[ok]
         g[todo[~ok], arg[~ok]] = -np.inf
@@ -289,7 +303,8 @@ def _best_available(q, theta, pool, judged):
     # 3. exact scores against the cell's candidates; the best available one is L_i
     g = _candidate_scores(qs, th, ent, starts, ends, cand)
     cols = np.repeat(cand, counts, axis=0)
-    low, low_pos = _first_available(g, cols, order, pool, n_ann, judged)
+    judged = _Judged(judged, n, n_ann)
+    low, low_pos = _first_available(g, cols, order, pool, judged)
     # 4. per cell: annotators in groups of similar gain at the centre; a group's bound
     #    q . max_j B_j (elementwise max) bounds every member's q . B_j, which bounds G_j
     hit_i, hit_j = [np.empty(0, np.int64)], [np.empty(0, np.int64)]
@@ -318,7 +333,7 @@ def _best_available(q, theta, pool, judged):
         hit_j.append(ranked[slot[keep]])
     hi_, hj_ = np.concatenate(hit_i), np.concatenate(hit_j)
     if len(hi_):
-        avail = _available(judged, n_ann, order[hi_], pool[hj_])
+        avail = judged.free(order[hi_], pool[hj_])
         hi_, hj_ = hi_[avail], hj_[avail]
     g_hit = _score_pairs(qs, th, ent, hi_, hj_)
     # the best of the exactly scored available pairs; ties to the first pool position

@@ -194,6 +194,7 @@ def random_case(seed: int, n: int, j: int, k: int, *, sharp: float = 0.5, judged
 def test_pruned_best_equals_the_full_matrix(seed, n, j, k, sharp):
     q, theta, judged = random_case(seed, n, j, k, sharp=sharp)
     q[:20] = np.eye(k)[np.arange(20) % k]  # certain items: every gain is 0
+    judged = np.unique(np.r_[judged, 9 * j + np.arange(min(j, 100))])  # long runs too
     rng = np.random.default_rng(seed)
     for pool in (np.arange(j), np.sort(rng.choice(j, max(1, j // 2), replace=False))):
         for keys in (judged, None):
