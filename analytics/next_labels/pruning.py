@@ -33,7 +33,9 @@ The search
    :math:`q \\cdot M_g \\ge q \\cdot B_j(c) \\ge G_j(q)` for every member
    (:math:`q \\ge 0`). A group whose bound is below :math:`L_i` is dropped for that item
    without looking at its members; in the others, a member is scored exactly only when
-   its own bound :math:`q_i \\cdot B_j(c)` reaches :math:`L_i`. An item none of whose
+   its own bound :math:`q_i \\cdot B_j(c)` reaches :math:`L_i` (the first two groups,
+   where most survivors are, go straight to the members' bounds, as one matrix product
+   per cell). An item none of whose
    candidates is available has :math:`L_i = -\\infty`: its whole pool is scored.
 
 Why it is exact: every (item, annotator) pair that is not scored has an upper bound
@@ -72,6 +74,7 @@ _PER_CELL = 300  # items per cell aimed at
 _CELL_BLOCK = 2_000_000  # cells x annotators x categories held at once
 _PAIR_BLOCK = 65_536  # (item, annotator) pairs scored at once
 _GROUP = 32  # annotators per group bound
+_HEAD = 2  # groups bounded member by member for every item of a cell
 
 
 def _xlogx(theta: np.ndarray) -> np.ndarray:
@@ -319,11 +322,20 @@ def _best_available(q, theta, pool, judged):
         ranked = np.argsort(-g_c[c])
         b_r = np.zeros((n_grp * _GROUP, k))
         b_r[:n_pool] = b[ranked]
-        tops = b_r.reshape(n_grp, _GROUP, k).max(1)  # (groups, K)
         f = floor[a:e]
+        # the first groups (where most hits are) for every member at once: one product
+        head = min(n_grp, _HEAD) * _GROUP
+        fi, fj = np.nonzero(qs[a:e] @ b_r[:head].T >= f[:, None])
+        keep = fj < n_pool
+        hit_i.append(fi[keep] + a)
+        hit_j.append(ranked[fj[keep]])
+        if head == len(b_r):
+            continue
+        tops = b_r[head:].reshape(-1, _GROUP, k).max(1)  # (later groups, K)
         gi, gg = np.nonzero(qs[a:e] @ tops.T >= f[:, None])
         if not len(gi):
             continue
+        gg += head // _GROUP
         # the (item, group) hits: every member's exact linear bound for that item
         bound = np.einsum("hk,hgk->hg", qs[a + gi], b_r.reshape(n_grp, _GROUP, k)[gg])
         fi, fj = np.nonzero(bound >= f[gi, None])
