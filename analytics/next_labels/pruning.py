@@ -285,6 +285,8 @@ def _first_available(g, cols, rows_orig, pool, judged):
 
 def _best_available(q, theta, pool, judged):
     n, k = q.shape
+    if n == 0:
+        return np.empty(0), np.empty(0, np.int64)
     n_ann = theta.shape[0]
     pool = np.asarray(pool, np.int64)
     n_pool = len(pool)
@@ -386,6 +388,8 @@ def mean_bounds(
         scores everything), NaN when nobody is available.
     """
     n, k = q.shape
+    if n == 0:
+        return np.empty(0)
     n_ann = theta.shape[0]
     pool = np.asarray(pool, np.int64)
     th = theta[pool]
