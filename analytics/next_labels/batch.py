@@ -30,9 +30,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 from scipy.special import entr
+
+from analytics.next_labels.pruning import no_rounding_noise
 
 __all__ = ["STRATEGIES", "Planner", "branch"]
 
@@ -41,6 +44,7 @@ _ONE = np.ones(1)  # the weight of an untouched item's single branch
 _ONE.setflags(write=False)
 STRATEGIES = ("gain", "uncertainty", "random")
 MAX_BRANCHES = 20_000  # answer branches kept per item (K ** (per_item_cap - 1) at most)
+_BLOCK = 2_048  # items scored exactly at once when first scores are bounds
 
 
 def branch(w: np.ndarray, q: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -67,6 +71,14 @@ def branch(w: np.ndarray, q: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray,
     keep = w2 > 0
     q2 = joint.reshape(-1, q.shape[1])[keep] / p.ravel()[keep, None]
     return w2[keep], q2
+
+
+def _drop_one(free: np.ndarray, who: int) -> np.ndarray:
+    """``free`` without its first entry equal to ``who`` (one judgement uses one entry)."""
+    hit = np.flatnonzero(free == who)
+    if not len(hit):
+        return free
+    return np.concatenate((free[: hit[0]], free[hit[0] + 1 :]))
 
 
 @dataclass
@@ -99,9 +111,14 @@ class Planner:
     rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
     states: dict[int, tuple[np.ndarray, np.ndarray, list[int]]] = field(default_factory=dict)
     _free: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    available_mask: Callable[[np.ndarray], np.ndarray] | None = None
+    _conf: dict[int, float] = field(default_factory=dict, repr=False)
+    _pre: dict[int, tuple] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._row_entropy = entr(self.theta).sum(-1)  # (J, K): H of every confusion row, nats
+        n_ann, k, _ = self.theta.shape
+        self._flat = self.theta.transpose(1, 0, 2).reshape(k, n_ann * k)  # every annotator
 
     def state(self, i: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """(branch weights, branch posteriors, annotators planned) of item ``i``."""
@@ -133,26 +150,87 @@ class Planner:
         (:func:`~analytics.next_labels.gain.gain_matrix`, inlined for one item).
         """
         w, qs, _ = self.state(i)
-        k = qs.shape[1]
+        n_ann, k, _ = self.theta.shape
+        if 2 * len(judges) >= n_ann:  # most of them: every annotator, no gather
+            h_y = entr(qs @ self._flat).reshape(len(qs), n_ann, k).sum(-1)
+            g = no_rounding_noise(h_y - qs @ self._row_entropy.T)
+            return (w @ g)[judges] / _LN2
         flat = self.theta[judges].transpose(1, 0, 2).reshape(k, -1)
         h_y = entr(qs @ flat).reshape(len(qs), len(judges), k).sum(-1)
-        g = np.maximum(h_y - qs @ self._row_entropy[judges].T, 0.0) / _LN2
+        g = no_rounding_noise(h_y - qs @ self._row_entropy[judges].T) / _LN2
         return w @ g
 
     def confidence(self, i: int) -> float:
         """Expected top posterior after the judgements planned so far."""
-        w, qs, _ = self.state(i)
-        return float(w @ qs.max(1))
+        got = self._conf.get(i)
+        if got is None:
+            w, qs, _ = self.state(i)
+            got = self._conf[i] = float(w @ qs.max(1))
+        return got
+
+    def prefetch(self, items: np.ndarray, whos: np.ndarray) -> None:
+        """Plan a first judgement of each of ``items`` (by ``whos``) and score the next one,
+        vectorised over the items; :meth:`plan` and :meth:`score` then read the results.
+
+        The same formulas as :func:`branch` and :meth:`gains` (the first judgement acts
+        through the assigned annotator, or the mean confusion matrix of the available
+        ones), for every item at once: the greedy loop then only does per-item work for
+        second and later judgements. ``"gain"`` strategy only (no random draws).
+        """
+        if self.strategy != "gain" or self.available_mask is None or not len(items):
+            return
+        n_ann, k, _ = self.theta.shape
+        step = max(16, 4_000_000 // (n_ann * k * k))
+        for a in range(0, len(items), step):
+            self._prefetch(items[a : a + step], whos[a : a + step], n_ann, k)
+
+    def _prefetch(self, items: np.ndarray, whos: np.ndarray, n_ann: int, k: int) -> None:
+        avail = self.available_mask(items)  # (B, J)
+        n_free = avail.sum(1)
+        rows = np.arange(len(items))
+        if self.assign:
+            chan = self.theta[np.maximum(whos, 0)]
+            avail[rows, np.maximum(whos, 0)] = False  # the first judge's entry is used
+        else:
+            chan = (avail @ self.theta.reshape(n_ann, k * k)).reshape(-1, k, k)
+            chan /= np.maximum(n_free, 1)[:, None, None]
+        q = self.q[items]
+        p = np.einsum("bk,bky->by", q, chan)  # (B, Y): weights of the branches
+        joint = q[:, None, :] * chan.transpose(0, 2, 1)  # (B, Y, K)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            q2 = np.where(p[..., None] > 0, joint / p[..., None], 0.0)
+        conf = (p * q2.max(2)).sum(1)
+        h_y = entr(q2.reshape(-1, k) @ self._flat).reshape(len(items), k, n_ann, k).sum(-1)
+        g = no_rounding_noise(h_y - (q2.reshape(-1, k) @ self._row_entropy.T).reshape(h_y.shape))
+        g = np.einsum("by,byj->bj", p, g) / _LN2  # (B, J)
+        left = avail.sum(1)
+        if self.assign:
+            g_free = np.where(avail, g, -np.inf)
+            nxt_who = np.argmax(g_free, axis=1)
+            nxt = g_free[rows, nxt_who]
+        else:
+            nxt_who = np.full(len(items), -1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                nxt = np.where(avail, g, 0.0).sum(1) / left
+        stop = (self.cap <= 1) | (left == 0) | (conf >= self.stop_at)
+        nxt = np.where(stop, np.nan, nxt)
+        block = (whos, p, q2, conf, nxt, nxt_who)
+        self._pre.update(zip(items.tolist(), zip(repeat(block), range(len(items))), strict=False))
 
     def score(self, i: int) -> tuple[float, int]:
         """(priority, annotator code or -1) of item ``i``'s next judgement; NaN: none."""
+        pre = self._pre.pop(i, None)
+        if pre is not None and len(self.state(i)[2]) == 1:
+            (_, _, _, _, nxt, nxt_who), b = pre
+            return float(nxt[b]), int(nxt_who[b])
         judges = self.free(i)
         full = len(self.state(i)[2]) >= self.cap
         if full or not len(judges) or self.confidence(i) >= self.stop_at:
             return float("nan"), -1
         if self.strategy == "gain":
             if not self.assign:
-                return float(self.gains(i, judges).mean()), -1
+                g = self.gains(i, judges)
+                return float(g.sum() / len(g)), -1
             judges = np.unique(judges)
             g = self.gains(i, judges)
             return float(g[np.argmax(g)]), int(judges[np.argmax(g)])
@@ -172,34 +250,90 @@ class Planner:
         -------
         (annotator code or -1, expected gain, expected confidence after)
         """
+        pre = self._pre.get(i)
+        if pre is not None and gain is not None and i not in self.states:
+            (whos, p, q2, conf, _, _), b = pre
+            if whos[b] == who:
+                keep = p[b] > 0  # the branches of probability 0 are dropped, as in branch()
+                if who >= 0:
+                    self._free[i] = _drop_one(self.free(i), who)
+                self.states[i] = (p[b, keep], q2[b, keep], [who])
+                self._conf[i] = float(conf[b])
+                return who, gain, float(conf[b])
         free = self.free(i)
+        self._pre.pop(i, None)
         if self.assign and who < 0:
             who = int(self.rng.choice(free))
         judges = free if who < 0 else np.array([who])
         if gain is None:
-            gain = float(self.gains(i, judges).mean())
+            g = self.gains(i, judges)
+            gain = float(g.sum() / len(g))
         w, qs, planned = self.state(i)
-        w2, q2 = branch(w, qs, self.theta[judges].mean(0))
+        w2, q2 = branch(w, qs, self.theta[judges].sum(0) / len(judges))
         self.states[i] = (w2, q2, [*planned, who])
+        self._conf.pop(i, None)
         if who >= 0:  # that annotator's entry is used up (without names, nobody's is)
-            used = np.flatnonzero(free == who)[:1]
-            self._free[i] = np.delete(free, used)
+            self._free[i] = _drop_one(free, who)
         return who, gain, self.confidence(i)
 
-    def run(self, budget: int, first: np.ndarray, first_who: np.ndarray) -> list[tuple]:
-        """Greedy loop; ``first``/``first_who`` are the vectorised first scores of all items.
+    def run(
+        self,
+        budget: int,
+        first: np.ndarray,
+        first_who: np.ndarray,
+        exact: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
+    ) -> list[tuple]:
+        """Greedy loop over the items' first scores ``first`` (``first_who``: annotators).
+
+        ``exact``: when given, ``first`` holds *upper bounds* of the first scores, and
+        ``exact(items)`` returns their exact (score, annotator); items are scored exactly
+        in blocks, in decreasing bound, only while an unscored item's bound reaches the
+        best exact score at hand (an item whose bound is below it cannot be picked
+        before it), so the batch is the one the exact scores of every item would give.
+
+        Items not yet touched are taken from one array sorted by (score, item), the
+        re-scored ones from a heap; the larger (ties: lower item code) goes first, as if
+        every item sat in one heap.
 
         Returns
         -------
         list of (item code, annotator code or -1, expected gain, expected confidence)
         """
-        order = np.flatnonzero(np.isfinite(first) & (first > 0))
-        heap = [(-first[i], int(i), int(first_who[i])) for i in order]
-        heapq.heapify(heap)
+        usable = first > 0  # NaN (stopped, nobody left) and 0 never enter
+        order = np.flatnonzero(usable if exact is not None else usable & np.isfinite(first))
+        order = order[np.lexsort((order, -first[order]))]
+        keys, whos = first[order], first_who[order]
+        heap: list[tuple[float, int, int]] = []
         stamp: dict[int, int] = {}
         out: list[tuple] = []
-        while heap and len(out) < budget:
-            key, i, who = heapq.heappop(heap)
+        ptr = 0
+        fetched = 0
+        while len(out) < budget:
+            if exact is None and ptr >= fetched and ptr < len(order):
+                self.prefetch(order[ptr : ptr + _BLOCK], whos[ptr : ptr + _BLOCK])
+                fetched = ptr + _BLOCK
+            if exact is not None:
+                # score blocks of unscored items while one of them might come first
+                while ptr < len(order) and (not heap or -heap[0][0] <= keys[ptr]):
+                    block = order[ptr : ptr + _BLOCK]
+                    score, who = exact(block)
+                    self.prefetch(block[score > 0], who[score > 0])
+                    for i, g, w in zip(block.tolist(), score.tolist(), who.tolist(), strict=True):
+                        if g > 0:  # NaN (nobody left) and 0 never enter
+                            heapq.heappush(heap, (-g, i, w))
+                    ptr += len(block)
+                if not heap:
+                    break
+                key, i, who = heapq.heappop(heap)
+            elif heap and (
+                ptr >= len(order) or (heap[0][0], heap[0][1]) < (-keys[ptr], order[ptr])
+            ):
+                key, i, who = heapq.heappop(heap)
+            elif ptr < len(order):
+                key, i, who = -float(keys[ptr]), int(order[ptr]), int(whos[ptr])
+                ptr += 1
+            else:
+                break
             if stamp.get(i, 0) != len(self.state(i)[2]):
                 continue  # a stale entry: the item was re-scored since
             known = -key if self.strategy == "gain" else None

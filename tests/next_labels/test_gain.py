@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from analytics import AnnotationDataError, Annotations
 from analytics.dawid_skene import fit, mutual_information
 from analytics.next_labels import expected_gain
-from analytics.next_labels.gain import information
+from analytics.next_labels.gain import gain_matrix, information, pool_gains
+from analytics.next_labels.pruning import best_available, mean_bounds, tangent_bounds
 
 
 def entropy_loop(p) -> float:
@@ -168,3 +169,90 @@ def test_a_model_listing_items_categories_and_annotators_in_another_order(fitted
     pd.testing.assert_series_equal(
         expected_gain(shuffled, ann, pick="best"), expected_gain(res, ann, pick="best")
     )
+
+
+# --- the best annotator by exact pruning (analytics.next_labels.pruning) -----------------
+
+
+def random_case(seed: int, n: int, j: int, k: int, *, sharp: float = 0.5, judged_per=3):
+    """Posteriors, confusion matrices of mixed quality, and judged (item, annotator) keys."""
+    rng = np.random.default_rng(seed)
+    q = rng.dirichlet(np.full(k, sharp), n)
+    acc = rng.uniform(0.3, 0.95, j)
+    theta = rng.dirichlet(np.ones(k), (j, k)) * (1 - acc)[:, None, None]
+    theta[:, np.arange(k), np.arange(k)] += acc[:, None]
+    theta /= theta.sum(-1, keepdims=True)
+    who = rng.integers(0, j, (n, judged_per))
+    judged = np.unique(np.arange(n)[:, None] * j + who)
+    return q, theta, judged
+
+
+@pytest.mark.parametrize(
+    ("seed", "n", "j", "k", "sharp"),
+    [(0, 3000, 120, 4, 0.5), (1, 2000, 60, 3, 0.2), (2, 1500, 40, 6, 1.0), (3, 500, 3, 2, 0.5)],
+)
+def test_pruned_best_equals_the_full_matrix(seed, n, j, k, sharp):
+    q, theta, judged = random_case(seed, n, j, k, sharp=sharp)
+    q[:20] = np.eye(k)[np.arange(20) % k]  # certain items: every gain is 0
+    judged = np.unique(np.r_[judged, 9 * j + np.arange(min(j, 100))])  # long runs too
+    rng = np.random.default_rng(seed)
+    for pool in (np.arange(j), np.sort(rng.choice(j, max(1, j // 2), replace=False))):
+        for keys in (judged, None):
+            want, want_who, _ = pool_gains(q, theta, pool, keys)
+            got, got_who = best_available(q, theta, pool, keys)
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
+            assert np.array_equal(got_who, want_who)
+
+
+def test_pruned_best_with_ties_zeros_and_nobody_left():
+    rng = np.random.default_rng(5)
+    q, theta, _ = random_case(5, 400, 30, 3)
+    theta[10] = theta[3]  # an exact duplicate: ties
+    theta[11] = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0.5, 0.5]])  # zeros in the rows
+    theta[12] = np.broadcast_to([0.2, 0.3, 0.5], (3, 3))  # a spammer
+    q[:50, 2] = 0.0  # zeros in the posteriors
+    q[:50] /= q[:50].sum(1, keepdims=True)
+    everyone = np.arange(30)
+    judged = np.unique(np.r_[np.arange(30) + 7 * 30, rng.integers(0, 400 * 30, 2000)])
+    want = pool_gains(q, theta, everyone, judged)[0]
+    got, got_who = best_available(q, theta, everyone, judged)
+    assert np.isnan(got[7]) and got_who[7] == -1  # item 7 was judged by everyone
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
+    # a tie may be broken on the last bit either way; the gain of the pick is the best
+    each = gain_matrix(q, theta)
+    ok = got_who >= 0
+    np.testing.assert_allclose(each[ok, got_who[ok]], want[ok], rtol=0, atol=1e-13)
+    assert (got[ok] >= 0).all()
+
+
+def test_pruned_best_of_spammers_and_certain_items_is_zero():
+    k = 3
+    spam = np.broadcast_to([0.6, 0.3, 0.1], (4, k, k)).copy()
+    q = np.r_[np.eye(k), np.full((2, k), 1 / k)]
+    got, who = best_available(q, spam, np.arange(4), None)
+    assert got.tolist() == [0.0] * 5 and who.tolist() == [0] * 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(q=probs, c=probs, rows=st.lists(probs, min_size=3, max_size=3))
+def test_tangent_bound_is_above_the_gain_and_touches_at_its_centre(q, c, rows):
+    theta = np.stack(rows)[None]
+    b = tangent_bounds(c[None], theta)[0, 0]
+    g_q = float(information(q, theta[0])) * np.log(2)
+    g_c = float(information(c, theta[0])) * np.log(2)
+    assert q @ b >= g_q - 1e-12
+    assert c @ b == pytest.approx(g_c, abs=1e-12)
+
+
+@pytest.mark.parametrize(("seed", "k"), [(0, 3), (1, 5)])
+def test_mean_bounds_are_above_the_mean_gain(seed, k):
+    q, theta, judged = random_case(seed, 2500, 40, k)
+    q[:10] = np.eye(k)[np.arange(10) % k]
+    pool = np.arange(0, 40, 2)
+    judged = np.unique(np.r_[judged, 5 * 40 + pool])  # item 5: nobody of the pool left
+    mean = pool_gains(q, theta, pool, judged)[2]
+    bound = mean_bounds(q, theta, pool, judged)
+    assert np.isnan(bound[5]) and np.isnan(mean[5])
+    ok = ~np.isnan(mean)
+    assert (bound[ok] >= mean[ok]).all()
+    assert np.median(bound[ok] - mean[ok]) < 0.1  # tight enough to be of use
