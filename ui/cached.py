@@ -1,6 +1,6 @@
 """Results shared by several pages, computed once per data set and settings.
 
-The Noise calculator, the Gold labels page, the Multi-label page's Dawid-Skene view and
+The Noise calculator, the Gold labels page (its per-category models on multi-label data) and
 the Overview need the same noise bound and the same fitted model: each is cached here,
 keyed by the data set's fingerprint and the settings, so whichever page asks first pays
 and the others reuse it (issue 17.10: at 1,000,000 judgements a fit takes seconds).
