@@ -344,7 +344,8 @@ if section == "Models compared":
         st.caption(
             f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
             "judgements hidden from the fit (higher is better); error bars are paired standard "
-            "errors against the best model. Accuracy (with gold) is never used to choose."
+            "errors against the best model. Accuracy (with gold) is never used to choose; it is "
+            "the accuracy of the fits this page shows (Dawid-Skene with its settings above)."
         )
         if auto.model == "stacked":
             weights = auto.parameters["weights"].rename("weight").to_frame()
