@@ -131,7 +131,7 @@ def test_key_numbers_appear(page):
     goto_page(page, "Gold labels")
     text = page.get_by_test_id("stMain").inner_text()
     assert "auto stacked" in text and "Held-out log-likelihood" in text
-    page.get_by_test_id("stMain").get_by_role("button", name="Prevalence and confidence").click()
+    page.get_by_test_id("stMain").get_by_text("Prevalence and confidence", exact=True).click()
     wait_for_app(page)
     assert_no_traceback(page)
     assert "raw frequency" in page.get_by_test_id("stMain").inner_text()
