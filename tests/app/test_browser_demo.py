@@ -154,8 +154,7 @@ def test_a_500_annotator_data_set_renders_every_page_readably(page, tmp_path):
     limits = {"Gold labels": 300}
     for title in ("Overview", "Agreement report", "Noise calculator", "Gold labels", "Export"):
         start = time.perf_counter()
-        page.set_default_timeout(limits.get(title, 60) * 1000)
-        goto_page(page, title)
+        goto_page(page, title, timeout=limits.get(title, 60) * 1000)
         assert time.perf_counter() - start < limits.get(title, 60), title
         assert page.locator("[data-testid='stException']").count() == 0, title
         if title == "Agreement report":
