@@ -41,7 +41,6 @@ PAGES = [
     st.Page("pages/multilabel.py", title="Multi-label", icon=":material/label:"),
     st.Page("pages/spans.py", title="Spans", icon=":material/format_underlined:"),
     st.Page("pages/noise.py", title="Noise calculator", icon=":material/blur_on:"),
-    st.Page("pages/dawid_skene.py", title="Dawid-Skene", icon=":material/psychology:"),
     st.Page("pages/gold_labels.py", title="Gold labels", icon=":material/verified:"),
     st.Page("pages/next_labels.py", title="Next labels", icon=":material/playlist_add:"),
     st.Page("pages/export.py", title="Export", icon=":material/download:"),

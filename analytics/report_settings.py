@@ -1,9 +1,9 @@
 """The settings a report (and every export) is computed with, so it matches the screen.
 
 The app's pages each choose their own settings (the Agreement page its intervals and
-distance, the Noise calculator its confidence and annotators, the Dawid-Skene page its EM
-settings); :class:`ReportSettings` carries them into :func:`analytics.report.build_report`
-and the Export page's files, and :meth:`ReportSettings.describe` prints them in the report,
+distance, the Noise calculator its confidence and annotators, the Gold labels page the
+Dawid-Skene model's EM settings); :class:`ReportSettings` carries them into
+:func:`analytics.report.build_report` and the Export page's files, and :meth:`ReportSettings.describe` prints them in the report,
 so an exported number is the number that was on screen, computed the stated way.
 """
 

@@ -89,8 +89,8 @@ def _rerun_action(name: str, at: AppTest) -> Callable[[AppTest], object] | None:
     """Change one control the way a person would, or plain rerun if the page has none."""
     if name == "agreement":
         return lambda a: a.multiselect[0].select(a.multiselect[0].options[0]).run()
-    if name == "dawid_skene":
-        return lambda a: a.segmented_control[0].set_value(a.segmented_control[0].options[1]).run()
+    if name == "gold_labels":  # another view of the chosen model
+        return lambda a: a.segmented_control(key="gl_section").set_value("Annotators").run()
     if name == "noise":
         return lambda a: a.select_slider(key="noise_confidence").set_value(0.99).run()
     if name == "upload":
@@ -120,7 +120,6 @@ def main() -> None:
         ("overview", single),
         ("agreement", single),
         ("noise", single),
-        ("dawid_skene", single),
         ("gold_labels", single),
         ("next_labels", single),
         ("multilabel", multi),
@@ -135,7 +134,7 @@ def main() -> None:
             rerun, _ = _time(at, rerun_action)
             how = (
                 "changed a control"
-                if name in ("agreement", "dawid_skene", "noise", "upload")
+                if name in ("agreement", "gold_labels", "noise", "upload")
                 else "plain rerun"
             )
         except (IndexError, AttributeError, KeyError, ValueError):

@@ -1,4 +1,9 @@
-"""Gold labels: choose an annotator model (or let Concord choose), compare, evaluate."""
+"""Gold labels: choose an annotator model (or let Concord choose), see it, compare, evaluate.
+
+Thin: every number and figure comes from :mod:`analytics.models` and
+:mod:`analytics.dawid_skene` (whose views read any model's fit); slow results are kept
+per data set (:func:`ui.cached.kept`, which lets them draw their own progress).
+"""
 
 from __future__ import annotations
 
@@ -9,20 +14,47 @@ import streamlit as st
 
 from analytics import AnnotationDataError
 from analytics.data import SAMPLES, read_gold_labels, sample_truth
-from analytics.dawid_skene import confusion_heatmaps, model_labels_table, pick_annotators
+from analytics.dawid_skene import (
+    PICKS,
+    annotator_information,
+    annotator_table,
+    confidence_histogram,
+    confident_share,
+    confusion_heatmaps,
+    fit_summary,
+    item_judgements,
+    log_likelihood_figure,
+    majority_agreement,
+    model_labels_table,
+    mutual_information_figure,
+    per_category_figure,
+    per_category_labels,
+    per_category_table,
+    pick_annotators,
+    prevalence_comparison,
+    prevalence_figure,
+    uncertain_items,
+)
 from analytics.models import (
-    MODELS,
     accuracy_intervals_figure,
     annotator_gold_accuracy,
+    applicable_models,
     bootstrap,
     calibration,
     calibration_figure,
     comparison_figure,
+    comparison_with_gold,
     disagreements,
     fit,
     gold_table,
+    plain_settings,
+    split_notes,
 )
+from analytics.overview import expected_label_error, judge
+from ui.cached import ds_fit_per_category, kept
 from ui.engine import engine_page
+from ui.settings import remember
+from ui.severity import show_verdict
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
@@ -36,27 +68,22 @@ NAMES = {
     "dawid_skene": "Dawid-Skene (full confusion)",
     "hierarchical": "hierarchical Dawid-Skene",
 }
-
-
-def _memo(key: tuple, make):
-    """Results kept in the session (at most 8): the work reports progress as it runs,
-    which a st.cache_data function may not do with elements made outside it."""
-    store = st.session_state.setdefault("gl_results", {})
-    if key not in store:
-        if len(store) >= 8:
-            store.pop(next(iter(store)))
-        store[key] = make()
-    return store[key]
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def _fit_all(fingerprint: str, _ann, models: tuple[str, ...]) -> dict:
-    return {m: fit(_ann, m) for m in models}
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def _fit_clamped(fingerprint: str, _ann, model: str, gold_key: str, _gold) -> object:
-    return fit(_ann, model, gold=_gold)
+INITS = {
+    "majority": "Majority vote (ties split)",
+    "soft": "Share of votes",
+    "best": "Best of several starts (slower)",
+}
+TOLERANCES = {f"1e-{n}": 10.0**-n for n in range(4, 11)}  # shown -> relative change
+SECTIONS = [
+    "Models compared",
+    "Annotators",
+    "Prevalence and confidence",
+    "Item browser",
+    "Where models disagree",
+    "Against gold",
+    "Model uncertainty",
+    "Fit details",
+]
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -64,12 +91,17 @@ def _sample_gold(key: str) -> pd.Series | None:
     return sample_truth(key)
 
 
-def _gold_choice(ann) -> tuple[pd.Series | None, str]:
+def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
+    """The gold labels to evaluate against, a key for the caches, and a title."""
     key = get_sample_key()
     sample = SAMPLES.get(key)
     has_truth = bool(sample and sample.truth and ann.name == sample.file)
     use_truth = has_truth and st.checkbox(
-        "Evaluate against the sample's known true labels", value=True, key="gl_sample_truth"
+        "Evaluate against the sample's known true labels",
+        value=True,
+        key="gl_sample_truth",
+        help="This sample ships with the true label of every item; an uploaded gold file "
+        "replaces it.",
     )
     upload = st.file_uploader(
         "Gold labels for some items (optional): CSV with columns item, label",
@@ -79,46 +111,121 @@ def _gold_choice(ann) -> tuple[pd.Series | None, str]:
     if upload is not None:
         try:
             digest = hashlib.blake2b(upload.getvalue(), digest_size=10).hexdigest()
-            return read_gold_labels(upload), digest
+            return read_gold_labels(upload), digest, "Against your gold labels"
         except AnnotationDataError as exc:
             st.error(md(f"Could not read the gold file: {exc}"))
     elif use_truth:
-        return _sample_gold(key), f"sample:{key}"
-    return None, ""
+        return _sample_gold(key), f"sample:{key}", "Against the sample's known true labels"
+    return None, "", ""
+
+
+def _ds_settings() -> dict:
+    """The Dawid-Skene settings (the report, the Overview and the Export use them too)."""
+    with st.expander("Dawid-Skene settings", expanded=False):
+        st.caption(
+            "They apply to the full-confusion Dawid-Skene model on this page (auto's "
+            "comparison keeps every model's defaults), and to the Overview, the report and "
+            "the Export."
+        )
+        c1, c2, c3 = st.columns(3)
+        init = c1.selectbox(
+            "Start from",
+            list(INITS),
+            format_func=INITS.get,
+            key="gl_init",
+            help="EM finds a local optimum; 'best' runs several starts and keeps the most "
+            "likely fit.",
+        )
+        smoothing = c2.number_input(
+            "Smoothing (pseudo-count)",
+            min_value=0.0,
+            max_value=10.0,
+            value=0.01,
+            step=0.01,
+            format="%.3f",
+            key="gl_smoothing",
+            help="Added to every confusion-matrix cell and prevalence count (a Dirichlet "
+            "prior). 0 gives the plain maximum-likelihood fit.",
+        )
+        max_iter = c3.number_input("Most EM iterations", 1, 10_000, 500, key="gl_max_iter")
+        tol = TOLERANCES[
+            st.select_slider(
+                "Stop when the log-likelihood changes by less than (relative)",
+                options=list(TOLERANCES),
+                value="1e-7",
+                key="gl_tol",
+            )
+        ]
+    return {"init": init, "smoothing": float(smoothing), "max_iter": int(max_iter), "tol": tol}
+
+
+def _multilabel(ann) -> None:
+    """Multi-label data: one yes/no Dawid-Skene model per category."""
+    st.info(
+        "This data set is multi-label (each judgement is a set of categories), and the "
+        "annotator models need one label per judgement: Concord fits **one yes/no "
+        "Dawid-Skene model per category** (did the annotator include it?) and shows them "
+        "together. Dependencies between categories are not modelled.",
+        icon=":material/info:",
+    )
+    with st.spinner(f"Fitting {ann.n_categories} yes/no models…"):
+        fits = ds_fit_per_category(ann)
+    per_cat = per_category_table(fits)
+    show_figure(per_category_figure(per_cat), "per-category prevalence", key="gl_ml_fig")
+    show_table(per_cat, "per-category models", key="gl_ml_table", index=False)
+    st.markdown(
+        "**Each item's label set by the per-category models** (a category is in the set when "
+        "its posterior P(yes) is at least 0.5), with every category's posterior:"
+    )
+    show_table(
+        per_category_labels(fits), "per-category model labels", key="gl_ml_labels", index=False
+    )
 
 
 st.title("Gold labels: one model of the annotators, chosen and checked")
 explain(
     """
-No annotator model wins on every crowd. **Majority vote** counts heads; **one-coin** models give
-each annotator one accuracy; **MACE** separates trustworthy labels from spam; **GLAD** adds how
-hard each item is; **Dawid-Skene** gives each annotator a full confusion matrix (accuracy *and*
-bias per category) and overfits annotators with few labels; **hierarchical Dawid-Skene** shrinks
-those annotators toward the crowd while heavy annotators keep their own biases.
+An **annotator model** estimates, from the labels alone, the **true label of every item with a
+probability**, every annotator's **confusion matrix** (how often they give each label to items
+of each true category: accuracy *and* bias), the **prevalence** of each category corrected for
+the annotators' biases, and how many **bits of information** one label from each annotator
+carries (Dawid & Skene 1979; Passonneau & Carpenter 2014).
 
-**auto** compares them by how well each predicts judgements it did not see (5-fold cross-validation
-over items), without looking at any gold label, and averages their answers with the weights that
-predict best (stacking); it says which models, with which weights, and which single model it
-would pick. Upload gold labels
-for some items (honeypots, expert-checked items) to see how often each model and each annotator is
-right on them, and whether the models' confidence is honest. The bootstrap at the bottom refits
-the model on resampled items to show how sure the estimates themselves are.
+No model wins on every crowd. **Majority vote** counts heads; **one-coin** models give each
+annotator one accuracy; **MACE** separates trustworthy labels from spam; **GLAD** adds how hard
+each item is; **Dawid-Skene** gives each annotator a full confusion matrix and overfits
+annotators with few labels; **hierarchical Dawid-Skene** shrinks those annotators toward the
+crowd while heavy annotators keep their own biases.
+
+**auto** compares them by how well each predicts judgements it did not see (5-fold
+cross-validation over items), without looking at any gold label, and averages their answers
+with the weights that predict best (stacking); it says which models, with which weights, and
+which single model it would pick. Every view below shows the model you choose. Upload gold
+labels for some items (honeypots, expert-checked items) to see how often each model and each
+annotator is right on them, and whether the models' confidence is honest; the item bootstrap
+shows how sure the estimates themselves are.
 """
 )
 
 engine_page("gold_labels")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 if ann.is_multilabel:
-    st.error(
-        "This data set is multi-label (each judgement is a set of categories). These models "
-        "need one label per judgement: fit one yes/no data set per category instead."
-    )
+    _multilabel(ann)
     st.stop()
 
 c1, c2 = st.columns([2, 1])
-choice = c1.selectbox("Model", list(NAMES), format_func=NAMES.get, key="gl_model")
+with c1:
+    choice = st.selectbox("Model", list(NAMES), format_func=NAMES.get, key="gl_model")
+    ds_options = _ds_settings()
 with c2:
-    gold, gold_key = _gold_choice(ann)
+    gold, gold_key, gold_title = _gold_choice(ann)
+remember(
+    ann,
+    ds_smoothing=ds_options["smoothing"],
+    ds_init=ds_options["init"],
+    ds_max_iter=ds_options["max_iter"],
+    ds_tol=ds_options["tol"],
+)
 clamp = gold is not None and st.checkbox(
     "Use the gold labels while fitting the chosen model (semi-supervised)",
     value=False,
@@ -127,125 +234,276 @@ clamp = gold is not None and st.checkbox(
     "without them.",
 )
 
-candidates = tuple(
-    m for m in MODELS if m != "glad" or (ann.n_annotators > 1 and ann.n_categories > 1)
-)
+
+def _options(model: str) -> dict:
+    return ds_options if model == "dawid_skene" else {}
+
+
 try:
     with st.status("Comparing the models…", expanded=False) as status:
-        bar = st.progress(0.0, text="cross-validation")
-        auto = _memo(
-            ("auto", ann.fingerprint),
-            lambda: fit(ann, progress=lambda p: bar.progress(min(p, 1.0))),
-        )
+        bar = st.progress(0.0, text="cross-validation (auto)")
+        auto = kept(ann, ("auto",), lambda: fit(ann, progress=lambda p: bar.progress(min(p, 1.0))))
         table = auto.settings["comparison"]
-        results = {**_fit_all(ann.fingerprint, ann, candidates), "auto": auto}
-        status.update(label=f"Compared {len(candidates)} models.", state="complete")
+        parts = auto.parameters.get("components", {})
+        results = {}
+        for name in applicable_models(ann):
+            options = _options(name)
+            bar.progress(1.0, text=f"fitting {NAMES[name]}")
+            results[name] = kept(
+                ann,
+                ("fit", name, tuple(sorted(options.items()))),
+                lambda n=name, o=options: parts[n] if n in parts and not o else fit(ann, n, **o),
+            )
+        results["auto"] = auto
+        status.update(label=f"Compared {len(results) - 1} models.", state="complete")
+    result = results[choice]
+    if clamp:
+        with st.spinner("Fitting with the gold labels clamped…"):
+            options = _options(choice)
+            result = kept(
+                ann,
+                ("clamped", choice, tuple(sorted(options.items())), gold_key),
+                lambda: fit(ann, choice, gold=gold, **options),
+            )
 except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
 
-chosen = choice
-result = results[chosen]
-if clamp:
+notes = list(result.notes)
+if choice == "auto":
+    st.info(md(notes.pop(0)))
+alarms, remarks = split_notes(notes)
+for note in alarms:
+    st.warning(md(note))
+for note in remarks:
+    st.caption(md(note))
+
+scored = None
+if gold is not None:
     try:
-        result = _fit_clamped(ann.fingerprint, ann, chosen, gold_key, gold)
+        scored = gold_table({**results, choice: result}, gold)
     except AnnotationDataError as exc:
         show_error(exc)
-notes = list(result.notes)
-if chosen == "auto":
-    st.info(md(notes.pop(0)))
-# a note that questions the result is a warning; the routine ones (which start won) are
-# captions, so the page does not shout six times on ordinary data
-ALARMS = ("not identified", "converge", "iteration limit", "disagree", "cannot", "refused")
-for note in notes:
-    if any(word in note.lower() for word in ALARMS):
-        st.warning(md(note))
-    else:
-        st.caption(md(note))
 
-if table is not None:
-    st.subheader("Models compared")
-    shown = table.copy()
-    if gold is not None:
+st.subheader(f"The chosen model: {NAMES[choice]}")
+headline = fit_summary(result)
+m1, m2, m3, m4 = st.columns(4)
+# short labels (they must fit a quarter of a 1,024 px window); the details are in the help
+m1.metric("Items", f"{headline.n_items:,}")
+m2.metric(
+    "Sure labels",
+    f"{headline.confident_share:.1%}",
+    help="Share of items whose most likely label has a posterior of at least 0.99.",
+)
+m3.metric(
+    "Same as majority",
+    f"{headline.majority_agreement:.1%}",
+    help="Share of items where the model's label equals the majority vote (ties count 1/t).",
+)
+if scored is not None:
+    m4.metric(
+        "Right on gold",
+        f"{scored.loc[choice, 'accuracy']:.1%}",
+        help=f"Share of the {int(scored.loc[choice, 'gold_items']):,} gold items (not "
+        "clamped) whose model label is the gold label (ties count 1/t).",
+    )
+else:
+    m4.metric(
+        "Mean accuracy",
+        f"{headline.mean_accuracy:.1%}",
+        help="The annotators' mean estimated accuracy (the model's confusion matrices).",
+    )
+label_error = expected_label_error(result.confidence)
+show_verdict(
+    judge("gold_error", label_error),
+    f"If the model is right about its own uncertainty, about {label_error:.1%} of its "
+    f"labels are wrong ({label_error * headline.n_items:,.0f} of {headline.n_items:,} items). "
+    "Read it as a lower bound: fitted models are overconfident (RTE in datasets/: 0.8% by "
+    "its own account, 7.3% against expert gold); gold labels give the true figure.",
+)
+download_table(
+    model_labels_table(result),
+    f"{ann.name} {choice} labels with confidence",
+    key="gl_labels",
+    index=False,
+    label="Download the model's labels with confidence (CSV)",
+)
+
+section = st.segmented_control("Show", SECTIONS, default=SECTIONS[0], key="gl_section")
+section = section or SECTIONS[0]
+
+if section == "Models compared":
+    if table is None:
+        st.info(
+            "No item has two judgements, so no judgement can be held out and predicted from "
+            "the others: auto is majority vote."
+        )
+    else:
+        shown = comparison_with_gold(table, scored)
+        top = auto.model if auto.model in shown.index else None
+        show_figure(comparison_figure(shown, chosen=top), "model comparison", key="gl_cmp")
+        show_table(shown, "model comparison", key="gl_cmp_table")
+        st.caption(
+            f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
+            "judgements hidden from the fit (higher is better); error bars are paired standard "
+            "errors against the best model. Accuracy (with gold) is never used to choose; it is "
+            "the accuracy of the fits this page shows (Dawid-Skene with its settings above)."
+        )
+        if auto.model == "stacked":
+            weights = auto.parameters["weights"].rename("weight").to_frame()
+            st.caption("auto's weights (the mixture that best predicts the held-out judgements):")
+            show_table(weights, "auto weights", key="gl_weights")
+
+elif section == "Annotators":
+    annotators = annotator_table(result)
+    c1, c2 = st.columns([2, 1])
+    how = (
+        c1.segmented_control("Annotators to draw", list(PICKS), default=PICKS[0], key="gl_pick")
+        or PICKS[0]
+    )
+    n = (
+        c2.slider("How many", 1, min(24, len(annotators)), min(6, len(annotators)), key="gl_n")
+        if len(annotators) > 1
+        else len(annotators)
+    )
+    chosen = None
+    if how == "chosen":
+        chosen = st.multiselect(
+            "Annotators",
+            list(annotators.index),
+            default=list(annotators.index[: min(3, len(annotators))]),
+            key="gl_chosen",
+        )
+    picked = pick_annotators(result, how, n, chosen)
+    show_figure(confusion_heatmaps(result, picked), "confusion matrices", key="gl_heat")
+    st.caption(
+        "Rows are the true category, columns the label given; darker is more probable. A dark "
+        "diagonal is an accurate annotator; a dark column is a bias toward that label; rows that "
+        "all look alike are a spammer."
+    )
+    show_table(annotators.sort_values("accuracy"), "annotator table", key="gl_annotators")
+    show_figure(mutual_information_figure(result), "mutual information", key="gl_mi")
+    st.caption(
+        "Mutual information: the expected reduction in uncertainty about an item's true label "
+        "from one label by this annotator, in bits. The dashed line is the most any label can "
+        "give (the uncertainty before seeing one)."
+    )
+    with st.expander("Mutual information table"):
+        show_table(annotator_information(result), "mutual information", key="gl_mi_table")
+
+elif section == "Prevalence and confidence":
+    show_figure(prevalence_figure(result), "prevalence", key="gl_prev")
+    show_table(prevalence_comparison(result), "prevalence", key="gl_prev_table")
+    st.caption(
+        "Where the model's prevalence differs from majority vote, annotators are biased toward "
+        "or against that category."
+    )
+    show_figure(confidence_histogram(result), "posterior confidence", key="gl_conf")
+    show_table(confident_share(result), "confident labels per category", key="gl_share")
+    show_table(majority_agreement(result), "model vs majority agreement", key="gl_agree")
+
+elif section == "Item browser":
+    c1, c2 = st.columns([2, 1])
+    below = c1.slider(
+        "Show items whose top posterior is below", 0.0, 1.0, 0.99, 0.01, key="gl_below"
+    )
+    order = c2.selectbox("Order", ["least sure first", "item order"], key="gl_order")
+    view = uncertain_items(result, below, least_sure_first=order == "least sure first")
+    st.caption(f"{len(view):,} of {headline.n_items:,} items are below {below:.2f}.")
+    if view.empty:
+        st.info("No item is below this confidence: the model is sure of every label.")
+    else:
+        show_table(view, "low-confidence items", key="gl_items", index=False)
+        pick = st.selectbox("Look at one item", list(view["item"][:2000]), key="gl_item")
+        judgements = item_judgements(ann, result, pick)
+        st.markdown(f"**{md(pick)}**: every judgement, and what the model makes of it")
+        show_table(judgements, f"judgements of {pick}", key="gl_item_judgements", index=False)
+        post = result.posteriors.loc[pick].rename("posterior").to_frame()
+        show_table(post, f"posterior of {pick}", key="gl_item_posterior")
+
+elif section == "Where models disagree":
+    compared = {**results, choice: result}
+    view = disagreements(compared, choice)
+    st.caption(
+        f"On {view.attrs['share']:.1%} of the items at least one other model gives another "
+        "label than the chosen one: the table lists them, most disputed first (`disagree`: "
+        "how many models differ), and the matrix gives the share of items each pair of "
+        "models labels differently."
+    )
+    show_table(view, "model disagreements", key="gl_disagree", index=False)
+    show_table(view.attrs["pairwise"], "pairwise disagreement", key="gl_pairwise")
+
+elif section == "Against gold":
+    if gold is None:
+        st.info(
+            "Upload gold labels for some items (above, beside the model) to see how often each "
+            "model and each annotator is right on them, and whether the confidence is honest."
+        )
+    elif scored is not None:
+        st.subheader(gold_title)
+        show_table(scored, "accuracy on gold", key="gl_gold_table")
+        st.caption(
+            "Accuracy on the gold items with a 95% item-bootstrap interval (ties count 1/t); "
+            "items clamped in a fit are left out of its row."
+        )
         try:
-            scored = gold_table(results, gold)
-            shown = shown.join(scored[["accuracy", "accuracy_low", "accuracy_high", "gold_items"]])
-            st.caption("Accuracy on the gold items, auto included:")
-            show_table(scored, "accuracy on gold", key="gl_gold_table")
+            curves = {m: calibration(r, gold) for m, r in {**results, choice: result}.items()}
+            show_figure(calibration_figure(curves), "calibration", key="gl_calib")
+            st.caption(
+                "Points below the diagonal are over-confident: items at that confidence are "
+                "right less often than the model claims. ECE is the average gap, weighted by "
+                "items."
+            )
+            per_annotator = annotator_gold_accuracy(ann, gold)
+            show_figure(
+                accuracy_intervals_figure(per_annotator, title="Annotators on the gold items"),
+                "annotator gold accuracy",
+                key="gl_ann_gold",
+            )
+            show_table(per_annotator, "annotator gold accuracy", key="gl_ann_gold_table")
         except AnnotationDataError as exc:
             show_error(exc)
-    top = auto.model if auto.model in shown.index else None
-    show_figure(comparison_figure(shown, chosen=top), "model comparison", key="gl_cmp")
-    show_table(shown, "model comparison", key="gl_cmp_table")
+
+elif section == "Model uncertainty":
     st.caption(
-        f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
-        "judgements hidden from the fit (higher is better); error bars are paired standard "
-        "errors against the best model. Accuracy (with gold) is never used to choose."
+        "The item bootstrap refits the chosen model on items drawn with replacement: the "
+        "spread of its estimates across refits is how sure the model itself is."
     )
-    if auto.model == "stacked":
-        weights = auto.parameters["weights"].rename("weight").to_frame()
-        st.caption("auto's weights (the mixture that best predicts the held-out judgements):")
-        show_table(weights, "auto weights", key="gl_weights")
-
-st.subheader(f"The chosen model: {NAMES[chosen]}")
-m1, m2, m3 = st.columns(3)
-m1.metric("Items", f"{len(result.items):,}")
-m2.metric("Labels with posterior ≥ 0.99", f"{(result.confidence >= 0.99).mean():.1%}")
-m3.metric("Mean annotator accuracy", f"{result.mean_accuracy:.1%}")
-download_table(
-    model_labels_table(result), f"{ann.name} {chosen} labels", key="gl_labels", index=False
-)
-picked = pick_annotators(result, "least accurate", min(6, len(result.annotators)))
-show_figure(confusion_heatmaps(result, picked), "confusion matrices", key="gl_heat")
-st.caption(
-    "The six least accurate annotators under this model: rows are the true category, columns "
-    "the label given. The Dawid-Skene page has the full views of a Dawid-Skene fit."
-)
-
-st.subheader("Where the models disagree")
-view = disagreements(results, chosen)
-st.caption(
-    f"{view.attrs['share']:.1%} of items get a different label from at least one other model; "
-    "the table lists them, most disputed first, and the matrix the share of items each pair of "
-    "models labels differently."
-)
-show_table(view.head(2000), "model disagreements", key="gl_disagree", index=False)
-show_table(view.attrs["pairwise"], "pairwise disagreement", key="gl_pairwise")
-
-if gold is not None:
-    st.subheader("Evaluation against the gold labels")
-    try:
-        curves = {m: calibration(r, gold) for m, r in results.items()}
-        show_figure(calibration_figure(curves), "calibration", key="gl_calib")
-        st.caption(
-            "Points below the diagonal are over-confident: items at that confidence are right "
-            "less often than the model claims. ECE is the average gap, weighted by items."
+    n_boot = st.select_slider("Bootstrap refits", [20, 50, 100, 200], value=50, key="gl_nboot")
+    if st.toggle("Run the item bootstrap", value=False, key="gl_boot"):
+        bar = st.progress(0.0, text="bootstrap")
+        unc = kept(
+            ann,
+            (
+                "bootstrap",
+                choice,
+                tuple(sorted(_options(choice).items())),
+                gold_key if clamp else "",
+                n_boot,
+            ),
+            lambda: bootstrap(ann, result, n_boot=n_boot, progress=lambda p: bar.progress(p)),
         )
-        per_annotator = annotator_gold_accuracy(ann, gold)
+        bar.progress(1.0, text="bootstrap done")
+        st.caption(md(unc.method + "."))
+        st.metric("Items whose label changes in some refit", f"{unc.share_changed:.1%}")
         show_figure(
-            accuracy_intervals_figure(per_annotator, title="Annotators on the gold items"),
-            "annotator gold accuracy",
-            key="gl_ann_gold",
+            accuracy_intervals_figure(
+                unc.annotator_accuracy, title="Annotator accuracy (bootstrap)"
+            ),
+            "annotator accuracy intervals",
+            key="gl_boot_fig",
         )
-        show_table(per_annotator, "annotator gold accuracy", key="gl_ann_gold_table")
-    except AnnotationDataError as exc:
-        show_error(exc)
+        show_table(unc.annotator_accuracy, "annotator accuracy intervals", key="gl_boot_acc")
+        show_table(unc.prevalence, "prevalence intervals", key="gl_boot_prev")
 
-st.subheader("How sure is the model itself?")
-n_boot = st.select_slider("Bootstrap refits", [20, 50, 100, 200], value=50, key="gl_nboot")
-if st.toggle("Run the item bootstrap", value=False, key="gl_boot"):
-    bar = st.progress(0.0, text="bootstrap")
-    fit_key = gold_key if clamp else ""
-    unc = _memo(
-        ("bootstrap", ann.fingerprint, chosen, fit_key, n_boot),
-        lambda: bootstrap(ann, result, n_boot=n_boot, progress=lambda p: bar.progress(p)),
+else:
+    state = "converged" if result.converged else "stopped at the iteration limit"
+    seconds = result.settings.get("seconds", float("nan"))
+    st.caption(f"{result.n_iter} iterations, {state} ({seconds:.2f} s).")
+    show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
+    st.caption(
+        "EM never lowers this curve (for auto: the stacking objective, the mixture's mean "
+        "held-out log score). The fit stops when an iteration changes it by less than the "
+        "tolerance (relative); a long flat stretch followed by a rise is a plateau."
     )
-    st.caption(md(unc.method + "."))
-    st.metric("Items whose label changes in some refit", f"{unc.share_changed:.1%}")
-    show_figure(
-        accuracy_intervals_figure(unc.annotator_accuracy, title="Annotator accuracy (bootstrap)"),
-        "annotator accuracy intervals",
-        key="gl_boot_fig",
-    )
-    show_table(unc.annotator_accuracy, "annotator accuracy intervals", key="gl_boot_acc")
-    show_table(unc.prevalence, "prevalence intervals", key="gl_boot_prev")
+    st.json(plain_settings(result))

@@ -9,6 +9,7 @@ import pytest
 from analytics import Annotations
 from analytics.data import load_sample
 from analytics.overview import MERGE_SHARE, Severity, judge, overview
+from tests.helpers.paths import ROOT
 
 KEYS = ["agreement", "noise", "annotators", "gold", "more_labels"]
 
@@ -23,6 +24,8 @@ def test_five_answers_with_pages_and_verdicts(crowd):
     assert [a.key for a in result.answers] == KEYS
     for a in result.answers:
         assert a.page.startswith("pages/") and a.sentence and a.number
+        assert (ROOT / a.page).is_file(), a.page  # a page the app still has
+    assert result.answers[2].page == "pages/gold_labels.py"  # annotators: the model's views
     table = result.to_frame()
     assert list(table["severity"]) == [a.verdict.label for a in result.answers]
 
@@ -101,6 +104,8 @@ def test_a_concentrated_confusion_recommends_a_merge():
 def test_multilabel_uses_one_model_per_category():
     result = overview(load_sample("affect_multilabel"))
     assert "every category's yes/no model" in result.answers[3].sentence
+    # the Gold labels page shows the per-category models on multi-label data
+    assert {a.page for a in result.answers[2:]} == {"pages/gold_labels.py"}
     assert result.recommendation.items  # the items to relabel are handed over
 
 

@@ -1,6 +1,6 @@
 """Results shared by several pages, computed once per data set and settings.
 
-The Noise calculator, the Dawid-Skene page, the Multi-label page's Dawid-Skene view and
+The Noise calculator, the Gold labels page (its per-category models on multi-label data) and
 the Overview need the same noise bound and the same fitted model: each is cached here,
 keyed by the data set's fingerprint and the settings, so whichever page asks first pays
 and the others reuse it (issue 17.10: at 1,000,000 judgements a fit takes seconds).
@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
 import pandas as pd
@@ -124,3 +124,30 @@ def _per_category(fingerprint: str, _ann, options: tuple) -> dict:
 def ds_fit_per_category(ann: Annotations, **options: Any) -> dict:
     """One yes/no model per category of multi-label data (cached per settings)."""
     return _per_category(ann.fingerprint, ann, tuple(sorted(options.items())))
+
+
+#: How many results :func:`kept` holds per data set (the oldest goes first).
+KEPT_PER_DATA_SET = 24
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _kept_store(fingerprint: str) -> dict:
+    return {}
+
+
+def kept(ann: Annotations, key: Hashable, make: Callable[[], Any]) -> Any:
+    """``make()`` once per data set and key, shared by every session (like cache_resource).
+
+    For slow work that draws its own progress bar: a ``st.cache_data``/``cache_resource``
+    function may not update an element made outside it (Streamlit replays the update on
+    the next cache hit and fails with CacheReplayClosureError), so the work runs here,
+    outside any cached function, and only its result is kept, in a store that is itself
+    a cache resource keyed by the data set's fingerprint.
+    """
+    store = _kept_store(ann.fingerprint)
+    if key not in store:
+        value = make()
+        while len(store) >= KEPT_PER_DATA_SET:
+            store.pop(next(iter(store)))
+        store[key] = value
+    return store[key]

@@ -165,4 +165,4 @@ def _ds_view(ann: Any) -> None:
         st.caption(md(note))
 
 
-_VIEWS = {"agreement": _agreement_view, "dawid_skene": _ds_view, "gold_labels": _ds_view}
+_VIEWS = {"agreement": _agreement_view, "gold_labels": _ds_view}

@@ -20,7 +20,9 @@ This family fits several behind one interface.
 - Uncertainty of the model itself: :func:`bootstrap` (item bootstrap of the whole fit:
   intervals for annotator accuracy, confusion entries, prevalence; label change rates).
 - Figures and views: :func:`comparison_figure`, :func:`calibration_figure`,
-  :func:`accuracy_intervals_figure`, :func:`disagreements` (items where models differ).
+  :func:`accuracy_intervals_figure`, :func:`disagreements` (items where models differ);
+  for a page: :func:`applicable_models`, :func:`comparison_with_gold`,
+  :func:`split_notes`, :func:`plain_settings`.
 
 References
 ----------
@@ -39,12 +41,16 @@ from analytics.models.evaluation import (
     gold_table,
 )
 from analytics.models.figures import (
+    ALARM_WORDS,
     accuracy_intervals_figure,
     calibration_figure,
     comparison_figure,
+    comparison_with_gold,
     disagreements,
+    plain_settings,
+    split_notes,
 )
-from analytics.models.fitting import fit
+from analytics.models.fitting import applicable_models, fit
 from analytics.models.registry import MODELS
 from analytics.models.result import ModelResult
 from analytics.models.selection import choose, compare, n_parameters
@@ -53,11 +59,13 @@ from analytics.models.stacking import stacking_weights
 from analytics.models.uncertainty import Uncertainty, bootstrap
 
 __all__ = [
+    "ALARM_WORDS",
     "MODELS",
     "ModelResult",
     "Uncertainty",
     "accuracy_intervals_figure",
     "annotator_gold_accuracy",
+    "applicable_models",
     "bootstrap",
     "bootstrap_accuracy",
     "calibration",
@@ -65,11 +73,14 @@ __all__ = [
     "choose",
     "compare",
     "comparison_figure",
+    "comparison_with_gold",
     "disagreements",
     "expected_calibration_error",
     "fit",
     "gold_table",
     "n_parameters",
     "one_coin_confusion",
+    "plain_settings",
+    "split_notes",
     "stacking_weights",
 ]

@@ -45,7 +45,7 @@ def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """Per item: 1 when the top posterior is the gold category, 1/t for a t-way tie.
 
     Majority vote ties often; taking the first tied category would score it by the order
-    of the categories, so a tie shares its credit (as the Dawid-Skene page scores it).
+    of the categories, so a tie shares its credit (as every page scores it).
     """
     if not len(gold):
         return np.zeros(0)

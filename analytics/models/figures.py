@@ -4,12 +4,15 @@
   its interval;
 - :func:`calibration_figure`: reliability diagram (accuracy against confidence);
 - :func:`accuracy_intervals_figure`: each annotator's accuracy with an error bar;
-- :func:`disagreements`: the items on which models' labels differ.
+- :func:`disagreements`: the items on which models' labels differ;
+- what a page shows beside them: :func:`comparison_with_gold` (the comparison table with
+  the gold accuracy), :func:`split_notes` (warnings apart from routine remarks),
+  :func:`plain_settings` (a fit's settings as plain values).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -21,11 +24,18 @@ from analytics._core.style import ACCENT, MUTED, QUALITATIVE, apply_layout, empt
 from analytics.models.result import ModelResult
 
 __all__ = [
+    "ALARM_WORDS",
     "accuracy_intervals_figure",
     "calibration_figure",
     "comparison_figure",
+    "comparison_with_gold",
     "disagreements",
+    "plain_settings",
+    "split_notes",
 ]
+
+#: A note containing one of these (case-insensitive) questions the result: a warning.
+ALARM_WORDS = ("not identified", "converge", "iteration limit", "disagree", "cannot", "refused")
 
 
 def comparison_figure(table: pd.DataFrame, chosen: str | None = None) -> go.Figure:
@@ -234,3 +244,87 @@ def disagreements(results: Mapping[str, ModelResult], reference: str) -> pd.Data
     out.attrs["share"] = float(hit.mean()) if len(hit) else float("nan")
     out.attrs["pairwise"] = pair
     return out
+
+
+def comparison_with_gold(table: pd.DataFrame, scored: pd.DataFrame | None) -> pd.DataFrame:
+    """:func:`~analytics.models.compare`'s table with each model's accuracy on gold items.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~analytics.models.compare`'s output (one row per model), without gold.
+    scored : pandas.DataFrame or None
+        :func:`~analytics.models.gold_table` of the same models (other rows, e.g.
+        ``"auto"``, are ignored); None leaves ``table`` as it is.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``table`` plus ``accuracy``, ``accuracy_low``, ``accuracy_high`` and
+        ``gold_items`` (NaN for a model ``scored`` lacks), rows in ``table``'s order, so
+        :func:`comparison_figure` draws the accuracy panel.
+    """
+    if scored is None:
+        return table.copy()
+    cols = ["accuracy", "accuracy_low", "accuracy_high", "gold_items"]
+    return table.drop(columns=[c for c in cols if c in table]).join(scored[cols], how="left")
+
+
+def split_notes(notes: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A fit's notes in two lists: those that question the result, and routine remarks.
+
+    Parameters
+    ----------
+    notes : sequence of str
+        ``ModelResult.notes``.
+
+    Returns
+    -------
+    (list of str, list of str)
+        Notes containing one of :data:`ALARM_WORDS` (a fit that did not converge, labels
+        that are not identified, starts that disagree, a model that cannot apply), then
+        the others (e.g. which start won), each in the given order.
+
+    Examples
+    --------
+    >>> split_notes(["Best of 5 starts: majority.", "The fit did not converge."])
+    (['The fit did not converge.'], ['Best of 5 starts: majority.'])
+    """
+    alarms = [n for n in notes if any(w in n.lower() for w in ALARM_WORDS)]
+    return alarms, [n for n in notes if n not in alarms]
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, pd.DataFrame):
+        return f"a table of {len(value):,} rows"
+    if isinstance(value, pd.Series):
+        value = value.to_dict()
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}" if value.size > 20 else value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def plain_settings(result: ModelResult) -> dict[str, object]:
+    """A fit's ``settings`` as plain values (JSON-ready), for showing them.
+
+    Parameters
+    ----------
+    result : ModelResult or DawidSkeneResult
+
+    Returns
+    -------
+    dict
+        The same keys; numbers, text, lists and dicts as they are (numpy scalars as
+        Python numbers, Series as dicts), a table (e.g. ``"auto"``'s
+        ``settings["comparison"]``) or a long array replaced by a sentence saying what it
+        was.
+    """
+    return {str(k): _plain(v) for k, v in result.settings.items()}

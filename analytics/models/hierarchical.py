@@ -33,7 +33,7 @@ from analytics.dawid_skene import data_notes
 from analytics.models.result import Coded, ModelResult, expected_counts, make_result
 from analytics.models.simple import DataEngine
 
-__all__ = ["dirichlet_kl", "fit_hierarchical"]
+__all__ = ["dirichlet_kl", "fit_hierarchical", "polya_log_likelihood", "population_step", "trigamma"]
 
 #: Bounds on every population Dirichlet parameter (keeps the fixed point finite when
 #: all annotators look alike, or when a category is never used).
@@ -60,6 +60,122 @@ def dirichlet_kl(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         + gammaln(b).sum(axis=-1)
         + ((a - b) * (digamma(a) - digamma(a0)[..., None])).sum(axis=-1)
     )
+
+
+def polya_log_likelihood(a: np.ndarray, counts: np.ndarray, n_row: np.ndarray) -> np.ndarray:
+    """Dirichlet-multinomial log-likelihood of every row of ``a``, up to a constant.
+
+    Parameters
+    ----------
+    a : ndarray, shape (K, K)
+        Population Dirichlet parameters, one row per true category.
+    counts : ndarray, shape (J, K, K)
+        Expected counts, annotator x true x given.
+    n_row : ndarray, shape (J, K)
+        ``counts.sum(axis=2)``.
+
+    Returns
+    -------
+    ndarray, shape (K,)
+        :math:`\\sum_j [\\ln\\Gamma(s_k) - \\ln\\Gamma(n_{jk} + s_k) + \\sum_l
+        (\\ln\\Gamma(N_{jkl} + A_{kl}) - \\ln\\Gamma(A_{kl}))]`, :math:`s_k = \\sum_l A_{kl}`.
+    """
+    s = a.sum(axis=1)
+    return (gammaln(s) - gammaln(n_row + s)).sum(axis=0) + (
+        gammaln(counts + a) - gammaln(a)
+    ).sum(axis=(0, 2))
+
+
+def trigamma(x: np.ndarray) -> np.ndarray:
+    """:math:`\\psi'(x)` for positive ``x``, to about 1e-9 relative (the first series term left out, at x = 6).
+
+    Hand-written because ``scipy.special.polygamma(1, x)`` goes through the Hurwitz zeta
+    function and measured 18x slower than ``digamma`` on the (J, K, K) arrays of
+    :func:`population_step`; this is the recurrence
+    :math:`\\psi'(x) = \\psi'(x + 1) + 1/x^2` up to :math:`x \\ge 6`, then the
+    asymptotic series :math:`1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7) - 1/(30x^9)`.
+
+    Parameters
+    ----------
+    x : ndarray
+        Positive values.
+
+    Returns
+    -------
+    ndarray
+        Trigamma of every value.
+
+    Examples
+    --------
+    >>> round(float(trigamma(np.array(1.0))), 12)  # pi^2 / 6
+    1.644934066848
+    """
+    x = np.array(x, dtype=float)
+    out = np.zeros_like(x)
+    for _ in range(6):
+        small = x < 6.0
+        if not small.any():
+            break
+        out[small] += 1.0 / x[small] ** 2
+        x[small] += 1.0
+    inv = 1.0 / x
+    inv2 = inv * inv
+    series = inv + inv2 * (0.5 + inv * (1 / 6 - inv2 * (1 / 30 - inv2 * (1 / 42 - inv2 / 30))))
+    return out + series
+
+
+def population_step(a: np.ndarray, counts: np.ndarray, n_row: np.ndarray) -> np.ndarray:
+    """One step up the Dirichlet-multinomial likelihood of every row of ``a``.
+
+    Each row takes Minka's Newton step (the Hessian is diagonal plus a constant, so the
+    step is O(JK) by the Sherman-Morrison formula) when it stays inside
+    ``[A_MIN, A_MAX]`` and does not lower the row's likelihood, and otherwise Minka's
+    fixed-point step, which never lowers it. Newton converges in a few steps where the
+    fixed point, linear, took up to fifty per EM iteration on crowds of hundreds of
+    annotators (about 85% of the fit's time before); the optimum is the same.
+
+    Parameters
+    ----------
+    a : ndarray, shape (K, K)
+        Current population parameters.
+    counts : ndarray, shape (J, K, K)
+        Expected counts, annotator x true x given.
+    n_row : ndarray, shape (J, K)
+        ``counts.sum(axis=2)``.
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        The next parameters; every row's likelihood is at least its current one.
+
+    References
+    ----------
+    Minka, T. P. (2000). Estimating a Dirichlet distribution. MIT technical report,
+    eq. 55 (fixed point) and section 5 with appendix (Newton step for the Polya
+    distribution; Hessian = diag(q) + z 11').
+    """
+    s = a.sum(axis=1)
+    num = (digamma(counts + a) - digamma(a)).sum(axis=0)  # K x K
+    den = (digamma(n_row + s) - digamma(s)).sum(axis=0)  # K
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fixed = np.where(den[:, None] > 0, a * num / den[:, None], a)
+    fixed = np.clip(fixed, A_MIN, A_MAX)
+    grad = num - den[:, None]
+    q = (trigamma(counts + a) - trigamma(a)).sum(axis=0)  # Hessian's diagonal part, < 0
+    z = (trigamma(s) - trigamma(n_row + s)).sum(axis=0)  # its constant part, > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        b = (grad / q).sum(axis=1) / (1.0 / z + (1.0 / q).sum(axis=1))
+        newton = a - (grad - b[:, None]) / q
+    ok = np.isfinite(newton).all(axis=1) & (newton > A_MIN).all(axis=1) & (newton < A_MAX).all(
+        axis=1
+    )
+    if not ok.any():
+        return fixed
+    trial = np.where(ok[:, None], newton, fixed)
+    better = polya_log_likelihood(trial, counts, n_row) >= polya_log_likelihood(
+        fixed, counts, n_row
+    )
+    return np.where((ok & better)[:, None], newton, fixed)
 
 
 def _expected_log(post: np.ndarray) -> np.ndarray:
@@ -90,12 +206,7 @@ class _Hierarchical(DataEngine):
         # fixed point for it raises it at every step
         n_row = counts.sum(axis=2)  # annotator x true
         for _ in range(self.n_fixed_point):
-            tot = a.sum(axis=1)
-            num = (digamma(counts + a) - digamma(a)).sum(axis=0)
-            den = (digamma(n_row + tot) - digamma(tot)).sum(axis=0)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                new = np.where(den[:, None] > 0, a * num / den[:, None], a)
-            new = np.clip(new, A_MIN, A_MAX)
+            new = population_step(a, counts, n_row)
             done = np.abs(new - a).max() <= 1e-6 * a.max()
             a = new
             if done:

@@ -49,7 +49,6 @@ MERGE_SHARE = 0.5
 PAGES = {
     "agreement": ("pages/agreement.py", "Agreement report"),
     "noise": ("pages/noise.py", "Noise calculator"),
-    "dawid_skene": ("pages/dawid_skene.py", "Dawid-Skene"),
     "gold_labels": ("pages/gold_labels.py", "Gold labels"),
     "next_labels": ("pages/next_labels.py", "Next labels"),
 }
@@ -220,7 +219,7 @@ def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, f
                 f"{abs(values[j, k]) * 100:.0f} points {sign} often than it is true."
             )
     number = f"{len(weak):,} of {len(spam):,}"
-    return _answer("annotators", q, sentence, number, verdict, "dawid_skene"), list(weak.items())
+    return _answer("annotators", q, sentence, number, verdict, "gold_labels"), list(weak.items())
 
 
 def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
@@ -260,7 +259,7 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         + sampled,
         format_percent(error),
         judge("gold_error", error),
-        "dawid_skene" if ann.is_multilabel else "gold_labels",
+        "gold_labels",
     )
     unsure = list(items[unsure_mask])
     share = len(unsure) / len(items) if len(items) else np.nan
@@ -280,7 +279,7 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         sentence,
         f"{len(unsure):,} items",
         judge("uncertain_items", share),
-        "dawid_skene" if ann.is_multilabel else "next_labels",
+        "gold_labels" if ann.is_multilabel else "next_labels",
     )
     return gold, more, unsure
 
@@ -468,7 +467,7 @@ def overview(
                 f"The annotator model could not be fitted: {exc}",
                 "n/a",
                 judge(kind, np.nan, str(exc)),
-                "dawid_skene",
+                "gold_labels",
             )
     order = ("agreement", "noise", "annotators", "gold", "more_labels")
     return Overview(tuple(answers[k] for k in order), _recommend(answers, weak, unsure, fits))

@@ -15,7 +15,6 @@ PAGES = [
     "pages/multilabel.py",
     "pages/spans.py",
     "pages/noise.py",
-    "pages/dawid_skene.py",
     "pages/gold_labels.py",
     "pages/next_labels.py",
     "pages/export.py",
@@ -36,11 +35,13 @@ def test_opens_with_the_sample_loaded(app):
 
 
 def test_the_opening_sample_is_compared_with_its_known_truth(app):
-    """The sample's description promises known true labels: the Dawid-Skene page uses them."""
+    """The sample's description promises known true labels: the Gold labels page uses them."""
     assert app.session_state["concord_sample"] == "crowd_intents"
-    app.switch_page("pages/dawid_skene.py").run()
+    app.switch_page("pages/gold_labels.py").run()
     assert not app.exception
-    assert app.checkbox(key="ds_sample_truth").value
+    assert app.checkbox(key="gl_sample_truth").value
+    assert any(m.label == "Right on gold" for m in app.metric)
+    app.segmented_control(key="gl_section").set_value("Against gold").run()
     assert any("known true labels" in h.value for h in app.subheader)
 
 

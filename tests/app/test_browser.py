@@ -41,7 +41,6 @@ PAGES = {
     "Multi-label": "multilabel",
     "Spans": "spans",
     "Noise calculator": "noise",
-    "Dawid-Skene": "dawid_skene",
     "Gold labels": "gold_labels",
     "Next labels": "next_labels",
     "Export": "export",
@@ -87,10 +86,10 @@ def test_upload_then_every_page(page, tmp_path):
             continue
         goto_page(page, title)
         assert_no_traceback(page)
-        if name == "dawid_skene":  # one yes/no model per category on multi-label data
+        if name == "gold_labels":  # one yes/no model per category on multi-label data
             assert "multi-label" in page.get_by_test_id("stMain").inner_text()
             assert_figures_render(page)
-        elif name in ("gold_labels", "next_labels"):  # single-label only: the page says so
+        elif name == "next_labels":  # single-label only: the page says so
             assert "multi-label" in page.get_by_test_id("stMain").inner_text()
         elif name not in ("export", "overview"):
             assert_figures_render(page)
@@ -105,7 +104,6 @@ def test_every_page_on_the_sample_with_screenshots(page):
         "Overview",
         "Agreement report",
         "Noise calculator",
-        "Dawid-Skene",
         "Gold labels",
         "Next labels",
         "Spans",
@@ -130,8 +128,13 @@ def test_key_numbers_appear(page):
     goto_page(page, "Agreement report")
     text = page.get_by_test_id("stMain").inner_text()
     assert "Krippendorff" in text and "Fleiss" in text
-    goto_page(page, "Dawid-Skene")
-    assert "prevalence" in page.get_by_test_id("stMain").inner_text().lower()
+    goto_page(page, "Gold labels")
+    text = page.get_by_test_id("stMain").inner_text()
+    assert "auto stacked" in text and "Held-out log-likelihood" in text
+    page.get_by_test_id("stMain").get_by_text("Prevalence and confidence", exact=True).click()
+    wait_for_app(page)
+    assert_no_traceback(page)
+    assert "raw frequency" in page.get_by_test_id("stMain").inner_text()
 
 
 def test_download_the_html_report(page, tmp_path):

@@ -162,7 +162,7 @@ def test_a_big_upload_goes_to_duckdb(monkeypatch, parquet):
 SAMPLED = f"showing 10,000 of {N_ITEMS:,} items, sampled"
 
 
-@pytest.mark.parametrize("page", ["overview", "noise", "dawid_skene", "gold_labels"])
+@pytest.mark.parametrize("page", ["overview", "noise", "gold_labels"])
 def test_the_pages_defined_at_scale_run_on_the_handle(handle, page):
     at = run_page(page, handle, timeout=240)
     assert not at.exception, at.exception

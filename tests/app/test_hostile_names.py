@@ -97,18 +97,18 @@ def test_noise_page(single):
     assert HOSTILE_FILE in check_literal(at)
 
 
-def test_dawid_skene_item_browser_names_the_item_literally(single):
-    at = run_page("dawid_skene", single)
-    at.segmented_control(key="ds_section").set_value("Item browser").run()
-    at.slider(key="ds_below").set_value(1.0).run()
-    at.selectbox(key="ds_item").set_value(HOSTILE_ITEM).run()
+def test_gold_labels_item_browser_names_the_item_literally(single):
+    at = run_page("gold_labels", single, timeout=120)
+    at.segmented_control(key="gl_section").set_value("Item browser").run()
+    at.slider(key="gl_below").set_value(1.0).run()
+    at.selectbox(key="gl_item").set_value(HOSTILE_ITEM).run()
     assert HOSTILE_ITEM in check_literal(at)
 
 
 def test_an_error_quoting_a_hostile_file_name_is_literal(single):
-    at = run_page("dawid_skene", single)
+    at = run_page("gold_labels", single, timeout=120)
     gold_name = "[gold](mailto:x@y.z) :red[x] $y$.csv"  # no "/": a path is cut to its base
-    at.file_uploader(key="ds_gold").set_value((gold_name, b"item,label\n", "text/csv")).run()
+    at.file_uploader(key="gl_gold").set_value((gold_name, b"item,label\n", "text/csv")).run()
     assert not at.exception
     errors = [e.value for e in at.error]
     assert any(gold_name in shown(e) for e in errors), errors
@@ -118,7 +118,19 @@ def test_an_error_quoting_a_hostile_file_name_is_literal(single):
 def test_gold_labels_page(single):
     at = run_page("gold_labels", single, timeout=120)
     check_literal(at)
+    for section in (
+        "Annotators",
+        "Prevalence and confidence",
+        "Where models disagree",
+        "Fit details",
+        "Model uncertainty",
+    ):
+        at.segmented_control(key="gl_section").set_value(section).run()
+        check_literal(at)
     at.toggle(key="gl_boot").set_value(True).run()
+    check_literal(at)
+    at.segmented_control(key="gl_section").set_value("Annotators").run()
+    at.segmented_control(key="gl_pick").set_value("chosen").run()
     check_literal(at)
 
 

@@ -128,11 +128,11 @@ def test_a_count_table_shows_the_count_coefficients_and_says_why_others_are_miss
     assert pd.isna(conger["value"]) and "anonymous" in conger["note"]
 
 
-def test_dawid_skene_page_refuses_a_count_table_in_words():
+def test_gold_labels_page_refuses_a_count_table_in_words():
     from analytics.data import from_count_table
     from tests.agreement.test_count_tables import DISTRIB_6RATERS
 
-    at = run_page("dawid_skene", from_count_table(DISTRIB_6RATERS))
+    at = run_page("gold_labels", from_count_table(DISTRIB_6RATERS), timeout=120)
     assert not at.exception
     assert any("anonymous" in shown(e.value) for e in at.error)
 

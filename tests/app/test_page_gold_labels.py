@@ -1,12 +1,27 @@
-"""The Gold labels page (annotator models), driven with AppTest."""
+"""The Gold labels page (annotator models, and the views the Dawid-Skene page had), with AppTest."""
 
 from __future__ import annotations
 
 import json
 
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
 from analytics import Annotations
 from tests.helpers.app import run_page
-from tests.helpers.paths import load_public
+from tests.helpers.paths import ROOT, load_public
+
+SECTIONS = [
+    "Models compared",
+    "Annotators",
+    "Prevalence and confidence",
+    "Item browser",
+    "Where models disagree",
+    "Against gold",
+    "Model uncertainty",
+    "Fit details",
+]
+MODELS = ["auto", "majority", "one_coin", "mace", "glad", "dawid_skene", "hierarchical"]
 
 
 def bluebirds() -> Annotations:
@@ -14,9 +29,28 @@ def bluebirds() -> Annotations:
     return Annotations.from_frame(labels, name="bluebirds")
 
 
+def bluebird_gold_csv() -> bytes:
+    _, gold = load_public("welinder_bluebirds")
+    return gold.to_csv(index=False).encode()
+
+
 def run(ann):
-    at = run_page("gold_labels", ann, timeout=120)
+    at = run_page("gold_labels", ann, timeout=180)
     assert not at.exception, at.exception
+    return at
+
+
+def frames(at):
+    return [d.value for d in at.dataframe]
+
+
+def titles(at):
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def show(at, section: str):
+    at.segmented_control(key="gl_section").set_value(section).run()
+    assert not at.exception, (section, at.exception)
     return at
 
 
@@ -28,16 +62,76 @@ def test_no_data_shows_info():
 def test_auto_compares_and_says_why():
     at = run(bluebirds())
     assert not at.error
+    assert at.selectbox(key="gl_model").value == "auto"  # auto is the default
     assert any("auto stacked 4 models" in i.value for i in at.info)
-    frames = [d.value for d in at.dataframe]
-    table = next(f for f in frames if "heldout_ll" in f.columns)
+    table = next(f for f in frames(at) if "heldout_ll" in f.columns)
     assert table.index[0] == "hierarchical" and len(table) == 6
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert spec["data"][0]["type"] == "bar"
-    assert any("disagree" in f.columns for f in frames)
     assert any(s.value.startswith("The chosen model: auto") for s in at.subheader)
-    weights = next(f for f in frames if "weight" in f.columns)
-    assert weights["weight"].sum() == 1.0 or abs(weights["weight"].sum() - 1) < 1e-9
+    weights = next(f for f in frames(at) if "weight" in f.columns)
+    assert abs(weights["weight"].sum() - 1) < 1e-9
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Items"] == "108" and metrics["Sure labels"].endswith("%")
+    # every table and figure has its download; the labels download is there too
+    buttons = at.get("download_button")
+    assert len(buttons) >= len(frames(at)) + len(at.get("plotly_chart")) + 1
+
+
+def test_every_view_renders_for_every_model():
+    at = run(bluebirds())
+    for model in MODELS:
+        at.selectbox(key="gl_model").set_value(model).run()
+        assert not at.exception, model
+        for section in SECTIONS:
+            show(at, section)
+            assert not at.error, (model, section, [e.value for e in at.error])
+            charts = len(at.get("plotly_chart"))
+            expected = {"Annotators": 2, "Prevalence and confidence": 2, "Fit details": 1}
+            assert charts == expected.get(section, 1 if section == "Models compared" else 0), (
+                model,
+                section,
+            )
+        heads = [s.value for s in at.subheader]
+        assert any(h.startswith("The chosen model") for h in heads), model
+
+
+def test_annotator_views_of_the_chosen_model():
+    at = run(bluebirds())
+    at.selectbox(key="gl_model").set_value("dawid_skene").run()
+    show(at, "Annotators")
+    heat = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert sum(t["type"] == "heatmap" for t in heat["data"]) == 6
+    table = next(f for f in frames(at) if "spammer score" in f.columns)
+    assert len(table) == 39 and table["accuracy"].is_monotonic_increasing
+    at.segmented_control(key="gl_pick").set_value("most accurate").run()
+    heat2 = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert heat2["layout"]["annotations"][0]["text"] != heat["layout"]["annotations"][0]["text"]
+    # another model, other matrices: MACE's are built from trust and spam
+    at.selectbox(key="gl_model").set_value("mace").run()
+    mace = next(f for f in frames(at) if "spammer score" in f.columns)
+    assert not mace["accuracy"].sort_index().equals(table["accuracy"].sort_index())
+
+
+def test_prevalence_items_disagreements_and_fit_details():
+    at = run(bluebirds())
+    show(at, "Prevalence and confidence")
+    assert any("raw frequency" in f.columns for f in frames(at))
+    show(at, "Item browser")
+    low = next(f for f in frames(at) if "confidence" in f.columns and "item" in f.columns)
+    assert (low["confidence"] < 0.99).all()
+    judged = next(f for f in frames(at) if "p(label | model label)" in f.columns)
+    assert len(judged) == 39  # every annotator labelled every bluebird
+    at.slider(key="gl_below").set_value(0.0).run()
+    assert any("sure of every label" in i.value for i in at.info)
+    show(at, "Where models disagree")
+    view = next(f for f in frames(at) if "disagree" in f.columns)
+    assert (view["disagree"] >= 1).all() and view["disagree"].is_monotonic_decreasing
+    pairwise = next(f for f in frames(at) if list(f.index) == list(f.columns))
+    assert "auto" in pairwise.index and (pairwise.to_numpy().diagonal() == 0).all()
+    show(at, "Fit details")
+    assert json.loads(at.json[0].value)["model"] == "auto"
+    assert any("iterations" in c.value for c in at.caption)
 
 
 def test_choosing_a_model_and_bootstrapping():
@@ -45,31 +139,130 @@ def test_choosing_a_model_and_bootstrapping():
     at.selectbox(key="gl_model").set_value("mace").run()
     assert not at.exception
     assert any(s.value.startswith("The chosen model: MACE") for s in at.subheader)
+    show(at, "Model uncertainty")
     at.select_slider(key="gl_nboot").set_value(20)
     at.toggle(key="gl_boot").set_value(True).run()
     assert not at.exception
     assert any(m.label.startswith("Items whose label changes") for m in at.metric)
     assert any("item bootstrap" in c.value for c in at.caption)
+    assert any(t.startswith("Annotator accuracy (bootstrap)") for t in titles(at))
+    at.run()  # kept: the rerun draws the same result without refitting or a replay error
+    assert not at.exception
 
 
 def test_gold_upload_shows_the_evaluation():
-    _, gold = load_public("welinder_bluebirds")
     at = run(bluebirds())
-    at.file_uploader(key="gl_gold").set_value(
-        ("gold.csv", gold.to_csv(index=False).encode(), "text/csv")
-    ).run()
+    show(at, "Against gold")
+    assert any("Upload gold labels" in i.value for i in at.info)
+    at.file_uploader(key="gl_gold").set_value(("gold.csv", bluebird_gold_csv(), "text/csv")).run()
     assert not at.exception and not at.error
-    assert any(s.value == "Evaluation against the gold labels" for s in at.subheader)
-    frames = [d.value for d in at.dataframe]
-    table = next(f for f in frames if "heldout_ll" in f.columns)
-    assert table.loc["dawid_skene", "accuracy"] == 97 / 108
-    assert any("gold_judgements" in f.columns for f in frames)
-    gold_rows = next(f for f in frames if "ece" in f.columns)
+    assert any(s.value == "Against your gold labels" for s in at.subheader)
+    assert any(m.label == "Right on gold" for m in at.metric)
+    gold_rows = next(f for f in frames(at) if "ece" in f.columns)
     assert gold_rows.loc["auto", "accuracy"] == 97 / 108
-    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
-    assert any(t.startswith("Calibration on gold items") for t in titles)
+    assert gold_rows.loc["dawid_skene", "accuracy"] > gold_rows.loc["majority", "accuracy"]
+    assert any("gold_judgements" in f.columns for f in frames(at))
+    assert any(t.startswith("Calibration on gold items") for t in titles(at))
+    show(at, "Models compared")
+    table = next(f for f in frames(at) if "heldout_ll" in f.columns)
+    assert table.loc["dawid_skene", "accuracy"] == gold_rows.loc["dawid_skene", "accuracy"]
+    # clamping the gold labels leaves them out of the chosen model's evaluation
+    at.checkbox(key="gl_clamp").check().run()
+    assert not at.exception
+    show(at, "Against gold")
+    clamped = next(f for f in frames(at) if "ece" in f.columns)
+    assert clamped.loc["auto", "gold_items"] == 0
     # a bad gold file is refused in words, not a traceback
     at.file_uploader(key="gl_gold").set_value(
         ("bad.csv", b"item,label\nnope,1\n", "text/csv")
     ).run()
     assert not at.exception and at.error
+
+
+def test_dawid_skene_settings_apply_and_are_remembered_for_the_report():
+    at = run(bluebirds())
+    at.selectbox(key="gl_model").set_value("dawid_skene").run()
+    at.selectbox(key="gl_init").set_value("soft").run()
+    at.number_input(key="gl_smoothing").set_value(0.5).run()
+    assert not at.exception
+    show(at, "Fit details")
+    settings = json.loads(at.json[0].value)
+    assert settings["init"] == "soft" and settings["smoothing"] == 0.5
+    kept = next(iter(at.session_state["concord_page_settings"].values()))
+    assert kept["ds_init"] == "soft" and kept["ds_smoothing"] == 0.5
+
+
+def test_multilabel_and_degenerate_data_explained():
+    ml = Annotations.from_frame(
+        pd.DataFrame({"item": ["a", "a"], "annotator": ["x", "y"], "label": ["p;q", "p"]}),
+        multilabel_sep=";",
+    )
+    at = run(ml)
+    assert not at.exception and not at.error
+    assert "one yes/no" in at.info[0].value
+    per_cat = next(d.value for d in at.dataframe if "prevalence" in d.value.columns)
+    assert list(per_cat["category"]) == ["p", "q"]
+    one = Annotations.from_frame(
+        pd.DataFrame({"item": ["a", "b"], "annotator": ["x", "x"], "label": ["p", "q"]})
+    )
+    at = run(one)
+    assert not at.error
+    assert any("only one annotator" in w.value for w in at.warning)
+    assert any("No item has two judgements" in i.value for i in at.info)
+    for section in SECTIONS:
+        show(at, section)
+
+
+def test_a_count_table_is_refused_in_plain_words():
+    from analytics.data import from_count_table
+    from tests.agreement.test_count_tables import DISTRIB_6RATERS
+    from tests.helpers.markup import shown
+
+    at = run(from_count_table(DISTRIB_6RATERS))
+    errors = [shown(e.value) for e in at.error]
+    assert any("anonymous" in e for e in errors), errors
+    assert not any("Traceback" in e for e in errors)
+
+
+def run_sample(key: str, **state) -> AppTest:
+    """The page on a bundled sample, loaded as the app loads it (with its source)."""
+    from analytics.data import SAMPLES, load_sample
+
+    at = AppTest.from_file(str(ROOT / "pages" / "gold_labels.py"), default_timeout=180)
+    at.session_state["concord_annotations"] = load_sample(key)
+    at.session_state["concord_source"] = f"sample: {SAMPLES[key].title}"
+    at.session_state["concord_sample"] = key
+    for name, value in state.items():
+        at.session_state[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def gold_tables(at):
+    return [f for f in frames(at) if "ece" in f.columns]
+
+
+def test_a_sample_with_known_truth_is_compared_with_it_by_default():
+    at = run_sample("crowd_intents")
+    assert not at.error
+    assert at.checkbox(key="gl_sample_truth").value
+    show(at, "Against gold")
+    assert any("known true labels" in h.value for h in at.subheader)
+    (acc,) = gold_tables(at)
+    assert acc.loc["auto", "gold_items"] == 300
+    assert 0.9 < acc.loc["dawid_skene", "accuracy"] <= 1.0
+    # switched off: no comparison
+    at.checkbox(key="gl_sample_truth").uncheck().run()
+    assert not at.exception and not gold_tables(at)
+
+
+def test_no_truth_offered_for_a_sample_without_one_or_for_other_data():
+    at = run_sample("ratings_ordinal")
+    assert not at.error
+    assert not [c for c in at.checkbox if c.key == "gl_sample_truth"]
+    # the same data set, but not loaded as the sample (e.g. set by a script): no truth
+    at = run_sample("crowd_intents", concord_source="set by a script", concord_sample=None)
+    assert not [c for c in at.checkbox if c.key == "gl_sample_truth"]
+    show(at, "Against gold")
+    assert not gold_tables(at)

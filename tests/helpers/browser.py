@@ -104,10 +104,10 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
     )
 
 
-def goto_page(page, title: str) -> None:
-    """Open a page by its title in the sidebar navigation and wait for it."""
+def goto_page(page, title: str, timeout: float = 60_000) -> None:
+    """Open a page by its title in the sidebar navigation and wait for it (ms)."""
     page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
-    wait_for_app(page)
+    wait_for_app(page, timeout)
 
 
 def upload(page, path: Path) -> None:

@@ -64,3 +64,58 @@ def test_disagreements():
     assert pair.loc["one_coin", "dawid_skene"] == differ
     assert view.attrs["share"] >= differ
     assert len(view) == round(view.attrs["share"] * ann.n_items)
+
+
+def test_applicable_models_leave_glad_out_only_where_it_cannot_be_fitted():
+    from analytics.models import MODELS, applicable_models
+
+    ann, _ = public("welinder_bluebirds")
+    assert applicable_models(ann) == MODELS
+    one = pd.DataFrame({"item": ["i1", "i2"], "annotator": ["a", "a"], "label": ["x", "y"]})
+    assert "glad" not in applicable_models(one) and len(applicable_models(one)) == len(MODELS) - 1
+    same = pd.DataFrame({"item": ["i1", "i1"], "annotator": ["a", "b"], "label": ["x", "x"]})
+    assert "glad" not in applicable_models(same)
+
+
+def test_comparison_with_gold_adds_accuracy_in_the_tables_order():
+    from analytics.models import comparison_with_gold, gold_table
+
+    ann, gold = public("snow_wsd")
+    table = compare(ann, ["majority", "one_coin"])
+    results = {m: fit(ann, m) for m in ["one_coin", "majority"]}
+    results["auto"] = results["majority"]
+    scored = gold_table(results, gold)
+    joined = comparison_with_gold(table, scored)
+    assert list(joined.index) == list(table.index)
+    for m in table.index:
+        assert joined.loc[m, "accuracy"] == scored.loc[m, "accuracy"]
+        assert joined.loc[m, "gold_items"] == len(gold)
+    assert len(comparison_figure(joined).data) == 2  # the accuracy panel appears
+    assert comparison_with_gold(table, None).equals(table)
+    # a model the gold table lacks gets NaN, not an error
+    partial = comparison_with_gold(table, scored.drop(index="majority"))
+    assert pd.isna(partial.loc["majority", "accuracy"])
+
+
+def test_split_notes_and_plain_settings():
+    import json
+
+    from analytics.models import plain_settings, split_notes
+
+    alarms, rest = split_notes(
+        [
+            "Best of 5 starts: majority (highest objective).",
+            "The labels are NOT IDENTIFIED: two starts tie.",
+            "The mace fit did not converge in 3 iterations.",
+        ]
+    )
+    assert [a[:7] for a in alarms] == ["The lab", "The mac"] and rest[0].startswith("Best")
+    assert split_notes([]) == ([], [])
+    ann, _ = public("welinder_bluebirds")
+    auto = fit(ann)
+    plain = plain_settings(auto)
+    assert set(plain) == set(auto.settings)
+    json.dumps(plain)  # every value is plain
+    assert plain["comparison"].startswith("a table of 6 rows")
+    ds = plain_settings(fit(ann, "dawid_skene"))
+    assert ds["model"] == "dawid_skene" and isinstance(ds["seconds"], float)

@@ -90,10 +90,51 @@ def test_public_accuracy(name, floor):
     assert accuracy(fit(ann, "hierarchical"), gold) >= floor
 
 
-def test_act_ms_more_likely_is_less_accurate():
-    # the README's caveat again: on act_MS the best of several starts reaches a higher
-    # bound than the majority-vote start at a lower accuracy
+def test_act_ms_starts_meet_at_one_optimum():
+    # before the population took Newton steps, its slow fixed point let EM stop early at
+    # start-dependent places: the best of several starts had a higher bound than the
+    # majority start at a lower accuracy (0.747 against 0.765); now both reach the same
+    # bound and the more accurate labels
     ann, gold = public("act_MS")
     best, single = fit(ann, "hierarchical"), fit(ann, "hierarchical", init="majority")
-    assert best.final_log_likelihood > single.final_log_likelihood
-    assert accuracy(single, gold) >= 0.765 and accuracy(best, gold) >= 0.745
+    assert best.final_log_likelihood >= single.final_log_likelihood - 1e-6 * abs(
+        single.final_log_likelihood
+    )
+    assert accuracy(best, gold) >= 0.765 and accuracy(single, gold) >= 0.765
+
+
+def test_trigamma_matches_scipy():
+    from scipy.special import polygamma
+
+    from analytics.models.hierarchical import trigamma
+
+    x = np.logspace(-3, 7, 3000)
+    np.testing.assert_allclose(trigamma(x), polygamma(1, x), rtol=2e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_population_step_never_lowers_the_polya_likelihood_and_finds_its_maximum(seed):
+    from analytics.models.hierarchical import polya_log_likelihood, population_step
+
+    rng = np.random.default_rng(seed)
+    j, k = 200, 4
+    conc = rng.uniform(1, 30)
+    theta = rng.dirichlet(np.full(k, conc / k) + 3 * np.eye(k)[rng.integers(k)], size=(j, k))
+    counts = theta * rng.integers(0, 12, (j, k, 1))
+    n_row = counts.sum(axis=2)
+    a = np.ones((k, k))
+    ll = polya_log_likelihood(a, counts, n_row)
+    for _ in range(40):
+        a = population_step(a, counts, n_row)
+        new = polya_log_likelihood(a, counts, n_row)
+        assert (new >= ll - 1e-9 * np.abs(ll)).all()
+        ll = new
+    # at the maximum the gradient is zero (where no bound is active)
+    s = a.sum(axis=1)
+    from scipy.special import digamma
+
+    grad = (digamma(counts + a) - digamma(a)).sum(0) - (digamma(n_row + s) - digamma(s)).sum(0)[
+        :, None
+    ]
+    free = (a > 1.01e-3) & (a < 0.99e6)
+    assert np.abs(grad[free]).max() < 1e-6
