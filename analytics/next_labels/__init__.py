@@ -30,7 +30,7 @@ from analytics.next_labels.export import (
 from analytics.next_labels.figures import accuracy_curve_figure, replay_figure
 from analytics.next_labels.gain import PICKS, expected_gain
 from analytics.next_labels.planning import Plan, plan
-from analytics.next_labels.replay import REPLAY_COLUMNS, replay
+from analytics.next_labels.replay import REPLAY_COLUMNS, judgements_needed, replay
 from analytics.next_labels.selection import BATCH_COLUMNS, next_batch
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "accuracy_curve_figure",
     "batch_csv",
     "expected_gain",
+    "judgements_needed",
     "label_studio_tasks",
     "mturk_input_csv",
     "next_batch",
