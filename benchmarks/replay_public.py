@@ -103,12 +103,21 @@ def run(
     kind: str = "dawid_skene",
     outside: Path | None = None,
     strategies: tuple[str, ...] = STRATEGIES,
+    confusion: str = "fitted",
 ) -> tuple[pd.DataFrame, dict]:
     ann, gold = load(name, outside)
     fitter = fitter_for(kind, ann.n_categories)
     t0 = time.perf_counter()
     tables = [
-        replay(ann, gold, strategies=strategies, seed=s, start=start, fitter=fitter)
+        replay(
+            ann,
+            gold,
+            strategies=strategies,
+            seed=s,
+            start=start,
+            fitter=fitter,
+            confusion=confusion,
+        )
         for s in range(seeds)
     ]
     table = mean_curve(tables)
@@ -204,6 +213,13 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3, help="replays per set (seeds 0..n-1)")
     parser.add_argument("--start", type=int, default=1, help="judgements per item to start from")
     parser.add_argument("--fitter", choices=("dawid_skene", "prior"), default="dawid_skene")
+    parser.add_argument(
+        "--confusion",
+        choices=("fitted", "pooled"),
+        default="fitted",
+        help="confusion matrices the gain is computed with (replay's confusion=)",
+    )
+    parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated")
     parser.add_argument("--save", action="store_true", help="write benchmarks/results/*.csv")
     parser.add_argument("--svg", help="write the first set's mean replay chart to this SVG")
     args = parser.parse_args()
@@ -218,7 +234,10 @@ def main() -> None:
         ]
     rows = []
     for n, (name, outside) in enumerate(jobs):
-        table, row = run(name, args.seeds, args.start, args.fitter, outside)
+        strategies = tuple(args.strategies.split(","))
+        table, row = run(
+            name, args.seeds, args.start, args.fitter, outside, strategies, args.confusion
+        )
         rows.append(row)
         print(row, flush=True)
         if args.save:
@@ -226,6 +245,7 @@ def main() -> None:
             out.mkdir(exist_ok=True)
             suffix = "" if args.start == 1 else f"_start{args.start}"
             suffix += "" if args.fitter == "dawid_skene" else f"_{args.fitter}"
+            suffix += "" if args.confusion == "fitted" else f"_{args.confusion}"
             table.to_csv(out / f"replay_{name}{suffix}.csv", index=False)
         if args.svg and n == 0:
             model = "Dawid-Skene" + (" with a diagonal prior" if args.fitter == "prior" else "")

@@ -29,7 +29,7 @@ from analytics.next_labels.gain import information
 from analytics.next_labels.parameters import model_view
 from analytics.next_labels.selection import check_batch_settings
 
-__all__ = ["REPLAY_COLUMNS", "judgements_needed", "replay"]
+__all__ = ["REPLAY_COLUMNS", "judgements_needed", "pooled_confusion", "replay"]
 
 #: The columns of :func:`replay`'s table.
 REPLAY_COLUMNS = ("strategy", "judgements", "accuracy")
@@ -122,6 +122,7 @@ def replay(
     step: int | None = None,
     per_item_cap: int = 1,
     pick: str = "best",
+    confusion: str = "fitted",
     seed: int = 0,
     fitter: Callable[[Annotations], Any] | None = None,
     progress: Callable[[float], None] | None = None,
@@ -151,6 +152,12 @@ def replay(
         judgements (each with its own annotator's confusion matrix), and one of them is
         bought at random: the protocol when the team chooses the items but not who
         answers.
+    confusion : {"fitted", "pooled"}, default "fitted"
+        ``"gain"`` only: the annotators' confusion matrices the gain is computed with.
+        ``"fitted"``: the refitted model's. ``"pooled"``: each annotator's expected
+        counts shrunk toward the crowd's confusion matrix with the weight of :math:`K`
+        judgements (:func:`pooled_confusion`), so that an annotator seen a few times is
+        not taken for perfect.
     seed : int, default 0
         Seed of the start and of the random choices.
     fitter : callable or None, default None
@@ -212,6 +219,11 @@ def replay(
             f'pick must be "best" or "random"; got {pick!r}.',
             hint='Pass pick="best" (the best remaining annotator) or "random".',
         )
+    if confusion not in ("fitted", "pooled"):
+        raise AnnotationDataError(
+            f'confusion must be "fitted" or "pooled"; got {confusion!r}.',
+            hint='Pass confusion="fitted" (the model\'s own) or "pooled" (shrunk to the crowd).',
+        )
     per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
     if not (per_item > start).any():
         raise AnnotationDataError(
@@ -243,7 +255,7 @@ def replay(
         out.append((strategy, int(keep.sum()), first))
         srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
         while not keep.all():
-            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng, pick)
+            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion)
             if not len(bought):
                 break
             keep[bought] = True
@@ -261,6 +273,53 @@ def replay(
     return table
 
 
+def pooled_confusion(ann: Annotations, keep: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Every annotator's confusion matrix shrunk toward the crowd's, by their judgements.
+
+    Parameters
+    ----------
+    ann : Annotations
+    keep : ndarray of bool, shape (n_judgements,)
+        The judgements seen so far.
+    q : ndarray, shape (n_items, K)
+        Posteriors of the current fit.
+
+    Returns
+    -------
+    ndarray, shape (n_annotators, K, K)
+        :math:`\\tilde\\theta_{jk\\cdot} = (N_{jk\\cdot} + K \\bar\\theta_{k\\cdot}) /
+        (N_{jk} + K)`, where :math:`N_{jky} = \\sum_{n: j, y} q_{i_n k}` are annotator
+        ``j``'s expected counts over the kept judgements and :math:`\\bar\\theta` is the
+        crowd's confusion matrix (everyone's counts pooled, rows normalised; a row nobody
+        has counts in is uniform).
+
+    Notes
+    -----
+    The posterior mean of a confusion row under a Dirichlet prior centred on the crowd
+    with the weight of a flat Dirichlet (:math:`K` pseudo-judgements). The fitted
+    maximum-a-posteriori rows of an annotator with two judgements can look perfect; an
+    expected gain computed with them buys that annotator's judgements first (a winner's
+    curse). With the shrunk rows an annotator is trusted in proportion to the evidence,
+    and one not seen yet is expected to answer like the crowd.
+
+    References
+    ----------
+    Paun, S. et al. (2018). Comparing Bayesian models of annotation. *TACL* 6, 571-585
+    (partially pooled models).
+    """
+    k = q.shape[1]
+    j = ann.n_annotators
+    rows = np.flatnonzero(keep)
+    cell = ann.annotator_codes[rows] * k + ann.label_codes[rows]
+    w = q[ann.item_codes[rows]]
+    by_true = [np.bincount(cell, weights=w[:, c], minlength=j * k) for c in range(k)]
+    counts = np.stack(by_true, axis=1).reshape(j, k, k).transpose(0, 2, 1)  # j, true, given
+    crowd = counts.sum(0)
+    total = crowd.sum(1, keepdims=True)
+    crowd = np.where(total > 0, crowd / np.where(total > 0, total, 1.0), 1.0 / k)
+    return (counts + k * crowd) / (counts.sum(2, keepdims=True) + k)
+
+
 def _buy(
     ann: Annotations,
     result: Any,
@@ -270,6 +329,7 @@ def _buy(
     cap: int,
     rng: np.random.Generator,
     pick: str = "best",
+    confusion: str = "fitted",
 ) -> np.ndarray:
     """Row numbers of the judgements ``strategy`` buys next among those not kept."""
     view = model_view(result, ann)
@@ -283,6 +343,8 @@ def _buy(
         return anns[bounds[i] : bounds[i + 1]]
 
     q, theta = view.posteriors, view.confusion
+    if confusion == "pooled":
+        theta = pooled_confusion(ann, keep, q)
     score, who = _first_scores(strategy, q, theta, items, anns, rng, pick)
     named = strategy != "gain" or pick == "best"
     planner = Planner(q, theta, available, named, strategy, 1.0, cap, rng)

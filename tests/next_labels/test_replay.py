@@ -9,6 +9,7 @@ import pytest
 
 from analytics import AnnotationDataError, Annotations
 from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, replay
+from analytics.next_labels.replay import pooled_confusion
 
 
 def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
@@ -94,6 +95,7 @@ def test_one_judgement_per_item_is_refused():
         ({"step": 0}, "step must be"),
         ({"gold": pd.Series({"nowhere": 1})}, "none of the gold labels"),
         ({"pick": "worst"}, "pick must be"),
+        ({"confusion": "mine"}, "confusion must be"),
     ],
 )
 def test_bad_settings(crowd, kwargs, match):
@@ -140,3 +142,41 @@ def test_judgements_needed_interpolates_between_refits():
     assert need["random"] == pytest.approx(300.0)
     assert np.isnan(need["never"])
     assert judgements_needed(table, 0.5)["gain"] == 100.0  # already there at the start
+
+
+def test_pooled_confusion_equals_the_counts_shrunk_to_the_crowd():
+    """Brute force over the judgements; an annotator with no kept judgement gets the crowd's
+    rows, a row nobody has counts in is uniform, and every row is a distribution."""
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "item": [0, 0, 1, 1, 2, 2, 3],
+            "annotator": ["a", "b", "a", "b", "a", "c", "c"],
+            "label": ["x", "y", "y", "y", "x", "x", "z"],
+        }
+    )
+    ann = Annotations.from_frame(frame)
+    q = np.column_stack([rng.dirichlet(np.ones(2), size=4), np.zeros(4)])  # no item is z
+    keep = np.array([True, True, True, True, True, False, False])
+    k = q.shape[1]
+    assert list(ann.categories) == ["x", "y", "z"]
+    counts = np.zeros((ann.n_annotators, k, k))
+    for n in np.flatnonzero(keep):
+        counts[ann.annotator_codes[n], :, ann.label_codes[n]] += q[ann.item_codes[n]]
+    crowd = counts.sum(0)
+    crowd[:2] /= crowd[:2].sum(1, keepdims=True)
+    crowd[2] = 1 / k
+    want = (counts + k * crowd) / (counts.sum(2, keepdims=True) + k)
+    got = pooled_confusion(ann, keep, q)
+    np.testing.assert_allclose(got, want)
+    np.testing.assert_allclose(got.sum(2), 1.0)
+    c = list(ann.annotators).index("c")
+    np.testing.assert_allclose(got[c], crowd)  # nothing kept of c: the crowd
+
+
+def test_pooled_confusion_replay_is_a_valid_protocol(crowd):
+    ann, gold = crowd
+    table = replay(ann, gold, step=200, strategies=("gain",), confusion="pooled")
+    used = table["judgements"].to_numpy()
+    assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
+    assert table["accuracy"].iloc[-1] >= table.attrs["start_accuracy"]
