@@ -35,7 +35,7 @@ import pandas as pd
 
 from analytics import Annotations
 from analytics.dawid_skene import fit
-from analytics.next_labels import judgements_needed, replay
+from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = [
@@ -104,34 +104,54 @@ def run(
     outside: Path | None = None,
     strategies: tuple[str, ...] = STRATEGIES,
     confusion: str = "fitted",
+    cache: Path | None = None,
 ) -> tuple[pd.DataFrame, dict]:
+    """Replay one set with every seed; the mean curve and the summary row.
+
+    ``cache``: a CSV of the per-seed tables (column ``seed``), read when it exists and
+    written otherwise, so that an interrupted run resumes.
+    """
     ann, gold = load(name, outside)
     fitter = fitter_for(kind, ann.n_categories)
     t0 = time.perf_counter()
-    tables = [
-        replay(
-            ann,
-            gold,
-            strategies=strategies,
-            seed=s,
-            start=start,
-            fitter=fitter,
-            confusion=confusion,
-        )
-        for s in range(seeds)
-    ]
+    if cache is not None and cache.is_file():
+        both = pd.read_csv(cache)
+        full = float(both["full_accuracy"].iloc[0])
+        tables = []
+        for _, t in both.groupby("seed"):
+            t = t[list(REPLAY_COLUMNS)].reset_index(drop=True)
+            t.attrs.update(full_accuracy=full, start_accuracy=float(t["accuracy"].iloc[0]))
+            tables.append(t)
+    else:
+        tables = [
+            replay(
+                ann,
+                gold,
+                strategies=strategies,
+                seed=s,
+                start=start,
+                fitter=fitter,
+                confusion=confusion,
+            )
+            for s in range(seeds)
+        ]
+        if cache is not None:
+            long = pd.concat([t.assign(seed=n) for n, t in enumerate(tables)])
+            long["full_accuracy"] = tables[0].attrs["full_accuracy"]
+            long.to_csv(cache, index=False)
     table = mean_curve(tables)
     full, first = table.attrs["full_accuracy"], table.attrs["start_accuracy"]
-    need = judgements_needed(table)
+    on_mean = judgements_needed(table)
     per_seed = pd.DataFrame([judgements_needed(t, full) for t in tables])
     row: dict[str, Any] = {"set": name, "judgements": ann.n_judgements, "start": first, "all": full}
     for s in strategies:
-        row[s] = need[s]
+        row[s] = per_seed[s].mean()
         row[f"{s} range"] = f"{per_seed[s].min():,.0f}-{per_seed[s].max():,.0f}"
     if "gain" in strategies and "random" in strategies:
-        row["gain/random"] = need["gain"] / need["random"]
+        row["gain/random"] = per_seed["gain"].mean() / per_seed["random"].mean()
         ratios = per_seed["gain"] / per_seed["random"]
         row["ratio range"] = f"{ratios.min():.2f}-{ratios.max():.2f}"
+        row["on mean curve"] = on_mean["gain"] / on_mean["random"]
     row["applies"] = full >= first + 0.02
     row["seconds"] = time.perf_counter() - t0
     return table, row
@@ -220,7 +240,12 @@ def main() -> None:
         help="confusion matrices the gain is computed with (replay's confusion=)",
     )
     parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated")
-    parser.add_argument("--save", action="store_true", help="write benchmarks/results/*.csv")
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help="write benchmarks/results/*.csv (the mean curve and the per-seed tables, "
+        "which a later run with the same settings reads instead of replaying again)",
+    )
     parser.add_argument("--svg", help="write the first set's mean replay chart to this SVG")
     args = parser.parse_args()
     jobs: list[tuple[str, Path | None]] = [
@@ -235,17 +260,20 @@ def main() -> None:
     rows = []
     for n, (name, outside) in enumerate(jobs):
         strategies = tuple(args.strategies.split(","))
+        suffix = "" if args.start == 1 else f"_start{args.start}"
+        suffix += "" if args.fitter == "dawid_skene" else f"_{args.fitter}"
+        suffix += "" if args.confusion == "fitted" else f"_{args.confusion}"
+        out = ROOT / "benchmarks" / "results"
+        cache = None
+        if args.save:
+            out.mkdir(exist_ok=True)
+            cache = out / f"replay_{name}{suffix}_seeds.csv"
         table, row = run(
-            name, args.seeds, args.start, args.fitter, outside, strategies, args.confusion
+            name, args.seeds, args.start, args.fitter, outside, strategies, args.confusion, cache
         )
         rows.append(row)
         print(row, flush=True)
         if args.save:
-            out = ROOT / "benchmarks" / "results"
-            out.mkdir(exist_ok=True)
-            suffix = "" if args.start == 1 else f"_start{args.start}"
-            suffix += "" if args.fitter == "dawid_skene" else f"_{args.fitter}"
-            suffix += "" if args.confusion == "fitted" else f"_{args.confusion}"
             table.to_csv(out / f"replay_{name}{suffix}.csv", index=False)
         if args.svg and n == 0:
             model = "Dawid-Skene" + (" with a diagonal prior" if args.fitter == "prior" else "")
