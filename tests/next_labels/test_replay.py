@@ -8,8 +8,7 @@ import pandas as pd
 import pytest
 
 from analytics import AnnotationDataError, Annotations
-from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, replay
-from analytics.next_labels.replay import pooled_confusion
+from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, pooled_confusion, replay
 
 
 def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
