@@ -390,8 +390,8 @@ def judgements_needed(table: pd.DataFrame, level: float | None = None) -> pd.Ser
     Examples
     --------
     >>> t = pd.DataFrame({"strategy": ["gain"] * 3, "judgements": [10, 20, 30],
-    ...                   "accuracy": [0.5, 0.7, 0.9]})
-    >>> float(judgements_needed(t, 0.8)["gain"])
+    ...                   "accuracy": [0.5, 0.75, 1.0]})
+    >>> float(judgements_needed(t, 0.875)["gain"])
     25.0
     """
     if level is None:
