@@ -62,7 +62,9 @@ def load(name: str, outside: Path | None = None) -> tuple[Annotations, pd.Series
         frame = pd.read_csv(folder / "labels.csv", dtype=str, keep_default_na=False)
         gold = pd.read_csv(folder / "gold.csv", dtype=str, keep_default_na=False)
         gold = gold.set_index("item")["label"]
-    return Annotations.from_frame(frame[["item", "annotator", "label"]], name=name), gold
+    # a worker who labelled an item twice gave two judgements (both can be bought)
+    columns = frame[["item", "annotator", "label"]]
+    return Annotations.from_frame(columns, name=name, duplicates="keep"), gold
 
 
 def fitter_for(kind: str, k: int) -> Callable[[Annotations], Any] | None:
