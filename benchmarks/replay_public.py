@@ -147,10 +147,10 @@ def run(
     per_seed = pd.DataFrame([judgements_needed(t, full) for t in tables])
     row: dict[str, Any] = {"set": name, "judgements": ann.n_judgements, "start": first, "all": full}
     for s in strategies:
-        row[s] = per_seed[s].mean()
+        row[s] = per_seed[s].mean(skipna=False)  # NaN when a replay never reaches it
         row[f"{s} range"] = f"{per_seed[s].min():,.0f}-{per_seed[s].max():,.0f}"
     if "gain" in strategies and "random" in strategies:
-        row["gain/random"] = per_seed["gain"].mean() / per_seed["random"].mean()
+        row["gain/random"] = row["gain"] / row["random"]
         ratios = per_seed["gain"] / per_seed["random"]
         row["ratio range"] = f"{ratios.min():.2f}-{ratios.max():.2f}"
         row["on mean curve"] = on_mean["gain"] / on_mean["random"]
