@@ -107,6 +107,7 @@ def run(
     strategies: tuple[str, ...] = STRATEGIES,
     confusion: str = "fitted",
     cache: Path | None = None,
+    step: int | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """Replay one set with every seed; the mean curve and the summary row.
 
@@ -134,6 +135,7 @@ def run(
                 start=start,
                 fitter=fitter,
                 confusion=confusion,
+                step=step,
             )
             for s in range(seeds)
         ]
@@ -241,6 +243,7 @@ def main() -> None:
         default="fitted",
         help="confusion matrices the gain is computed with (replay's confusion=)",
     )
+    parser.add_argument("--step", type=int, help="judgements bought between refits")
     parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated")
     parser.add_argument(
         "--save",
@@ -265,13 +268,22 @@ def main() -> None:
         suffix = "" if args.start == 1 else f"_start{args.start}"
         suffix += "" if args.fitter == "dawid_skene" else f"_{args.fitter}"
         suffix += "" if args.confusion == "fitted" else f"_{args.confusion}"
+        suffix += "" if args.step is None else f"_step{args.step}"
         out = ROOT / "benchmarks" / "results"
         cache = None
         if args.save:
             out.mkdir(exist_ok=True)
             cache = out / f"replay_{name}{suffix}_seeds.csv"
         table, row = run(
-            name, args.seeds, args.start, args.fitter, outside, strategies, args.confusion, cache
+            name,
+            args.seeds,
+            args.start,
+            args.fitter,
+            outside,
+            strategies,
+            args.confusion,
+            cache,
+            args.step,
         )
         rows.append(row)
         print(row, flush=True)
