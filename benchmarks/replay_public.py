@@ -1,28 +1,41 @@
 """Replay the next-label strategies on the public data sets in ``datasets/`` (issue 16).
 
-For each set: start from 1 random judgement per item, let each strategy buy a twentieth of
-the items' worth of existing judgements at a time, refit Dawid-Skene, and score against the
-expert gold. Prints, per set, the judgements each strategy needs to reach the accuracy
-Dawid-Skene reaches with all judgements, and the gain/random ratio (target: at most 0.60
-on every set where all judgements beat the start by at least 2 points). Writes the tidy
-tables to ``benchmarks/results/replay_<set>.csv`` with ``--save``.
+For each set and each of ``--seeds`` seeds: start from 1 random judgement per item, let each
+strategy buy a twentieth of the items' worth of existing judgements at a time, refit
+Dawid-Skene, and score against the expert gold. The curves are averaged over the seeds
+(each read on the union of their points, straight lines between refits), and the
+judgements each strategy needs to reach the accuracy Dawid-Skene reaches with all
+judgements are read off the mean curve (:func:`analytics.next_labels.judgements_needed`),
+with the range over the seeds. Target: gain/random at most 0.60 on every set where all
+judgements beat the start by at least 2 points.
+
+``--fitter prior`` refits Dawid-Skene with a Dirichlet prior of K-1 pseudo-counts on every
+diagonal cell (``prior=(K - 1) * np.eye(K)``, the same rule on every set): with one
+judgement per item the plain fit is not identified and lands near chance. ``--outside DIR``
+adds every folder of DIR holding ``answer.csv`` (question, worker, answer) and
+``truth.csv`` (question, truth), for public sets not kept in the repository.
 
 Usage::
 
-    python -m benchmarks.replay_public            # every set
-    python -m benchmarks.replay_public snow_rte   # one set
+    python -m benchmarks.replay_public                      # every set, 3 seeds
+    python -m benchmarks.replay_public snow_rte --seeds 1   # one set, one seed
+    python -m benchmarks.replay_public --outside /tmp/outside --fitter prior
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analytics import Annotations
-from analytics.next_labels import replay
+from analytics.dawid_skene import fit
+from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = [
@@ -33,28 +46,117 @@ SETS = [
     "zheng_s4_Dog_data",
     "act_MS",
 ]
+STRATEGIES = ("gain", "uncertainty", "random")
 
 
-def needed(table: pd.DataFrame, strategy: str, level: float) -> int | None:
-    """Fewest judgements at which ``strategy`` reaches ``level`` (None: never)."""
-    hit = table[(table["strategy"] == strategy) & (table["accuracy"] >= level - 1e-12)]
-    return int(hit["judgements"].min()) if len(hit) else None
+def load(name: str, outside: Path | None = None) -> tuple[Annotations, pd.Series]:
+    """A set of ``datasets/`` (labels.csv, gold.csv) or of ``outside`` (answer.csv, truth.csv)."""
+    if outside is not None:
+        folder = outside / name
+        frame = pd.read_csv(folder / "answer.csv", dtype=str, keep_default_na=False)
+        frame = frame.rename(columns={"question": "item", "worker": "annotator", "answer": "label"})
+        truth = pd.read_csv(folder / "truth.csv", dtype=str, keep_default_na=False)
+        gold = truth.set_index("question")["truth"]
+    else:
+        folder = ROOT / "datasets" / name
+        frame = pd.read_csv(folder / "labels.csv", dtype=str, keep_default_na=False)
+        gold = pd.read_csv(folder / "gold.csv", dtype=str, keep_default_na=False)
+        gold = gold.set_index("item")["label"]
+    # a worker who labelled an item twice gave two judgements (both can be bought)
+    columns = frame[["item", "annotator", "label"]]
+    return Annotations.from_frame(columns, name=name, duplicates="keep"), gold
 
 
-def run(name: str, seed: int = 0, start: int = 1) -> tuple[pd.DataFrame, dict]:
-    folder = ROOT / "datasets" / name
-    labels = pd.read_csv(folder / "labels.csv", dtype=str, keep_default_na=False)
-    gold = pd.read_csv(folder / "gold.csv", dtype=str, keep_default_na=False)
-    ann = Annotations.from_frame(labels, name=name)
+def fitter_for(kind: str, k: int) -> Callable[[Annotations], Any] | None:
+    """The refit of the replay: plain Dawid-Skene, or with the diagonal prior."""
+    if kind == "prior":
+        return lambda a: fit(a, prior=(k - 1) * np.eye(k))
+    return None
+
+
+def mean_curve(tables: list[pd.DataFrame]) -> pd.DataFrame:
+    """Each strategy's accuracy averaged over replays, on the union of their points.
+
+    A replay that stopped buying early keeps its last accuracy (it would buy nothing more).
+    """
+    out = []
+    both = pd.concat(tables)
+    for strategy, rows in both.groupby("strategy", sort=False):
+        grid = np.unique(rows["judgements"].to_numpy())
+        curves = []
+        for t in tables:
+            mine = t[t["strategy"] == strategy]
+            curves.append(np.interp(grid, mine["judgements"], mine["accuracy"]))
+        out.append(
+            pd.DataFrame(
+                {"strategy": strategy, "judgements": grid, "accuracy": np.mean(curves, axis=0)}
+            )
+        )
+    table = pd.concat(out, ignore_index=True)
+    table.attrs.update(tables[0].attrs)
+    table.attrs["start_accuracy"] = float(np.mean([t.attrs["start_accuracy"] for t in tables]))
+    return table
+
+
+def run(
+    name: str,
+    seeds: int = 3,
+    start: int = 1,
+    kind: str = "dawid_skene",
+    outside: Path | None = None,
+    strategies: tuple[str, ...] = STRATEGIES,
+    confusion: str = "fitted",
+    cache: Path | None = None,
+    step: int | None = None,
+) -> tuple[pd.DataFrame, dict]:
+    """Replay one set with every seed; the mean curve and the summary row.
+
+    ``cache``: a CSV of the per-seed tables (column ``seed``), read when it exists and
+    written otherwise, so that an interrupted run resumes.
+    """
+    ann, gold = load(name, outside)
+    fitter = fitter_for(kind, ann.n_categories)
     t0 = time.perf_counter()
-    table = replay(ann, gold.set_index("item")["label"], seed=seed, start=start)
-    full, start = table.attrs["full_accuracy"], table.attrs["start_accuracy"]
-    row = {"set": name, "judgements": ann.n_judgements, "start": start, "all": full}
-    for s in ("gain", "uncertainty", "random"):
-        row[s] = needed(table, s, full)
-    g, r = row["gain"], row["random"]
-    row["gain/random"] = g / r if g is not None and r else float("nan")
-    row["applies"] = full >= start + 0.02
+    if cache is not None and cache.is_file():
+        both = pd.read_csv(cache)
+        full = float(both["full_accuracy"].iloc[0])
+        tables = []
+        for _, t in both.groupby("seed"):
+            t = t[list(REPLAY_COLUMNS)].reset_index(drop=True)
+            t.attrs.update(full_accuracy=full, start_accuracy=float(t["accuracy"].iloc[0]))
+            tables.append(t)
+    else:
+        tables = [
+            replay(
+                ann,
+                gold,
+                strategies=strategies,
+                seed=s,
+                start=start,
+                fitter=fitter,
+                confusion=confusion,
+                step=step,
+            )
+            for s in range(seeds)
+        ]
+        if cache is not None:
+            long = pd.concat([t.assign(seed=n) for n, t in enumerate(tables)])
+            long["full_accuracy"] = tables[0].attrs["full_accuracy"]
+            long.to_csv(cache, index=False)
+    table = mean_curve(tables)
+    full, first = table.attrs["full_accuracy"], table.attrs["start_accuracy"]
+    on_mean = judgements_needed(table)
+    per_seed = pd.DataFrame([judgements_needed(t, full) for t in tables])
+    row: dict[str, Any] = {"set": name, "judgements": ann.n_judgements, "start": first, "all": full}
+    for s in strategies:
+        row[s] = per_seed[s].mean(skipna=False)  # NaN when a replay never reaches it
+        row[f"{s} range"] = f"{per_seed[s].min():,.0f}-{per_seed[s].max():,.0f}"
+    if "gain" in strategies and "random" in strategies:
+        row["gain/random"] = row["gain"] / row["random"]
+        ratios = per_seed["gain"] / per_seed["random"]
+        row["ratio range"] = f"{ratios.min():.2f}-{ratios.max():.2f}"
+        row["on mean curve"] = on_mean["gain"] / on_mean["random"]
+    row["applies"] = full >= first + 0.02
     row["seconds"] = time.perf_counter() - t0
     return table, row
 
@@ -130,26 +232,68 @@ def svg_chart(table: pd.DataFrame, title: str, width: int = 560, height: int = 3
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("sets", nargs="*", default=SETS)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("sets", nargs="*", help="sets of datasets/ (default: all of them)")
+    parser.add_argument("--outside", type=Path, help="also every set in this folder")
+    parser.add_argument("--seeds", type=int, default=3, help="replays per set (seeds 0..n-1)")
     parser.add_argument("--start", type=int, default=1, help="judgements per item to start from")
-    parser.add_argument("--save", action="store_true", help="write benchmarks/results/*.csv")
-    parser.add_argument("--svg", help="write the first set's replay chart to this SVG file")
+    parser.add_argument("--fitter", choices=("dawid_skene", "prior"), default="dawid_skene")
+    parser.add_argument(
+        "--confusion",
+        choices=("fitted", "pooled"),
+        default="fitted",
+        help="confusion matrices the gain is computed with (replay's confusion=)",
+    )
+    parser.add_argument("--step", type=int, help="judgements bought between refits")
+    parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated")
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help="write benchmarks/results/*.csv (the mean curve and the per-seed tables, "
+        "which a later run with the same settings reads instead of replaying again)",
+    )
+    parser.add_argument("--svg", help="write the first set's mean replay chart to this SVG")
     args = parser.parse_args()
+    jobs: list[tuple[str, Path | None]] = [
+        (n, None) for n in args.sets or ([] if args.outside else SETS)
+    ]
+    if args.outside is not None:
+        jobs += [
+            (d.name, args.outside)
+            for d in sorted(args.outside.iterdir())
+            if (d / "answer.csv").is_file() and (d / "truth.csv").is_file()
+        ]
     rows = []
-    for name in args.sets:
-        table, row = run(name, args.seed, args.start)
+    for n, (name, outside) in enumerate(jobs):
+        strategies = tuple(args.strategies.split(","))
+        suffix = "" if args.start == 1 else f"_start{args.start}"
+        suffix += "" if args.fitter == "dawid_skene" else f"_{args.fitter}"
+        suffix += "" if args.confusion == "fitted" else f"_{args.confusion}"
+        suffix += "" if args.step is None else f"_step{args.step}"
+        out = ROOT / "benchmarks" / "results"
+        cache = None
+        if args.save:
+            out.mkdir(exist_ok=True)
+            cache = out / f"replay_{name}{suffix}_seeds.csv"
+        table, row = run(
+            name,
+            args.seeds,
+            args.start,
+            args.fitter,
+            outside,
+            strategies,
+            args.confusion,
+            cache,
+            args.step,
+        )
         rows.append(row)
         print(row, flush=True)
         if args.save:
-            out = ROOT / "benchmarks" / "results"
-            out.mkdir(exist_ok=True)
-            suffix = "" if args.start == 1 else f"_start{args.start}"
             table.to_csv(out / f"replay_{name}{suffix}.csv", index=False)
-        if args.svg and name == args.sets[0]:
-            title = f"Replay on {name} (Dawid-Skene refit, scored on expert gold)"
+        if args.svg and n == 0:
+            model = "Dawid-Skene" + (" with a diagonal prior" if args.fitter == "prior" else "")
+            title = f"Replay on {name} ({model} refit, gold, mean of {args.seeds} seeds)"
             Path(args.svg).write_text(svg_chart(table, title), encoding="utf-8")
-    print(pd.DataFrame(rows).to_string(index=False))
+    print(pd.DataFrame(rows).to_string(index=False, float_format=lambda x: f"{x:,.3f}"))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ the criterion (MacKay 1992). Works on any fitted annotator model that carries
 - :func:`plan`: expected accuracy with k judgements per item (or k more on the items at
   hand), by simulation from the fit, with an interval; how many reach a target.
 - :func:`replay`: an offline test of the strategies on data with many judgements per
-  item (accuracy versus judgements used).
+  item (accuracy versus judgements used); :func:`judgements_needed` reads off what each
+  strategy needs to reach an accuracy; :func:`pooled_confusion` shrinks the annotators'
+  confusion matrices toward the crowd's for the gain (``replay(confusion="pooled")``).
 - Exports of a batch: :func:`batch_csv`, :func:`label_studio_tasks`,
   :func:`mturk_input_csv`.
 - Figures: :func:`accuracy_curve_figure`, :func:`replay_figure`.
@@ -30,7 +32,12 @@ from analytics.next_labels.export import (
 from analytics.next_labels.figures import accuracy_curve_figure, replay_figure
 from analytics.next_labels.gain import PICKS, expected_gain
 from analytics.next_labels.planning import Plan, plan
-from analytics.next_labels.replay import REPLAY_COLUMNS, replay
+from analytics.next_labels.replay import (
+    REPLAY_COLUMNS,
+    judgements_needed,
+    pooled_confusion,
+    replay,
+)
 from analytics.next_labels.selection import BATCH_COLUMNS, next_batch
 
 __all__ = [
@@ -43,10 +50,12 @@ __all__ = [
     "accuracy_curve_figure",
     "batch_csv",
     "expected_gain",
+    "judgements_needed",
     "label_studio_tasks",
     "mturk_input_csv",
     "next_batch",
     "plan",
+    "pooled_confusion",
     "replay",
     "replay_figure",
 ]

@@ -29,7 +29,7 @@ from analytics.next_labels.gain import information
 from analytics.next_labels.parameters import model_view
 from analytics.next_labels.selection import check_batch_settings
 
-__all__ = ["REPLAY_COLUMNS", "replay"]
+__all__ = ["REPLAY_COLUMNS", "judgements_needed", "pooled_confusion", "replay"]
 
 #: The columns of :func:`replay`'s table.
 REPLAY_COLUMNS = ("strategy", "judgements", "accuracy")
@@ -84,15 +84,23 @@ def _first_scores(
     items: np.ndarray,
     anns: np.ndarray,
     rng: np.random.Generator,
+    pick: str = "best",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised first score (and best annotator for ``"gain"``) of every item, over the
-    remaining judgements (``items``, ``anns``); NaN for items with none left."""
+    """Vectorised first score (and best annotator for ``"gain"`` with ``pick="best"``) of
+    every item, over the remaining judgements (``items``, ``anns``); NaN for items with
+    none left. With ``pick="random"`` an item's gain is the mean over its remaining
+    judgements (the expectation when any one of them may be the one bought)."""
     n = len(q)
     score = np.full(n, np.nan)
     who = np.full(n, -1, np.int64)
     has = np.zeros(n, bool)
     has[items] = True
-    if strategy == "gain":
+    if strategy == "gain" and pick == "random":
+        g = information(q[items], theta[anns])
+        count = np.bincount(items, minlength=n)
+        total = np.bincount(items, weights=g, minlength=n)
+        score = np.where(has, total / np.maximum(count, 1), np.nan)
+    elif strategy == "gain":
         g = information(q[items], theta[anns])
         order = np.lexsort((-g, items))  # by item, best gain first
         first = np.r_[True, items[order][1:] != items[order][:-1]]
@@ -113,6 +121,8 @@ def replay(
     start: int = 1,
     step: int | None = None,
     per_item_cap: int = 1,
+    pick: str = "best",
+    confusion: str = "fitted",
     seed: int = 0,
     fitter: Callable[[Annotations], Any] | None = None,
     progress: Callable[[float], None] | None = None,
@@ -135,6 +145,19 @@ def replay(
         Judgements bought between refits; None: a twentieth of the items (at least 1).
     per_item_cap : int, default 1
         Most judgements of one item bought in one step.
+    pick : {"best", "random"}, default "best"
+        ``"gain"`` only. ``"best"``: each item is scored by its best remaining judgement
+        (the annotator with the highest expected gain), and that judgement is bought.
+        ``"random"``: each item is scored by the mean expected gain over its remaining
+        judgements (each with its own annotator's confusion matrix), and one of them is
+        bought at random: the protocol when the team chooses the items but not who
+        answers.
+    confusion : {"fitted", "pooled"}, default "fitted"
+        ``"gain"`` only: the annotators' confusion matrices the gain is computed with.
+        ``"fitted"``: the refitted model's. ``"pooled"``: each annotator's expected
+        counts shrunk toward the crowd's confusion matrix with the weight of :math:`K`
+        judgements (:func:`pooled_confusion`), so that an annotator seen a few times is
+        not taken for perfect.
     seed : int, default 0
         Seed of the start and of the random choices.
     fitter : callable or None, default None
@@ -191,6 +214,16 @@ def replay(
                 hint=f"Pass e.g. {name}=1" + (" (per item)." if name == "start" else "00."),
             )
     check_batch_settings(step, per_item_cap, 1.0, "gain", ann.n_categories)
+    if pick not in ("best", "random"):
+        raise AnnotationDataError(
+            f'pick must be "best" or "random"; got {pick!r}.',
+            hint='Pass pick="best" (the best remaining annotator) or "random".',
+        )
+    if confusion not in ("fitted", "pooled"):
+        raise AnnotationDataError(
+            f'confusion must be "fitted" or "pooled"; got {confusion!r}.',
+            hint='Pass confusion="fitted" (the model\'s own) or "pooled" (shrunk to the crowd).',
+        )
     per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
     if not (per_item > start).any():
         raise AnnotationDataError(
@@ -222,7 +255,7 @@ def replay(
         out.append((strategy, int(keep.sum()), first))
         srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
         while not keep.all():
-            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng)
+            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion)
             if not len(bought):
                 break
             keep[bought] = True
@@ -240,6 +273,53 @@ def replay(
     return table
 
 
+def pooled_confusion(ann: Annotations, keep: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Every annotator's confusion matrix shrunk toward the crowd's, by their judgements.
+
+    Parameters
+    ----------
+    ann : Annotations
+    keep : ndarray of bool, shape (n_judgements,)
+        The judgements seen so far.
+    q : ndarray, shape (n_items, K)
+        Posteriors of the current fit.
+
+    Returns
+    -------
+    ndarray, shape (n_annotators, K, K)
+        :math:`\\tilde\\theta_{jk\\cdot} = (N_{jk\\cdot} + K \\bar\\theta_{k\\cdot}) /
+        (N_{jk} + K)`, where :math:`N_{jky} = \\sum_{n: j, y} q_{i_n k}` are annotator
+        ``j``'s expected counts over the kept judgements and :math:`\\bar\\theta` is the
+        crowd's confusion matrix (everyone's counts pooled, rows normalised; a row nobody
+        has counts in is uniform).
+
+    Notes
+    -----
+    The posterior mean of a confusion row under a Dirichlet prior centred on the crowd
+    with the weight of a flat Dirichlet (:math:`K` pseudo-judgements). The fitted
+    maximum-a-posteriori rows of an annotator with two judgements can look perfect; an
+    expected gain computed with them buys that annotator's judgements first (a winner's
+    curse). With the shrunk rows an annotator is trusted in proportion to the evidence,
+    and one not seen yet is expected to answer like the crowd.
+
+    References
+    ----------
+    Paun, S. et al. (2018). Comparing Bayesian models of annotation. *TACL* 6, 571-585
+    (partially pooled models).
+    """
+    k = q.shape[1]
+    j = ann.n_annotators
+    rows = np.flatnonzero(keep)
+    cell = ann.annotator_codes[rows] * k + ann.label_codes[rows]
+    w = q[ann.item_codes[rows]]
+    by_true = [np.bincount(cell, weights=w[:, c], minlength=j * k) for c in range(k)]
+    counts = np.stack(by_true, axis=1).reshape(j, k, k).transpose(0, 2, 1)  # j, true, given
+    crowd = counts.sum(0)
+    total = crowd.sum(1, keepdims=True)
+    crowd = np.where(total > 0, crowd / np.where(total > 0, total, 1.0), 1.0 / k)
+    return (counts + k * crowd) / (counts.sum(2, keepdims=True) + k)
+
+
 def _buy(
     ann: Annotations,
     result: Any,
@@ -248,6 +328,8 @@ def _buy(
     step: int,
     cap: int,
     rng: np.random.Generator,
+    pick: str = "best",
+    confusion: str = "fitted",
 ) -> np.ndarray:
     """Row numbers of the judgements ``strategy`` buys next among those not kept."""
     view = model_view(result, ann)
@@ -260,14 +342,70 @@ def _buy(
     def available(i: int) -> np.ndarray:
         return anns[bounds[i] : bounds[i + 1]]
 
-    score, who = _first_scores(strategy, view.posteriors, view.confusion, items, anns, rng)
-    planner = Planner(view.posteriors, view.confusion, available, True, strategy, 1.0, cap, rng)
+    q, theta = view.posteriors, view.confusion
+    if confusion == "pooled":
+        theta = pooled_confusion(ann, keep, q)
+    score, who = _first_scores(strategy, q, theta, items, anns, rng, pick)
+    named = strategy != "gain" or pick == "best"
+    planner = Planner(q, theta, available, named, strategy, 1.0, cap, rng)
     chosen = planner.run(step, score, who)
     taken = np.zeros(len(rest), bool)
     bought = []
     for i, a, _, _ in chosen:
         span = np.arange(bounds[i], bounds[i + 1])
-        row = span[(anns[span] == a) & ~taken[span]][0]
+        free = span[~taken[span]]
+        row = free[anns[free] == a][0] if a >= 0 else rng.choice(free)
         taken[row] = True
         bought.append(rest[row])
     return np.asarray(bought, np.int64)
+
+
+def judgements_needed(table: pd.DataFrame, level: float | None = None) -> pd.Series:
+    """Judgements each strategy of a replay needs to reach an accuracy, interpolated.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`replay`'s table (or any table with its columns, such as the mean of several
+        replays over seeds).
+    level : float or None, default None
+        The accuracy to reach; None: ``table.attrs["full_accuracy"]`` (the model on every
+        judgement).
+
+    Returns
+    -------
+    pandas.Series
+        Indexed by strategy (in the table's order): the fewest judgements at which the
+        curve reaches ``level``, NaN where it never does.
+
+    Notes
+    -----
+    The curve is read as straight lines between its points: where point :math:`t` is the
+    first at or above the level and :math:`t-1` is below it, the answer is
+    :math:`x_{t-1} + (x_t - x_{t-1}) (L - a_{t-1}) / (a_t - a_{t-1})`; a curve that starts
+    at or above the level needs its first point. Reading between the points, rather than
+    taking the first point at or above, keeps a coarse ``step`` from rounding every
+    strategy up to the next refit.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"strategy": ["gain"] * 3, "judgements": [10, 20, 30],
+    ...                   "accuracy": [0.5, 0.75, 1.0]})
+    >>> float(judgements_needed(t, 0.875)["gain"])
+    25.0
+    """
+    if level is None:
+        level = float(table.attrs["full_accuracy"])
+    out = {}
+    for strategy, rows in table.groupby("strategy", sort=False):
+        x = rows["judgements"].to_numpy(float)
+        a = rows["accuracy"].to_numpy(float)
+        hit = np.flatnonzero(a >= level - 1e-12)
+        if not len(hit):
+            out[strategy] = np.nan
+        elif hit[0] == 0:
+            out[strategy] = x[0]
+        else:
+            t = hit[0]
+            out[strategy] = x[t - 1] + (x[t] - x[t - 1]) * (level - a[t - 1]) / (a[t] - a[t - 1])
+    return pd.Series(out, name="judgements", dtype=float)

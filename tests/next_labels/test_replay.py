@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from analytics import AnnotationDataError, Annotations
-from analytics.next_labels import REPLAY_COLUMNS, replay
+from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, pooled_confusion, replay
 
 
 def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
@@ -28,6 +28,12 @@ def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Seri
 @pytest.fixture(scope="module")
 def crowd():
     return mixed_crowd()
+
+
+@pytest.fixture(scope="module")
+def gain_random(crowd):
+    ann, gold = crowd
+    return replay(ann, gold, step=30, strategies=("gain", "random"))
 
 
 def judgements_to_reach(table: pd.DataFrame, strategy: str, level: float) -> int:
@@ -52,11 +58,10 @@ def test_protocol(crowd):
     assert table.attrs["reference"] == "gold"
 
 
-def test_gain_needs_far_fewer_judgements_than_random(crowd):
+def test_gain_needs_far_fewer_judgements_than_random(gain_random):
     """The experts are worth buying, the spammers are not: the gain strategy reaches the
     all-judgements accuracy with well under 60% of what random needs."""
-    ann, gold = crowd
-    table = replay(ann, gold, step=30, strategies=("gain", "random"))
+    table = gain_random
     full = table.attrs["full_accuracy"]
     assert full >= table.attrs["start_accuracy"] + 0.02
     gain = judgements_to_reach(table, "gain", full)
@@ -88,6 +93,8 @@ def test_one_judgement_per_item_is_refused():
         ({"start": 0}, "start must be"),
         ({"step": 0}, "step must be"),
         ({"gold": pd.Series({"nowhere": 1})}, "none of the gold labels"),
+        ({"pick": "worst"}, "pick must be"),
+        ({"confusion": "mine"}, "confusion must be"),
     ],
 )
 def test_bad_settings(crowd, kwargs, match):
@@ -102,3 +109,73 @@ def test_two_judgements_of_an_item_per_step_buy_distinct_rows(crowd):
     used = table["judgements"].to_numpy()
     assert (np.diff(used) > 0).all() and (np.diff(used) <= 200).all()
     assert used[-1] <= ann.n_judgements
+
+
+def test_pick_random_scores_items_by_their_mean_gain_and_still_beats_random(crowd, gain_random):
+    """Not choosing who answers (the mean over an item's remaining judgements) leaves the
+    strategy less to exploit than choosing the expert, but it still picks items better
+    than random; every judgement bought exists."""
+    ann, gold = crowd
+    best = gain_random
+    mean = replay(ann, gold, step=30, strategies=("gain",), pick="random")
+    full = best.attrs["full_accuracy"]
+    need_best = judgements_needed(best)
+    need_mean = judgements_needed(mean)["gain"]
+    assert need_best["gain"] <= need_mean <= need_best["random"]
+    assert mean["judgements"].max() <= ann.n_judgements
+    assert mean.attrs["full_accuracy"] == full
+
+
+def test_judgements_needed_interpolates_between_refits():
+    table = pd.DataFrame(
+        {
+            "strategy": ["gain"] * 3 + ["random"] * 3 + ["never"] * 2,
+            "judgements": [100, 200, 300, 100, 200, 300, 100, 200],
+            "accuracy": [0.6, 0.8, 0.9, 0.6, 0.7, 0.75, 0.1, 0.2],
+        }
+    )
+    table.attrs["full_accuracy"] = 0.75
+    need = judgements_needed(table)
+    assert list(need.index) == ["gain", "random", "never"]
+    assert need["gain"] == pytest.approx(175.0)  # 0.75 is 3/4 of the way from 0.6 to 0.8
+    assert need["random"] == pytest.approx(300.0)
+    assert np.isnan(need["never"])
+    assert judgements_needed(table, 0.5)["gain"] == 100.0  # already there at the start
+
+
+def test_pooled_confusion_equals_the_counts_shrunk_to_the_crowd():
+    """Brute force over the judgements; an annotator with no kept judgement gets the crowd's
+    rows, a row nobody has counts in is uniform, and every row is a distribution."""
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "item": [0, 0, 1, 1, 2, 2, 3],
+            "annotator": ["a", "b", "a", "b", "a", "c", "c"],
+            "label": ["x", "y", "y", "y", "x", "x", "z"],
+        }
+    )
+    ann = Annotations.from_frame(frame)
+    q = np.column_stack([rng.dirichlet(np.ones(2), size=4), np.zeros(4)])  # no item is z
+    keep = np.array([True, True, True, True, True, False, False])
+    k = q.shape[1]
+    assert list(ann.categories) == ["x", "y", "z"]
+    counts = np.zeros((ann.n_annotators, k, k))
+    for n in np.flatnonzero(keep):
+        counts[ann.annotator_codes[n], :, ann.label_codes[n]] += q[ann.item_codes[n]]
+    crowd = counts.sum(0)
+    crowd[:2] /= crowd[:2].sum(1, keepdims=True)
+    crowd[2] = 1 / k
+    want = (counts + k * crowd) / (counts.sum(2, keepdims=True) + k)
+    got = pooled_confusion(ann, keep, q)
+    np.testing.assert_allclose(got, want)
+    np.testing.assert_allclose(got.sum(2), 1.0)
+    c = list(ann.annotators).index("c")
+    np.testing.assert_allclose(got[c], crowd)  # nothing kept of c: the crowd
+
+
+def test_pooled_confusion_replay_is_a_valid_protocol(crowd):
+    ann, gold = crowd
+    table = replay(ann, gold, step=200, strategies=("gain",), confusion="pooled")
+    used = table["judgements"].to_numpy()
+    assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
+    assert table["accuracy"].iloc[-1] >= table.attrs["start_accuracy"]
