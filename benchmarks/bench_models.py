@@ -97,6 +97,9 @@ def main() -> None:
     parser.add_argument("--no-crowdkit", action="store_true")
     parser.add_argument("--only", help="comma-separated rows to time (default: all)")
     parser.add_argument("--no-compare", action="store_true", help="skip the compare timing")
+    parser.add_argument(
+        "--ck-skip", default="", help="comma-separated rows whose crowd-kit side is not timed"
+    )
     args = parser.parse_args()
     n_items = 20_000 if args.quick else 200_000
     per_item, n_ann, k = 5, 200 if args.quick else 1_000, 5
@@ -116,7 +119,7 @@ def main() -> None:
         ours = ours_per_iteration(ann, model, 20)
         theirs, why = (
             (float("nan"), "skipped")
-            if args.no_crowdkit
+            if args.no_crowdkit or model in args.ck_skip.split(",")
             else crowdkit_per_iteration(ann, model, args.ck_iter)
         )
         ratio = theirs / ours if np.isfinite(theirs) and ours > 0 else float("nan")

@@ -260,9 +260,10 @@ def fit_mace(
         :math:`\\xi_j \\sim \\mathrm{Dir}(c)` (``spam_prior``), as in Hovy et al.
         (2013), section 2.1, and crowd-kit's ``MACE(method="vb")``. The default is
         ``"em"`` because it is the more accurate of the two on the public data sets
-        (mean over the six sets of ``datasets/``, see docs/models.md) and its objective
-        is the penalised likelihood that :func:`~analytics.models.compare` and the other
-        models use; ``"vb"`` reproduces the paper and crowd-kit.
+        (mean accuracy over the six sets of ``datasets/`` 0.896 against 0.891, 0.889
+        against 0.861 on ``welinder_bluebirds``; docs/models.md) and its objective is a
+        penalised likelihood like every other model's here; ``"vb"`` reproduces the
+        paper and crowd-kit.
     max_iter : int, default 1000
         Most EM iterations (trust near 1 makes EM creep: ``snow_wsd`` needs about 530).
     tol : float, default 1e-7
