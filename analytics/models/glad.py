@@ -33,7 +33,7 @@ N_NEWTON, N_HALVE = 1, 12
 
 def glad_scores(alpha: np.ndarray, b: np.ndarray, coded: Coded) -> np.ndarray:
     """:math:`x_n = \\alpha_{jj[n]} e^{b_{ii[n]}}` for every judgement."""
-    return alpha[coded.jj] * np.exp(b[coded.ii])
+    return alpha[coded.jj] * np.exp(b)[coded.ii]  # one exp per item, not per judgement
 
 
 def _judgement_terms(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -60,12 +60,17 @@ class _Glad(DataEngine):
     def reset(self) -> None:
         c = self.coded
         self.params = (np.full(c.n_annotators, self.mu_a), np.full(c.n_items, self.mu_b))
+        self.cache: tuple = (None, None, None, None, None)
 
     def e_step(self, pi: np.ndarray, params: tuple) -> tuple[np.ndarray, float]:
         alpha, b = params
         c = self.coded
         n_i, k = c.n_items, c.k
-        right, wrong = _judgement_terms(glad_scores(alpha, b, c), k)
+        beta = np.exp(b)[c.ii]
+        x = alpha[c.jj] * beta
+        right, wrong = _judgement_terms(x, k)
+        # the next M-step starts from these parameters: keep its per-judgement terms
+        self.cache = (alpha, b, beta, x, right)
         s = np.bincount(c.ii * k + c.yy, right - wrong, n_i * k).reshape(n_i, k)
         s += np.bincount(c.ii, wrong, n_i)[:, None]
         with np.errstate(divide="ignore"):
@@ -94,20 +99,30 @@ class _Glad(DataEngine):
         group, size = (c.jj, c.n_annotators) if which == "alpha" else (c.ii, c.n_items)
         mu = self.mu_a if which == "alpha" else self.mu_b
 
-        fixed_beta = np.exp(b[c.ii]) if which == "alpha" else None
+        cached_alpha, cached_b, cached_beta, cached_x, cached_right = self.cache
+        # exp(b_i) per judgement and, if alpha has not moved since the E-step, its scores
+        # and log s(x): the E-step computed them for the same parameters
+        fixed_beta = cached_beta if cached_b is b else np.exp(b)[c.ii]
 
-        def parts(own_new, rows=None):
+        def parts(own_new, rows=None, known=None):
             sel = slice(None) if rows is None else rows
-            if which == "alpha":
-                x = own_new[c.jj[sel]] * fixed_beta[sel]
+            if known is not None:
+                x, log_s = known
             else:
-                x = alpha[c.jj[sel]] * np.exp(own_new[c.ii[sel]])
+                if which == "alpha":
+                    x = own_new[c.jj[sel]] * fixed_beta[sel]
+                elif own_new is b:  # the easiness block's start: exp(b) is known
+                    x = alpha[c.jj[sel]] * fixed_beta[sel]
+                else:
+                    x = alpha[c.jj[sel]] * np.exp(own_new)[c.ii[sel]]
+                log_s = log_expit(x)
             # p log s(x) + (1 - p) log s(-x) = log s(x) - (1 - p) x: one log_expit
-            q_ = np.bincount(group[sel], log_expit(x) - (1 - p[sel]) * x, size)
+            q_ = np.bincount(group[sel], log_s - (1 - p[sel]) * x, size)
             return q_ - 0.5 * (own_new - mu) ** 2, x
 
         own = alpha if which == "alpha" else b
-        before, x = parts(own)
+        known = (cached_x, cached_right) if cached_alpha is alpha and cached_b is b else None
+        before, x = parts(own, known=known)
         sig = expit(x)
         if which == "alpha":
             beta = fixed_beta
