@@ -36,12 +36,6 @@ def glad_scores(alpha: np.ndarray, b: np.ndarray, coded: Coded) -> np.ndarray:
     return alpha[coded.jj] * np.exp(b)[coded.ii]  # one exp per item, not per judgement
 
 
-def _judgement_terms(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """log p(right) and log p(one given wrong label) of every judgement."""
-    right = log_expit(x)  # log s(-x) = log s(x) - x
-    return right, right - x - np.log(k - 1)
-
-
 class _Glad(DataEngine):
     """E- and M-steps on coded data; everything vectorised over judgements.
 
@@ -62,15 +56,29 @@ class _Glad(DataEngine):
         self.params = (np.full(c.n_annotators, self.mu_a), np.full(c.n_items, self.mu_b))
         self.cache: tuple = (None, None, None, None, None)
 
+    def _terms(self, alpha, b, beta=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:math:`e^{b_i}`, the score :math:`x_n` and :math:`\\log\\sigma(x_n)` of every
+        judgement. The last full computation is kept: the M-step's first block starts
+        from the E-step's parameters, each block from the previous block's accepted
+        step and the E-step from the last block's, so each is computed once."""
+        cached_alpha, cached_b, cached_beta, cached_x, cached_log_s = self.cache
+        if cached_alpha is alpha and cached_b is b:
+            return cached_beta, cached_x, cached_log_s
+        c = self.coded
+        if beta is None:
+            beta = cached_beta if cached_b is b else np.exp(b)[c.ii]  # one exp per item
+        x = alpha[c.jj] * beta
+        log_s = log_expit(x)
+        self.cache = (alpha, b, beta, x, log_s)
+        return beta, x, log_s
+
     def e_step(self, pi: np.ndarray, params: tuple) -> tuple[np.ndarray, float]:
         alpha, b = params
         c = self.coded
         n_i, k = c.n_items, c.k
-        beta = np.exp(b)[c.ii]
-        x = alpha[c.jj] * beta
-        right, wrong = _judgement_terms(x, k)
-        # the next M-step starts from these parameters: keep its per-judgement terms
-        self.cache = (alpha, b, beta, x, right)
+        _, x, right = self._terms(alpha, b)
+        # log p(one given wrong label) = log s(-x) - log(K - 1), log s(-x) = log s(x) - x
+        wrong = right - x - np.log(k - 1)
         s = np.bincount(c.ii * k + c.yy, right - wrong, n_i * k).reshape(n_i, k)
         s += np.bincount(c.ii, wrong, n_i)[:, None]
         with np.errstate(divide="ignore"):
@@ -98,31 +106,29 @@ class _Glad(DataEngine):
         c = self.coded
         group, size = (c.jj, c.n_annotators) if which == "alpha" else (c.ii, c.n_items)
         mu = self.mu_a if which == "alpha" else self.mu_b
+        own = alpha if which == "alpha" else b
+        fixed_beta, x, log_s = self._terms(alpha, b)
 
-        cached_alpha, cached_b, cached_beta, cached_x, cached_right = self.cache
-        # exp(b_i) per judgement and, if alpha has not moved since the E-step, its scores
-        # and log s(x): the E-step computed them for the same parameters
-        fixed_beta = cached_beta if cached_b is b else np.exp(b)[c.ii]
-
-        def parts(own_new, rows=None, known=None):
-            sel = slice(None) if rows is None else rows
-            if known is not None:
-                x, log_s = known
-            else:
-                if which == "alpha":
-                    x = own_new[c.jj[sel]] * fixed_beta[sel]
-                elif own_new is b:  # the easiness block's start: exp(b) is known
-                    x = alpha[c.jj[sel]] * fixed_beta[sel]
-                else:
-                    x = alpha[c.jj[sel]] * np.exp(own_new)[c.ii[sel]]
-                log_s = log_expit(x)
+        def objective(own_new, x, log_s, sel=slice(None)):
             # p log s(x) + (1 - p) log s(-x) = log s(x) - (1 - p) x: one log_expit
             q_ = np.bincount(group[sel], log_s - (1 - p[sel]) * x, size)
-            return q_ - 0.5 * (own_new - mu) ** 2, x
+            return q_ - 0.5 * (own_new - mu) ** 2
 
-        own = alpha if which == "alpha" else b
-        known = (cached_x, cached_right) if cached_alpha is alpha and cached_b is b else None
-        before, x = parts(own, known=known)
+        def full(own_new):
+            if which == "alpha":
+                _, x, log_s = self._terms(own_new, b, fixed_beta)
+            else:
+                _, x, log_s = self._terms(alpha, own_new, np.exp(own_new)[c.ii])
+            return objective(own_new, x, log_s)
+
+        def some(own_new, rows):
+            if which == "alpha":
+                x = own_new[c.jj[rows]] * fixed_beta[rows]
+            else:
+                x = alpha[c.jj[rows]] * np.exp(own_new)[c.ii[rows]]
+            return objective(own_new, x, log_expit(x), rows)
+
+        before = objective(own, x, log_s)
         sig = expit(x)
         if which == "alpha":
             beta = fixed_beta
@@ -134,7 +140,7 @@ class _Glad(DataEngine):
             hess = np.bincount(group, sig * (1 - sig) * x**2 + np.abs(g), size) + 1.0
         step = grad / hess
         new = own + step
-        after, _ = parts(new)
+        after = full(new)
         worse = after < before - 1e-10 * (1.0 + np.abs(before))
         for _ in range(N_HALVE):
             if not worse.any():
@@ -142,7 +148,7 @@ class _Glad(DataEngine):
             step = np.where(worse, 0.5 * step, step)
             new = own + step
             rows = worse[group]
-            after, _ = parts(new, rows)
+            after = some(new, rows)
             worse &= after < before - 1e-10 * (1.0 + np.abs(before))
         return np.where(worse, own, new)
 
