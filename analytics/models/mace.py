@@ -225,6 +225,14 @@ def _initial(coded: Coded, initial: Any) -> tuple[np.ndarray, np.ndarray] | None
             hint="A Series indexed by annotator and a DataFrame with the annotators as index "
             "and the categories as columns are aligned by name; a missing one is refused.",
         )
+    for name, values in (("trust", trust), ("spam", spam.reshape(j, -1))):
+        missing = np.isnan(values).any(axis=-1) if values.ndim > 1 else np.isnan(values)
+        if missing.any():
+            who = ", ".join(map(str, ann.annotators[missing][:3]))
+            raise AnnotationDataError(
+                f"initial {name} has no value for {int(missing.sum())} annotator(s) ({who}).",
+                hint="Give every annotator a value (a Series or DataFrame is matched by name).",
+            )
     if not ((trust >= 0) & (trust <= 1)).all():
         raise AnnotationDataError("initial trust must lie between 0 and 1 for every annotator.")
     if not (spam >= 0).all() or not np.allclose(spam.sum(axis=1), 1.0, rtol=0, atol=1e-9):

@@ -195,5 +195,5 @@ def test_mace_refuses_bad_settings():
     with pytest.raises(AnnotationDataError, match="pair"):
         fit(ann, "mace", initial=np.full(j, 0.5))
     missing = pd.Series(0.5, index=ann.annotators[1:])
-    with pytest.raises(AnnotationDataError, match="between 0 and 1"):  # NaN for the missing one
+    with pytest.raises(AnnotationDataError, match="no value for 1 annotator"):
         fit(ann, "mace", initial=(missing, np.full((j, k), 1 / k)))
