@@ -49,6 +49,7 @@ class _Glad(DataEngine):
         super().__init__(coded)
         self.s, self.fixed = smoothing, fixed
         self.mu_a, self.mu_b = mean_alpha, mean_b
+        self.cell = coded.ii * coded.k + coded.yy  # (item, given label) of each judgement
         self.reset()
 
     def reset(self) -> None:
@@ -79,7 +80,7 @@ class _Glad(DataEngine):
         _, x, right = self._terms(alpha, b)
         # log p(one given wrong label) = log s(-x) - log(K - 1), log s(-x) = log s(x) - x
         wrong = right - x - np.log(k - 1)
-        s = np.bincount(c.ii * k + c.yy, right - wrong, n_i * k).reshape(n_i, k)
+        s = np.bincount(self.cell, right - wrong, n_i * k).reshape(n_i, k)
         s += np.bincount(c.ii, wrong, n_i)[:, None]
         with np.errstate(divide="ignore"):
             s += np.log(pi)
@@ -155,7 +156,8 @@ class _Glad(DataEngine):
     def m_step(self, q: np.ndarray, initial_error: None = None) -> tuple[np.ndarray, tuple, None]:
         c = self.coded
         alpha, b = self.params
-        p = q[c.ii, c.yy]  # posterior that each judgement's label is the true one
+        # posterior that each judgement's label is the true one
+        p = np.ascontiguousarray(q).ravel()[self.cell]
         for _ in range(N_NEWTON):
             alpha = self._block(p, alpha, b, "alpha")
             b = self._block(p, alpha, b, "b")
