@@ -33,13 +33,7 @@ N_NEWTON, N_HALVE = 1, 12
 
 def glad_scores(alpha: np.ndarray, b: np.ndarray, coded: Coded) -> np.ndarray:
     """:math:`x_n = \\alpha_{jj[n]} e^{b_{ii[n]}}` for every judgement."""
-    return alpha[coded.jj] * np.exp(b[coded.ii])
-
-
-def _judgement_terms(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """log p(right) and log p(one given wrong label) of every judgement."""
-    right = log_expit(x)  # log s(-x) = log s(x) - x
-    return right, right - x - np.log(k - 1)
+    return alpha[coded.jj] * np.exp(b)[coded.ii]  # one exp per item, not per judgement
 
 
 class _Glad(DataEngine):
@@ -55,18 +49,38 @@ class _Glad(DataEngine):
         super().__init__(coded)
         self.s, self.fixed = smoothing, fixed
         self.mu_a, self.mu_b = mean_alpha, mean_b
+        self.cell = coded.ii * coded.k + coded.yy  # (item, given label) of each judgement
         self.reset()
 
     def reset(self) -> None:
         c = self.coded
         self.params = (np.full(c.n_annotators, self.mu_a), np.full(c.n_items, self.mu_b))
+        self.cache: tuple = (None, None, None, None, None)
+
+    def _terms(self, alpha, b, beta=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:math:`e^{b_i}`, the score :math:`x_n` and :math:`\\log\\sigma(x_n)` of every
+        judgement. The last full computation is kept: the M-step's first block starts
+        from the E-step's parameters, each block from the previous block's accepted
+        step and the E-step from the last block's, so each is computed once."""
+        cached_alpha, cached_b, cached_beta, cached_x, cached_log_s = self.cache
+        if cached_alpha is alpha and cached_b is b:
+            return cached_beta, cached_x, cached_log_s
+        c = self.coded
+        if beta is None:
+            beta = cached_beta if cached_b is b else np.exp(b)[c.ii]  # one exp per item
+        x = alpha[c.jj] * beta
+        log_s = log_expit(x)
+        self.cache = (alpha, b, beta, x, log_s)
+        return beta, x, log_s
 
     def e_step(self, pi: np.ndarray, params: tuple) -> tuple[np.ndarray, float]:
         alpha, b = params
         c = self.coded
         n_i, k = c.n_items, c.k
-        right, wrong = _judgement_terms(glad_scores(alpha, b, c), k)
-        s = np.bincount(c.ii * k + c.yy, right - wrong, n_i * k).reshape(n_i, k)
+        _, x, right = self._terms(alpha, b)
+        # log p(one given wrong label) = log s(-x) - log(K - 1), log s(-x) = log s(x) - x
+        wrong = right - x - np.log(k - 1)
+        s = np.bincount(self.cell, right - wrong, n_i * k).reshape(n_i, k)
         s += np.bincount(c.ii, wrong, n_i)[:, None]
         with np.errstate(divide="ignore"):
             s += np.log(pi)
@@ -93,21 +107,29 @@ class _Glad(DataEngine):
         c = self.coded
         group, size = (c.jj, c.n_annotators) if which == "alpha" else (c.ii, c.n_items)
         mu = self.mu_a if which == "alpha" else self.mu_b
-
-        fixed_beta = np.exp(b[c.ii]) if which == "alpha" else None
-
-        def parts(own_new, rows=None):
-            sel = slice(None) if rows is None else rows
-            if which == "alpha":
-                x = own_new[c.jj[sel]] * fixed_beta[sel]
-            else:
-                x = alpha[c.jj[sel]] * np.exp(own_new[c.ii[sel]])
-            # p log s(x) + (1 - p) log s(-x) = log s(x) - (1 - p) x: one log_expit
-            q_ = np.bincount(group[sel], log_expit(x) - (1 - p[sel]) * x, size)
-            return q_ - 0.5 * (own_new - mu) ** 2, x
-
         own = alpha if which == "alpha" else b
-        before, x = parts(own)
+        fixed_beta, x, log_s = self._terms(alpha, b)
+
+        def objective(own_new, x, log_s, sel=slice(None)):
+            # p log s(x) + (1 - p) log s(-x) = log s(x) - (1 - p) x: one log_expit
+            q_ = np.bincount(group[sel], log_s - (1 - p[sel]) * x, size)
+            return q_ - 0.5 * (own_new - mu) ** 2
+
+        def full(own_new):
+            if which == "alpha":
+                _, x, log_s = self._terms(own_new, b, fixed_beta)
+            else:
+                _, x, log_s = self._terms(alpha, own_new, np.exp(own_new)[c.ii])
+            return objective(own_new, x, log_s)
+
+        def some(own_new, rows):
+            if which == "alpha":
+                x = own_new[c.jj[rows]] * fixed_beta[rows]
+            else:
+                x = alpha[c.jj[rows]] * np.exp(own_new)[c.ii[rows]]
+            return objective(own_new, x, log_expit(x), rows)
+
+        before = objective(own, x, log_s)
         sig = expit(x)
         if which == "alpha":
             beta = fixed_beta
@@ -119,7 +141,7 @@ class _Glad(DataEngine):
             hess = np.bincount(group, sig * (1 - sig) * x**2 + np.abs(g), size) + 1.0
         step = grad / hess
         new = own + step
-        after, _ = parts(new)
+        after = full(new)
         worse = after < before - 1e-10 * (1.0 + np.abs(before))
         for _ in range(N_HALVE):
             if not worse.any():
@@ -127,14 +149,15 @@ class _Glad(DataEngine):
             step = np.where(worse, 0.5 * step, step)
             new = own + step
             rows = worse[group]
-            after, _ = parts(new, rows)
+            after = some(new, rows)
             worse &= after < before - 1e-10 * (1.0 + np.abs(before))
         return np.where(worse, own, new)
 
     def m_step(self, q: np.ndarray, initial_error: None = None) -> tuple[np.ndarray, tuple, None]:
         c = self.coded
         alpha, b = self.params
-        p = q[c.ii, c.yy]  # posterior that each judgement's label is the true one
+        # posterior that each judgement's label is the true one
+        p = np.ascontiguousarray(q).ravel()[self.cell]
         for _ in range(N_NEWTON):
             alpha = self._block(p, alpha, b, "alpha")
             b = self._block(p, alpha, b, "b")

@@ -43,7 +43,17 @@ _OPTIONS = {
     "one_coin": ("max_iter", "tol", "smoothing", "init"),
     "dawid_skene": ("max_iter", "tol", "smoothing", "prior", "init"),
     "hierarchical": ("max_iter", "tol", "init"),
-    "mace": ("max_iter", "tol", "smoothing", "init"),
+    "mace": (
+        "method",
+        "max_iter",
+        "tol",
+        "smoothing",
+        "prevalence",
+        "trust_prior",
+        "spam_prior",
+        "init",
+        "initial",
+    ),
     "glad": ("max_iter", "tol", "smoothing", "prevalence", "init"),
 }
 
@@ -67,8 +77,8 @@ def check_options(model: str, seed: Any, options: dict[str, Any]) -> dict[str, A
     if model == "dawid_skene":
         return options  # analytics.dawid_skene.fit checks its own settings
     checked = {"max_iter": max_iter, "tol": tol, "smoothing": smoothing, "init": init}
-    checked["prevalence"] = options.get("prevalence")  # the model checks its choices
-    return {name: checked[name] for name in options}
+    # the model checks its own choices and priors
+    return {name: checked.get(name, options[name]) for name in options}
 
 
 def fit_model(coded: Any, model: str, *, gold: Any, seed: int, **options: Any) -> ModelResult:

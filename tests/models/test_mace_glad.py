@@ -130,3 +130,70 @@ def test_mace_labels_agree_with_crowdkit():
     theirs = crowdkit_labels(ann, "MACE", n_restarts=1)  # 10 restarts take 13 s
     ours = fit(ann, "mace").labels.astype(str)
     assert (theirs.reindex(ours.index) == ours).mean() >= 0.97
+
+
+def test_mace_variational_bayes_recovers_trust_and_its_bound_climbs():
+    rng = np.random.default_rng(4)
+    trust = np.array([0.9, 0.8, 0.7, 0.95, 0.3, 0.6, 0.85, 0.5, 0.75, 0.65])
+    spam = rng.dirichlet(np.ones(3) * 2, size=len(trust))
+    ann, truth = simulate(mace_confusion(trust, spam), [0.5, 0.3, 0.2], 4000, 5, seed=5)
+    r = fit(ann, "mace", method="vb")
+    assert r.converged and climbs(r.log_likelihood)  # the evidence lower bound
+    est = pd.Series(r.parameters["trust"], index=r.annotators)
+    np.testing.assert_allclose(est[[f"a{j}" for j in range(10)]], trust, atol=0.05)
+    labels = r.labels.reindex([f"i{i}" for i in range(4000)]).to_numpy().astype(int)
+    assert (labels == truth).mean() > 0.93
+    beta = r.parameters["trust_posterior"]  # posterior Beta parameters: counts + prior
+    n_j = pd.Series(r.judgements).reindex(r.annotators).to_numpy(float)
+    np.testing.assert_allclose(beta.sum(axis=1), n_j + 0.5 + 0.5, rtol=1e-9)
+    np.testing.assert_allclose(r.parameters["trust"], beta[:, 0] / beta.sum(axis=1))
+    # the bound is below the log-likelihood of the posterior-mean parameters
+    em = fit(ann, "mace", method="em", smoothing=0.0, prevalence="estimate")
+    assert r.final_log_likelihood < em.final_log_likelihood
+
+
+def test_mace_from_given_parameters():
+    ann, _ = public("snow_wsd")
+    j, k = ann.n_annotators, ann.n_categories
+    trust, spam = np.full(j, 0.7), np.full((j, k), 1 / k)
+    r0 = fit(ann, "mace", initial=(trust, spam), max_iter=0, prevalence="uniform")
+    # no update: the start's own posteriors and parameters
+    np.testing.assert_allclose(r0.parameters["trust"], trust)
+    assert r0.n_iter == 0 and len(r0.log_likelihood) == 1
+    named = fit(
+        ann,
+        "mace",
+        initial=(
+            pd.Series(trust, index=ann.annotators)[::-1],
+            pd.DataFrame(spam, index=ann.annotators, columns=ann.categories),
+        ),
+        max_iter=3,
+        tol=0,
+    )
+    plain = fit(ann, "mace", initial=(trust, spam), max_iter=3, tol=0)
+    np.testing.assert_allclose(named.posteriors, plain.posteriors)
+    assert named.n_iter == 3 and "Started from the given parameters" in " ".join(named.notes)
+
+
+def test_mace_refuses_bad_settings():
+    ann, _ = public("snow_wsd")
+    j, k = ann.n_annotators, ann.n_categories
+    with pytest.raises(AnnotationDataError, match="unknown method 'gibbs'"):
+        fit(ann, "mace", method="gibbs")
+    with pytest.raises(AnnotationDataError, match="unknown prevalence"):
+        fit(ann, "mace", prevalence="flat")
+    with pytest.raises(AnnotationDataError, match="spam_prior must be a positive"):
+        fit(ann, "mace", method="vb", spam_prior=0)
+    with pytest.raises(AnnotationDataError, match="trust_prior must be a pair"):
+        fit(ann, "mace", method="vb", trust_prior=0.5)
+    with pytest.raises(AnnotationDataError, match="shape"):
+        fit(ann, "mace", initial=(np.full(j - 1, 0.5), np.full((j, k), 1 / k)))
+    with pytest.raises(AnnotationDataError, match="between 0 and 1"):
+        fit(ann, "mace", initial=(np.full(j, 1.5), np.full((j, k), 1 / k)))
+    with pytest.raises(AnnotationDataError, match="sum to 1"):
+        fit(ann, "mace", initial=(np.full(j, 0.5), np.full((j, k), 1.0)))
+    with pytest.raises(AnnotationDataError, match="pair"):
+        fit(ann, "mace", initial=np.full(j, 0.5))
+    missing = pd.Series(0.5, index=ann.annotators[1:])
+    with pytest.raises(AnnotationDataError, match="no value for 1 annotator"):
+        fit(ann, "mace", initial=(missing, np.full((j, k), 1 / k)))
