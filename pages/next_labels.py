@@ -24,6 +24,7 @@ from analytics.next_labels import (
     replay_figure,
 )
 from analytics.noise import adding_annotators, equal_rates
+from ui.cached import kept
 from ui.engine import engine_page
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
@@ -69,11 +70,6 @@ def _plan(
     fingerprint: str, _result, target: float | None, current: bool, max_k: int = 10
 ) -> Plan:
     return plan(_result, target, current=current, max_k=max_k if not current else 5, n_draws=20)
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def _replay(fingerprint: str, _ann, gold_key: str, _gold, _progress) -> pd.DataFrame:
-    return replay(_ann, _gold, progress=_progress)
 
 
 def _sample_gold(ann) -> tuple[str, pd.Series | None]:
@@ -281,7 +277,13 @@ else:
     if st.toggle("Run the replay", value=False, key="nl_replay"):
         bar = st.progress(0.0, text="Replaying the strategies…")
         try:
-            table = _replay(ann.fingerprint, ann, gold_key, gold, lambda f: bar.progress(f))
+            # kept, not st.cache_data: a cached function may not draw on the bar made here
+            # (Streamlit replays that on the next hit and fails)
+            table = kept(
+                ann,
+                ("replay", gold_key),
+                lambda: replay(ann, gold, progress=lambda f: bar.progress(min(f, 1.0))),
+            )
         except AnnotationDataError as exc:
             show_error(exc)
         else:
