@@ -20,7 +20,7 @@ from where) and pass the folders. For every folder it prints
   categories as 1/t of an item, as every page does (it matters for majority vote only);
   crowd-kit's are its own predicted labels;
 - with ``--replay``: for each seed, the judgements each strategy needs to reach the accuracy
-  Dawid-Skene reaches with all judgements (the same procedure and ``needed`` rule as
+  Dawid-Skene reaches with all judgements (the same procedure and ``judgements_needed`` rule as
   :mod:`benchmarks.replay_public`), and the gain/random ratio.
 
 Usage::
@@ -46,8 +46,7 @@ import pandas as pd
 
 from analytics import Annotations
 from analytics.models import MODELS, fit
-from analytics.next_labels import replay
-from benchmarks.replay_public import needed
+from analytics.next_labels import judgements_needed, replay
 
 #: crowd-kit aggregators run with their defaults (issue 15's table): column -> class
 CROWDKIT = {
@@ -232,8 +231,10 @@ def replay_rows(
             table.to_csv(out / f"replay_{ann.name}_start{start}_seed{seed}.csv", index=False)
         full, start_acc = table.attrs["full_accuracy"], table.attrs["start_accuracy"]
         row = {"seed": seed, "judgements": ann.n_judgements, "start": start_acc, "all": full}
+        reached = judgements_needed(table, full)
         for strategy in ("gain", "uncertainty", "random"):
-            row[strategy] = needed(table, strategy, full)
+            value = reached.get(strategy, float("nan"))
+            row[strategy] = None if pd.isna(value) else float(value)
         g, r = row["gain"], row["random"]
         row["gain/random"] = g / r if g is not None and r else float("nan")
         row["applies"] = full >= start_acc + 0.02
