@@ -253,6 +253,9 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         + (
             ""
             if ann.is_multilabel
+            else " On this engine the Gold labels page fits Dawid-Skene only: the other "
+            "annotator models need the judgements in memory."
+            if is_lazy(ann)
             else " The Gold labels page compares it with five other annotator models, "
             "chosen without gold."
         )
@@ -272,19 +275,21 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
     if not ann.is_multilabel:
-        sentence += _more_labels_plan(fits[0]) + sampled
+        sentence += _more_labels_plan(fits[0], is_lazy(ann)) + sampled
     more = _answer(
         "more_labels",
         q_more,
         sentence,
         f"{len(unsure):,} items",
         judge("uncertain_items", share),
-        "gold_labels" if ann.is_multilabel else "next_labels",
+        # Next labels needs the judgements in memory: on an engine the link goes to the
+        # Gold labels page, whose Dawid-Skene fit holds the posteriors
+        "gold_labels" if ann.is_multilabel or is_lazy(ann) else "next_labels",
     )
     return gold, more, unsure
 
 
-def _more_labels_plan(result) -> str:
+def _more_labels_plan(result, lazy: bool = False) -> str:
     """The model's own forecast of two more judgements per item (next_labels.plan)."""
     from analytics.next_labels import plan
 
@@ -297,8 +302,14 @@ def _more_labels_plan(result) -> str:
         f" By the model's own account its labels are {format_percent(now['accuracy'])} "
         f"accurate now and would be {format_percent(two['accuracy'])} "
         f"({format_percent(two['low'])} to {format_percent(two['high'])}) with two more "
-        "judgements on every item; the Next labels page picks the items where one more "
-        "judgement tells the most."
+        "judgements on every item; "
+        + (
+            "the Next labels page, which picks the items where one more judgement tells "
+            "the most, needs the judgements in memory (load a sample)."
+            if lazy
+            else "the Next labels page picks the items where one more judgement tells the "
+            "most."
+        )
     )
 
 
@@ -325,7 +336,9 @@ def _confused_pair(fit_result) -> tuple[Any, Any, float] | None:
     return cats[k], cats[m], float(both[k, m])
 
 
-def _recommend(answers: dict[str, Answer], weak: list, unsure: list, fits: list) -> Recommendation:
+def _recommend(
+    answers: dict[str, Answer], weak: list, unsure: list, fits: list, lazy: bool = False
+) -> Recommendation:
     def rec(text: str, key: str, items: tuple = ()) -> Recommendation:
         a = answers[key]
         return Recommendation(text, a.verdict.severity, a.page, a.page_title, items, a.verdict)
@@ -355,7 +368,11 @@ def _recommend(answers: dict[str, Answer], weak: list, unsure: list, fits: list)
         options.append(
             rec(
                 f"Relabel these {len(unsure):,} items: their label is less than {SURE:.0%} sure "
-                "(the Next labels page plans the batch that settles them).",
+                + (
+                    "(on data in memory the Next labels page plans that batch)."
+                    if lazy
+                    else "(the Next labels page plans the batch that settles them)."
+                ),
                 "more_labels",
                 tuple(unsure),
             )
@@ -470,4 +487,4 @@ def overview(
                 "gold_labels",
             )
     order = ("agreement", "noise", "annotators", "gold", "more_labels")
-    return Overview(tuple(answers[k] for k in order), _recommend(answers, weak, unsure, fits))
+    return Overview(tuple(answers[k] for k in order), _recommend(answers, weak, unsure, fits, is_lazy(ann)))

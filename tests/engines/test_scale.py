@@ -124,3 +124,32 @@ def test_a_csv_path_opens_on_duckdb_and_in_memory_alike(tmp_path, frame):
     mem = open_on_engine(src, "memory")
     assert (lazy.n_items, lazy.n_judgements) == (mem.n_items, mem.n_judgements)
     assert list(map(str, lazy.categories)) == list(map(str, mem.categories))
+
+
+def test_the_overview_on_an_engine_points_only_at_pages_that_run_there(tmp_path):
+    # a fresh-clone review found the Overview sending DuckDB users to Next labels (not
+    # defined on an engine) and promising five other models on Gold labels (DS only there)
+    from analytics.engines import load_annotations as load
+    from analytics.overview import overview
+
+    rng = np.random.default_rng(0)
+    n_items, k = 300, 3
+    truth = rng.integers(0, k, n_items)
+    rows = []
+    for i in range(n_items):
+        for j in rng.choice(12, size=3, replace=False):
+            right = rng.random() < 0.6
+            rows.append((f"i{i}", f"a{j}", f"c{truth[i] if right else rng.integers(0, k)}"))
+    path = tmp_path / "crowd.parquet"
+    pd.DataFrame(rows, columns=["item", "annotator", "label"]).to_parquet(path)
+    lazy = load(str(path), engine="duckdb")
+    memory = load(str(path))
+    on_engine, in_memory = overview(lazy), overview(memory)
+    pages = {a.key: a.page for a in on_engine.answers}
+    assert pages["more_labels"] == "pages/gold_labels.py"
+    assert {a.key: a.page for a in in_memory.answers}["more_labels"] == "pages/next_labels.py"
+    gold = next(a.sentence for a in on_engine.answers if a.key == "gold")
+    assert "Dawid-Skene only" in gold and "five other" not in gold
+    text = " ".join(a.sentence for a in on_engine.answers) + on_engine.recommendation.text
+    assert "Next labels page picks" not in text and "plans the batch that settles" not in text
+    assert on_engine.recommendation.page != "pages/next_labels.py"
