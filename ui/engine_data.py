@@ -173,8 +173,17 @@ def path_form() -> None:
         show_error(exc)
         return
     st.caption(md(f"{source.path}: {source.describe()}."))
+    # another file gets its own engine default and freshly guessed columns, not the
+    # previous file's choices (the widgets' state is dropped when the path changes)
+    if st.session_state.get("engine_path_shown") != str(source.path):
+        for old in [k for k in st.session_state if str(k).startswith(_PATH_WIDGETS)]:
+            del st.session_state[old]
+        st.session_state["engine_path_shown"] = str(source.path)
     engine = engine_choice(source.n_bytes, source.default_engine, key="engine_path_choice")
     open_form(source, engine, key="engine_path_form", description=f"path: {source.path}")
+
+
+_PATH_WIDGETS = ("engine_path_choice", "engine_path_form")
 
 
 def big_upload(data: bytes, name: str, file_id: str) -> bool:

@@ -223,3 +223,17 @@ def test_a_hostile_file_name_is_shown_literally(tmp_path, handle):
     assert any(is_literal(s.value, name) and "(on DuckDB)" in s.value for s in at.subheader)
     at.switch_page("pages/next_labels.py").run()
     assert any(is_literal(i.value, name) for i in at.info)
+
+
+def test_a_new_path_gets_its_columns_guessed_again(tmp_path, parquet):
+    # found by a fresh-clone review: after a file without an annotator column, the next
+    # path kept "Choose one" and a greyed-out Open button
+    bad = tmp_path / "item_label.csv"
+    bad.write_text("task,label\na,x\nb,y\n")
+    at = path_typed(str(bad))
+    assert at.button(key="engine_path_form_open").disabled
+    at.text_input(key="engine_path").set_value(parquet)
+    frame_run(at)
+    assert not at.exception
+    assert at.selectbox(key="engine_path_form_annotator").value == "worker"
+    assert not at.button(key="engine_path_form_open").disabled
