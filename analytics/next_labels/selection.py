@@ -209,7 +209,7 @@ def next_batch(
     out.attrs["notes"] = (
         (
             f"Only {len(out)} of the {budget} judgements are worth asking for: every other "
-            f"item is at stop_at={stop_at:g} confidence, at its per-item cap of "
+            f"item is at the stop-at confidence ({stop_at:g}), at its per-item cap of "
             f"{per_item_cap}, has nobody left to judge it, or would gain nothing.",
         )
         if len(out) < budget
