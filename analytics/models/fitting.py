@@ -152,7 +152,7 @@ def _stack_reason(table: pd.DataFrame, kept: pd.Series, mixture_total: float) ->
     mixture = mixture_total / n_held if n_held else float("nan")
     return (
         f"auto stacked {len(kept)} models with the weights that best predict held-out "
-        f"judgements ({shares}; Yao et al. 2018), gold labels not used: the mixture scores "
+        f"judgements ({shares}; Yao et al. 2018), chosen without the gold labels: the mixture scores "
         f"{mixture:.4f} nats per held-out judgement against {table.loc[best, 'heldout_ll']:.4f} "
         f"for the best single model. " + single.replace("auto chose", "Alone, auto would choose")
     )

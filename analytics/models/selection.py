@@ -206,7 +206,7 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
     reason = (
         f"auto chose {best}: the highest held-out predictive log-likelihood "
         f"({scores[best]:.4f} nats per judgement, {table.attrs.get('folds', '?')}-fold "
-        "item-grouped cross-validation, gold labels not used)"
+        "item-grouped cross-validation, chosen without the gold labels)"
     )
     if len(scores) > 1:
         second = str(scores.drop(best).idxmax())

@@ -80,7 +80,7 @@ def test_auto_stacks_and_says_what_and_why():
     assert weights.sum() == pytest.approx(1.0) and (weights >= 0.01).all()
     assert set(weights.index) == set(r.parameters["components"])
     assert r.notes[0].startswith(f"auto stacked {len(weights)} models")
-    assert "gold labels not used" in r.notes[0]
+    assert "chosen without the gold labels" in r.notes[0]
     assert "Alone, auto would choose one_coin: the highest held-out" in r.notes[0]
     labels = r.settings["comparison"].attrs["labels"]
     share = (labels["one_coin"] != labels["mace"]).mean()
