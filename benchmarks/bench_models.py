@@ -143,7 +143,8 @@ def main() -> None:
     print(
         f"- compare, 5-fold, {len(table)} models: {seconds:.1f} s (target < 30 s on the "
         f"full size): {'PASS' if seconds < 30 else 'FAIL'}; CPU time of this process "
-        f"{cpu:.1f} s (what the wall time would be on an idle core, when the machine is shared)"
+        f"{cpu:.1f} s, all threads (the folds run in parallel, one per core: on an idle "
+        f"machine the wall time is about this over the number of cores)"
     )
     print(table[["heldout_ll", "heldout_se", "seconds", "iterations"]].to_string())
 
