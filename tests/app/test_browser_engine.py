@@ -53,7 +53,6 @@ def test_a_parquet_path_opened_on_duckdb_then_every_page(page, tmp_path):
         "Overview": "showing 10,000 of 10,050 items, sampled",
         "Agreement report": "Krippendorff's alpha",
         "Noise calculator": "showing 10,000 of 10,050 items, sampled",
-        "Dawid-Skene": "showing 10,000 of 10,050 items, sampled",
         "Gold labels": "other annotator models",
         "Next labels": "not defined at this scale",
         "Multi-label": "one label per judgement",
