@@ -32,9 +32,9 @@ from ui.state import (
 from ui.text import md, md_lines
 from ui.widgets import (
     annotation_downloads,
+    data_set_counts,
     download_table,
     explain,
-    page_link,
     show_figure,
     show_table,
 )
@@ -288,17 +288,7 @@ if is_lazy(ann):  # held by DuckDB/Spark: described from its small tables only
     st.stop()
 
 st.subheader(f"Loaded: {md(ann.name)}")
-page_link(
-    "pages/overview.py",
-    "Next: the Overview answers 'can we benchmark on this?'",
-    ":material/fact_check:",
-)
-m = st.columns(5)
-m[0].metric("Items", f"{ann.n_items:,}")
-m[1].metric("Annotators", f"{ann.n_annotators:,}")
-m[2].metric("Judgements", f"{ann.n_judgements:,}")
-m[3].metric("Categories", f"{ann.n_categories:,}")
-m[4].metric("Label kind", ann.kind.value)
+data_set_counts(ann)
 
 for warning in ann.report.warnings():
     st.warning(md(warning))

@@ -32,7 +32,7 @@ from analytics.engines import (
 from ui.engine import ENGINE_SOURCE_KEY, engine_name
 from ui.state import set_annotations, set_source
 from ui.text import md, md_lines
-from ui.widgets import page_link, show_error, show_table
+from ui.widgets import data_set_counts, show_error, show_table
 
 PATH_MODE = "Open a large file (path)"
 ENGINES_OFFERED = ("memory", "duckdb")
@@ -210,17 +210,7 @@ def engine_summary_view(ann: Any) -> None:
     st.subheader(f"Loaded: {md(ann.name)} (on {engine_name(ann)})")
     if source:
         st.caption(md(f"{source.get('path', '')}: {source.get('size', '')}"))
-    page_link(
-        "pages/overview.py",
-        "Next: the Overview answers 'can we benchmark on this?'",
-        ":material/fact_check:",
-    )
-    m = st.columns(5)
-    m[0].metric("Items", f"{ann.n_items:,}")
-    m[1].metric("Annotators", f"{ann.n_annotators:,}")
-    m[2].metric("Judgements", f"{ann.n_judgements:,}")
-    m[3].metric("Categories", f"{ann.n_categories:,}")
-    m[4].metric("Label kind", ann.kind.value)
+    data_set_counts(ann)
     st.info(
         f"The judgements stay in {engine_name(ann)}: the Overview, Agreement report, Noise "
         "calculator and Gold labels (Dawid-Skene) pages run on it, with per-item views "

@@ -116,3 +116,19 @@ def page_link(page: str, label: str, icon: str | None = None) -> None:
         st.page_link(page, label=label, icon=icon)
     except st.errors.StreamlitAPIException:
         st.caption(md(label))
+
+
+def data_set_counts(ann) -> None:
+    """The Data page's link to the Overview and its five counts (items, annotators,
+    judgements, categories, label kind), for data in memory and on an engine alike."""
+    page_link(
+        "pages/overview.py",
+        "Next: the Overview answers 'can we benchmark on this?'",
+        ":material/fact_check:",
+    )
+    m = st.columns(5)
+    m[0].metric("Items", f"{ann.n_items:,}")
+    m[1].metric("Annotators", f"{ann.n_annotators:,}")
+    m[2].metric("Judgements", f"{ann.n_judgements:,}")
+    m[3].metric("Categories", f"{ann.n_categories:,}")
+    m[4].metric("Label kind", ann.kind.value)

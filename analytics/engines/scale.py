@@ -335,7 +335,7 @@ class Support:
     todo: str = ""
 
 
-_SAMPLE_TODO = (
+_SAMPLE_ADVICE = (
     "To see it, load a sample of the data in memory: a Parquet or CSV file of a few "
     "hundred thousand judgements (for example every judgement of a random set of items)."
 )
@@ -352,7 +352,7 @@ ANALYSES: dict[str, Support] = {
         "Every coefficient of the report is computed on the whole data by the engine. The "
         "pairwise heatmap, per-category and per-item tabs and the kappa paradox need every "
         "judgement in memory, so they are not shown.",
-        _SAMPLE_TODO,
+        _SAMPLE_ADVICE,
     ),
     "noise": Support(
         "noise",
@@ -366,7 +366,7 @@ ANALYSES: dict[str, Support] = {
         "The Dawid-Skene model is fitted by the engine on the whole data (EM as SQL); "
         "posteriors are brought back for a sample of the items. Known gold labels, random "
         "starts and the other annotator models need every judgement in memory.",
-        _SAMPLE_TODO,
+        _SAMPLE_ADVICE,
     ),
     "gold_labels": Support(
         "gold_labels",
@@ -374,7 +374,7 @@ ANALYSES: dict[str, Support] = {
         "Only the Dawid-Skene model is fitted by the engine (on the whole data). The other "
         "annotator models (MACE, GLAD, the Bayesian models, ...) and their comparison need "
         "every judgement in memory.",
-        _SAMPLE_TODO,
+        _SAMPLE_ADVICE,
     ),
     "multilabel": Support(
         "multilabel",
@@ -389,7 +389,7 @@ ANALYSES: dict[str, Support] = {
         False,
         "Choosing the next items to label scores every item under the model in memory, which "
         "is not defined at this scale.",
-        _SAMPLE_TODO,
+        _SAMPLE_ADVICE,
     ),
     "export": Support(
         "export",
@@ -397,7 +397,7 @@ ANALYSES: dict[str, Support] = {
         "The report and the exported tables hold every item's rows; they are built in memory "
         "only. The tables of the engine pages (agreement report, noise, Dawid-Skene) have "
         "their own download buttons.",
-        _SAMPLE_TODO,
+        _SAMPLE_ADVICE,
     ),
     "spans": Support(
         "spans",
