@@ -200,6 +200,8 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
     result = fit(
         ann,
         max_iter=args.max_iter,
+        tol=args.tol,
+        param_tol=args.param_tol,
         smoothing=args.smoothing,
         gold=known if args.clamp else None,
     )
@@ -217,6 +219,10 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
             "dataset": ann.name,
             "converged": bool(result.converged),
             "n_iter": int(result.n_iter),
+            # NaN (no parameter criterion was computed) is written as null, as JSON has no NaN
+            "parameter_change": None
+            if np.isnan(result.parameter_change)
+            else float(result.parameter_change),
             "log_likelihood": float(result.log_likelihood[-1])
             if len(result.log_likelihood)
             else None,
@@ -422,6 +428,20 @@ def build_parser() -> argparse.ArgumentParser:
         "item clamped no accuracy is reported (the JSON says why)",
     )
     p.add_argument("--max-iter", type=int, default=500)
+    p.add_argument(
+        "--tol",
+        type=float,
+        default=1e-7,
+        help="stop when the log-likelihood's relative change falls below this",
+    )
+    p.add_argument(
+        "--param-tol",
+        type=float,
+        default=None,
+        metavar="TOL",
+        help="also wait until no prevalence or confusion entry moves by TOL or more "
+        "(recommended on large data, e.g. 1e-4: see docs/scale.md)",
+    )
     p.add_argument("--smoothing", type=float, default=0.01)
     p.add_argument("--json", action="store_true")
     add_engine_options(p)

@@ -99,6 +99,21 @@ def test_dawid_skene_writes_gold(capsys, tmp_path):
     assert out["labels_file"] == out["gold_file"] == str(out_file)
 
 
+def test_dawid_skene_param_tol_waits_for_the_parameters(capsys):
+    loose = run_json(capsys, "dawid-skene", CROWD, "--json", "--tol", "1e-3")
+    strict = run_json(
+        capsys, "dawid-skene", CROWD, "--json", "--tol", "1e-3", "--param-tol", "1e-6"
+    )
+    # the parameter criterion keeps EM going after the log-likelihood rule alone would stop
+    assert strict["n_iter"] > loose["n_iter"]
+    assert strict["converged"] is True and strict["parameter_change"] < 1e-6
+
+
+def test_dawid_skene_param_tol_refuses_nonsense(capsys):
+    assert main(["dawid-skene", CROWD, "--param-tol", "-1"]) == 2
+    assert "param_tol" in capsys.readouterr().err
+
+
 TRUTH = str(SAMPLE_DATA / "crowd_intents_truth.csv")
 
 
