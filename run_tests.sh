@@ -16,4 +16,6 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 .venv/bin/python -m ruff check .
-exec .venv/bin/python -m pytest "$@"
+# Two workers, one test file each at a time (the browser and Spark tests keep their module's
+# server or session). Pass -n 0 to run serially.
+exec .venv/bin/python -m pytest -n "${CONCORD_TEST_WORKERS:-2}" --dist loadfile "$@"
