@@ -50,6 +50,7 @@ the Spearman correlation between the criterion and accuracy across models.
 from __future__ import annotations
 
 import argparse
+import pickle
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +93,9 @@ FAMILIES = {
     "+hier_symmetric": [*MODELS, "hier_symmetric"],
     "+hier_one_coin": [*MODELS, "hier_one_coin"],
     "mace_uniform": [m if m != "mace" else "mace_uniform" for m in MODELS],
+    "symmetric_population+mace_uniform": [
+        {"hierarchical": "hier_symmetric", "mace": "mace_uniform"}.get(m, m) for m in MODELS
+    ],
     "both": [*(m if m != "mace" else "mace_uniform" for m in MODELS), "hier_one_coin"],
 }
 CRITERIA = (
@@ -304,7 +308,9 @@ def unit_weights(criterion: str, n_train: np.ndarray) -> np.ndarray:
     if criterion == "experienced":
         return n_train / (n_train + EXPERIENCE)
     if criterion == "attested":
-        return (n_train >= ATTESTED).astype(float)
+        attested = n_train >= ATTESTED
+        # no annotator that experienced (cf_weather: 3.7 judgements each): every one counts
+        return attested.astype(float) if attested.any() else np.ones(len(n_train))
     return np.ones(len(n_train))
 
 
@@ -371,7 +377,7 @@ def correlation(data: dict, family: list[str], criterion: str) -> float:
         u = np.ones(len(scored[family[0]].units["joint"]))
     means = [scored[m].units[key] @ u / max(u.sum(), 1e-300) for m in family]
     acc = [scored[m].accuracy for m in family]
-    if np.ptp(acc) == 0:
+    if np.ptp(acc) == 0 or np.ptp(means) == 0:
         return float("nan")
     return float(spearmanr(means, acc).statistic)
 
@@ -382,15 +388,24 @@ def main() -> None:
     parser.add_argument("--duplicates", default="first", help="as outside_public's")
     parser.add_argument("--sets", nargs="*", default=IN_REPO, help="in-repo sets")
     parser.add_argument("--out", type=Path, default=None, help="write the tables as CSV here")
+    parser.add_argument("--cached", type=Path, default=None, help="scores.pkl of an earlier --out")
     args = parser.parse_args()
     models = list(dict.fromkeys(m for fam in FAMILIES.values() for m in fam))
-    data, outside = {}, []
-    for name in args.sets:
-        data[name] = evaluate(name, *load_in_repo(name), models)
-    for folder in args.outside:
-        ann, gold = load_outside(folder, args.duplicates)
-        data[folder.name] = evaluate(folder.name, ann, gold, models)
-        outside.append(folder.name)
+    if args.cached is not None:
+        with args.cached.open("rb") as f:
+            data, outside = pickle.load(f)
+    else:
+        data, outside = {}, []
+        for name in args.sets:
+            data[name] = evaluate(name, *load_in_repo(name), models)
+        for folder in args.outside:
+            ann, gold = load_outside(folder, args.duplicates)
+            data[folder.name] = evaluate(folder.name, ann, gold, models)
+            outside.append(folder.name)
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            with (args.out / "scores.pkl").open("wb") as f:
+                pickle.dump((data, outside), f)
     inside = [s for s in data if s not in outside]
     accuracy = pd.DataFrame(
         {m: {s: d["models"][m].accuracy for s, d in data.items()} for m in models}
