@@ -24,8 +24,8 @@ without it; q_i is the model's posterior of item i given its remaining judgement
   matrix averaged over annotators (weighted by their training judgements): each model's
   posterior scored without its per-annotator parameters;
 - ``symmetric``: log sum_k q_ik phi_k[y_n] with one channel phi for every model (right with
-  the share of judgements that agree with majority vote, the rest spread evenly): only the
-  posteriors differ between models;
+  the mean share of its item's votes a judgement's label has, the rest spread evenly): only
+  the posteriors differ between models;
 - ``agreement``: q_i[y_n], the probability the posterior gives the held-out label (linear).
 
 Each criterion either chooses the single best model or (log scores only) stacks them, the
@@ -270,7 +270,8 @@ def score_model(coded: Coded, cv: FoldScore, gold: pd.Series, name: str) -> Scor
     full = fit_any(coded, name, True)
     k = coded.k
     majority = coded.votes / coded.votes.sum(axis=1, keepdims=True)
-    agree = float(np.mean(majority[coded.ii, coded.yy]))  # the symmetric channel's accuracy
+    # the symmetric channel's accuracy: the mean vote share of a judgement's own label
+    agree = float(np.mean(majority[coded.ii, coded.yy]))
     phi = np.full((k, k), (1 - agree) / max(k - 1, 1))
     np.fill_diagonal(phi, agree)
     parts: dict[str, list[np.ndarray]] = {c: [] for c in (*CRITERIA, "n_train")}
