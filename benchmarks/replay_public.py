@@ -36,6 +36,7 @@ import pandas as pd
 from analytics import Annotations
 from analytics.dawid_skene import fit
 from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, replay
+from analytics.next_labels.replay import CONFUSIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = [
@@ -108,6 +109,7 @@ def run(
     confusion: str = "fitted",
     cache: Path | None = None,
     step: int | None = None,
+    explore: float = 0.0,
 ) -> tuple[pd.DataFrame, dict]:
     """Replay one set with every seed; the mean curve and the summary row.
 
@@ -136,6 +138,7 @@ def run(
                 fitter=fitter,
                 confusion=confusion,
                 step=step,
+                explore=explore,
             )
             for s in range(seeds)
         ]
@@ -239,11 +242,18 @@ def main() -> None:
     parser.add_argument("--fitter", choices=("dawid_skene", "prior"), default="dawid_skene")
     parser.add_argument(
         "--confusion",
-        choices=("fitted", "pooled"),
+        choices=CONFUSIONS,
         default="fitted",
         help="confusion matrices the gain is computed with (replay's confusion=)",
     )
     parser.add_argument("--step", type=int, help="judgements bought between refits")
+    parser.add_argument(
+        "--explore",
+        type=float,
+        default=0.0,
+        help="share of the prevalence mixed into the posteriors gain is computed with "
+        "(replay's explore=)",
+    )
     parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated")
     parser.add_argument(
         "--save",
@@ -269,6 +279,7 @@ def main() -> None:
         suffix += "" if args.fitter == "dawid_skene" else f"_{args.fitter}"
         suffix += "" if args.confusion == "fitted" else f"_{args.confusion}"
         suffix += "" if args.step is None else f"_step{args.step}"
+        suffix += "" if not args.explore else f"_explore{args.explore:g}"
         out = ROOT / "benchmarks" / "results"
         cache = None
         if args.save:
@@ -284,6 +295,7 @@ def main() -> None:
             args.confusion,
             cache,
             args.step,
+            args.explore,
         )
         rows.append(row)
         print(row, flush=True)

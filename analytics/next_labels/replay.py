@@ -15,7 +15,7 @@ section 5 (the same protocol on simulated labelers).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -29,10 +29,19 @@ from analytics.next_labels.gain import information
 from analytics.next_labels.parameters import model_view
 from analytics.next_labels.selection import check_batch_settings
 
-__all__ = ["REPLAY_COLUMNS", "judgements_needed", "pooled_confusion", "replay"]
+__all__ = [
+    "CONFUSIONS",
+    "REPLAY_COLUMNS",
+    "contaminated",
+    "judgements_needed",
+    "pooled_confusion",
+    "replay",
+]
 
 #: The columns of :func:`replay`'s table.
 REPLAY_COLUMNS = ("strategy", "judgements", "accuracy")
+#: The confusion matrices :func:`replay`'s ``"gain"`` can be computed with.
+CONFUSIONS = ("fitted", "pooled", "unseen_crowd")
 
 
 def _rows(ann: Annotations, keep: np.ndarray) -> Annotations:
@@ -126,6 +135,7 @@ def replay(
     seed: int = 0,
     fitter: Callable[[Annotations], Any] | None = None,
     progress: Callable[[float], None] | None = None,
+    explore: float = 0.0,
 ) -> pd.DataFrame:
     """Accuracy versus judgements used when each strategy chooses the judgements to buy.
 
@@ -157,7 +167,10 @@ def replay(
         ``"fitted"``: the refitted model's. ``"pooled"``: each annotator's expected
         counts shrunk toward the crowd's confusion matrix with the weight of :math:`K`
         judgements (:func:`pooled_confusion`), so that an annotator seen a few times is
-        not taken for perfect.
+        not taken for perfect. ``"unseen_crowd"``: the refitted model's, except that an
+        annotator with no judgement kept yet answers like the crowd (the pooled
+        confusion matrix of everyone seen) instead of with the fit's uniform rows, which
+        would make every judgement of theirs worth nothing.
     seed : int, default 0
         Seed of the start and of the random choices.
     fitter : callable or None, default None
@@ -165,6 +178,13 @@ def replay(
         confusion matrices); None: :func:`analytics.dawid_skene.fit` with its defaults.
     progress : callable or None, default None
         Called with the share done (0 to 1) after every refit.
+    explore : float in [0, 1), default 0.0
+        ``"gain"`` only: the gain is computed with every posterior mixed with the fitted
+        prevalence, :math:`(1 - \\epsilon) q_i + \\epsilon \\pi`
+        (:func:`contaminated`), as if the fit could be wrong about any item with
+        probability :math:`\\epsilon`: an item the model is sure of keeps a small gain,
+        so it can still be revisited once the uncertain items are settled. 0: the
+        fitted posteriors.
 
     Returns
     -------
@@ -219,10 +239,15 @@ def replay(
             f'pick must be "best" or "random"; got {pick!r}.',
             hint='Pass pick="best" (the best remaining annotator) or "random".',
         )
-    if confusion not in ("fitted", "pooled"):
+    if confusion not in CONFUSIONS:
         raise AnnotationDataError(
-            f'confusion must be "fitted" or "pooled"; got {confusion!r}.',
+            f"confusion must be one of {', '.join(CONFUSIONS)}; got {confusion!r}.",
             hint='Pass confusion="fitted" (the model\'s own) or "pooled" (shrunk to the crowd).',
+        )
+    if isinstance(explore, bool) or not isinstance(explore, Real) or not 0 <= explore < 1:
+        raise AnnotationDataError(
+            f"explore must be a share in [0, 1); got {explore!r}.",
+            hint="Pass e.g. explore=0.05 (0: the fitted posteriors).",
         )
     per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
     if not (per_item > start).any():
@@ -255,7 +280,9 @@ def replay(
         out.append((strategy, int(keep.sum()), first))
         srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
         while not keep.all():
-            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion)
+            bought = _buy(
+                ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion, explore
+            )
             if not len(bought):
                 break
             keep[bought] = True
@@ -320,6 +347,48 @@ def pooled_confusion(ann: Annotations, keep: np.ndarray, q: np.ndarray) -> np.nd
     return (counts + k * crowd) / (counts.sum(2, keepdims=True) + k)
 
 
+def crowd_for_unseen(
+    ann: Annotations, keep: np.ndarray, q: np.ndarray, theta: np.ndarray
+) -> np.ndarray:
+    """``theta`` with the crowd's confusion matrix for every annotator not seen in ``keep``.
+
+    The crowd's matrix is everyone's expected counts over the kept judgements pooled, rows
+    normalised (:func:`pooled_confusion`'s :math:`\\bar\\theta`); the expected answer of
+    an annotator the data says nothing about yet.
+    """
+    seen = np.bincount(ann.annotator_codes[keep], minlength=ann.n_annotators) > 0
+    if seen.all():
+        return theta
+    k = q.shape[1]
+    rows = np.flatnonzero(keep)
+    w = q[ann.item_codes[rows]]
+    crowd = np.stack(
+        [np.bincount(ann.label_codes[rows], weights=w[:, c], minlength=k) for c in range(k)]
+    )
+    total = crowd.sum(1, keepdims=True)
+    crowd = np.where(total > 0, crowd / np.where(total > 0, total, 1.0), 1.0 / k)
+    out = theta.copy()
+    out[~seen] = crowd
+    return out
+
+
+def contaminated(q: np.ndarray, prevalence: np.ndarray, explore: float) -> np.ndarray:
+    """Posteriors mixed with the prevalence: :math:`(1 - \\epsilon) q_i + \\epsilon \\pi`.
+
+    The posterior when, with probability :math:`\\epsilon`, the model's evidence on an
+    item is wrong and its true label is a draw from the prevalence (an
+    :math:`\\epsilon`-contamination of the posterior; Berger 1985, section 4.7). The
+    expected gain under it stays an exact mutual information (never negative, 0 for
+    spammers) but is no longer 0 for an item the model is certain of.
+
+    Examples
+    --------
+    >>> contaminated(np.array([[1.0, 0.0]]), np.array([0.5, 0.5]), 0.1).round(3).tolist()
+    [[0.95, 0.05]]
+    """
+    return (1.0 - explore) * q + explore * np.asarray(prevalence, float)[None, :]
+
+
 def _buy(
     ann: Annotations,
     result: Any,
@@ -330,6 +399,7 @@ def _buy(
     rng: np.random.Generator,
     pick: str = "best",
     confusion: str = "fitted",
+    explore: float = 0.0,
 ) -> np.ndarray:
     """Row numbers of the judgements ``strategy`` buys next among those not kept."""
     view = model_view(result, ann)
@@ -345,6 +415,10 @@ def _buy(
     q, theta = view.posteriors, view.confusion
     if confusion == "pooled":
         theta = pooled_confusion(ann, keep, q)
+    elif confusion == "unseen_crowd":
+        theta = crowd_for_unseen(ann, keep, q, theta)
+    if strategy == "gain" and explore > 0:
+        q = contaminated(q, view.prevalence, explore)
     score, who = _first_scores(strategy, q, theta, items, anns, rng, pick)
     named = strategy != "gain" or pick == "best"
     planner = Planner(q, theta, available, named, strategy, 1.0, cap, rng)

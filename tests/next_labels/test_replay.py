@@ -9,6 +9,8 @@ import pytest
 
 from analytics import AnnotationDataError, Annotations
 from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, pooled_confusion, replay
+from analytics.next_labels.gain import information
+from analytics.next_labels.replay import contaminated, crowd_for_unseen
 
 
 def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
@@ -95,6 +97,9 @@ def test_one_judgement_per_item_is_refused():
         ({"gold": pd.Series({"nowhere": 1})}, "none of the gold labels"),
         ({"pick": "worst"}, "pick must be"),
         ({"confusion": "mine"}, "confusion must be"),
+        ({"explore": 1.0}, "explore must be"),
+        ({"explore": -0.1}, "explore must be"),
+        ({"explore": True}, "explore must be"),
     ],
 )
 def test_bad_settings(crowd, kwargs, match):
@@ -179,3 +184,72 @@ def test_pooled_confusion_replay_is_a_valid_protocol(crowd):
     used = table["judgements"].to_numpy()
     assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
     assert table["accuracy"].iloc[-1] >= table.attrs["start_accuracy"]
+
+
+def brute_gain(q, theta) -> float:
+    """H[q] minus the expected entropy after one answer, Bayes' rule in loops (bits)."""
+
+    def h(p):
+        return -sum(x * np.log2(x) for x in p if x > 0)
+
+    after = 0.0
+    for y in range(len(q)):
+        p_y = sum(q[z] * theta[z][y] for z in range(len(q)))
+        if p_y > 0:
+            after += p_y * h([q[z] * theta[z][y] / p_y for z in range(len(q))])
+    return h(q) - after
+
+
+def test_contaminated_gain_is_the_brute_force_gain_of_the_mixed_posterior():
+    """The explore score is an exact mutual information under the mixed posterior: equal to
+    the enumeration, never negative, 0 for a spammer, and no longer 0 for a sure item."""
+    rng = np.random.default_rng(5)
+    for k in (2, 3, 4):
+        prevalence = rng.dirichlet(np.ones(k))
+        q = np.vstack([rng.dirichlet(np.ones(k), size=20), np.eye(k)])  # sure items last
+        theta = rng.dirichlet(np.ones(k), size=(len(q), k))
+        for eps in (0.0, 0.05, 0.3):
+            mixed = contaminated(q, prevalence, eps)
+            np.testing.assert_allclose(mixed.sum(1), 1.0)
+            got = information(mixed, theta)
+            want = [brute_gain(m, t) for m, t in zip(mixed, theta, strict=True)]
+            np.testing.assert_allclose(got, want, atol=1e-12)
+            assert (got >= 0).all()
+            spam = np.repeat(rng.dirichlet(np.ones(k))[None, :], k, axis=0)
+            assert (information(mixed, np.broadcast_to(spam, theta.shape)) == 0).all()
+            sure = got[-k:]
+            assert (sure == 0).all() if eps == 0 else (sure > 0).all()
+
+
+def test_crowd_for_unseen_replaces_only_annotators_with_nothing_kept():
+    frame = pd.DataFrame(
+        {
+            "item": [0, 0, 1, 1, 2],
+            "annotator": ["a", "b", "a", "b", "c"],
+            "label": ["x", "y", "y", "y", "x"],
+        }
+    )
+    ann = Annotations.from_frame(frame)
+    q = np.array([[0.9, 0.1], [0.2, 0.8], [0.5, 0.5]])
+    keep = np.array([True, True, True, True, False])
+    theta = np.full((3, 2, 2), 0.5)
+    theta[0] = [[0.9, 0.1], [0.3, 0.7]]
+    got = crowd_for_unseen(ann, keep, q, theta)
+    counts = np.zeros((2, 2))
+    for n in np.flatnonzero(keep):
+        counts[:, ann.label_codes[n]] += q[ann.item_codes[n]]
+    c = list(ann.annotators).index("c")
+    np.testing.assert_allclose(got[c], counts / counts.sum(1, keepdims=True))
+    np.testing.assert_allclose(np.delete(got, c, 0), np.delete(theta, c, 0))
+    assert crowd_for_unseen(ann, np.ones(5, bool), q, theta) is theta  # everyone seen
+
+
+def test_explore_and_unseen_crowd_replays_are_valid_and_beat_random(crowd, gain_random):
+    ann, gold = crowd
+    table = replay(ann, gold, step=30, strategies=("gain",), explore=0.1, confusion="unseen_crowd")
+    used = table["judgements"].to_numpy()
+    assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
+    level = table.attrs["full_accuracy"]
+    assert judgements_to_reach(table, "gain", level) < judgements_to_reach(
+        gain_random, "random", level
+    )
