@@ -36,6 +36,7 @@ __all__ = [
     "judgements_needed",
     "pooled_confusion",
     "replay",
+    "tempered",
 ]
 
 #: The columns of :func:`replay`'s table.
@@ -136,6 +137,7 @@ def replay(
     fitter: Callable[[Annotations], Any] | None = None,
     progress: Callable[[float], None] | None = None,
     explore: float = 0.0,
+    temper: float = 1.0,
 ) -> pd.DataFrame:
     """Accuracy versus judgements used when each strategy chooses the judgements to buy.
 
@@ -185,6 +187,12 @@ def replay(
         probability :math:`\\epsilon`: an item the model is sure of keeps a small gain,
         so it can still be revisited once the uncertain items are settled. 0: the
         fitted posteriors.
+    temper : float >= 1, default 1.0
+        ``"gain"`` only: the gain is computed with every posterior's evidence divided by
+        ``temper``, :math:`q_i^{1/T} \\pi^{1 - 1/T}` normalised (:func:`tempered`): the
+        posterior when the judgements of an item count as :math:`1/T` independent
+        judgements each (annotators who share their mistakes), so an item settled by two
+        agreeing labels is not taken for settled for good. 1: the fitted posteriors.
 
     Returns
     -------
@@ -244,6 +252,11 @@ def replay(
             f"confusion must be one of {', '.join(CONFUSIONS)}; got {confusion!r}.",
             hint='Pass confusion="fitted" (the model\'s own) or "pooled" (shrunk to the crowd).',
         )
+    if isinstance(temper, bool) or not isinstance(temper, Real) or not 1 <= temper < np.inf:
+        raise AnnotationDataError(
+            f"temper must be a finite number >= 1; got {temper!r}.",
+            hint="Pass e.g. temper=2 (1: the fitted posteriors).",
+        )
     if isinstance(explore, bool) or not isinstance(explore, Real) or not 0 <= explore < 1:
         raise AnnotationDataError(
             f"explore must be a share in [0, 1); got {explore!r}.",
@@ -281,7 +294,7 @@ def replay(
         srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
         while not keep.all():
             bought = _buy(
-                ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion, explore
+                ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion, explore, temper
             )
             if not len(bought):
                 break
@@ -389,6 +402,28 @@ def contaminated(q: np.ndarray, prevalence: np.ndarray, explore: float) -> np.nd
     return (1.0 - explore) * q + explore * np.asarray(prevalence, float)[None, :]
 
 
+def tempered(q: np.ndarray, prevalence: np.ndarray, temper: float) -> np.ndarray:
+    """Posteriors with the evidence of the judgements divided by ``temper``.
+
+    :math:`q^T_{ik} \\propto \\pi_k (q_{ik} / \\pi_k)^{1/T}`: the likelihood part of the
+    posterior, :math:`q_{ik} / \\pi_k`, raised to :math:`1/T` (a power likelihood, as when
+    :math:`T` judgements are worth one independent one). Log-odds between categories
+    shrink by :math:`T`; a category of posterior 0 stays at 0, so a certain item stays
+    certain and its gain stays 0.
+
+    Examples
+    --------
+    >>> tempered(np.array([[0.9, 0.1]]), np.array([0.5, 0.5]), 2.0).round(3).tolist()
+    [[0.75, 0.25]]
+    """
+    pi = np.asarray(prevalence, float)[None, :]
+    with np.errstate(divide="ignore"):
+        log = np.log(q) / temper + (1.0 - 1.0 / temper) * np.log(np.where(pi > 0, pi, 1.0))
+    log -= log.max(1, keepdims=True)
+    out = np.exp(log)
+    return out / out.sum(1, keepdims=True)
+
+
 def _buy(
     ann: Annotations,
     result: Any,
@@ -400,6 +435,7 @@ def _buy(
     pick: str = "best",
     confusion: str = "fitted",
     explore: float = 0.0,
+    temper: float = 1.0,
 ) -> np.ndarray:
     """Row numbers of the judgements ``strategy`` buys next among those not kept."""
     view = model_view(result, ann)
@@ -417,6 +453,8 @@ def _buy(
         theta = pooled_confusion(ann, keep, q)
     elif confusion == "unseen_crowd":
         theta = crowd_for_unseen(ann, keep, q, theta)
+    if strategy == "gain" and temper > 1:
+        q = tempered(q, view.prevalence, temper)
     if strategy == "gain" and explore > 0:
         q = contaminated(q, view.prevalence, explore)
     score, who = _first_scores(strategy, q, theta, items, anns, rng, pick)

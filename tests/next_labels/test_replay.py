@@ -10,7 +10,7 @@ import pytest
 from analytics import AnnotationDataError, Annotations
 from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, pooled_confusion, replay
 from analytics.next_labels.gain import information
-from analytics.next_labels.replay import contaminated, crowd_for_unseen
+from analytics.next_labels.replay import contaminated, crowd_for_unseen, tempered
 
 
 def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
@@ -100,6 +100,8 @@ def test_one_judgement_per_item_is_refused():
         ({"explore": 1.0}, "explore must be"),
         ({"explore": -0.1}, "explore must be"),
         ({"explore": True}, "explore must be"),
+        ({"temper": 0.5}, "temper must be"),
+        ({"temper": float("inf")}, "temper must be"),
     ],
 )
 def test_bad_settings(crowd, kwargs, match):
@@ -247,6 +249,43 @@ def test_crowd_for_unseen_replaces_only_annotators_with_nothing_kept():
 def test_explore_and_unseen_crowd_replays_are_valid_and_beat_random(crowd, gain_random):
     ann, gold = crowd
     table = replay(ann, gold, step=30, strategies=("gain",), explore=0.1, confusion="unseen_crowd")
+    used = table["judgements"].to_numpy()
+    assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
+    level = table.attrs["full_accuracy"]
+    assert judgements_to_reach(table, "gain", level) < judgements_to_reach(
+        gain_random, "random", level
+    )
+
+
+def test_tempered_posterior_divides_the_evidence_and_its_gain_is_exact():
+    """q^T is proportional to pi (q / pi)^(1/T): log-odds shrink by T, T=1 is q, a certain
+    item stays certain (gain 0), and the gain under q^T is the brute-force one, >= 0."""
+    rng = np.random.default_rng(8)
+    for k in (2, 3, 5):
+        pi = rng.dirichlet(np.ones(k))
+        q = np.vstack([rng.dirichlet(np.ones(k), size=20), np.eye(k)])
+        theta = rng.dirichlet(np.ones(k), size=(len(q), k))
+        np.testing.assert_allclose(tempered(q, pi, 1.0), q, atol=1e-12)
+        for t in (2.0, 4.0):
+            got = tempered(q, pi, t)
+            np.testing.assert_allclose(got.sum(1), 1.0)
+            soft = q[:20]
+            want = pi * (soft / pi) ** (1 / t)
+            np.testing.assert_allclose(got[:20], want / want.sum(1, keepdims=True))
+            odds = np.log(got[:20, 0] / got[:20, 1]) - np.log(pi[0] / pi[1])
+            np.testing.assert_allclose(
+                odds, (np.log(soft[:, 0] / soft[:, 1]) - np.log(pi[0] / pi[1])) / t
+            )
+            np.testing.assert_array_equal(got[20:], np.eye(k))
+            g = information(got, theta)
+            brute = [brute_gain(m, th) for m, th in zip(got, theta, strict=True)]
+            np.testing.assert_allclose(g, brute, atol=1e-12)
+            assert (g >= 0).all() and (g[20:] == 0).all()
+
+
+def test_tempered_replay_is_valid_and_beats_random(crowd, gain_random):
+    ann, gold = crowd
+    table = replay(ann, gold, step=30, strategies=("gain",), temper=3.0)
     used = table["judgements"].to_numpy()
     assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
     level = table.attrs["full_accuracy"]
