@@ -33,6 +33,7 @@ __all__ = [
     "CONFUSIONS",
     "REPLAY_COLUMNS",
     "contaminated",
+    "gain_over_draws",
     "judgements_needed",
     "pooled_confusion",
     "replay",
@@ -95,23 +96,26 @@ def _first_scores(
     anns: np.ndarray,
     rng: np.random.Generator,
     pick: str = "best",
+    g: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Vectorised first score (and best annotator for ``"gain"`` with ``pick="best"``) of
     every item, over the remaining judgements (``items``, ``anns``); NaN for items with
     none left. With ``pick="random"`` an item's gain is the mean over its remaining
-    judgements (the expectation when any one of them may be the one bought)."""
+    judgements (the expectation when any one of them may be the one bought). ``g``: the
+    gain of every remaining judgement when already computed (None: under ``q`` and
+    ``theta``)."""
     n = len(q)
     score = np.full(n, np.nan)
     who = np.full(n, -1, np.int64)
     has = np.zeros(n, bool)
     has[items] = True
-    if strategy == "gain" and pick == "random":
+    if strategy == "gain" and g is None:
         g = information(q[items], theta[anns])
+    if strategy == "gain" and pick == "random":
         count = np.bincount(items, minlength=n)
         total = np.bincount(items, weights=g, minlength=n)
         score = np.where(has, total / np.maximum(count, 1), np.nan)
     elif strategy == "gain":
-        g = information(q[items], theta[anns])
         order = np.lexsort((-g, items))  # by item, best gain first
         first = np.r_[True, items[order][1:] != items[order][:-1]]
         score[items[order][first]] = g[order][first]
@@ -138,6 +142,7 @@ def replay(
     progress: Callable[[float], None] | None = None,
     explore: float = 0.0,
     temper: float = 1.0,
+    draws: int = 0,
 ) -> pd.DataFrame:
     """Accuracy versus judgements used when each strategy chooses the judgements to buy.
 
@@ -193,6 +198,13 @@ def replay(
         posterior when the judgements of an item count as :math:`1/T` independent
         judgements each (annotators who share their mistakes), so an item settled by two
         agreeing labels is not taken for settled for good. 1: the fitted posteriors.
+    draws : int, default 0
+        ``"gain"`` only: the gain of every remaining judgement averaged over ``draws``
+        draws of the parameters from their posterior (:func:`gain_over_draws`: confusion
+        rows from Dirichlet(1 + expected counts), the prevalence likewise, and every
+        item's posterior recomputed under the draw), so a judgement is worth more where
+        the labels hinge on parameters the data pin down poorly. 0: the fitted
+        parameters.
 
     Returns
     -------
@@ -257,6 +269,11 @@ def replay(
             f"temper must be a finite number >= 1; got {temper!r}.",
             hint="Pass e.g. temper=2 (1: the fitted posteriors).",
         )
+    if isinstance(draws, bool) or not isinstance(draws, Integral) or draws < 0:
+        raise AnnotationDataError(
+            f"draws must be a whole number >= 0; got {draws!r}.",
+            hint="Pass e.g. draws=20 (0: the fitted parameters).",
+        )
     if isinstance(explore, bool) or not isinstance(explore, Real) or not 0 <= explore < 1:
         raise AnnotationDataError(
             f"explore must be a share in [0, 1); got {explore!r}.",
@@ -294,7 +311,18 @@ def replay(
         srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
         while not keep.all():
             bought = _buy(
-                ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion, explore, temper
+                ann,
+                res,
+                keep,
+                strategy,
+                step,
+                per_item_cap,
+                srng,
+                pick,
+                confusion,
+                explore,
+                temper,
+                draws,
             )
             if not len(bought):
                 break
@@ -424,6 +452,59 @@ def tempered(q: np.ndarray, prevalence: np.ndarray, temper: float) -> np.ndarray
     return out / out.sum(1, keepdims=True)
 
 
+def gain_over_draws(
+    ann: Annotations,
+    keep: np.ndarray,
+    q: np.ndarray,
+    items: np.ndarray,
+    anns: np.ndarray,
+    draws: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Expected gain of judgements (``items``, ``anns``) averaged over parameter draws.
+
+    Each draw takes every annotator's confusion rows from
+    :math:`\\mathrm{Dir}(1 + N_{jk\\cdot})` and the prevalence from
+    :math:`\\mathrm{Dir}(1 + \\sum_i q_i)`, with :math:`N` the expected counts of the kept
+    judgements under the posteriors ``q`` (as :func:`~analytics.next_labels.plan` draws
+    them), recomputes every item's posterior from its kept judgements under the draw, and
+    scores each judgement by :math:`G(q_i^{(s)}, \\theta_j^{(s)})`; the result is the
+    mean over the draws, in bits. Each term is an exact mutual information, so the mean
+    is never negative; it is larger than the gain under the fitted parameters where an
+    item's label hinges on an annotator seen a few times.
+
+    Returns
+    -------
+    ndarray, shape (len(items),)
+    """
+    n, k = q.shape
+    j = ann.n_annotators
+    rows = np.flatnonzero(keep)
+    who, what, where = ann.annotator_codes[rows], ann.label_codes[rows], ann.item_codes[rows]
+    w = q[where]
+    cell = who * k + what
+    counts = (
+        np.stack([np.bincount(cell, weights=w[:, c], minlength=j * k) for c in range(k)], axis=1)
+        .reshape(j, k, k)
+        .transpose(0, 2, 1)
+    )  # annotator, true, given
+    total = np.zeros(len(items))
+    for _ in range(draws):
+        theta = rng.standard_gamma(counts + 1.0)
+        theta /= theta.sum(2, keepdims=True)
+        pi = rng.standard_gamma(q.sum(0) + 1.0)
+        log_theta = np.log(np.maximum(theta, 1e-300))
+        log_q = np.tile(np.log(pi / pi.sum()), (n, 1))
+        terms = log_theta[who, :, what]  # kept judgement x true
+        for c in range(k):
+            log_q[:, c] += np.bincount(where, weights=terms[:, c], minlength=n)
+        log_q -= log_q.max(1, keepdims=True)
+        qs = np.exp(log_q)
+        qs /= qs.sum(1, keepdims=True)
+        total += information(qs[items], theta[anns])
+    return total / draws
+
+
 def _buy(
     ann: Annotations,
     result: Any,
@@ -436,6 +517,7 @@ def _buy(
     confusion: str = "fitted",
     explore: float = 0.0,
     temper: float = 1.0,
+    draws: int = 0,
 ) -> np.ndarray:
     """Row numbers of the judgements ``strategy`` buys next among those not kept."""
     view = model_view(result, ann)
@@ -457,7 +539,10 @@ def _buy(
         q = tempered(q, view.prevalence, temper)
     if strategy == "gain" and explore > 0:
         q = contaminated(q, view.prevalence, explore)
-    score, who = _first_scores(strategy, q, theta, items, anns, rng, pick)
+    g = None
+    if strategy == "gain" and draws > 0:
+        g = gain_over_draws(ann, keep, q, items, anns, draws, rng)
+    score, who = _first_scores(strategy, q, theta, items, anns, rng, pick, g)
     named = strategy != "gain" or pick == "best"
     planner = Planner(q, theta, available, named, strategy, 1.0, cap, rng)
     chosen = planner.run(step, score, who)

@@ -10,7 +10,12 @@ import pytest
 from analytics import AnnotationDataError, Annotations
 from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, pooled_confusion, replay
 from analytics.next_labels.gain import information
-from analytics.next_labels.replay import contaminated, crowd_for_unseen, tempered
+from analytics.next_labels.replay import (
+    contaminated,
+    crowd_for_unseen,
+    gain_over_draws,
+    tempered,
+)
 
 
 def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
@@ -101,6 +106,8 @@ def test_one_judgement_per_item_is_refused():
         ({"explore": -0.1}, "explore must be"),
         ({"explore": True}, "explore must be"),
         ({"temper": 0.5}, "temper must be"),
+        ({"draws": -1}, "draws must be"),
+        ({"draws": 2.5}, "draws must be"),
         ({"temper": float("inf")}, "temper must be"),
     ],
 )
@@ -286,6 +293,48 @@ def test_tempered_posterior_divides_the_evidence_and_its_gain_is_exact():
 def test_tempered_replay_is_valid_and_beats_random(crowd, gain_random):
     ann, gold = crowd
     table = replay(ann, gold, step=30, strategies=("gain",), temper=3.0)
+    used = table["judgements"].to_numpy()
+    assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
+    level = table.attrs["full_accuracy"]
+    assert judgements_to_reach(table, "gain", level) < judgements_to_reach(
+        gain_random, "random", level
+    )
+
+
+def test_gain_over_draws_is_the_mean_brute_force_gain_over_parameter_draws():
+    """Same random draws, everything recomputed in loops: Dirichlet(1 + expected counts)
+    rows and prevalence, each item's posterior by Bayes' rule over its kept judgements,
+    the gain by enumeration; the mean over draws matches and is never negative."""
+    ann, _ = mixed_crowd(n_items=12, seed=4)
+    rng = np.random.default_rng(0)
+    keep = rng.random(ann.n_judgements) < 0.4
+    k = ann.n_categories
+    q = rng.dirichlet(np.ones(k), size=ann.n_items)
+    rest = np.flatnonzero(~keep)
+    items, anns = ann.item_codes[rest], ann.annotator_codes[rest]
+    got = gain_over_draws(ann, keep, q, items, anns, 3, np.random.default_rng(1))
+    draw = np.random.default_rng(1)
+    want = np.zeros(len(rest))
+    for _ in range(3):
+        counts = np.zeros((ann.n_annotators, k, k))
+        for n in np.flatnonzero(keep):
+            counts[ann.annotator_codes[n], :, ann.label_codes[n]] += q[ann.item_codes[n]]
+        theta = draw.standard_gamma(counts + 1.0)
+        theta /= theta.sum(2, keepdims=True)
+        pi = draw.standard_gamma(q.sum(0) + 1.0)
+        pi /= pi.sum()
+        post = np.tile(pi, (ann.n_items, 1))
+        for n in np.flatnonzero(keep):
+            post[ann.item_codes[n]] *= theta[ann.annotator_codes[n], :, ann.label_codes[n]]
+        post /= post.sum(1, keepdims=True)
+        want += [brute_gain(post[i], theta[a]) for i, a in zip(items, anns, strict=True)]
+    np.testing.assert_allclose(got, want / 3, atol=1e-10)
+    assert (got >= 0).all()
+
+
+def test_draws_replay_is_valid_and_beats_random(crowd, gain_random):
+    ann, gold = crowd
+    table = replay(ann, gold, step=30, strategies=("gain",), draws=4)
     used = table["judgements"].to_numpy()
     assert (np.diff(used) > 0).all() and used[-1] <= ann.n_judgements
     level = table.attrs["full_accuracy"]
