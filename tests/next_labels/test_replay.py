@@ -13,6 +13,7 @@ from analytics.next_labels.gain import information
 from analytics.next_labels.replay import (
     contaminated,
     crowd_for_unseen,
+    error_reduction,
     gain_over_draws,
     tempered,
 )
@@ -107,6 +108,7 @@ def test_one_judgement_per_item_is_refused():
         ({"explore": True}, "explore must be"),
         ({"temper": 0.5}, "temper must be"),
         ({"draws": -1}, "draws must be"),
+        ({"criterion": "bits"}, "criterion must be"),
         ({"draws": 2.5}, "draws must be"),
         ({"temper": float("inf")}, "temper must be"),
     ],
@@ -316,6 +318,7 @@ def test_gain_over_draws_is_the_mean_brute_force_gain_over_parameter_draws():
         {"explore": 0.1, "confusion": "unseen_crowd"},
         {"temper": 3.0},
         {"draws": 4},
+        {"criterion": "error"},
     ],
 )
 def test_gain_options_give_valid_replays_that_beat_random(crowd, gain_random, options):
@@ -327,3 +330,23 @@ def test_gain_options_give_valid_replays_that_beat_random(crowd, gain_random, op
     assert judgements_to_reach(table, "gain", level) < judgements_to_reach(
         gain_random, "random", level
     )
+
+
+def test_error_reduction_is_the_brute_force_expected_gain_in_top_posterior():
+    """E_y[max_k q(k | y)] - max_k q by Bayes' rule in loops; >= 0, 0 for a spammer and a
+    certain item."""
+    rng = np.random.default_rng(11)
+    for k in (2, 3, 5):
+        q = np.vstack([rng.dirichlet(np.ones(k), size=30), np.eye(k)])
+        theta = rng.dirichlet(np.ones(k), size=(len(q), k))
+        got = error_reduction(q, theta)
+        for qi, ti, g in zip(q, theta, got, strict=True):
+            after = 0.0
+            for y in range(k):
+                p_y = sum(qi[z] * ti[z][y] for z in range(k))
+                if p_y > 0:
+                    after += p_y * max(qi[z] * ti[z][y] / p_y for z in range(k))
+            assert g == pytest.approx(after - max(qi), abs=1e-12)
+        assert (got >= 0).all() and (got[-k:] == 0).all()
+        spam = np.broadcast_to(rng.dirichlet(np.ones(k)), (len(q), k, k))
+        np.testing.assert_allclose(error_reduction(q, spam), 0.0, atol=1e-15)
