@@ -145,6 +145,7 @@ def replay(
     temper: float = 1.0,
     draws: int = 0,
     criterion: str = "entropy",
+    chooser: Callable[[Annotations], Any] | None = None,
 ) -> pd.DataFrame:
     """Accuracy versus judgements used when each strategy chooses the judgements to buy.
 
@@ -212,6 +213,11 @@ def replay(
         entropy of the item's true label (the expected gain in bits). ``"error"``: the
         expected error of its label, :math:`1 - \\max_k q_k`
         (:func:`error_reduction`).
+    chooser : callable or None, default None
+        ``chooser(annotations) -> fitted model``: the model ``"gain"`` and
+        ``"uncertainty"`` choose with, fitted on the kept judgements at every step; the
+        accuracy is still that of ``fitter``'s refit, the same for every strategy. None:
+        they choose with the refit itself.
 
     Returns
     -------
@@ -324,7 +330,7 @@ def replay(
         while not keep.all():
             bought = _buy(
                 ann,
-                res,
+                res if chooser is None else chooser(_rows(ann, keep)),
                 keep,
                 strategy,
                 step,

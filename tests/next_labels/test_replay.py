@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from analytics import AnnotationDataError, Annotations
+from analytics.dawid_skene import fit
 from analytics.next_labels import REPLAY_COLUMNS, judgements_needed, pooled_confusion, replay
 from analytics.next_labels.gain import information
 from analytics.next_labels.replay import (
@@ -319,6 +320,7 @@ def test_gain_over_draws_is_the_mean_brute_force_gain_over_parameter_draws():
         {"temper": 3.0},
         {"draws": 4},
         {"criterion": "error"},
+        {"chooser": lambda a: fit(a, prior=np.eye(2))},
     ],
 )
 def test_gain_options_give_valid_replays_that_beat_random(crowd, gain_random, options):
@@ -350,3 +352,12 @@ def test_error_reduction_is_the_brute_force_expected_gain_in_top_posterior():
         assert (got >= 0).all() and (got[-k:] == 0).all()
         spam = np.broadcast_to(rng.dirichlet(np.ones(k)), (len(q), k, k))
         np.testing.assert_allclose(error_reduction(q, spam), 0.0, atol=1e-15)
+
+
+def test_chooser_fitted_like_the_refit_changes_nothing(crowd):
+    """The chooser only decides what is bought: the refit's own fitter as chooser gives the
+    very same replay."""
+    ann, gold = crowd
+    plain = replay(ann, gold, step=60, strategies=("gain", "uncertainty"))
+    same = replay(ann, gold, step=60, strategies=("gain", "uncertainty"), chooser=fit)
+    pd.testing.assert_frame_equal(plain, same)
