@@ -361,3 +361,23 @@ def test_chooser_fitted_like_the_refit_changes_nothing(crowd):
     plain = replay(ann, gold, step=60, strategies=("gain", "uncertainty"))
     same = replay(ann, gold, step=60, strategies=("gain", "uncertainty"), chooser=fit)
     pd.testing.assert_frame_equal(plain, same)
+
+
+@pytest.mark.parametrize("model", ["one_coin", "mace", "glad", "hierarchical"])
+def test_every_model_of_the_family_is_scored_and_replayed(crowd, model):
+    """Every model of analytics.models carries posteriors, prevalence and per-annotator
+    confusion matrices: expected_gain and next_batch read it, a replay refits with it, and
+    gain's scores under it stay within [0, H[q]]."""
+    from analytics.models import fit as fit_model
+    from analytics.next_labels import expected_gain, next_batch
+
+    ann, gold = crowd
+    result = fit_model(ann, model)
+    gain = expected_gain(result, ann, annotators=[ann.annotators[0]]).iloc[:, 0]  # one column
+    post = result.posteriors
+    entropy = -(post * np.log2(post.clip(lower=1e-300))).sum(axis=1)
+    assert gain.notna().all() and (gain >= 0).all()
+    assert (gain <= entropy.loc[gain.index] + 1e-9).all()
+    assert len(next_batch(result, ann, 5)) == 5 or next_batch(result, ann, 5).attrs["notes"]
+    table = replay(ann, gold, step=300, strategies=("gain",), fitter=lambda a: fit_model(a, model))
+    assert table["judgements"].iloc[-1] > ann.n_items
