@@ -19,8 +19,9 @@ fit below, the accuracy stays the plain refit's).
 1e-5, at most 100 iterations: 0.03-2.6 s a fit). ``--fitter prior`` refits Dawid-Skene
 with a Dirichlet prior of K-1 pseudo-counts on every diagonal cell
 (``prior=(K - 1) * np.eye(K)``, the same rule on every set): with one judgement per item
-the plain fit is not identified and lands near chance. ``--outside DIR`` adds every folder of DIR holding ``answer.csv`` (question, worker, answer) and
-``truth.csv`` (question, truth), for public sets not kept in the repository.
+the plain fit is not identified and lands near chance. ``--outside DIR`` adds every folder
+of DIR holding ``answer.csv`` (question, worker, answer) and ``truth.csv`` (question,
+truth), for public sets not kept in the repository.
 
 Usage::
 
