@@ -379,5 +379,11 @@ def test_every_model_of_the_family_is_scored_and_replayed(crowd, model):
     assert gain.notna().all() and (gain >= 0).all()
     assert (gain <= entropy.loc[gain.index] + 1e-9).all()
     assert len(next_batch(result, ann, 5)) == 5 or next_batch(result, ann, 5).attrs["notes"]
-    table = replay(ann, gold, step=300, strategies=("gain",), fitter=lambda a: fit_model(a, model))
+    # cheaper refits, which are what is tested here: one start where a majority-vote start
+    # works, a looser tolerance for the hierarchical model (from the majority-vote start on
+    # one judgement per item it trusts everyone and buys nothing: docs/next_labels.md)
+    quick = {"init": "majority"} if model in ("mace", "one_coin") else {"tol": 1e-5}
+    table = replay(
+        ann, gold, step=300, strategies=("gain",), fitter=lambda a: fit_model(a, model, **quick)
+    )
     assert table["judgements"].iloc[-1] > ann.n_items
