@@ -4,7 +4,7 @@ Passonneau & Carpenter (2014), section 6: a model of annotation plus a decision 
 which item to label next (Sheng, Provost & Ipeirotis 2008), with mutual information as
 the criterion (MacKay 1992). Works on any fitted annotator model that carries
 ``posteriors``, ``prevalence`` and per-annotator confusion matrices
-(:func:`analytics.dawid_skene.fit` today).
+(:func:`analytics.dawid_skene.fit` and every model of :func:`analytics.models.fit`).
 
 - :func:`expected_gain`: bits one more judgement is expected to tell about each item.
 - :func:`next_batch`: the judgements to ask for next, greedily by expected gain with the

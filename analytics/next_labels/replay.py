@@ -15,7 +15,7 @@ section 5 (the same protocol on simulated labelers).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -29,10 +29,22 @@ from analytics.next_labels.gain import information
 from analytics.next_labels.parameters import model_view
 from analytics.next_labels.selection import check_batch_settings
 
-__all__ = ["REPLAY_COLUMNS", "judgements_needed", "pooled_confusion", "replay"]
+__all__ = [
+    "CONFUSIONS",
+    "REPLAY_COLUMNS",
+    "contaminated",
+    "error_reduction",
+    "gain_over_draws",
+    "judgements_needed",
+    "pooled_confusion",
+    "replay",
+    "tempered",
+]
 
 #: The columns of :func:`replay`'s table.
 REPLAY_COLUMNS = ("strategy", "judgements", "accuracy")
+#: The confusion matrices :func:`replay`'s ``"gain"`` can be computed with.
+CONFUSIONS = ("fitted", "pooled", "unseen_crowd")
 
 
 def _rows(ann: Annotations, keep: np.ndarray) -> Annotations:
@@ -85,23 +97,26 @@ def _first_scores(
     anns: np.ndarray,
     rng: np.random.Generator,
     pick: str = "best",
+    g: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Vectorised first score (and best annotator for ``"gain"`` with ``pick="best"``) of
     every item, over the remaining judgements (``items``, ``anns``); NaN for items with
     none left. With ``pick="random"`` an item's gain is the mean over its remaining
-    judgements (the expectation when any one of them may be the one bought)."""
+    judgements (the expectation when any one of them may be the one bought). ``g``: the
+    gain of every remaining judgement when already computed (None: under ``q`` and
+    ``theta``)."""
     n = len(q)
     score = np.full(n, np.nan)
     who = np.full(n, -1, np.int64)
     has = np.zeros(n, bool)
     has[items] = True
-    if strategy == "gain" and pick == "random":
+    if strategy == "gain" and g is None:
         g = information(q[items], theta[anns])
+    if strategy == "gain" and pick == "random":
         count = np.bincount(items, minlength=n)
         total = np.bincount(items, weights=g, minlength=n)
         score = np.where(has, total / np.maximum(count, 1), np.nan)
     elif strategy == "gain":
-        g = information(q[items], theta[anns])
         order = np.lexsort((-g, items))  # by item, best gain first
         first = np.r_[True, items[order][1:] != items[order][:-1]]
         score[items[order][first]] = g[order][first]
@@ -126,6 +141,11 @@ def replay(
     seed: int = 0,
     fitter: Callable[[Annotations], Any] | None = None,
     progress: Callable[[float], None] | None = None,
+    explore: float = 0.0,
+    temper: float = 1.0,
+    draws: int = 0,
+    criterion: str = "entropy",
+    chooser: Callable[[Annotations], Any] | None = None,
 ) -> pd.DataFrame:
     """Accuracy versus judgements used when each strategy chooses the judgements to buy.
 
@@ -157,7 +177,10 @@ def replay(
         ``"fitted"``: the refitted model's. ``"pooled"``: each annotator's expected
         counts shrunk toward the crowd's confusion matrix with the weight of :math:`K`
         judgements (:func:`pooled_confusion`), so that an annotator seen a few times is
-        not taken for perfect.
+        not taken for perfect. ``"unseen_crowd"``: the refitted model's, except that an
+        annotator with no judgement kept yet answers like the crowd (the pooled
+        confusion matrix of everyone seen) instead of with the fit's uniform rows, which
+        would make every judgement of theirs worth nothing.
     seed : int, default 0
         Seed of the start and of the random choices.
     fitter : callable or None, default None
@@ -165,6 +188,36 @@ def replay(
         confusion matrices); None: :func:`analytics.dawid_skene.fit` with its defaults.
     progress : callable or None, default None
         Called with the share done (0 to 1) after every refit.
+    explore : float in [0, 1), default 0.0
+        ``"gain"`` only: the gain is computed with every posterior mixed with the fitted
+        prevalence, :math:`(1 - \\epsilon) q_i + \\epsilon \\pi`
+        (:func:`contaminated`), as if the fit could be wrong about any item with
+        probability :math:`\\epsilon`: an item the model is sure of keeps a small gain,
+        so it can still be revisited once the uncertain items are settled. 0: the
+        fitted posteriors.
+    temper : float >= 1, default 1.0
+        ``"gain"`` only: the gain is computed with every posterior's evidence divided by
+        ``temper``, :math:`q_i^{1/T} \\pi^{1 - 1/T}` normalised (:func:`tempered`): the
+        posterior when the judgements of an item count as :math:`1/T` independent
+        judgements each (annotators who share their mistakes), so an item settled by two
+        agreeing labels is not taken for settled for good. 1: the fitted posteriors.
+    draws : int, default 0
+        ``"gain"`` only: the gain of every remaining judgement averaged over ``draws``
+        draws of the parameters from their posterior (:func:`gain_over_draws`: confusion
+        rows from Dirichlet(1 + expected counts), the prevalence likewise, and every
+        item's posterior recomputed under the draw), so a judgement is worth more where
+        the labels hinge on parameters the data pin down poorly. 0: the fitted
+        parameters.
+    criterion : {"entropy", "error"}, default "entropy"
+        ``"gain"`` only: what a judgement is expected to reduce. ``"entropy"``: the
+        entropy of the item's true label (the expected gain in bits). ``"error"``: the
+        expected error of its label, :math:`1 - \\max_k q_k`
+        (:func:`error_reduction`).
+    chooser : callable or None, default None
+        ``chooser(annotations) -> fitted model``: the model ``"gain"`` and
+        ``"uncertainty"`` choose with, fitted on the kept judgements at every step; the
+        accuracy is still that of ``fitter``'s refit, the same for every strategy. None:
+        they choose with the refit itself.
 
     Returns
     -------
@@ -219,10 +272,30 @@ def replay(
             f'pick must be "best" or "random"; got {pick!r}.',
             hint='Pass pick="best" (the best remaining annotator) or "random".',
         )
-    if confusion not in ("fitted", "pooled"):
+    if confusion not in CONFUSIONS:
         raise AnnotationDataError(
-            f'confusion must be "fitted" or "pooled"; got {confusion!r}.',
+            f"confusion must be one of {', '.join(CONFUSIONS)}; got {confusion!r}.",
             hint='Pass confusion="fitted" (the model\'s own) or "pooled" (shrunk to the crowd).',
+        )
+    if isinstance(temper, bool) or not isinstance(temper, Real) or not 1 <= temper < np.inf:
+        raise AnnotationDataError(
+            f"temper must be a finite number >= 1; got {temper!r}.",
+            hint="Pass e.g. temper=2 (1: the fitted posteriors).",
+        )
+    if criterion not in ("entropy", "error"):
+        raise AnnotationDataError(
+            f'criterion must be "entropy" or "error"; got {criterion!r}.',
+            hint='Pass criterion="entropy" (bits) or "error" (expected label error).',
+        )
+    if isinstance(draws, bool) or not isinstance(draws, Integral) or draws < 0:
+        raise AnnotationDataError(
+            f"draws must be a whole number >= 0; got {draws!r}.",
+            hint="Pass e.g. draws=20 (0: the fitted parameters).",
+        )
+    if isinstance(explore, bool) or not isinstance(explore, Real) or not 0 <= explore < 1:
+        raise AnnotationDataError(
+            f"explore must be a share in [0, 1); got {explore!r}.",
+            hint="Pass e.g. explore=0.05 (0: the fitted posteriors).",
         )
     per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
     if not (per_item > start).any():
@@ -255,7 +328,21 @@ def replay(
         out.append((strategy, int(keep.sum()), first))
         srng = np.random.default_rng([seed, STRATEGIES.index(strategy)])
         while not keep.all():
-            bought = _buy(ann, res, keep, strategy, step, per_item_cap, srng, pick, confusion)
+            bought = _buy(
+                ann,
+                res if chooser is None else chooser(_rows(ann, keep)),
+                keep,
+                strategy,
+                step,
+                per_item_cap,
+                srng,
+                pick,
+                confusion,
+                explore,
+                temper,
+                draws,
+                criterion,
+            )
             if not len(bought):
                 break
             keep[bought] = True
@@ -320,6 +407,143 @@ def pooled_confusion(ann: Annotations, keep: np.ndarray, q: np.ndarray) -> np.nd
     return (counts + k * crowd) / (counts.sum(2, keepdims=True) + k)
 
 
+def crowd_for_unseen(
+    ann: Annotations, keep: np.ndarray, q: np.ndarray, theta: np.ndarray
+) -> np.ndarray:
+    """``theta`` with the crowd's confusion matrix for every annotator not seen in ``keep``.
+
+    The crowd's matrix is everyone's expected counts over the kept judgements pooled, rows
+    normalised (:func:`pooled_confusion`'s :math:`\\bar\\theta`); the expected answer of
+    an annotator the data says nothing about yet.
+    """
+    seen = np.bincount(ann.annotator_codes[keep], minlength=ann.n_annotators) > 0
+    if seen.all():
+        return theta
+    k = q.shape[1]
+    rows = np.flatnonzero(keep)
+    w = q[ann.item_codes[rows]]
+    crowd = np.stack(
+        [np.bincount(ann.label_codes[rows], weights=w[:, c], minlength=k) for c in range(k)]
+    )
+    total = crowd.sum(1, keepdims=True)
+    crowd = np.where(total > 0, crowd / np.where(total > 0, total, 1.0), 1.0 / k)
+    out = theta.copy()
+    out[~seen] = crowd
+    return out
+
+
+def contaminated(q: np.ndarray, prevalence: np.ndarray, explore: float) -> np.ndarray:
+    """Posteriors mixed with the prevalence: :math:`(1 - \\epsilon) q_i + \\epsilon \\pi`.
+
+    The posterior when, with probability :math:`\\epsilon`, the model's evidence on an
+    item is wrong and its true label is a draw from the prevalence (an
+    :math:`\\epsilon`-contamination of the posterior; Berger 1985, section 4.7). The
+    expected gain under it stays an exact mutual information (never negative, 0 for
+    spammers) but is no longer 0 for an item the model is certain of.
+
+    Examples
+    --------
+    >>> contaminated(np.array([[1.0, 0.0]]), np.array([0.5, 0.5]), 0.1).round(3).tolist()
+    [[0.95, 0.05]]
+    """
+    return (1.0 - explore) * q + explore * np.asarray(prevalence, float)[None, :]
+
+
+def tempered(q: np.ndarray, prevalence: np.ndarray, temper: float) -> np.ndarray:
+    """Posteriors with the evidence of the judgements divided by ``temper``.
+
+    :math:`q^T_{ik} \\propto \\pi_k (q_{ik} / \\pi_k)^{1/T}`: the likelihood part of the
+    posterior, :math:`q_{ik} / \\pi_k`, raised to :math:`1/T` (a power likelihood, as when
+    :math:`T` judgements are worth one independent one). Log-odds between categories
+    shrink by :math:`T`; a category of posterior 0 stays at 0, so a certain item stays
+    certain and its gain stays 0.
+
+    Examples
+    --------
+    >>> tempered(np.array([[0.9, 0.1]]), np.array([0.5, 0.5]), 2.0).round(3).tolist()
+    [[0.75, 0.25]]
+    """
+    pi = np.asarray(prevalence, float)[None, :]
+    with np.errstate(divide="ignore"):
+        log = np.log(q) / temper + (1.0 - 1.0 / temper) * np.log(np.where(pi > 0, pi, 1.0))
+    log -= log.max(1, keepdims=True)
+    out = np.exp(log)
+    return out / out.sum(1, keepdims=True)
+
+
+def error_reduction(q: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Expected decrease of an item's label error :math:`1 - \\max_k q_k` from one answer.
+
+    :math:`E_y[\\max_k q(k \\mid y)] - \\max_k q_k = \\sum_y \\max_k q_k \\theta_{ky} -
+    \\max_k q_k`, exact over the answers, broadcast over leading axes. Never negative (the
+    posterior's expectation is ``q`` and the maximum is convex), 0 for a certain item and
+    for a spammer, and 0 as well when no single answer can change the label (differences
+    below 1e-12, rounding noise, read 0).
+
+    Examples
+    --------
+    >>> error_reduction(np.array([0.5, 0.5]), np.array([[0.9, 0.1], [0.1, 0.9]])).round(3)
+    np.float64(0.4)
+    """
+    joint = q[..., :, None] * theta
+    out = joint.max(-2).sum(-1) - q.max(-1)
+    return np.where(out > 1e-12, out, 0.0)  # below: rounding noise of rows summing to 1
+
+
+def gain_over_draws(
+    ann: Annotations,
+    keep: np.ndarray,
+    q: np.ndarray,
+    items: np.ndarray,
+    anns: np.ndarray,
+    draws: int,
+    rng: np.random.Generator,
+    score: Callable[[np.ndarray, np.ndarray], np.ndarray] = information,
+) -> np.ndarray:
+    """Expected gain of judgements (``items``, ``anns``) averaged over parameter draws.
+
+    Each draw takes every annotator's confusion rows from
+    :math:`\\mathrm{Dir}(1 + N_{jk\\cdot})` and the prevalence from
+    :math:`\\mathrm{Dir}(1 + \\sum_i q_i)`, with :math:`N` the expected counts of the kept
+    judgements under the posteriors ``q`` (as :func:`~analytics.next_labels.plan` draws
+    them), recomputes every item's posterior from its kept judgements under the draw, and
+    scores each judgement by :math:`G(q_i^{(s)}, \\theta_j^{(s)})`; the result is the
+    mean over the draws, in bits. Each term is an exact mutual information, so the mean
+    is never negative; it is larger than the gain under the fitted parameters where an
+    item's label hinges on an annotator seen a few times.
+
+    Returns
+    -------
+    ndarray, shape (len(items),)
+    """
+    n, k = q.shape
+    j = ann.n_annotators
+    rows = np.flatnonzero(keep)
+    who, what, where = ann.annotator_codes[rows], ann.label_codes[rows], ann.item_codes[rows]
+    w = q[where]
+    cell = who * k + what
+    counts = (
+        np.stack([np.bincount(cell, weights=w[:, c], minlength=j * k) for c in range(k)], axis=1)
+        .reshape(j, k, k)
+        .transpose(0, 2, 1)
+    )  # annotator, true, given
+    total = np.zeros(len(items))
+    for _ in range(draws):
+        theta = rng.standard_gamma(counts + 1.0)
+        theta /= theta.sum(2, keepdims=True)
+        pi = rng.standard_gamma(q.sum(0) + 1.0)
+        log_theta = np.log(np.maximum(theta, 1e-300))
+        log_q = np.tile(np.log(pi / pi.sum()), (n, 1))
+        terms = log_theta[who, :, what]  # kept judgement x true
+        for c in range(k):
+            log_q[:, c] += np.bincount(where, weights=terms[:, c], minlength=n)
+        log_q -= log_q.max(1, keepdims=True)
+        qs = np.exp(log_q)
+        qs /= qs.sum(1, keepdims=True)
+        total += score(qs[items], theta[anns])
+    return total / draws
+
+
 def _buy(
     ann: Annotations,
     result: Any,
@@ -330,6 +554,10 @@ def _buy(
     rng: np.random.Generator,
     pick: str = "best",
     confusion: str = "fitted",
+    explore: float = 0.0,
+    temper: float = 1.0,
+    draws: int = 0,
+    criterion: str = "entropy",
 ) -> np.ndarray:
     """Row numbers of the judgements ``strategy`` buys next among those not kept."""
     view = model_view(result, ann)
@@ -345,7 +573,19 @@ def _buy(
     q, theta = view.posteriors, view.confusion
     if confusion == "pooled":
         theta = pooled_confusion(ann, keep, q)
-    score, who = _first_scores(strategy, q, theta, items, anns, rng, pick)
+    elif confusion == "unseen_crowd":
+        theta = crowd_for_unseen(ann, keep, q, theta)
+    if strategy == "gain" and temper > 1:
+        q = tempered(q, view.prevalence, temper)
+    if strategy == "gain" and explore > 0:
+        q = contaminated(q, view.prevalence, explore)
+    g = None
+    score_fn = information if criterion == "entropy" else error_reduction
+    if strategy == "gain" and draws > 0:
+        g = gain_over_draws(ann, keep, q, items, anns, draws, rng, score_fn)
+    elif strategy == "gain" and criterion == "error":
+        g = error_reduction(q[items], theta[anns])
+    score, who = _first_scores(strategy, q, theta, items, anns, rng, pick, g)
     named = strategy != "gain" or pick == "best"
     planner = Planner(q, theta, available, named, strategy, 1.0, cap, rng)
     chosen = planner.run(step, score, who)
