@@ -74,8 +74,9 @@ column_kinds = {
 def flat_jsonl(draw) -> bytes:
     """Flat records of item, annotator, label (and maybe an extra field), a type per column.
 
-    Some cells are null or absent, and one column may change type past the head (a float
-    in an integer column, a number in a text column): the flat path must then give way.
+    Some cells are null or absent, one column may change type past the head (a float in
+    an integer column, a number in a text column), and a line of :data:`UNFLAT` may
+    stand anywhere: the flat path must then give way, or refuse as the full scan does.
     """
     names = ["item", "annotator", "label", *draw(st.sampled_from([[], ["note"]]))]
     kinds = {n: draw(st.sampled_from(sorted(column_kinds))) for n in names}
@@ -92,12 +93,29 @@ def flat_jsonl(draw) -> bytes:
     if draw(st.booleans()):  # a value of another type late in the file
         name = draw(st.sampled_from(names))
         records[-1][name] = draw(st.one_of(texts, st.integers(), st.floats(), st.booleans()))
-    return jsonl(records)
+    lines = jsonl(records).splitlines(keepends=True)
+    if draw(st.booleans()):  # a line the flat path must not take, anywhere in the file
+        at = draw(st.integers(0, len(lines)))
+        lines.insert(at, draw(st.sampled_from(UNFLAT)) + b"\n")
+    return b"".join(lines)
+
+
+#: Lines that send a file off the flat path: over a limit, nested, blank, not records.
+UNFLAT = [
+    b'{"item": 1, "annotator": "a", "label": ' + b"[" * 70 + b"]" * 70 + b"}",
+    b'{"item": 1, "annotator": "a", "label": ' + b"9" * 500 + b"}",
+    b'{"item": 1, "annotator": "a", "label": 1.' + b"5" * 500 + b"}",
+    b'{"item": 1, "annotator": "a", "label": ["x", "y"]}',
+    b'{"item": 1, "annotator": "a", "label": {"value": "x"}}',
+    b"",
+    b'["q1", "b", "y"]',
+    b'{"item": 1, "annot',
+]
 
 
 @given(flat_jsonl(), st.integers(1, 400))
 @settings(
-    max_examples=150,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize=True,
