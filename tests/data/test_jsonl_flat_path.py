@@ -244,3 +244,18 @@ def test_tight_limits_are_held_on_the_flat_path():
 def test_nan_and_infinity_tokens_load_as_they_did():
     data = b'{"item": 1, "annotator": "a", "label": NaN}\n{"item": 2, "annotator": "a", "label": -Infinity}\n'
     assert load(data * 20, "flat") == load(data * 20, "inferred")
+
+
+def test_the_digit_scan_runs_only_where_a_number_could_be_too_long():
+    data = b'{"item": 1, "annotator": "a", "label": 2.5}\n' * 100
+    calls = []
+
+    def scan(data, name, limits, depth=True):
+        calls.append(depth)
+
+    with mock.patch.object(json_records, "_HEAD_BYTES", 64):
+        with mock.patch.object(json_records, "scan_json", scan):
+            assert read_json_lines_flat(data, "f.jsonl", Limits()) is not None
+            assert calls == [True]  # the head only: no line is longer than 400 bytes
+            assert read_json_lines_flat(data, "f.jsonl", Limits(max_digits=20)) is not None
+            assert calls == [True, True, False]  # lines of 43 bytes: the digits are scanned
