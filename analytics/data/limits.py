@@ -224,7 +224,7 @@ _DIGIT_TABLE = bytes(
 _STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}\n')
 
 
-def scan_json(data: bytes, source: str, limits: Limits) -> None:
+def scan_json(data: bytes, source: str, limits: Limits, *, depth: bool = True) -> None:
     """Refuse JSON nested deeper than ``max_depth`` or with numbers over ``max_digits``.
 
     A pass over the bytes at C speed, before any parsing: the escapes ``\\`` and ``\"``
@@ -240,6 +240,11 @@ def scan_json(data: bytes, source: str, limits: Limits) -> None:
     source : str
         The file name.
     limits : Limits
+    depth : bool, default True
+        False checks the digits only: for JSON Lines already parsed by Arrow into flat
+        records (:func:`~analytics.data.json_records.read_json_lines_flat`), whose depth
+        is 1 and whose numbers may still be long. The depth pass is about two thirds of
+        the scan's time (0.3 of 0.5 s CPU on 141 MB).
 
     Raises
     ------
@@ -250,7 +255,7 @@ def scan_json(data: bytes, source: str, limits: Limits) -> None:
     --------
     >>> scan_json(b'[{"item": "[[[[", "n": 12}]', "x.json", Limits(max_depth=2, max_digits=2))
     """
-    depth, line = 0, 1
+    level, line = 0, 1
     too_long = b"0" * (limits.max_digits + 1)
     for _, chunk in _chunks(data, _CHUNK):
         plain = chunk
@@ -273,11 +278,14 @@ def scan_json(data: bytes, source: str, limits: Limits) -> None:
                 )
             at = digits.find(too_long, end)
         del digits
+        if not depth:
+            line += chunk.count(b"\n")
+            continue
         marks = np.frombuffer(plain.translate(None, _STRUCTURE), np.uint8)  # " [ ] { } newline
         inside = np.bitwise_xor.accumulate((marks == 34).view(np.uint8))  # 1 within a string
         low = marks | np.uint8(0x20)  # [ and { differ from ] and } by one bit
         at = np.flatnonzero(((low == 0x7B) | (low == 0x7D)) & (inside == 0))
-        levels = depth + np.cumsum(np.where(low[at] == 0x7B, 1, -1), dtype=np.int64)
+        levels = level + np.cumsum(np.where(low[at] == 0x7B, 1, -1), dtype=np.int64)
         if len(levels) and levels.max() > limits.max_depth:
             first = int(at[np.argmax(levels > limits.max_depth)])
             raise limit_error(
@@ -289,5 +297,5 @@ def scan_json(data: bytes, source: str, limits: Limits) -> None:
                 how="Flatten the records,",
             )
         if len(levels):
-            depth = int(levels[-1])
+            level = int(levels[-1])
         line += chunk.count(b"\n")
