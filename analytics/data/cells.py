@@ -22,7 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.data.codes import first_seen, set_codes
+from analytics.data.codes import first_seen, run_dictionary_encode, set_codes
 
 __all__ = [
     "EMPTY_SET_TOKENS",
@@ -477,7 +477,12 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
     if not (isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow"):
         codes, uniques = pd.factorize(s, use_na_sentinel=True)
         return np.asarray(codes, np.int64), pd.Index(uniques)
-    encoded = pc.dictionary_encode(pa.chunked_array(s.array.__arrow_array__()))
+    values = pa.chunked_array(s.array.__arrow_array__())
+    runs = run_dictionary_encode(values)  # a column grouped in runs: hash the run heads
+    if runs is not None:
+        codes, dictionary = runs
+        return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
+    encoded = pc.dictionary_encode(values)
     codes = np.empty(len(s), np.int32)  # dictionary_encode's indices are int32
     start = 0
     for chunk in encoded.chunks:  # every chunk shares the one (final) dictionary

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.data.cells import CellColumn, arrow_factorize, unguard
+from analytics.data.codes import run_dictionary_encode
 from analytics.data.encode import one_per_pair
 
 TEXT = st.one_of(
@@ -65,3 +71,73 @@ def test_one_per_pair_keeps_the_first_or_the_last_of_each_pair(pairs):
         mask = one_per_pair(items, annotators, 3, keep)
         assert mask.dtype == bool and len(mask) == len(pairs)
         assert np.flatnonzero(mask).tolist() == sorted(chosen.values())
+
+
+# ---------------------------------------------------------------- encoding by runs
+RUN_CELLS = st.lists(
+    st.one_of(st.none(), st.sampled_from(["a", "b", "c", "d", "", " a", "é"])), max_size=60
+)
+
+
+def _plain_encode(values: pa.ChunkedArray) -> tuple[list[int], list]:
+    encoded = pc.dictionary_encode(values.combine_chunks())
+    return encoded.indices.fill_null(-1).to_pylist(), encoded.dictionary.to_pylist()
+
+
+def _runs(cells: list, lengths: list[int]) -> list:
+    return [c for c, k in zip(cells, lengths, strict=False) for _ in range(k)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(RUN_CELLS, st.lists(st.integers(1, 6), max_size=60), st.integers(1, 7), st.booleans())
+def test_run_encoding_equals_plain_dictionary_encoding(cells, lengths, n_chunks, large):
+    """Random orders, nulls, runs or none, chunked arrays, string and large_string."""
+    flat = _runs(cells, lengths + [1] * len(cells))
+    typ = pa.large_string() if large else pa.string()
+    cut = np.linspace(0, len(flat), n_chunks + 1).astype(int)
+    values = pa.chunked_array([pa.array(flat[a:b], typ) for a, b in itertools.pairwise(cut)], typ)
+    got = run_dictionary_encode(values)
+    if got is None:  # too short, or runs too short to pay: the caller hashes every cell
+        return
+    codes, dictionary = got
+    assert codes.dtype == np.int32 and dictionary.type == typ
+    assert (codes.tolist(), dictionary.to_pylist()) == _plain_encode(values)
+
+
+@pytest.mark.parametrize(
+    ("cells", "by_runs"),
+    [
+        (["x"], False),  # a single row: no runs to find
+        (["x"] * 50, True),  # all equal: one run
+        ([None] * 20, True),  # all null: one run of nulls
+        ([f"id{i:03d}" for i in range(100) for _ in range(3)], True),  # sorted: no hash
+        ([f"id{i:03d}" for i in range(100, 0, -1) for _ in range(3)], True),  # descending
+        ([f"id{i % 7}" for i in range(300) for _ in range(3)], True),  # ids that come back
+        ([f"id{i:03d}" for i in range(100)], False),  # no runs at all
+        (["a", "a", None, None, "b", "b", "a", "a", "a"], True),
+        (["a", "a", None, None, "b", "b", "a", "a"], False),  # heads: half the cells
+    ],
+)
+def test_run_encoding_on_the_edge_cases(cells, by_runs):
+    values = pa.chunked_array([pa.array(cells, pa.string())])
+    got = run_dictionary_encode(values)
+    assert (got is not None) == by_runs
+    if by_runs:
+        assert (got[0].tolist(), got[1].to_pylist()) == _plain_encode(values)
+
+
+def test_run_encoded_column_loads_like_a_shuffled_one():
+    """Same judgements, grouped by item or not: the same codes per judgement and names."""
+    rng = np.random.default_rng(3)
+    items = np.repeat([f"i{k:04d}" for k in rng.permutation(400)], 5)
+    df = pd.DataFrame(
+        {
+            "item": pd.array(items, dtype="str"),
+            "annotator": pd.array([f"a{k}" for k in range(len(items))], dtype="str"),
+            "label": pd.array(rng.choice(["x", "y", None], len(items)), dtype="str"),
+        }
+    )
+    grouped = CellColumn.of(df["item"])
+    plain = CellColumn.of(df["item"].astype(object))
+    assert grouped.codes.tolist() == plain.codes.tolist()
+    assert grouped.uniques.tolist() == plain.uniques.tolist()
