@@ -48,9 +48,12 @@ def run_dictionary_encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array
 
     Examples
     --------
-    >>> codes, names = run_dictionary_encode(pa.chunked_array([["b", "b", None, "a", "a"]]))
+    >>> cells = ["b", "b", "b", None, None, "a", "a", "a"]
+    >>> codes, names = run_dictionary_encode(pa.chunked_array([cells]))
     >>> codes.tolist(), names.to_pylist()
-    ([0, 0, -1, 1, 1], ['b', 'a'])
+    ([0, 0, 0, -1, -1, 1, 1, 1], ['b', 'a'])
+    >>> run_dictionary_encode(pa.chunked_array([["b", "a", "b"]])) is None  # no runs
+    True
     """
     n = len(values)
     if n < 2:

@@ -65,6 +65,48 @@ def test_arrow_and_strict_delimited_readers_agree(data):
     assert [n for n in notes if "blank" in n] == strict_notes
 
 
+def _quoted_file(n: int, every: int, newline: bytes = b"\n", end: bool = True) -> bytes:
+    """Every value quoted (Arrow's writer); every ``every``-th label holds a line break."""
+    rows = [b'"item","annotator","label"']
+    for i in range(n):
+        label = b'"line one' + newline + b'line two"' if every and i % every == 7 else b'"x"'
+        rows.append(b'"item_%07d","a%d",' % (i // 5, i % 5) + label)
+    return newline.join(rows) + (newline if end else b"")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _quoted_file(100_000, 0),  # several Arrow blocks, no line break in a value
+        _quoted_file(100_000, 0, end=False),  # no newline after the last row
+        _quoted_file(100_000, 30_000),  # a few quoted line breaks, some across blocks
+        _quoted_file(100_000, 3),  # many quoted line breaks
+        _quoted_file(2_000, 500, newline=b"\r\n"),  # Windows line ends
+        _quoted_file(2_000, 0) + b"\n\n",  # blank lines at the end
+        b'"item","annotator","label"\n"1","a","x"\n\n"2","b",""\n',
+    ],
+)
+def test_quoted_files_parse_in_blocks_exactly_like_the_strict_reader(data, monkeypatch):
+    """Line breaks as row ends, checked by counting rows against lines; else parsed again."""
+    import analytics.data.delimited as delimited
+
+    seen = []
+    parse = delimited._parse
+
+    def spy(*args, newlines_in_values):
+        seen.append(newlines_in_values)
+        return parse(*args, newlines_in_values=newlines_in_values)
+
+    monkeypatch.setattr(delimited, "_parse", spy)
+    df, rows, notes, _ = read_delimited_bytes(data, "f.csv", "csv")
+    strict, strict_rows, strict_notes = read_delimited(data.decode(), "f.csv", ",")
+    assert df.astype(object).values.tolist() == strict.values.tolist()
+    assert rows.tolist() == strict_rows.tolist()
+    assert [n for n in notes if "blank" in n] == strict_notes
+    breaks = b"e\r\nl" in data or b"e\nl" in data  # a line break inside a quoted label
+    assert seen == ([True] if b"\r" in data else [False, True] if breaks else [False])
+
+
 @pytest.mark.parametrize(
     ("data", "match"),
     [
