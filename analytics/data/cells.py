@@ -22,7 +22,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.data.codes import first_seen, run_dictionary_encode, set_codes
+from analytics.data.codes import (
+    first_positions,
+    first_seen,
+    first_seen_kept,
+    run_dictionary_encode,
+    set_codes,
+)
 
 __all__ = [
     "EMPTY_SET_TOKENS",
@@ -314,6 +320,9 @@ class CellColumn:
         Cells holding a list, tuple, set, array or dict (None when there are none).
     cells : ndarray of object or None
         The raw cells, kept only when there are containers (to read them one by one).
+    firsts : (ndarray, ndarray) or None
+        Where the first run of each distinct value starts and its length, when the
+        column was encoded by runs (see :meth:`first_runs`).
     """
 
     codes: np.ndarray
@@ -321,6 +330,7 @@ class CellColumn:
     missing: np.ndarray
     containers: np.ndarray | None
     cells: np.ndarray | None
+    firsts: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def of(cls, values: Any, tokens: frozenset = MISSING_TOKENS) -> CellColumn:
@@ -353,13 +363,14 @@ class CellColumn:
             s = (
                 s.astype(object).where(s.notna(), None).map(lambda v: v if v is None else str(v))
             )  # two distinct values at most: "True", "False"
-        codes, uniques = arrow_factorize(s)
+        codes, uniques, firsts = _factorize(s)
         if _is_text(uniques):
             plain = unguard(uniques)
             if plain is not uniques:  # a spreadsheet-safe export: read back what it guarded
                 remap, uniques = pd.factorize(plain)
                 codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
                 uniques = pd.Index(uniques)
+                firsts = None
         if _is_text(uniques):
             miss = np.asarray(uniques.str.strip().str.lower().isin(list(tokens)), bool)
         elif uniques.dtype == object:
@@ -367,7 +378,20 @@ class CellColumn:
         else:
             miss = np.zeros(len(uniques), bool)
         codes = codes if codes.dtype == np.int32 else np.asarray(codes, np.int64)
-        return cls(codes, uniques, miss, containers, cells)
+        return cls(codes, uniques, miss, containers, cells, firsts)
+
+    def first_runs(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per distinct value: where its first run of cells starts, and the run's length.
+
+        Known from the encoding when the column was encoded by runs; otherwise the first
+        cells are found in a short prefix when the distinct values are few (runs of
+        length 1), and None is returned when they are not all met in an eighth of the
+        column (then :func:`~analytics.data.codes.first_seen_kept` renumbers the cells).
+        """
+        if self.firsts is not None:
+            return self.firsts
+        firsts = first_positions(self.codes, len(self.uniques), limit=len(self.codes) // 8)
+        return None if firsts is None else (firsts, np.ones(len(firsts), np.int64))
 
     def cell_missing(self) -> np.ndarray:
         """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
@@ -394,17 +418,17 @@ class CellColumn:
         one id; the third value is ``(how many ids were merged, two raw forms of the
         first)``, or ``()`` when none were.
         """
-        ck = self.codes if keep.all() else self.codes[keep]  # no copy when all are kept
         merged: tuple = ()
         u = self.uniques
         if isinstance(u.dtype, pd.StringDtype) and bool((u.str.strip() == u).all()):
             # Arrow texts that stripping leaves as they are: their ids are all distinct
-            codes, order = first_seen(ck, len(self.uniques))
+            codes, order = first_seen_kept(self.codes, keep, len(u), self.first_runs())
             return codes, pd.Index(self.uniques.take(order), dtype=object), merged
         texts = self.texts("id")
         if texts.is_unique:
-            codes, order = first_seen(ck, len(texts))
+            codes, order = first_seen_kept(self.codes, keep, len(u), self.first_runs())
             return codes, pd.Index(texts.to_numpy(object)[order], dtype=object), merged
+        ck = self.codes if keep.all() else self.codes[keep]  # no copy when all are kept
         tcodes, tnames = pd.factorize(texts)
         codes, order = first_seen(tcodes[ck], len(tnames))
         used = np.zeros(len(texts), bool)
@@ -474,14 +498,20 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
     >>> codes.tolist(), uniques.tolist()
     ([0, -1, 1, 0], ['b', 'a'])
     """
+    codes, uniques, _ = _factorize(s)
+    return codes, uniques
+
+
+def _factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np.ndarray] | None]:
+    """:func:`arrow_factorize`, and each value's first run when encoded by runs."""
     if not (isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow"):
         codes, uniques = pd.factorize(s, use_na_sentinel=True)
-        return np.asarray(codes, np.int64), pd.Index(uniques)
+        return np.asarray(codes, np.int64), pd.Index(uniques), None
     values = pa.chunked_array(s.array.__arrow_array__())
     runs = run_dictionary_encode(values)  # a column grouped in runs: hash the run heads
     if runs is not None:
-        codes, dictionary = runs
-        return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
+        codes, dictionary, firsts = runs
+        return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), firsts
     encoded = pc.dictionary_encode(values)
     codes = np.empty(len(s), np.int32)  # dictionary_encode's indices are int32
     start = 0
@@ -489,7 +519,7 @@ def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
         codes[start : start + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()
         start += len(chunk)
     dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
-    return codes, pd.Index(pd.array(dictionary, dtype=s.dtype))
+    return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
 
 
 def _is_text(index: pd.Index) -> bool:

@@ -10,7 +10,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["first_seen", "run_dictionary_encode", "set_codes"]
+__all__ = [
+    "first_positions",
+    "first_seen",
+    "first_seen_kept",
+    "run_dictionary_encode",
+    "set_codes",
+]
 
 #: Cells :func:`run_dictionary_encode` looks at to decide whether runs are long enough.
 RUN_SAMPLE = 4096
@@ -18,7 +24,9 @@ RUN_SAMPLE = 4096
 RUN_SHARE = 0.5
 
 
-def run_dictionary_encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array] | None:
+def run_dictionary_encode(
+    values: pa.ChunkedArray,
+) -> tuple[np.ndarray, pa.Array, tuple[np.ndarray, np.ndarray]] | None:
     """``pyarrow.compute.dictionary_encode``, hashing only the first cell of each run.
 
     Annotation exports are usually grouped by item (or by annotator): the item column
@@ -39,19 +47,23 @@ def run_dictionary_encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array
 
     Returns
     -------
-    (codes, dictionary) or None
+    (codes, dictionary, (firsts, lengths)) or None
         ``codes`` (int32, -1 for null) and ``dictionary`` (the distinct values in
         first-seen order, of the column's type): exactly the indices and dictionary
-        of ``dictionary_encode(values)``. None when the first :data:`RUN_SAMPLE` cells
+        of ``dictionary_encode(values)``; ``firsts`` and ``lengths``: where the first
+        run of each value starts and how long it is (for :func:`first_seen_kept`; -1
+        for a null value's run, which has no code). None when the first :data:`RUN_SAMPLE` cells
         have run heads in :data:`RUN_SHARE` of them or more (runs too short to pay for
         the compare), or when there are fewer than two cells.
 
     Examples
     --------
     >>> cells = ["b", "b", "b", None, None, "a", "a", "a"]
-    >>> codes, names = run_dictionary_encode(pa.chunked_array([cells]))
+    >>> codes, names, (firsts, lengths) = run_dictionary_encode(pa.chunked_array([cells]))
     >>> codes.tolist(), names.to_pylist()
     ([0, 0, 0, -1, -1, 1, 1, 1], ['b', 'a'])
+    >>> firsts.tolist(), lengths.tolist()
+    ([0, 5], [3, 3])
     >>> run_dictionary_encode(pa.chunked_array([["b", "a", "b"]])) is None  # no runs
     True
     """
@@ -75,10 +87,13 @@ def run_dictionary_encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array
         and pc.all(pc.less(heads.slice(0, len(heads) - 1), heads.slice(1))).as_py()
     ):
         # strictly increasing: every head is a new value, met in this order
-        return np.repeat(np.arange(len(heads), dtype=np.int32), lengths), heads
+        codes = np.repeat(np.arange(len(heads), dtype=np.int32), lengths)
+        return codes, heads, (starts, lengths)
     encoded = pc.dictionary_encode(heads)
     head_codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-    return np.repeat(head_codes.astype(np.int32, copy=False), lengths), encoded.dictionary
+    head_codes = head_codes.astype(np.int32, copy=False)
+    new = first_positions(head_codes, len(encoded.dictionary))  # the first run of each value
+    return np.repeat(head_codes, lengths), encoded.dictionary, (starts[new], lengths[new])
 
 
 def _same_as_previous(values: pa.Array | pa.ChunkedArray) -> pa.BooleanArray:
@@ -89,6 +104,122 @@ def _same_as_previous(values: pa.Array | pa.ChunkedArray) -> pa.BooleanArray:
         null = pc.is_null(values)
         same = pc.or_kleene(same, pc.and_(null.slice(1), null.slice(0, n - 1)))
     return same.fill_null(False)
+
+
+def first_positions(codes: np.ndarray, n: int, limit: int | None = None) -> np.ndarray | None:
+    """Where each code first appears, for codes in first-seen order.
+
+    Codes in first-seen order (what Arrow's dictionary encoding and ``pandas.factorize``
+    give) are all met in a prefix of the cells as short as the last new one: the
+    prefix is scanned, four times longer each round, until every code is found, so a
+    column of few distinct values (annotators, labels) costs a few thousand cells.
+
+    Parameters
+    ----------
+    codes : ndarray of int
+        Codes in ``range(n)`` (each met at least once), -1 for none.
+    n : int
+        How many codes there are.
+    limit : int or None, default None
+        Give up (return None) when the codes are not all met in this many cells.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,), or None
+        The position of the first cell with each code.
+
+    Examples
+    --------
+    >>> first_positions(np.array([0, 0, -1, 1, 0, 2]), 3).tolist()
+    [0, 3, 5]
+    """
+    m = len(codes)
+    size = min(m, 1 << 14)
+    while True:
+        part = codes[:size][::-1]
+        seen = part >= 0
+        first = np.full(n, -1, np.int64)
+        # assigned back to front, so the earliest position of each code is the one that stays
+        first[part[seen]] = (size - 1 - np.arange(size))[seen]
+        if n == 0 or first.min() >= 0:
+            return first
+        if size >= m or (limit is not None and size >= limit):
+            return None
+        size = min(m, size * 4)
+
+
+def first_seen_kept(
+    codes: np.ndarray,
+    keep: np.ndarray,
+    n: int,
+    firsts: tuple[np.ndarray, np.ndarray] | None,
+    used: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``first_seen(codes[keep], n)`` without a pass over the cells in the usual case.
+
+    The codes are in first-seen order over all cells. Dropping cells changes that order
+    only if a code loses the first cell of its first run and nothing else in that run
+    is kept; each code's first run is known (``firsts``), so this is checked on the
+    codes (a handful of gathers), not the cells. Then the new codes are the old ones
+    (renumbered past codes no kept cell uses). Else the cells are renumbered by
+    :func:`first_seen`. Measured on the 2 M-row benchmark file (1% of rows dropped for
+    an empty label): the first-seen pass it replaces took 10-20 ms of CPU per column.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n_cells,)
+        Codes in first-seen order; cells not kept may be -1.
+    keep : ndarray of bool, shape (n_cells,)
+        The cells kept; none of them -1.
+    n : int
+        How many codes there are.
+    firsts : (ndarray, ndarray) or None
+        Per code: where its first run starts, and the run's length (1 when runs are not
+        known). None: not known, renumber the cells.
+    used : ndarray of bool or None, default None
+        Per code: whether a kept cell has it, when the caller knows.
+
+    Returns
+    -------
+    new_codes : ndarray of int64
+        The kept cells' codes, renumbered 0, 1, ... by first appearance.
+    order : ndarray of int64
+        The old code of each new one.
+
+    Examples
+    --------
+    >>> codes = np.array([0, 0, 1, 2, 1, 2])
+    >>> firsts = (np.array([0, 2, 3]), np.array([2, 1, 1]))
+    >>> [a.tolist() for a in first_seen_kept(codes, codes != 1, 3, firsts)]
+    [[0, 0, 1, 1], [0, 2]]
+    """
+    ck = codes if keep.all() else codes[keep]
+    if firsts is None or not _first_runs_kept(keep, *firsts, used):
+        return first_seen(ck, n)
+    if used is None or used.all():  # every code keeps a cell of its first run
+        return np.asarray(ck, np.int64), np.arange(n, dtype=np.int64)
+    order = np.flatnonzero(used).astype(np.int64)
+    remap = np.cumsum(used, dtype=np.int64) - 1
+    return remap[ck], order
+
+
+def _first_runs_kept(
+    keep: np.ndarray, starts: np.ndarray, lengths: np.ndarray, used: np.ndarray | None
+) -> bool:
+    """Whether every code (every used one) keeps a cell of its first run."""
+    lost = ~keep[starts]
+    if used is not None:
+        lost &= used
+    if not lost.any():
+        return True
+    start, length = starts[lost], lengths[lost]
+    if int(length.max()) > 64:  # long runs: cheaper to renumber the cells
+        return False
+    found = np.zeros(len(start), bool)
+    for j in range(1, int(length.max())):
+        inside = np.flatnonzero(~found & (j < length))
+        found[inside] = keep[start[inside] + j]
+    return bool(found.all())
 
 
 def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -34,6 +34,7 @@ from analytics.data.cells import (
     set_codes,
     to_number,
 )
+from analytics.data.codes import first_seen_kept
 from analytics.data.kinds import LabelKind, infer_kind
 from analytics.data.load_report import LoadReport, SkipNote, missing_token_cautions
 
@@ -487,7 +488,10 @@ def _encode_single(
             cat_values = pd.Index([label_text(c) for c in categories])
         else:
             tcodes, tnames = pd.factorize(shown)
-            codes, order = first_seen(tcodes[ucodes], len(tnames))
+            if len(tnames) == len(shown):  # distinct texts: the codes are the text codes
+                codes, order = first_seen_kept(lab.codes, keep, len(shown), lab.first_runs(), used)
+            else:
+                codes, order = first_seen(tcodes[ucodes], len(tnames))
             cat_values = pd.Index(np.asarray(tnames, object)[order].tolist())
     if lk is None:
         lk, kind_reason = infer_kind(list(cat_values), numeric=numeric and len(cat_values) > 0)

@@ -13,7 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.data.cells import CellColumn, arrow_factorize, unguard
-from analytics.data.codes import run_dictionary_encode
+from analytics.data.codes import (
+    first_positions,
+    first_seen,
+    first_seen_kept,
+    run_dictionary_encode,
+)
 from analytics.data.encode import one_per_pair
 
 TEXT = st.one_of(
@@ -99,9 +104,20 @@ def test_run_encoding_equals_plain_dictionary_encoding(cells, lengths, n_chunks,
     got = run_dictionary_encode(values)
     if got is None:  # too short, or runs too short to pay: the caller hashes every cell
         return
-    codes, dictionary = got
+    codes, dictionary, (starts, lengths) = got
     assert codes.dtype == np.int32 and dictionary.type == typ
     assert (codes.tolist(), dictionary.to_pylist()) == _plain_encode(values)
+    _assert_first_runs(codes, starts, lengths)
+
+
+def _assert_first_runs(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
+    """Each code's first run: starts where the code first appears, as long as the run."""
+    for code in range(len(starts)):
+        first = int(np.flatnonzero(codes == code)[0])
+        end = first
+        while end < len(codes) and codes[end] == code:
+            end += 1
+        assert (starts[code], lengths[code]) == (first, end - first)
 
 
 @pytest.mark.parametrize(
@@ -124,6 +140,46 @@ def test_run_encoding_on_the_edge_cases(cells, by_runs):
     assert (got is not None) == by_runs
     if by_runs:
         assert (got[0].tolist(), got[1].to_pylist()) == _plain_encode(values)
+        _assert_first_runs(got[0], *got[2])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 6), min_size=1, max_size=40),
+    st.lists(st.integers(1, 4), max_size=40),
+    st.data(),
+)
+def test_first_seen_kept_equals_renumbering_the_kept_cells(values, lengths, data):
+    """Random runs and random drops (whole runs, first cells, nothing), used known or not."""
+    cells = _runs(values, lengths + [1] * len(values))
+    n_cells = len(cells)
+    codes, _ = pd.factorize(np.array(cells))  # first-seen order, as Arrow's
+    n = int(codes.max()) + 1
+    runs = pa.chunked_array([pa.array([str(c) for c in cells])])
+    encoded = run_dictionary_encode(runs)
+    firsts = encoded[2] if encoded is not None else None
+    if firsts is None or data.draw(st.booleans()):
+        found = first_positions(codes, n)
+        firsts = (found, np.ones(n, np.int64))
+    keep = np.array(data.draw(st.lists(st.booleans(), min_size=n_cells, max_size=n_cells)))
+    if data.draw(st.booleans()):
+        keep |= data.draw(st.booleans())  # all kept, or the random mask
+    codes = np.where(keep | data.draw(st.booleans()), codes, -1)  # dropped cells may be -1
+    used = None
+    if data.draw(st.booleans()):
+        used = np.zeros(n, bool)
+        used[codes[keep]] = True
+    got = first_seen_kept(codes, keep, n, firsts, used)
+    want = first_seen(codes[keep], n)
+    assert got[0].tolist() == want[0].tolist() and got[0].dtype == np.int64
+    assert got[1].tolist() == want[1].tolist()
+
+
+def test_first_positions_scans_a_prefix_and_gives_up_past_the_limit():
+    codes = np.concatenate([np.zeros(100_000, np.int32), [1]])
+    assert first_positions(codes, 2).tolist() == [0, 100_000]
+    assert first_positions(codes, 2, limit=50_000) is None
+    assert first_positions(np.array([-1, 1, 0, 1])[::-1].copy(), 2).tolist() == [1, 0]
 
 
 def test_run_encoded_column_loads_like_a_shuffled_one():
