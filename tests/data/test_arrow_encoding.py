@@ -197,3 +197,22 @@ def test_run_encoded_column_loads_like_a_shuffled_one():
     plain = CellColumn.of(df["item"].astype(object))
     assert grouped.codes.tolist() == plain.codes.tolist()
     assert grouped.uniques.tolist() == plain.uniques.tolist()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_first_seen_kept_finds_few_codes_first_kept_cells_in_a_prefix(seed):
+    """Few codes, no runs: the first kept cells come from a prefix scan; the same result."""
+    rng = np.random.default_rng(seed)
+    n_cells = int(rng.integers(500, 40_000))
+    codes, _ = pd.factorize(rng.integers(0, int(rng.integers(2, 8)), n_cells))
+    n = int(codes.max()) + 1
+    keep = rng.random(n_cells) < rng.choice([0.2, 0.9, 0.99])
+    if seed % 3 == 0:
+        keep[codes == n - 1] = False  # a code no kept cell has
+    used = np.zeros(n, bool)
+    used[codes[keep]] = True
+    want = first_seen(codes[keep], n)
+    for known in (None, used):
+        got = first_seen_kept(codes, keep, n, None, known)
+        assert got[0].tolist() == want[0].tolist()
+        assert got[1].tolist() == want[1].tolist()
