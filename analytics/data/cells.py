@@ -372,7 +372,7 @@ class CellColumn:
                 uniques = pd.Index(uniques)
                 firsts = None
         if _is_text(uniques):
-            miss = np.asarray(uniques.str.strip().str.lower().isin(list(tokens)), bool)
+            miss = _text_missing(uniques, tokens)
         elif uniques.dtype == object:
             miss = np.fromiter((is_missing(v, tokens) for v in uniques), bool, len(uniques))
         else:
@@ -420,7 +420,7 @@ class CellColumn:
         """
         merged: tuple = ()
         u = self.uniques
-        if isinstance(u.dtype, pd.StringDtype) and bool((u.str.strip() == u).all()):
+        if isinstance(u.dtype, pd.StringDtype) and _strip_leaves(u):
             # Arrow texts that stripping leaves as they are: their ids are all distinct
             codes, order = first_seen_kept(self.codes, keep, len(u), self.first_runs())
             return codes, pd.Index(self.uniques.take(order), dtype=object), merged
@@ -520,6 +520,69 @@ def _factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np
         start += len(chunk)
     dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
     return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
+
+
+def _text_missing(texts: pd.Index, tokens: frozenset) -> np.ndarray:
+    """Per distinct text: stripped and lower-cased, is it a missing token?
+
+    Stripping and lower-casing 400,000 item ids costs 26 ms of CPU, for none of them
+    to be a token: only the texts that could be one are looked at, those short enough
+    or with a blank (or anything but printable ASCII) at either end (see
+    :func:`_text_edges`; about 5 ms).
+    """
+    edges = _text_edges(texts)
+    if edges is None:
+        return np.asarray(texts.str.strip().str.lower().isin(list(tokens)), bool)
+    plain, nbytes, arr = edges
+    longest = max((len(t.encode()) for t in tokens), default=0)
+    # lower-casing keeps an ASCII text's length, and makes no character vanish: a text
+    # of more bytes than the longest token is one only if it is not ASCII (4 bytes a
+    # character at most) or stripping shortens it
+    could = ~plain | (nbytes <= longest)
+    unsure = ~could & (nbytes <= 4 * longest)
+    if unsure.any():
+        could |= unsure & ~pc.string_is_ascii(arr).to_numpy(zero_copy_only=False)
+    miss = np.zeros(len(texts), bool)
+    if could.any():
+        some = texts[could]
+        miss[could] = np.asarray(some.str.strip().str.lower().isin(list(tokens)), bool)
+    return miss
+
+
+def _strip_leaves(texts: pd.Index) -> bool:
+    """Whether stripping blanks leaves every text as it is."""
+    edges = _text_edges(texts)
+    if edges is not None and edges[0].all():
+        return True
+    return bool((texts.str.strip() == texts).all())
+
+
+def _text_edges(texts: pd.Index) -> tuple[np.ndarray, np.ndarray, pa.Array] | None:
+    """Per Arrow text: printable ASCII other than a blank at both ends, and byte length.
+
+    A text that starts and ends with a character from ``!`` to ``~`` loses nothing to
+    stripping (every blank, ASCII or Unicode, is outside that range). Read from Arrow's
+    offsets and bytes, without building a string (400,000 ids: 3 ms of CPU, against
+    7 ms to strip them and compare). None for texts not held by Arrow. The third value
+    is the Arrow array.
+    """
+    if not (isinstance(texts.dtype, pd.StringDtype) and texts.dtype.storage == "pyarrow"):
+        return None
+    arr = pa.chunked_array(texts.array.__arrow_array__()).combine_chunks()
+    if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return None
+    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    buffers = arr.buffers()
+    offsets = np.frombuffer(buffers[1], width)[arr.offset : arr.offset + len(arr) + 1]
+    nbytes = np.diff(offsets)
+    if buffers[2] is None or offsets[-1] == offsets[0]:
+        return np.zeros(len(arr), bool), nbytes, arr  # every text empty
+    data = np.frombuffer(buffers[2], np.uint8)
+    first = data[np.minimum(offsets[:-1], offsets[-1] - 1)]  # empty texts: any byte
+    last = data[np.maximum(offsets[1:] - 1, offsets[0])]
+    # uint8 arithmetic wraps around: x - 0x21 <= 0x5D holds for 0x21 <= x <= 0x7E only
+    plain = (first - np.uint8(0x21) <= 0x5D) & (last - np.uint8(0x21) <= 0x5D) & (nbytes > 0)
+    return plain, nbytes, arr
 
 
 def _is_text(index: pd.Index) -> bool:

@@ -12,7 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.data.cells import CellColumn, arrow_factorize, unguard
+from analytics.data.cells import (
+    CellColumn,
+    _strip_leaves,
+    _text_missing,
+    arrow_factorize,
+    missing_tokens,
+    unguard,
+)
 from analytics.data.codes import (
     first_positions,
     first_seen,
@@ -216,3 +223,17 @@ def test_first_seen_kept_finds_few_codes_first_kept_cells_in_a_prefix(seed):
         got = first_seen_kept(codes, keep, n, None, known)
         assert got[0].tolist() == want[0].tolist()
         assert got[1].tolist() == want[1].tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet="naNAulLK/<>x \t\u00a0\u2003\u212a\u0130\u1e9e", max_size=8)),
+    st.sampled_from([None, ("kk",), ("n/a", "x x"), ("\u1e9e",), ()]),
+)
+def test_missing_tokens_judged_on_few_texts_as_on_all(texts, missing):
+    """Only texts that could be a token are stripped and lower-cased: the same answers."""
+    tokens = missing_tokens(missing)
+    index = pd.Index(pd.array(list(dict.fromkeys(texts)), dtype="str"))
+    want = np.asarray(index.str.strip().str.lower().isin(list(tokens)), bool)
+    assert _text_missing(index, tokens).tolist() == want.tolist()
+    assert _strip_leaves(index) == bool((index.str.strip() == index).all())
