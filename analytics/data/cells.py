@@ -396,7 +396,8 @@ class CellColumn:
     def cell_missing(self) -> np.ndarray:
         """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
         c, m = self.codes, self.missing  # no missing token: only None/NaN cells (-1)
-        out = c < 0 if not m.any() else np.where(c >= 0, m[np.maximum(c, 0)], True)
+        # a code of -1 reads the True appended last: one gather, not four passes
+        out = c < 0 if not m.any() else np.append(m, True)[c]
         if self.containers is not None:
             out &= ~self.containers
         return out
@@ -454,7 +455,10 @@ class CellColumn:
         """
         norm = pd.Index(self.texts("label")).str.lower().to_numpy(object)
         token = self.missing & (norm != "")
-        counts = np.bincount(self.codes[rows & (self.codes >= 0)], minlength=len(norm))
+        if token.any():
+            counts = np.bincount(self.codes[rows & (self.codes >= 0)], minlength=len(norm))
+        else:  # only blank cells are missing: no token to count, no pass over the cells
+            counts = np.zeros(len(norm), np.int64)
         return pd.Series(counts[token], index=norm[token]).groupby(level=0).sum()
 
     def numeric(self) -> np.ndarray:
