@@ -45,6 +45,7 @@ __all__ = [
     "looks_numeric",
     "missing_tokens",
     "set_codes",
+    "text_heads",
     "to_number",
     "unguard",
 ]
@@ -575,18 +576,51 @@ def _text_edges(texts: pd.Index) -> tuple[np.ndarray, np.ndarray, pa.Array] | No
     arr = pa.chunked_array(texts.array.__arrow_array__()).combine_chunks()
     if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         return None
+    first, nbytes, last = text_heads(arr, last=True)
+    # uint8 arithmetic wraps around: x - 0x21 <= 0x5D holds for 0x21 <= x <= 0x7E only
+    plain = (first - np.uint8(0x21) <= 0x5D) & (last - np.uint8(0x21) <= 0x5D) & (nbytes > 0)
+    return plain, nbytes, arr
+
+
+def text_heads(arr: pa.Array, last: bool = False) -> tuple[np.ndarray, ...]:
+    """The first byte and the byte length of each text of an Arrow string array.
+
+    Read from the array's offsets and data buffers (no string is built).
+
+    Parameters
+    ----------
+    arr : pyarrow.Array
+        Of type string or large_string.
+    last : bool, default False
+        Also return the last byte of each text.
+
+    Returns
+    -------
+    first : ndarray of uint8
+        The first byte (any byte for an empty text).
+    nbytes : ndarray of int
+        The length in bytes.
+    last : ndarray of uint8
+        With ``last=True``: the last byte (any byte for an empty text).
+
+    Examples
+    --------
+    >>> first, nbytes = text_heads(pa.array(["ab", "", " c"]))
+    >>> bytes(first[[0, 2]]), nbytes.tolist()
+    (b'a ', [2, 0, 2])
+    """
     width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
     buffers = arr.buffers()
     offsets = np.frombuffer(buffers[1], width)[arr.offset : arr.offset + len(arr) + 1]
     nbytes = np.diff(offsets)
-    if buffers[2] is None or offsets[-1] == offsets[0]:
-        return np.zeros(len(arr), bool), nbytes, arr  # every text empty
+    if buffers[2] is None or offsets[-1] == offsets[0]:  # every text empty
+        zeros = np.zeros(len(arr), np.uint8)
+        return (zeros, nbytes, zeros) if last else (zeros, nbytes)
     data = np.frombuffer(buffers[2], np.uint8)
-    first = data[np.minimum(offsets[:-1], offsets[-1] - 1)]  # empty texts: any byte
-    last = data[np.maximum(offsets[1:] - 1, offsets[0])]
-    # uint8 arithmetic wraps around: x - 0x21 <= 0x5D holds for 0x21 <= x <= 0x7E only
-    plain = (first - np.uint8(0x21) <= 0x5D) & (last - np.uint8(0x21) <= 0x5D) & (nbytes > 0)
-    return plain, nbytes, arr
+    first = data[np.minimum(offsets[:-1], offsets[-1] - 1)]
+    if not last:
+        return first, nbytes
+    return first, nbytes, data[np.maximum(offsets[1:] - 1, offsets[0])]
 
 
 def _is_text(index: pd.Index) -> bool:

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
@@ -351,3 +352,18 @@ def test_cli_missing_option(capsys, tmp_path, flag, categories, missing):
     assert main(["summary", str(path), "--json", *flag]) == 0
     out = json.loads(capsys.readouterr().out)
     assert sorted(out["categories"]) == categories and out["missing_labels"] == missing
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.text(alphabet=" \t\u00a0\u2003x!~\x7f\x1f", max_size=3), max_size=8)),
+    st.booleans(),
+)
+def test_blank_cells_judged_from_first_bytes_as_by_arrow(chunks, large):
+    """Only cells not starting with printable ASCII are asked of utf8_is_space."""
+    from analytics.data.delimited import _blank_cells
+
+    typ = pa.large_string() if large else pa.string()
+    col = pa.chunked_array([pa.array(c, typ) for c in chunks], typ)
+    want = pc.or_(pc.equal(pc.binary_length(col), 0), pc.utf8_is_space(col))
+    assert _blank_cells(col).tolist() == want.to_numpy(zero_copy_only=False).tolist()
