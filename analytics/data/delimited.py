@@ -27,7 +27,7 @@ __all__ = ["check_header", "read_delimited", "read_delimited_bytes", "sniff_deli
 
 
 def read_delimited_bytes(
-    data: bytes, name: str, fmt: str
+    data: bytes, name: str, fmt: str, counts: tuple[int, int] | None = None
 ) -> tuple[pd.DataFrame, np.ndarray, list[str], str]:
     r"""Parse CSV or TSV bytes (UTF-8, else latin-1) into a table of text cells.
 
@@ -39,6 +39,8 @@ def read_delimited_bytes(
         The file name, for messages.
     fmt : {"csv", "tsv"}
         TSV is split on tabs; for CSV the delimiter is sniffed (``,``, tab, ``;``, ``|``).
+    counts : (int, int) or None, default None
+        The double quotes and newlines in ``data``, when already counted.
 
     Returns
     -------
@@ -66,7 +68,7 @@ def read_delimited_bytes(
     table = None
     for encoding in ("utf-8", "latin-1"):
         try:
-            table = _arrow_cells(data, sep, encoding)
+            table = _arrow_cells(data, sep, encoding, counts)
             break
         except _Ragged:
             break
@@ -88,7 +90,9 @@ class _Ragged(Exception):
     """A file left to the strict reader (leading blank lines, unbalanced quotes)."""
 
 
-def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
+def _arrow_cells(
+    data: bytes, sep: str, encoding: str, counts: tuple[int, int] | None = None
+) -> pa.Table:
     """All rows (header included) as string columns; Arrow raises on a ragged row.
 
     Parsed with line breaks as row ends only (``newlines_in_values=False``): Arrow then
@@ -105,7 +109,7 @@ def _arrow_cells(data: bytes, sep: str, encoding: str) -> pa.Table:
     end = data.find(b"\n")
     quoted_values = end >= 0 and data.find(b'"', end) >= 0
     if quoted_values:
-        quotes, newlines = count_bytes(data, b'"', b"\n")
+        quotes, newlines = counts if counts is not None else count_bytes(data, b'"', b"\n")
     else:  # quotes on the first line at most (Arrow's and Excel's writers quote the header)
         quotes, newlines = data.count(b'"', 0, end if end >= 0 else len(data)), -1
     if first in (b"\n", b"\r", b" ", b"\t") or quotes % 2:

@@ -139,7 +139,9 @@ def check_cells(
         )
 
 
-def check_delimited_cells(data: bytes, sep: str, limits: Limits, source: str) -> None:
+def check_delimited_cells(
+    data: bytes, sep: str, limits: Limits, source: str, lines: int | None = None
+) -> None:
     """Refuse delimited text whose lines x header fields exceed ``limits.max_cells``.
 
     The estimate counts newlines (an upper bound on the records) and the header's fields,
@@ -154,11 +156,13 @@ def check_delimited_cells(data: bytes, sep: str, limits: Limits, source: str) ->
     limits : Limits
     source : str
         The file name.
+    lines : int or None, default None
+        The newlines + 1, when the caller has counted them.
     """
     if len(data) <= limits.max_cells:  # a cell takes at least one byte
         return
-    (lines,) = count_bytes(data, b"\n")
-    lines += 1
+    if lines is None:
+        lines = count_bytes(data, b"\n")[0] + 1
     end = data.find(b"\n")
     fields = data[: end if end >= 0 else len(data)].count(sep.encode()) + 1
     check_cells(lines * fields, limits, source, f"{lines:,} lines x {fields:,} header fields")

@@ -367,3 +367,17 @@ def test_blank_cells_judged_from_first_bytes_as_by_arrow(chunks, large):
     col = pa.chunked_array([pa.array(c, typ) for c in chunks], typ)
     want = pc.or_(pc.equal(pc.binary_length(col), 0), pc.utf8_is_space(col))
     assert _blank_cells(col).tolist() == want.to_numpy(zero_copy_only=False).tolist()
+
+
+@pytest.mark.parametrize("newline_in_value", [False, True])
+def test_counts_from_the_cell_limit_are_reused_by_the_reader(newline_in_value):
+    """A file larger in bytes than max_cells: its quotes and newlines are counted once."""
+    from analytics.data import Limits
+
+    long = "y" * 2000 + ("\nz" if newline_in_value else "")
+    data = f'"item","annotator","label"\n"1","a","{long}"\n"2","b","x"\n'.encode()
+    small = read_table(upload(data, "f.csv"), limits=Limits(max_cells=500))
+    plain = read_table(upload(data, "f.csv"))
+    assert small[0].astype(object).values.tolist() == plain[0].astype(object).values.tolist()
+    assert small[0]["label"].tolist()[0] == long
+    assert small[1].tolist() == plain[1].tolist()
