@@ -73,13 +73,13 @@ def run_dictionary_encode(
     k = min(n, RUN_SAMPLE)
     if k - pc.sum(_same_as_previous(values.slice(0, k))).as_py() >= RUN_SHARE * k:
         return None
-    arr = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
-    same = _same_as_previous(arr)
+    # the chunks are compared as they are: combining them would copy the whole column
+    same = _same_as_previous(values)
     head = np.empty(n, bool)
     head[0] = True
-    np.logical_not(same.to_numpy(zero_copy_only=False), out=head[1:])
+    np.logical_not(same.to_numpy(), out=head[1:])
     starts = np.flatnonzero(head)
-    heads = arr.take(starts)
+    heads = values.take(starts).combine_chunks()
     lengths = np.diff(starts, append=n)
     if (
         heads.null_count == 0
