@@ -521,7 +521,8 @@ def _factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np
     codes = np.empty(len(s), np.int32)  # dictionary_encode's indices are int32
     start = 0
     for chunk in encoded.chunks:  # every chunk shares the one (final) dictionary
-        codes[start : start + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()
+        indices = chunk.indices if not chunk.null_count else chunk.indices.fill_null(-1)
+        codes[start : start + len(chunk)] = indices.to_numpy(zero_copy_only=False)
         start += len(chunk)
     dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
     return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
