@@ -169,6 +169,7 @@ def first_seen_kept(
     n: int,
     firsts: tuple[np.ndarray, np.ndarray] | None,
     used: np.ndarray | None = None,
+    kept: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``first_seen(codes[keep], n)`` without a pass over the cells in the usual case.
 
@@ -196,6 +197,8 @@ def first_seen_kept(
         known). None: not known, renumber the cells.
     used : ndarray of bool or None, default None
         Per code: whether a kept cell has it, when the caller knows.
+    kept : ndarray of int or None, default None
+        ``codes[keep]``, when the caller has it.
 
     Returns
     -------
@@ -211,20 +214,20 @@ def first_seen_kept(
     >>> [a.tolist() for a in first_seen_kept(codes, codes != 1, 3, firsts)]
     [[0, 0, 1, 1], [0, 2]]
     """
-    ck = codes if keep.all() else codes[keep]
+    ck = kept if kept is not None else codes if keep.all() else codes[keep]
     if firsts is not None and _first_runs_kept(keep, *firsts, used):
         if used is None or used.all():  # every code keeps a cell of its first run
             return np.asarray(ck, np.int64), np.arange(n, dtype=np.int64)
         order = np.flatnonzero(used).astype(np.int64)
         return (np.cumsum(used, dtype=np.int64) - 1)[ck], order
     # few codes (annotators, labels): their first kept cells are in a short prefix
-    kept = None
+    kept_at = None
     if n * 64 <= len(codes):
-        kept = first_positions(codes, n, len(codes) // 8, keep, used)
-    if kept is None:
+        kept_at = first_positions(codes, n, len(codes) // 8, keep, used)
+    if kept_at is None:
         return first_seen(ck, n)
-    found = np.flatnonzero(kept >= 0)
-    order = found[np.argsort(kept[found], kind="stable")]
+    found = np.flatnonzero(kept_at >= 0)
+    order = found[np.argsort(kept_at[found], kind="stable")]
     if len(order) == n and bool((order[1:] > order[:-1]).all()):
         return np.asarray(ck, np.int64), order  # the order is unchanged
     remap = np.full(n, -1, np.int64)

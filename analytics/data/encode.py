@@ -489,7 +489,9 @@ def _encode_single(
         else:
             tcodes, tnames = pd.factorize(shown)
             if len(tnames) == len(shown):  # distinct texts: the codes are the text codes
-                codes, order = first_seen_kept(lab.codes, keep, len(shown), lab.first_runs(), used)
+                codes, order = first_seen_kept(
+                    lab.codes, keep, len(shown), lab.first_runs(), used, ucodes
+                )
             else:
                 codes, order = first_seen(tcodes[ucodes], len(tnames))
             cat_values = pd.Index(np.asarray(tnames, object)[order].tolist())

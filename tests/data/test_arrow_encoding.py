@@ -176,7 +176,8 @@ def test_first_seen_kept_equals_renumbering_the_kept_cells(values, lengths, data
     if data.draw(st.booleans()):
         used = np.zeros(n, bool)
         used[codes[keep]] = True
-    got = first_seen_kept(codes, keep, n, firsts, used)
+    given = codes[keep] if data.draw(st.booleans()) else None  # the caller's gather
+    got = first_seen_kept(codes, keep, n, firsts, used, given)
     want = first_seen(codes[keep], n)
     assert got[0].tolist() == want[0].tolist() and got[0].dtype == np.int64
     assert got[1].tolist() == want[1].tolist()
