@@ -101,9 +101,10 @@ def _arrow_cells(
     every quote (on the 2 M-row benchmark CSV, every value quoted: 186 against 258 ms of
     CPU, and on two cores about half the wall time). A quoted line break makes some row
     span two lines, so the table has fewer rows than the file has lines (a row of a block
-    parser never ends anywhere but at a line break, so no row can make up for it): then,
-    and for a file with a carriage return (a lone one also ends a row), the file is
-    parsed again allowing line breaks in values. The result is the same either way.
+    parser never ends anywhere but at a line break, so no row can make up for it): then
+    the file is parsed again allowing line breaks in values, and a file with quotes and a
+    carriage return (a lone one also ends a row) is parsed that way from the start. The
+    result is the same either way.
     """
     first = data.lstrip(b"\xef\xbb\xbf")[:1]
     end = data.find(b"\n")
