@@ -324,6 +324,9 @@ class CellColumn:
     firsts : (ndarray, ndarray) or None
         Where the first run of each distinct value starts and its length, when the
         column was encoded by runs (see :meth:`first_runs`).
+    strip_free : bool
+        True when the distinct values are Arrow texts that blank-stripping leaves as
+        they are (known from the missing-token check; False: not known).
     """
 
     codes: np.ndarray
@@ -332,6 +335,7 @@ class CellColumn:
     containers: np.ndarray | None
     cells: np.ndarray | None
     firsts: tuple[np.ndarray, np.ndarray] | None = None
+    strip_free: bool = False
 
     @classmethod
     def of(cls, values: Any, tokens: frozenset = MISSING_TOKENS) -> CellColumn:
@@ -372,14 +376,15 @@ class CellColumn:
                 codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
                 uniques = pd.Index(uniques)
                 firsts = None
+        strip_free = False
         if _is_text(uniques):
-            miss = _text_missing(uniques, tokens)
+            miss, strip_free = _text_missing(uniques, tokens)
         elif uniques.dtype == object:
             miss = np.fromiter((is_missing(v, tokens) for v in uniques), bool, len(uniques))
         else:
             miss = np.zeros(len(uniques), bool)
         codes = codes if codes.dtype == np.int32 else np.asarray(codes, np.int64)
-        return cls(codes, uniques, miss, containers, cells, firsts)
+        return cls(codes, uniques, miss, containers, cells, firsts, strip_free)
 
     def first_runs(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per distinct value: where its first run of cells starts, and the run's length.
@@ -422,7 +427,7 @@ class CellColumn:
         """
         merged: tuple = ()
         u = self.uniques
-        if isinstance(u.dtype, pd.StringDtype) and _strip_leaves(u):
+        if isinstance(u.dtype, pd.StringDtype) and (self.strip_free or _strip_leaves(u)):
             # Arrow texts that stripping leaves as they are: their ids are all distinct
             codes, order = first_seen_kept(self.codes, keep, len(u), self.first_runs())
             return codes, pd.Index(self.uniques.take(order), dtype=object), merged
@@ -528,8 +533,11 @@ def _factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np
     return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
 
 
-def _text_missing(texts: pd.Index, tokens: frozenset) -> np.ndarray:
-    """Per distinct text: stripped and lower-cased, is it a missing token?
+def _text_missing(texts: pd.Index, tokens: frozenset) -> tuple[np.ndarray, bool]:
+    """Per distinct text: is it a missing token; and does stripping leave every text as is?
+
+    A text is a token when stripped and lower-cased it is one of ``tokens``; the second
+    value is True only when stripping is known to change no text (False: not known).
 
     Stripping and lower-casing 400,000 item ids costs 26 ms of CPU, for none of them
     to be a token: only the texts that could be one are looked at, those short enough
@@ -538,7 +546,7 @@ def _text_missing(texts: pd.Index, tokens: frozenset) -> np.ndarray:
     """
     edges = _text_edges(texts)
     if edges is None:
-        return np.asarray(texts.str.strip().str.lower().isin(list(tokens)), bool)
+        return np.asarray(texts.str.strip().str.lower().isin(list(tokens)), bool), False
     plain, nbytes, arr = edges
     longest = max((len(t.encode()) for t in tokens), default=0)
     # lower-casing keeps an ASCII text's length, and makes no character vanish: a text
@@ -552,7 +560,7 @@ def _text_missing(texts: pd.Index, tokens: frozenset) -> np.ndarray:
     if could.any():
         some = texts[could]
         miss[could] = np.asarray(some.str.strip().str.lower().isin(list(tokens)), bool)
-    return miss
+    return miss, bool(plain.all())
 
 
 def _strip_leaves(texts: pd.Index) -> bool:
