@@ -79,7 +79,7 @@ def run_dictionary_encode(
     head[0] = True
     np.logical_not(same.to_numpy(), out=head[1:])
     starts = np.flatnonzero(head)
-    heads = values.take(starts).combine_chunks()
+    heads = _take_sorted(values, starts)
     lengths = np.diff(starts, append=n)
     if (
         heads.null_count == 0
@@ -94,6 +94,23 @@ def run_dictionary_encode(
     head_codes = head_codes.astype(np.int32, copy=False)
     new = first_positions(head_codes, len(encoded.dictionary))  # the first run of each value
     return np.repeat(head_codes, lengths), encoded.dictionary, (starts[new], lengths[new])
+
+
+def _take_sorted(values: pa.ChunkedArray, positions: np.ndarray) -> pa.Array:
+    """``values.take(positions)`` for increasing positions, chunk by chunk.
+
+    Arrow's take on a chunked array concatenates the chunks first: for the 10 M-row
+    item column read from Parquet (77 chunks) that copied the column and took 0.35 s
+    of CPU; each chunk's own positions take a few milliseconds.
+    """
+    bounds = np.cumsum([0] + [len(c) for c in values.chunks])
+    cuts = np.searchsorted(positions, bounds)
+    parts = [
+        chunk.take(positions[a:b] - start)
+        for chunk, start, a, b in zip(values.chunks, bounds[:-1], cuts[:-1], cuts[1:], strict=True)
+        if b > a
+    ]
+    return pa.concat_arrays(parts) if parts else pa.array([], values.type)
 
 
 def _same_as_previous(values: pa.Array | pa.ChunkedArray) -> pa.BooleanArray:
