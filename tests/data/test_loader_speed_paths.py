@@ -381,3 +381,14 @@ def test_counts_from_the_cell_limit_are_reused_by_the_reader(newline_in_value):
     assert small[0].astype(object).values.tolist() == plain[0].astype(object).values.tolist()
     assert small[0]["label"].tolist()[0] == long
     assert small[1].tolist() == plain[1].tolist()
+
+
+def test_errors_after_skipped_rows_name_the_file_rows():
+    """Row numbers of kept judgements are gathered only for the error, and still right."""
+    data = b"item,annotator,label\n1,a,\n1,b,x\n,c,y\n2,a,x\n2,a,y\n"
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(upload(data, "dup.csv"))
+    assert err.value.rows == [6] and "(row 6)" in str(err.value)
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(upload(data, "cats.csv"), categories=["x"], duplicates="first")
+    assert err.value.rows == [6]
