@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.data.codes import (
+    few_dictionary_encode,
     first_positions,
     first_seen,
     first_seen_kept,
@@ -522,6 +523,10 @@ def _factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np
     if runs is not None:
         codes, dictionary, firsts = runs
         return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), firsts
+    few = few_dictionary_encode(values)  # annotators, labels: all seen in the first cells
+    if few is not None:
+        codes, dictionary = few
+        return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
     encoded = pc.dictionary_encode(values)
     codes = np.empty(len(s), np.int32)  # dictionary_encode's indices are int32
     start = 0

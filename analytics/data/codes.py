@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = [
+    "few_dictionary_encode",
     "first_positions",
     "first_seen",
     "first_seen_kept",
@@ -94,6 +95,58 @@ def run_dictionary_encode(
     head_codes = head_codes.astype(np.int32, copy=False)
     new = first_positions(head_codes, len(encoded.dictionary))  # the first run of each value
     return np.repeat(head_codes, lengths), encoded.dictionary, (starts[new], lengths[new])
+
+
+#: Cells :func:`few_dictionary_encode` reads to learn the distinct values.
+FEW_SAMPLE = 1 << 14
+#: ... and the most distinct values (as a share of those cells) it tries the rest with.
+FEW_SHARE = 1 / 16
+
+
+def few_dictionary_encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array] | None:
+    """``pyarrow.compute.dictionary_encode`` for a column of few distinct values.
+
+    Columns such as annotators or labels show all their values early. The distinct
+    values of the first :data:`FEW_SAMPLE` cells (first-seen order) are looked up for
+    every cell (``pyarrow.compute.index_in``: a lookup in a fixed table, where the
+    encoding inserts as it goes): 2 M cells of 300 annotators 40 against 49 ms of CPU,
+    of 6 labels 30 against 44 ms. When every cell is found, the codes and dictionary are
+    exactly ``dictionary_encode``'s (each value first appears in those first cells, in
+    that order); when one is not, None (the caller encodes every cell, the lookup lost).
+
+    Parameters
+    ----------
+    values : pyarrow.ChunkedArray
+        A column of text, nulls allowed.
+
+    Returns
+    -------
+    (codes, dictionary) or None
+        ``codes`` (int32, -1 for null) and the distinct values in first-seen order; None
+        when the first cells hold more than :data:`FEW_SHARE` of distinct values, or a
+        later cell holds a value they do not.
+
+    Examples
+    --------
+    >>> codes, names = few_dictionary_encode(pa.chunked_array([["b", None, "a"] * 400]))
+    >>> codes[:4].tolist(), names.to_pylist()
+    ([0, -1, 1, 0], ['b', 'a'])
+    """
+    k = min(len(values), FEW_SAMPLE)
+    if k == 0:
+        return None
+    dictionary = pc.unique(values.slice(0, k)).drop_null()
+    if hasattr(dictionary, "combine_chunks"):
+        dictionary = dictionary.combine_chunks()
+    if len(dictionary) > k * FEW_SHARE:
+        return None
+    found = pc.index_in(values, value_set=dictionary)
+    if found.null_count != values.null_count:  # a value the first cells do not hold
+        return None
+    if found.null_count:
+        found = found.fill_null(-1)
+    codes = found.to_numpy()
+    return codes.astype(np.int32, copy=False), dictionary
 
 
 def _take_sorted(values: pa.ChunkedArray, positions: np.ndarray) -> pa.Array:

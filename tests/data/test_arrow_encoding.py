@@ -21,6 +21,7 @@ from analytics.data.cells import (
     unguard,
 )
 from analytics.data.codes import (
+    few_dictionary_encode,
     first_positions,
     first_seen,
     first_seen_kept,
@@ -241,3 +242,50 @@ def test_missing_tokens_judged_on_few_texts_as_on_all(texts, missing):
     leaves = bool((index.str.strip() == index).all())
     assert _strip_leaves(index) == leaves
     assert leaves or not strip_free  # known strip-free only when stripping changes nothing
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.sampled_from(["a", "b", "c", "", " a", "é"])), max_size=60),
+    st.integers(1, 5),
+    st.booleans(),
+    st.integers(2, 12),
+)
+def test_few_values_lookup_equals_plain_dictionary_encoding(cells, n_chunks, large, sample):
+    """The first cells' values looked up for all: the same codes, or None (then hashed)."""
+    import unittest.mock
+
+    import analytics.data.codes as codes_module
+
+    typ = pa.large_string() if large else pa.string()
+    cut = np.linspace(0, len(cells), n_chunks + 1).astype(int)
+    values = pa.chunked_array([pa.array(cells[a:b], typ) for a, b in itertools.pairwise(cut)], typ)
+    with (
+        unittest.mock.patch.object(codes_module, "FEW_SAMPLE", sample),
+        unittest.mock.patch.object(codes_module, "FEW_SHARE", 0.5),
+    ):
+        got = few_dictionary_encode(values)
+    first = [c for c in cells[:sample] if c is not None]
+    later = {c for c in cells[sample:] if c is not None}
+    if got is None:
+        assert (
+            not cells or len(set(first)) > min(len(cells), sample) * 0.5 or not later <= set(first)
+        )
+        return
+    codes, dictionary = got
+    assert codes.dtype == np.int32 and dictionary.type == typ
+    assert (codes.tolist(), dictionary.to_pylist()) == _plain_encode(values)
+
+
+def test_few_values_lookup_on_a_real_sized_column():
+    rng = np.random.default_rng(5)
+    names = np.array([f"annotator_{k:03d}" for k in range(300)], dtype=object)
+    cells = names[rng.integers(0, 300, 50_000)].tolist()
+    cells[7] = None
+    values = pa.chunked_array([pa.array(cells[:20_000]), pa.array(cells[20_000:])])
+    codes, dictionary = few_dictionary_encode(values)
+    assert (codes.tolist(), dictionary.to_pylist()) == _plain_encode(values)
+    late = pa.chunked_array([pa.array([*cells, "someone new"])])
+    assert few_dictionary_encode(late) is None  # a value the first cells did not hold
+    ids = pa.chunked_array([pa.array([f"item_{k}" for k in range(50_000)])])
+    assert few_dictionary_encode(ids) is None  # too many distinct values to look up
