@@ -51,11 +51,11 @@ def run_dictionary_encode(
     (codes, dictionary, (firsts, lengths)) or None
         ``codes`` (int32, -1 for null) and ``dictionary`` (the distinct values in
         first-seen order, of the column's type): exactly the indices and dictionary
-        of ``dictionary_encode(values)``; ``firsts`` and ``lengths``: where the first
-        run of each value starts and how long it is (for :func:`first_seen_kept`; -1
-        for a null value's run, which has no code). None when the first :data:`RUN_SAMPLE` cells
-        have run heads in :data:`RUN_SHARE` of them or more (runs too short to pay for
-        the compare), or when there are fewer than two cells.
+        of ``dictionary_encode(values)``; ``firsts`` and ``lengths``: per value of the
+        dictionary, where its first run starts and how long it is (for
+        :func:`first_seen_kept`). None when the first :data:`RUN_SAMPLE` cells have run
+        heads in :data:`RUN_SHARE` of them or more (runs too short to pay for the
+        compare), or when there are fewer than two cells.
 
     Examples
     --------
