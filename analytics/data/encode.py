@@ -34,6 +34,7 @@ from analytics.data.cells import (
     set_codes,
     to_number,
 )
+from analytics.data.codes import first_seen_kept
 from analytics.data.kinds import LabelKind, infer_kind
 from analytics.data.load_report import LoadReport, SkipNote, missing_token_cautions
 
@@ -226,7 +227,7 @@ def encode_frame(
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
     keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
-    rows_all, rows = rows, rows if keep.all() else rows[keep]
+    rows_all, rows = rows, rows if keep.all() else _KeptRows(rows, keep)
     lab = cells["label"]
 
     # ---- label kind
@@ -336,6 +337,22 @@ def encode_frame(
 
 
 # ---------------------------------------------------------------------- steps
+class _KeptRows:
+    """``rows[keep]``, gathered only when an error message asks for row numbers.
+
+    The judgements' row numbers are read only to name rows in an error; gathering them
+    for every load cost a copy of the row numbers (80 MB for 10 M rows) and its time.
+    """
+
+    def __init__(self, rows: np.ndarray, keep: np.ndarray) -> None:
+        self._rows, self._keep, self._kept = rows, keep, None
+
+    def __getitem__(self, index: Any) -> Any:
+        if self._kept is None:
+            self._kept = self._rows[self._keep]
+        return self._kept[index]
+
+
 def _refuse_container_ids(
     col: CellColumn, rows: np.ndarray, role: str, column: str, source: str
 ) -> None:
@@ -394,7 +411,7 @@ def _id_codes(
 def _encode_sets(
     lab: CellColumn,
     keep: np.ndarray,
-    rows: np.ndarray,
+    rows: np.ndarray | _KeptRows,
     categories: Sequence[Any] | None,
     multilabel_sep: str | None,
     source: str,
@@ -446,7 +463,7 @@ def _encode_sets(
 def _encode_single(
     lab: CellColumn,
     keep: np.ndarray,
-    rows: np.ndarray,
+    rows: np.ndarray | _KeptRows,
     categories: Sequence[Any] | None,
     lk: LabelKind | None,
     kind_reason: str,
@@ -487,7 +504,12 @@ def _encode_single(
             cat_values = pd.Index([label_text(c) for c in categories])
         else:
             tcodes, tnames = pd.factorize(shown)
-            codes, order = first_seen(tcodes[ucodes], len(tnames))
+            if len(tnames) == len(shown):  # distinct texts: the codes are the text codes
+                codes, order = first_seen_kept(
+                    lab.codes, keep, len(shown), lab.first_runs(), used, ucodes
+                )
+            else:
+                codes, order = first_seen(tcodes[ucodes], len(tnames))
             cat_values = pd.Index(np.asarray(tnames, object)[order].tolist())
     if lk is None:
         lk, kind_reason = infer_kind(list(cat_values), numeric=numeric and len(cat_values) > 0)
@@ -520,7 +542,7 @@ def _duplicates_kept(
     duplicates: str,
     items: pd.Index,
     annotators: pd.Index,
-    rows: np.ndarray,
+    rows: np.ndarray | _KeptRows,
     source: str,
 ) -> tuple[np.ndarray, int]:
     """Which judgements the duplicates policy keeps, and how many repeats there were."""

@@ -525,14 +525,17 @@ def detect_separator(labels: Any, tokens: frozenset = MISSING_TOKENS) -> str | N
     text = np.fromiter((isinstance(v, str) for v in u), bool, len(u)) & ~col.missing
     if not text.any():
         return None
-    counts = np.bincount(col.codes[col.codes >= 0], minlength=len(u))
     texts = pd.Index(u[text], dtype=object)
-    n_cells = counts[text].sum()
     empty_sets = any(t.strip() in EMPTY_SET_TOKENS for t in texts)
+    counts = None  # cells per text, counted only when a text holds a candidate separator
     for sep in _SEPARATOR_CANDIDATES:
         has = np.asarray(texts.str.contains(sep, regex=False), bool)
-        share = counts[text][has].sum() / n_cells
-        if not has.any() or (share < SEPARATOR_SHARE and not empty_sets):
+        if not has.any():
+            continue
+        if counts is None:
+            counts = np.bincount(col.codes[col.codes >= 0], minlength=len(u))[text]
+        share = counts[has].sum() / counts.sum()
+        if share < SEPARATOR_SHARE and not empty_sets:
             continue
         alone = {t.strip() for t in texts[~has]}
         seen_in: dict[str, int] = {}

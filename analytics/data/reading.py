@@ -26,7 +26,14 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import unguard
 from analytics.data.delimited import read_delimited_bytes, sniff_delimiter
 from analytics.data.json_records import read_json, read_json_lines_bytes, read_json_lines_flat
-from analytics.data.limits import Limits, check_cells, check_delimited_cells, limit_error, scan_json
+from analytics.data.limits import (
+    Limits,
+    check_cells,
+    check_delimited_cells,
+    count_bytes,
+    limit_error,
+    scan_json,
+)
 from analytics.data.load_report import LoadReport
 from analytics.data.parquet_file import read_parquet
 from analytics.data.workbook import OLE_MAGIC, read_excel
@@ -324,16 +331,24 @@ def _refuse_empty(data: bytes, name: str) -> None:
         )
 
 
-def _check_limits(data: bytes, name: str, fmt: str, limits: Limits) -> None:
-    """The limits a format can be held to before its reader starts (Excel: in its reader)."""
+def _check_limits(data: bytes, name: str, fmt: str, limits: Limits) -> tuple[int, int] | None:
+    """The limits a format can be held to before its reader starts (Excel: in its reader).
+
+    Returns the quotes and newlines of delimited text when they were counted (a file
+    larger in bytes than ``max_cells``), so the reader does not count them again.
+    """
     if fmt in ("csv", "tsv"):
         first = data[: data.find(b"\n") if b"\n" in data[:65536] else 65536]
         sep = "\t" if fmt == "tsv" else sniff_delimiter(first.decode("latin-1"))
-        check_delimited_cells(data, sep, limits, name)
+        counts = count_bytes(data, b'"', b"\n") if len(data) > limits.max_cells else None
+        lines = None if counts is None else counts[1] + 1
+        check_delimited_cells(data, sep, limits, name, lines)
+        return counts
     elif fmt == "json":  # JSON Lines: in its reader (read_table), which may prove it flat
         scan_json(data, name, limits)
     elif fmt == "parquet":
         _check_parquet(data, name, limits)
+    return None
 
 
 def _check_parquet(data: bytes, name: str, limits: Limits) -> None:
@@ -424,13 +439,13 @@ def read_table(
     if fmt in ("csv", "tsv", "json", "jsonl") and source_encoding is None:
         data, source_encoding, more_notes, cautions = _to_utf8(data, name)
         notes += more_notes
-    _check_limits(data, name, fmt, limits)
+    counts = _check_limits(data, name, fmt, limits)
     encoding = None
     if fmt in ("csv", "tsv"):
         _refuse_nul_bytes(data, name)
         if _looks_binary(data):
             _decode(data, name)  # raises: the file holds binary data
-        df, rows, more, encoding = read_delimited_bytes(data, name, fmt)
+        df, rows, more, encoding = read_delimited_bytes(data, name, fmt, counts)
     elif fmt in ("json", "jsonl"):
         fast = None
         if fmt == "jsonl":

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
@@ -63,6 +64,48 @@ def test_arrow_and_strict_delimited_readers_agree(data):
     assert rows.tolist() == strict_rows.tolist()
     assert encoding == expected_encoding
     assert [n for n in notes if "blank" in n] == strict_notes
+
+
+def _quoted_file(n: int, every: int, newline: bytes = b"\n", end: bool = True) -> bytes:
+    """Every value quoted (Arrow's writer); every ``every``-th label holds a line break."""
+    rows = [b'"item","annotator","label"']
+    for i in range(n):
+        label = b'"line one' + newline + b'line two"' if every and i % every == 7 else b'"x"'
+        rows.append(b'"item_%07d","a%d",' % (i // 5, i % 5) + label)
+    return newline.join(rows) + (newline if end else b"")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _quoted_file(100_000, 0),  # several Arrow blocks, no line break in a value
+        _quoted_file(100_000, 0, end=False),  # no newline after the last row
+        _quoted_file(100_000, 30_000),  # a few quoted line breaks, some across blocks
+        _quoted_file(100_000, 3),  # many quoted line breaks
+        _quoted_file(2_000, 500, newline=b"\r\n"),  # Windows line ends
+        _quoted_file(2_000, 0) + b"\n\n",  # blank lines at the end
+        b'"item","annotator","label"\n"1","a","x"\n\n"2","b",""\n',
+    ],
+)
+def test_quoted_files_parse_in_blocks_exactly_like_the_strict_reader(data, monkeypatch):
+    """Line breaks as row ends, checked by counting rows against lines; else parsed again."""
+    import analytics.data.delimited as delimited
+
+    seen = []
+    parse = delimited._parse
+
+    def spy(*args, newlines_in_values):
+        seen.append(newlines_in_values)
+        return parse(*args, newlines_in_values=newlines_in_values)
+
+    monkeypatch.setattr(delimited, "_parse", spy)
+    df, rows, notes, _ = read_delimited_bytes(data, "f.csv", "csv")
+    strict, strict_rows, strict_notes = read_delimited(data.decode(), "f.csv", ",")
+    assert df.astype(object).values.tolist() == strict.values.tolist()
+    assert rows.tolist() == strict_rows.tolist()
+    assert [n for n in notes if "blank" in n] == strict_notes
+    breaks = b"e\r\nl" in data or b"e\nl" in data  # a line break inside a quoted label
+    assert seen == ([True] if b"\r" in data else [False, True] if breaks else [False])
 
 
 @pytest.mark.parametrize(
@@ -309,3 +352,43 @@ def test_cli_missing_option(capsys, tmp_path, flag, categories, missing):
     assert main(["summary", str(path), "--json", *flag]) == 0
     out = json.loads(capsys.readouterr().out)
     assert sorted(out["categories"]) == categories and out["missing_labels"] == missing
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.text(alphabet=" \t\u00a0\u2003x!~\x7f\x1f", max_size=3), max_size=8)),
+    st.booleans(),
+)
+def test_blank_cells_judged_from_first_bytes_as_by_arrow(chunks, large):
+    """Only cells not starting with printable ASCII are asked of utf8_is_space."""
+    from analytics.data.delimited import _blank_cells
+
+    typ = pa.large_string() if large else pa.string()
+    col = pa.chunked_array([pa.array(c, typ) for c in chunks], typ)
+    want = pc.or_(pc.equal(pc.binary_length(col), 0), pc.utf8_is_space(col))
+    assert _blank_cells(col).tolist() == want.to_numpy(zero_copy_only=False).tolist()
+
+
+@pytest.mark.parametrize("newline_in_value", [False, True])
+def test_counts_from_the_cell_limit_are_reused_by_the_reader(newline_in_value):
+    """A file larger in bytes than max_cells: its quotes and newlines are counted once."""
+    from analytics.data import Limits
+
+    long = "y" * 2000 + ("\nz" if newline_in_value else "")
+    data = f'"item","annotator","label"\n"1","a","{long}"\n"2","b","x"\n'.encode()
+    small = read_table(upload(data, "f.csv"), limits=Limits(max_cells=500))
+    plain = read_table(upload(data, "f.csv"))
+    assert small[0].astype(object).values.tolist() == plain[0].astype(object).values.tolist()
+    assert small[0]["label"].tolist()[0] == long
+    assert small[1].tolist() == plain[1].tolist()
+
+
+def test_errors_after_skipped_rows_name_the_file_rows():
+    """Row numbers of kept judgements are gathered only for the error, and still right."""
+    data = b"item,annotator,label\n1,a,\n1,b,x\n,c,y\n2,a,x\n2,a,y\n"
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(upload(data, "dup.csv"))
+    assert err.value.rows == [6] and "(row 6)" in str(err.value)
+    with pytest.raises(AnnotationDataError) as err:
+        load_annotations(upload(data, "cats.csv"), categories=["x"], duplicates="first")
+    assert err.value.rows == [6]
