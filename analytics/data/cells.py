@@ -2,7 +2,8 @@
 
 The lowest layer of :mod:`analytics.data`: plain functions on single values, used by the
 encoder (:mod:`analytics.data.encode`), the layout detection and the tool importers. It
-imports nothing from the rest of the package but :mod:`analytics.data.codes`.
+imports nothing from the rest of the package but :mod:`analytics.data.codes` and
+:mod:`analytics.data.text_index`.
 
 >>> is_missing(" NA "), is_missing("0")
 (True, False)
@@ -19,16 +20,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from analytics.data.codes import (
-    few_dictionary_encode,
-    first_positions,
-    first_seen,
-    first_seen_kept,
-    run_dictionary_encode,
-    set_codes,
+from analytics.data.codes import first_positions, first_seen, first_seen_kept, set_codes
+from analytics.data.text_index import (
+    arrow_factorize,
+    factorize_runs,
+    is_text,
+    strip_leaves,
+    text_heads,
+    text_missing,
 )
 
 __all__ = [
@@ -369,8 +369,8 @@ class CellColumn:
             s = (
                 s.astype(object).where(s.notna(), None).map(lambda v: v if v is None else str(v))
             )  # two distinct values at most: "True", "False"
-        codes, uniques, firsts = _factorize(s)
-        if _is_text(uniques):
+        codes, uniques, firsts = factorize_runs(s)
+        if is_text(uniques):
             plain = unguard(uniques)
             if plain is not uniques:  # a spreadsheet-safe export: read back what it guarded
                 remap, uniques = pd.factorize(plain)
@@ -378,8 +378,8 @@ class CellColumn:
                 uniques = pd.Index(uniques)
                 firsts = None
         strip_free = False
-        if _is_text(uniques):
-            miss, strip_free = _text_missing(uniques, tokens)
+        if is_text(uniques):
+            miss, strip_free = text_missing(uniques, tokens)
         elif uniques.dtype == object:
             miss = np.fromiter((is_missing(v, tokens) for v in uniques), bool, len(uniques))
         else:
@@ -412,7 +412,7 @@ class CellColumn:
     def texts(self, how: str = "id") -> pd.Index:
         """The text of each distinct value: ids (:func:`id_text`) or labels (:func:`label_text`)."""
         u = self.uniques
-        if _is_text(u):
+        if is_text(u):
             return pd.Index(u.str.strip(), dtype=object)
         if pd.api.types.is_integer_dtype(u.dtype):
             return pd.Index(u.astype(str), dtype=object)
@@ -428,7 +428,7 @@ class CellColumn:
         """
         merged: tuple = ()
         u = self.uniques
-        if isinstance(u.dtype, pd.StringDtype) and (self.strip_free or _strip_leaves(u)):
+        if isinstance(u.dtype, pd.StringDtype) and (self.strip_free or strip_leaves(u)):
             # Arrow texts that stripping leaves as they are: their ids are all distinct
             codes, order = first_seen_kept(self.codes, keep, len(u), self.first_runs())
             return codes, pd.Index(self.uniques.take(order), dtype=object), merged
@@ -471,7 +471,7 @@ class CellColumn:
     def numeric(self) -> np.ndarray:
         """Per distinct value: is it a number, or text that is plainly a decimal number."""
         u = self.uniques
-        if _is_text(u):
+        if is_text(u):
             return np.asarray(u.str.match(_NUMBER.pattern), bool)
         if pd.api.types.is_numeric_dtype(u.dtype) and not pd.api.types.is_bool_dtype(u.dtype):
             return np.ones(len(u), bool)
@@ -482,162 +482,7 @@ class CellColumn:
         u = self.uniques
         if pd.api.types.is_integer_dtype(u.dtype):
             return u.to_numpy(np.int64)
-        if _is_text(u):
+        if is_text(u):
             text = pd.Series(u.str.strip(), dtype=object)
             return pd.to_numeric(text, errors="coerce").to_numpy(np.float64)
         return np.array([float(v) if looks_numeric([v]) else np.nan for v in u], np.float64)
-
-
-def arrow_factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
-    """``pandas.factorize(s, use_na_sentinel=True)``, by Arrow's hash for Arrow strings.
-
-    Same codes (-1 for None/NaN) and uniques (first-seen order); an Arrow-backed string
-    column is dictionary-encoded by Arrow, whose int32 indices are the codes.
-
-    Parameters
-    ----------
-    s : pandas.Series
-
-    Returns
-    -------
-    codes : ndarray of int32 (Arrow strings) or int64, shape (len(s),)
-    uniques : pandas.Index
-
-    Examples
-    --------
-    >>> codes, uniques = arrow_factorize(pd.Series(["b", None, "a", "b"], dtype="str"))
-    >>> codes.tolist(), uniques.tolist()
-    ([0, -1, 1, 0], ['b', 'a'])
-    """
-    codes, uniques, _ = _factorize(s)
-    return codes, uniques
-
-
-def _factorize(s: pd.Series) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np.ndarray] | None]:
-    """:func:`arrow_factorize`, and each value's first run when encoded by runs."""
-    if not (isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow"):
-        codes, uniques = pd.factorize(s, use_na_sentinel=True)
-        return np.asarray(codes, np.int64), pd.Index(uniques), None
-    values = pa.chunked_array(s.array.__arrow_array__())
-    runs = run_dictionary_encode(values)  # a column grouped in runs: hash the run heads
-    if runs is not None:
-        codes, dictionary, firsts = runs
-        return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), firsts
-    few = few_dictionary_encode(values)  # annotators, labels: all seen in the first cells
-    if few is not None:
-        codes, dictionary = few
-        return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
-    encoded = pc.dictionary_encode(values)
-    codes = np.empty(len(s), np.int32)  # dictionary_encode's indices are int32
-    start = 0
-    for chunk in encoded.chunks:  # every chunk shares the one (final) dictionary
-        indices = chunk.indices if not chunk.null_count else chunk.indices.fill_null(-1)
-        codes[start : start + len(chunk)] = indices.to_numpy(zero_copy_only=False)
-        start += len(chunk)
-    dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
-    return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
-
-
-def _text_missing(texts: pd.Index, tokens: frozenset) -> tuple[np.ndarray, bool]:
-    """Per distinct text: is it a missing token; and does stripping leave every text as is?
-
-    A text is a token when stripped and lower-cased it is one of ``tokens``; the second
-    value is True only when stripping is known to change no text (False: not known).
-
-    Stripping and lower-casing 400,000 item ids costs 26 ms of CPU, for none of them
-    to be a token: only the texts that could be one are looked at, those short enough
-    or with a blank (or anything but printable ASCII) at either end (see
-    :func:`_text_edges`; about 5 ms).
-    """
-    edges = _text_edges(texts)
-    if edges is None:
-        return np.asarray(texts.str.strip().str.lower().isin(list(tokens)), bool), False
-    plain, nbytes, arr = edges
-    longest = max((len(t.encode()) for t in tokens), default=0)
-    # lower-casing keeps an ASCII text's length, and makes no character vanish: a text
-    # of more bytes than the longest token is one only if it is not ASCII (4 bytes a
-    # character at most) or stripping shortens it
-    could = ~plain | (nbytes <= longest)
-    unsure = ~could & (nbytes <= 4 * longest)
-    if unsure.any():
-        could |= unsure & ~pc.string_is_ascii(arr).to_numpy(zero_copy_only=False)
-    miss = np.zeros(len(texts), bool)
-    if could.any():
-        some = texts[could]
-        miss[could] = np.asarray(some.str.strip().str.lower().isin(list(tokens)), bool)
-    return miss, bool(plain.all())
-
-
-def _strip_leaves(texts: pd.Index) -> bool:
-    """Whether stripping blanks leaves every text as it is."""
-    edges = _text_edges(texts)
-    if edges is not None and edges[0].all():
-        return True
-    return bool((texts.str.strip() == texts).all())
-
-
-def _text_edges(texts: pd.Index) -> tuple[np.ndarray, np.ndarray, pa.Array] | None:
-    """Per Arrow text: printable ASCII other than a blank at both ends, and byte length.
-
-    A text that starts and ends with a character from ``!`` to ``~`` loses nothing to
-    stripping (every blank, ASCII or Unicode, is outside that range). Read from Arrow's
-    offsets and bytes, without building a string (400,000 ids: 3 ms of CPU, against
-    7 ms to strip them and compare). None for texts not held by Arrow. The third value
-    is the Arrow array.
-    """
-    if not (isinstance(texts.dtype, pd.StringDtype) and texts.dtype.storage == "pyarrow"):
-        return None
-    arr = pa.chunked_array(texts.array.__arrow_array__()).combine_chunks()
-    if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
-        return None
-    first, nbytes, last = text_heads(arr, last=True)
-    # uint8 arithmetic wraps around: x - 0x21 <= 0x5D holds for 0x21 <= x <= 0x7E only
-    plain = (first - np.uint8(0x21) <= 0x5D) & (last - np.uint8(0x21) <= 0x5D) & (nbytes > 0)
-    return plain, nbytes, arr
-
-
-def text_heads(arr: pa.Array, last: bool = False) -> tuple[np.ndarray, ...]:
-    """The first byte and the byte length of each text of an Arrow string array.
-
-    Read from the array's offsets and data buffers (no string is built).
-
-    Parameters
-    ----------
-    arr : pyarrow.Array
-        Of type string or large_string.
-    last : bool, default False
-        Also return the last byte of each text.
-
-    Returns
-    -------
-    first : ndarray of uint8
-        The first byte (any byte for an empty text).
-    nbytes : ndarray of int
-        The length in bytes.
-    last : ndarray of uint8
-        With ``last=True``: the last byte (any byte for an empty text).
-
-    Examples
-    --------
-    >>> first, nbytes = text_heads(pa.array(["ab", "", " c"]))
-    >>> bytes(first[[0, 2]]), nbytes.tolist()
-    (b'a ', [2, 0, 2])
-    """
-    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-    buffers = arr.buffers()
-    offsets = np.frombuffer(buffers[1], width)[arr.offset : arr.offset + len(arr) + 1]
-    nbytes = np.diff(offsets)
-    if buffers[2] is None or offsets[-1] == offsets[0]:  # every text empty
-        zeros = np.zeros(len(arr), np.uint8)
-        return (zeros, nbytes, zeros) if last else (zeros, nbytes)
-    data = np.frombuffer(buffers[2], np.uint8)
-    first = data[np.minimum(offsets[:-1], offsets[-1] - 1)]
-    if not last:
-        return first, nbytes
-    return first, nbytes, data[np.maximum(offsets[1:] - 1, offsets[0])]
-
-
-def _is_text(index: pd.Index) -> bool:
-    return pd.api.types.is_string_dtype(index.dtype) and (
-        index.dtype != object or pd.api.types.infer_dtype(index, skipna=True) in ("string", "empty")
-    )

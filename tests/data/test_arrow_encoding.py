@@ -12,14 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.data.cells import (
-    CellColumn,
-    _strip_leaves,
-    _text_missing,
-    arrow_factorize,
-    missing_tokens,
-    unguard,
-)
+from analytics.data.cells import CellColumn, arrow_factorize, missing_tokens, unguard
 from analytics.data.codes import (
     few_dictionary_encode,
     first_positions,
@@ -28,6 +21,7 @@ from analytics.data.codes import (
     run_dictionary_encode,
 )
 from analytics.data.encode import one_per_pair
+from analytics.data.text_index import strip_leaves, text_missing
 
 TEXT = st.one_of(
     st.sampled_from(["a", " a", "a ", "NA", " null ", "", "'=x", "''+1", "'plain", "b|c"]),
@@ -237,10 +231,10 @@ def test_missing_tokens_judged_on_few_texts_as_on_all(texts, missing):
     tokens = missing_tokens(missing)
     index = pd.Index(pd.array(list(dict.fromkeys(texts)), dtype="str"))
     want = np.asarray(index.str.strip().str.lower().isin(list(tokens)), bool)
-    miss, strip_free = _text_missing(index, tokens)
+    miss, strip_free = text_missing(index, tokens)
     assert miss.tolist() == want.tolist()
     leaves = bool((index.str.strip() == index).all())
-    assert _strip_leaves(index) == leaves
+    assert strip_leaves(index) == leaves
     assert leaves or not strip_free  # known strip-free only when stripping changes nothing
 
 
