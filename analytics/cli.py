@@ -54,6 +54,7 @@ from analytics.cli_input import (
     load,
     records,
 )
+from analytics.cli_tables import agreement_text
 
 
 # ---------------------------------------------------------------------- commands
@@ -140,10 +141,7 @@ def cmd_agreement(args: argparse.Namespace) -> None:
         print(ann.report.kind_reason)
     for caution in ann.report.cautions:
         print(f"caution: {caution}")
-    with pd.option_context(
-        "display.width", 160, "display.max_columns", 20, "display.float_format", "{:.3f}".format
-    ):
-        print(report.to_string(index=False))
+    print(agreement_text(report, args.confidence))
 
 
 def cmd_noise(args: argparse.Namespace) -> None:

@@ -341,3 +341,24 @@ def test_agreement_weights_option(capsys):
     assert "Gwet's AC2 (linear weights)" in names and "Cohen's kappa (linear weights)" in names
     with pytest.raises(SystemExit):  # argparse refuses an unknown family
         main(["agreement", path, "--weights", "heavy"])
+
+
+def test_agreement_text_fits_a_terminal_and_writes_each_sentence_once(capsys):
+    """The text table keeps the numbers; methods and notes go beneath it, once each."""
+    path = str(SAMPLE_DATA / "ratings_ordinal_wide.csv")
+    assert main(["agreement", path, "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    table = lines[2 : lines.index("")]
+    assert table[0].split()[:2] == ["coefficient", "value"]
+    assert max(len(line) for line in table) <= 110  # was about 400 characters
+    assert max(len(line) for line in lines[lines.index("") :]) <= 100
+    report = run_json(capsys, "agreement", path, "--bootstrap", "0", "--json")["coefficients"]
+    for row, line in zip(report, table[1:], strict=True):
+        assert line.startswith(row["coefficient"])
+        assert f"{row['value']:.3f}" in line
+    # the same note on four rows is written once, and every number it is cited by exists
+    assert out.count("observed agreement averaged over the 200 items") == 1
+    cited = {word for line in table for word in line.split() if word.startswith("[")}
+    assert cited == {f"[{i}]" for i in range(1, len(cited) + 1)}
+    assert any(line.startswith("Verdict (Krippendorff's alpha") for line in lines)
