@@ -54,7 +54,7 @@ from analytics.cli_input import (
     load,
     records,
 )
-from analytics.cli_tables import agreement_text
+from analytics.cli_tables import agreement_text, plain_table
 
 
 # ---------------------------------------------------------------------- commands
@@ -88,7 +88,7 @@ def cmd_summary(args: argparse.Namespace) -> None:
     print(
         f"{ann.n_categories} categories ({ann.kind.value}): {', '.join(payload['categories'][:20])}"
     )
-    print(ann.summary().to_string(index=False))
+    print(plain_table(ann.summary()))
     for line in ann.report.messages():
         print(f"- {line}")
 
@@ -132,9 +132,7 @@ def cmd_agreement(args: argparse.Namespace) -> None:
         weights=args.weights,
     )
     if args.json:
-        emit(
-            {"dataset": ann.name, "confidence": args.confidence, "coefficients": records(report)}
-        )
+        emit({"dataset": ann.name, "confidence": args.confidence, "coefficients": records(report)})
         return
     print(f"{ann.name}: agreement ({ann.n_items:,} items, {ann.n_annotators:,} annotators)")
     if ann.report.kind_reason:
@@ -256,7 +254,10 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
     if args.out:
         print(f"the model's labels with confidence written to {args.out}")
     else:
-        print(labels.head(20).to_string(index=False))
+        print(f"the first {min(len(labels), 20)} of {len(labels):,} items (--out FILE writes all):")
+        first = ["item", "label", "confidence", "judgements", "majority label"]
+        shown = labels[[c for c in first if c in labels] + [c for c in labels if c not in first]]
+        print(plain_table(shown.head(20)))
 
 
 BATCH_FORMATS = ("csv", "label-studio", "mturk")
@@ -320,7 +321,9 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
     if args.output:
         print(f"the batch ({args.as_format}) written to {args.output}")
     else:
-        print(batch.head(20).to_string(index=False))
+        if len(batch) > 20:
+            print(f"the first 20 of {len(batch):,} rows (-o FILE writes the batch):")
+        print(plain_table(batch.head(20)))
 
 
 def _writable(path: str | Path) -> Path:

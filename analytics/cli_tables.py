@@ -14,11 +14,12 @@ import shutil
 import string
 import textwrap
 
+import numpy as np
 import pandas as pd
 
 from analytics.overview import judge
 
-__all__ = ["agreement_text"]
+__all__ = ["agreement_text", "plain_table"]
 
 _DASH = "–"
 
@@ -31,6 +32,83 @@ def _p_value(p: float) -> str:
     if p is None or math.isnan(p):
         return _DASH
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _cell(x: object, digits: int) -> str:
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, (float, np.floating)):
+        if math.isnan(x):
+            return "–"
+        half = 0.5 * 10.0**-digits  # never round a near-certainty to 1 or a trace to 0
+        if 0 < abs(x) < half:
+            return f"{'-' if x < 0 else ''}< {10.0**-digits:.{digits}f}"
+        if 1 - half <= x < 1:
+            return f"> {1 - 10.0**-digits:.{digits}f}"
+        return f"{x:.{digits}f}"
+    if isinstance(x, (int, np.integer)):
+        return f"{x:,}"
+    return str(x)
+
+
+def plain_table(df: pd.DataFrame, width: int | None = None, digits: int = 3) -> str:
+    """A table for a terminal: text left-aligned, numbers right-aligned, as many columns as fit.
+
+    Floats are shown with ``digits`` decimals (a value that would round to 0 or to 1
+    without being it as ``< 0.001`` or ``> 0.999``), integers with thousands separators,
+    booleans as yes/no. Columns are kept from the left while the line fits ``width``;
+    those left out are named on a last line.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    width : int or None, default None
+        The most characters a line may take (default: the terminal's width, at most 120).
+    digits : int, default 3
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": ["a", "bb"], "p": [0.12345, 0.99991], "ok": [True, False]})
+    >>> print(plain_table(df, width=14))
+    item        p
+    a       0.123
+    bb    > 0.999
+    (not shown: ok)
+    """
+    if width is None:
+        width = min(shutil.get_terminal_size((120, 24)).columns, 120)
+    columns, widths, cells = [], [], []
+    used = -2
+    for name in df.columns:
+        texts = [_cell(x, digits) for x in df[name].tolist()]
+        w = max([len(str(name)), *map(len, texts)])
+        if columns and used + 2 + w > width:
+            break
+        columns.append(name)
+        widths.append(w)
+        cells.append(texts)
+        used += 2 + w
+    numeric = [
+        pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
+        for c in columns
+    ]
+
+    def line(values: list[str]) -> str:
+        return "  ".join(
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
+        ).rstrip()
+
+    lines = [line([str(c) for c in columns])]
+    lines += [line(list(row)) for row in zip(*cells, strict=True)]
+    left_out = [str(c) for c in df.columns[len(columns) :]]
+    if left_out:
+        lines.append(f"(not shown: {', '.join(left_out)})")
+    return "\n".join(lines)
 
 
 def agreement_text(report: pd.DataFrame, confidence: float, width: int | None = None) -> str:

@@ -362,3 +362,24 @@ def test_agreement_text_fits_a_terminal_and_writes_each_sentence_once(capsys):
     cited = {word for line in table for word in line.split() if word.startswith("[")}
     assert cited == {f"[{i}]" for i in range(1, len(cited) + 1)}
     assert any(line.startswith("Verdict (Krippendorff's alpha") for line in lines)
+
+
+def test_dawid_skene_and_next_batch_text_tables_fit_and_never_round_to_certainty(capsys):
+    assert main(["dawid-skene", CROWD]) == 0
+    out = capsys.readouterr().out.splitlines()
+    table = out[out.index("the first 20 of 300 items (--out FILE writes all):") + 1 :]
+    assert max(map(len, table)) <= 120
+    assert table[0].split()[:3] == ["item", "label", "confidence"]
+    # a posterior of 0.99965 is not shown as 1.000, nor 3e-4 as 0.000
+    assert "> 0.999" in table[1] and "1.000" not in "\n".join(table)
+    assert main(["next-batch", CROWD, "--budget", "30", "--assign"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("item"))
+    assert lines[head].split() == [
+        "item",
+        "annotator",
+        "current_confidence",
+        "expected_gain",
+        "expected_confidence",
+    ]
+    assert max(map(len, lines[head:])) <= 120
