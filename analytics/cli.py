@@ -120,7 +120,7 @@ def cmd_agreement(args: argparse.Namespace) -> None:
             )
         else:
             print(f"{Path(args.file).name}: agreement from fractional counts")
-            print(report.to_string(index=False, float_format="{:.3f}".format))
+            print(agreement_text(report, None))
         return
     ann = load(args)
     report = agreement_report(

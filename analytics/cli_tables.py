@@ -111,7 +111,7 @@ def plain_table(df: pd.DataFrame, width: int | None = None, digits: int = 3) -> 
     return "\n".join(lines)
 
 
-def agreement_text(report: pd.DataFrame, confidence: float, width: int | None = None) -> str:
+def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | None = None) -> str:
     """The agreement report as plain text that fits a terminal.
 
     One row per coefficient: value, interval, standard error, p-value, items used, and
@@ -123,8 +123,9 @@ def agreement_text(report: pd.DataFrame, confidence: float, width: int | None = 
     ----------
     report : pandas.DataFrame
         :func:`analytics.agreement.agreement_report`'s table.
-    confidence : float
-        The intervals' confidence level, for the header.
+    confidence : float or None
+        The intervals' confidence level, for the header (None: no intervals). Columns
+        empty in every row are left out.
     width : int or None, default None
         Wrap the notes to this many characters (default: the terminal's width, at most 100).
 
@@ -172,10 +173,15 @@ def agreement_text(report: pd.DataFrame, confidence: float, width: int | None = 
                 f"[{notes[note]}]" if note else "",
             ]
         )
-    header = ["coefficient", "value", f"{confidence:.0%} CI", "SE", "p", "items", "CI", "note"]
+    ci = "CI" if confidence is None else f"{confidence:.0%} CI"
+    header = ["coefficient", "value", ci, "SE", "p", "items", "CI", "note"]
     left = {0, 6, 7}  # text columns; the numbers are right-aligned
-    if not notes:
-        header, rows = header[:-1], [row[:-1] for row in rows]
+    # columns with nothing in any row (no intervals on a count table) are left out
+    kept = [
+        j for j in range(len(header)) if j < 2 or any(row[j] not in ("", _DASH) for row in rows)
+    ]
+    left = {i for i, j in enumerate(kept) if j in left}
+    header, rows = [header[j] for j in kept], [[row[j] for j in kept] for row in rows]
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
 
     def line(cells: list[str]) -> str:
