@@ -502,8 +502,8 @@ else:
     st.caption(f"{result.n_iter} iterations, {state} ({seconds:.2f} s).")
     show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
     st.caption(
-        "EM never lowers this curve (for auto: the stacking objective, the mixture's mean "
-        "held-out log score). The fit stops when an iteration changes it by less than the "
+        "EM never lowers this curve (for auto: the stacking objective, the mixture's "
+        "held-out log score in nats per held-out judgement, as in Models compared). The fit stops when an iteration changes it by less than the "
         "tolerance (relative); a long flat stretch followed by a rise is a plateau."
     )
     st.json(plain_settings(result))

@@ -133,7 +133,11 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
         if len(kept) == 1:
             result = parts[kept.index[0]]
         else:
-            result = stack(coded, parts, kept, trace, n_iter, converged)
+            # the trace is a mean per item; shown per held-out judgement, as the comparison
+            # table and auto's note give it (the same objective, rescaled)
+            n_held = table.attrs.get("n_heldout", 0)
+            per_judgement = trace * scores.shape[1] / n_held if n_held else trace
+            result = stack(coded, parts, kept, per_judgement, n_iter, converged)
         reason = _stack_reason(table, kept, trace[-1] * scores.shape[1])
     result.settings["seconds"] = time.perf_counter() - start
     result.settings["model"] = "auto"

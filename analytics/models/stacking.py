@@ -109,8 +109,8 @@ def stack(
     ModelResult
         ``model="stacked"``; ``posteriors`` :math:`\\sum_m w_m q^{(m)}`, ``prevalence``
         and ``confusion_array`` the same weighted averages (GLAD's at its per-annotator
-        accuracy), ``log_likelihood`` the mixture's mean held-out log score per weight
-        iteration; ``parameters["weights"]`` and ``parameters["components"]`` (the fits).
+        accuracy), ``log_likelihood`` the ``trace`` given (``fit(model="auto")`` passes the
+        mixture's held-out log score in nats per held-out judgement, per weight iteration); ``parameters["weights"]`` and ``parameters["components"]`` (the fits).
     """
     names = list(weights.index)
     w = weights.to_numpy()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -90,6 +92,12 @@ def test_auto_stacks_and_says_what_and_why():
     np.testing.assert_allclose(r.posteriors.to_numpy(), mix.to_numpy())
     np.testing.assert_allclose(r.confusion_array.sum(axis=2), 1.0)
     assert (np.diff(r.log_likelihood) >= -1e-12).all() and r.converged
+    # the trace ends at the score the note and the comparison table give: nats per
+    # held-out judgement (it was a mean per held-out item, several times larger)
+    stated = float(re.search(r"the mixture scores (-?[\d.]+) nats per", r.notes[0]).group(1))
+    assert r.log_likelihood[-1] == pytest.approx(stated, abs=5e-5)
+    best = r.settings["comparison"]["heldout_ll"].iloc[0]
+    assert best - 0.5 < r.log_likelihood[-1] < 0
     assert accuracy(r, gold) >= 0.795
     ann, gold = public("welinder_bluebirds")
     plain, clamped = fit(ann), fit(ann, gold=gold.iloc[:30])
