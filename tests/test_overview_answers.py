@@ -8,7 +8,7 @@ import pytest
 
 from analytics import Annotations
 from analytics.data import load_sample
-from analytics.overview import MERGE_SHARE, Severity, judge, overview
+from analytics.overview import MERGE_SHARE, Severity, expected_label_error, judge, overview
 from tests.helpers.paths import ROOT
 
 KEYS = ["agreement", "noise", "annotators", "gold", "more_labels"]
@@ -134,7 +134,14 @@ def test_gold_and_more_labels_draw_on_the_model_family_and_next_labels(crowd):
     assert result["gold"].page == "pages/gold_labels.py"
     more = result["more_labels"]
     assert more.page == "pages/next_labels.py"
-    curve = plan(fit(crowd), current=True, max_k=2, n_items=1000, n_draws=20).curve
-    two = curve.iloc[-1]
-    assert f"would be {two['accuracy']:.1%}" in more.sentence  # the plan's own number
-    assert two["accuracy"] >= curve.iloc[0]["accuracy"]
+    res = fit(crowd)
+    curve = plan(res, current=True, max_k=2, n_items=1000, n_draws=20).curve
+    now, two = curve.iloc[0], curve.iloc[-1]
+    assert two["accuracy"] >= now["accuracy"]
+    # one figure for "now" in both answers: the gold answer's 1 - expected error, and the
+    # plan's simulated gain added to it (the simulation's own "now" differs by its noise)
+    level = 1 - expected_label_error(res.confidence)
+    assert f"about {level:.1%} of its labels are right now" in more.sentence
+    assert f"{1 - level:.1%} of its labels are wrong" in result["gold"].sentence
+    after = min(level + two["accuracy"] - now["accuracy"], 1.0)
+    assert f"would make that about {after:.1%}" in more.sentence

@@ -275,7 +275,7 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
     if not ann.is_multilabel:
-        sentence += _more_labels_plan(fits[0], is_lazy(ann)) + sampled
+        sentence += _more_labels_plan(fits[0], is_lazy(ann), error) + sampled
     more = _answer(
         "more_labels",
         q_more,
@@ -289,8 +289,13 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
     return gold, more, unsure
 
 
-def _more_labels_plan(result, lazy: bool = False) -> str:
-    """The model's own forecast of two more judgements per item (next_labels.plan)."""
+def _more_labels_plan(result, lazy: bool = False, error: float = np.nan) -> str:
+    """The model's own forecast of two more judgements per item (next_labels.plan).
+
+    The forecast simulates runs like this one from the fitted model; its gain (two more
+    judgements against today's count, in the same simulation) is added to the accuracy
+    the gold answer states (1 - ``error``), so the two answers quote one figure for now.
+    """
     from analytics.next_labels import plan
 
     try:
@@ -298,11 +303,16 @@ def _more_labels_plan(result, lazy: bool = False) -> str:
     except AnnotationDataError:
         return ""
     now, two = curve.iloc[0], curve.iloc[-1]
+    level = 1.0 - error if np.isfinite(error) else float(now["accuracy"])
+    shift = level - float(now["accuracy"])
+
+    def at(x: float) -> str:
+        return format_percent(min(max(x + shift, 0.0), 1.0))
+
     return (
-        f" By the model's own account its labels are {format_percent(now['accuracy'])} "
-        f"accurate now and would be {format_percent(two['accuracy'])} "
-        f"({format_percent(two['low'])} to {format_percent(two['high'])}) with two more "
-        "judgements on every item; "
+        f" By the model's own account about {format_percent(level)} of its labels are right "
+        f"now; two more judgements on every item would make that about {at(two['accuracy'])} "
+        f"({at(two['low'])} to {at(two['high'])}; the gain simulated from the fitted model); "
         + (
             "the Next labels page, which picks the items where one more judgement tells "
             "the most, needs the judgements in memory (load a sample)."
