@@ -257,7 +257,8 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
             "annotator models need the judgements in memory."
             if is_lazy(ann)
             else " The Gold labels page compares it with five other annotator models, "
-            "chosen without gold."
+            "chosen without gold; its figures are for the model picked there (auto, a "
+            "mixture, by default), so they can differ from this one."
         )
         + sampled,
         format_percent(error),
