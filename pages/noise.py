@@ -206,6 +206,9 @@ else:
 st.divider()
 st.subheader("More questions")
 start = follow_up_defaults(result)
+# the inputs start from the bound above: keyed by it, they follow a new data set or a switch
+# to "By hand" (a widget keeps its own value under a fixed key, whatever value= says)
+sfx = f"{mode}_{start.n_items}_{start.p:.6g}_{start.n_agreed}"
 section = st.segmented_control("Question", SECTIONS, default=SECTIONS[0], key="noise_section")
 
 try:
@@ -215,8 +218,8 @@ try:
             "disagreements can a project of this size afford?"
         )
         c1, c2, c3 = st.columns(3)
-        n_r = c1.number_input("Items", min_value=1, value=start.n_items, key="noise_rev_n")
-        p_r = c2.number_input("p", 0.0, 1.0, value=start.p, format="%.4f", key="noise_rev_p")
+        n_r = c1.number_input("Items", min_value=1, value=start.n_items, key=f"noise_rev_n_{sfx}")
+        p_r = c2.number_input("p", 0.0, 1.0, value=start.p, format="%.4f", key=f"noise_rev_p_{sfx}")
         g_r = c3.number_input("Noise at most (%)", 0.0, 100.0, value=5.0, key="noise_rev_g")
         rev = max_disagreements(int(n_r), float(p_r), g_r / 100, float(confidence))
         if rev.reason:
@@ -231,7 +234,7 @@ try:
             "it) and how hard items are labelled."
         )
         c1, c2, c3 = st.columns(3)
-        n_a = c1.number_input("Items", min_value=1, value=start.n_items, key="noise_add_n")
+        n_a = c1.number_input("Items", min_value=1, value=start.n_items, key=f"noise_add_n_{sfx}")
         e_a = c2.number_input("Easy items (%)", 0.0, 100.0, value=80.0, key="noise_add_e")
         m_a = c3.number_input(
             "Categories on hard items (equally likely)", 2, 20, value=2, key="noise_add_m"
@@ -258,13 +261,13 @@ try:
         )
         c1, c2, c3 = st.columns(3)
         l_c = c1.number_input(
-            "Gold-standard items (L)", min_value=1, value=start.n_agreed, key="noise_cd_l"
+            "Gold-standard items (L)", min_value=1, value=start.n_agreed, key=f"noise_cd_l_{sfx}"
         )
         r_c = c2.number_input(
             "Coin-flips among them (R)",
             min_value=0,
             value=start.hidden_hard_within(l_c),
-            key="noise_cd_r",
+            key=f"noise_cd_r_{sfx}",
         )
         bound = c3.selectbox(
             "Bound",
@@ -283,9 +286,12 @@ try:
         )
         c1, c2, c3 = st.columns(3)
         kap = c1.number_input("Kappa", -1.0, 1.0, value=0.8, format="%.3f", key="noise_kappa")
-        n_k = c2.number_input("Items", min_value=1, value=start.n_items, key="noise_kappa_n")
+        n_k = c2.number_input("Items", min_value=1, value=start.n_items, key=f"noise_kappa_n_{sfx}")
         a_k = c3.number_input(
-            "Agreed items", min_value=0, value=start.n_agreed_within(n_k), key="noise_kappa_a"
+            "Agreed items",
+            min_value=0,
+            value=start.n_agreed_within(n_k),
+            key=f"noise_kappa_a_{sfx}",
         )
         kn = kappa_noise_estimate(float(kap), int(n_k), int(a_k))
         if kn.reason:

@@ -90,7 +90,8 @@ class ChanceDifference(ExplainedResult):
             f"Two systems that are equally good on the easy items can still differ by up to "
             f"{self.difference:.0f} correct answers ({format_percent(self.share)} of the {self.n_gold:,} "
             f"gold items) by chance alone, with {format_confidence(self.confidence)} probability "
-            f"({self.bound} bound); smaller differences prove nothing."
+            f"({'Chebyshev' if self.bound == 'chebyshev' else self.bound} bound); smaller "
+            "differences prove nothing."
         )
 
 

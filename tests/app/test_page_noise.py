@@ -114,8 +114,27 @@ def test_further_questions():
     at.segmented_control(key="noise_section").set_value("What does kappa say?").run()
     assert not at.exception
     assert metrics(at)["Noise of the agreed items (kappa's reading)"] == "11.1%"
-    at.number_input(key="noise_kappa_a").set_value(500).run()
+    agreed = next(w for w in at.number_input if w.key.startswith("noise_kappa_a_"))
+    agreed.set_value(500).run()
     assert not at.exception and at.warning  # kappa says 800 easy but only 500 agreed
+
+
+def test_follow_up_questions_start_from_the_bound_shown():
+    """Switching to "By hand" moves the follow-up inputs to the hand bound's numbers (a
+    widget under a fixed key kept the loaded data's 300 items and p)."""
+    at = run(small())
+    at.segmented_control(key="noise_section").set_value("How many disagreements can we afford?")
+    at.run()
+
+    def items() -> int:
+        return next(w.value for w in at.number_input if w.key.startswith("noise_rev_n_"))
+
+    assert items() == 48  # the loaded data's items
+    at.segmented_control(key="noise_mode").set_value("By hand").run()
+    assert not at.exception
+    assert items() == 1000  # the hand calculator's n
+    at.number_input(key="noise_n").set_value(700).run()
+    assert items() == 700
 
 
 def test_multilabel_data_set():
