@@ -458,15 +458,24 @@ class CellColumn:
         Returns
         -------
         pandas.Series of int
-            Indexed by the token as written in lower case, sorted.
+            Indexed by the token as written in the file (spellings that differ only in case
+            counted together, under the most frequent one), sorted.
         """
-        norm = pd.Index(self.texts("label")).str.lower().to_numpy(object)
+        texts = pd.Index(self.texts("label"))
+        norm = texts.str.lower().to_numpy(object)
         token = self.missing & (norm != "")
-        if token.any():
-            counts = np.bincount(self.codes[rows & (self.codes >= 0)], minlength=len(norm))
-        else:  # only blank cells are missing: no token to count, no pass over the cells
-            counts = np.zeros(len(norm), np.int64)
-        return pd.Series(counts[token], index=norm[token]).groupby(level=0).sum()
+        if not token.any():  # only blank cells are missing: no token, no pass over the cells
+            return pd.Series(np.zeros(0, np.int64), index=pd.Index([], dtype=object))
+        counts = np.bincount(self.codes[rows & (self.codes >= 0)], minlength=len(norm))
+        found = pd.DataFrame(
+            {"text": texts.to_numpy(object)[token], "norm": norm[token], "n": counts[token]}
+        )
+        found = found[found["n"] > 0]
+        shown = (
+            found.sort_values("n", ascending=False, kind="stable").groupby("norm")["text"].first()
+        )
+        total = found.groupby("norm")["n"].sum()
+        return pd.Series(total.to_numpy(), index=shown.reindex(total.index).to_numpy()).sort_index()
 
     def numeric(self) -> np.ndarray:
         """Per distinct value: is it a number, or text that is plainly a decimal number."""

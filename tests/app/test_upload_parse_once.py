@@ -51,7 +51,7 @@ def test_an_upload_is_read_once_for_preview_description_and_load():
 def test_the_missing_values_choice_keeps_a_category_called_none():
     at = uploaded(RELATIONS, "relations.csv")
     assert {m.label: m.value for m in at.metric}["Categories"] == "2"
-    assert any("'none' was read as missing" in shown(w.value) for w in at.warning)
+    assert any("'None' was read as missing" in shown(w.value) for w in at.warning)
     box = at.text_input(key="map_missing_relations.csv")
     box.set_value("na, n/a, null").run()
     assert not at.exception and not at.error

@@ -213,8 +213,12 @@ def test_missing_tokens_are_a_choice():
     default = load_annotations(upload(LONG.encode(), "rel.csv"))
     assert "None" not in default.categories and default.report.n_missing == 30
     # 'None' is as frequent as a category: the report says so, and how to keep it
-    caution = [c for c in default.report.warnings() if "'none' was read as missing" in c]
+    caution = [c for c in default.report.warnings() if "'None' was read as missing" in c]
     assert caution and "missing=" in caution[0] and "'born_in', has 20" in caution[0]
+    # quoted as written; spellings that differ in case are counted together
+    mixed = LONG.replace("0,a,None", "0,a,NONE").replace("1,a,None", "1,a,none")
+    caution = load_annotations(upload(mixed.encode(), "rel.csv")).report.warnings()
+    assert any("'None' was read as missing in 30 label cells" in c for c in caution)
     kept = load_annotations(upload(LONG.encode(), "rel.csv"), missing=())
     assert "None" in kept.categories and kept.n_judgements == 90
     assert not any("read as missing" in c for c in kept.report.warnings())
