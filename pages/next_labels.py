@@ -30,6 +30,10 @@ from ui.state import get_sample_key, require_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
 
+# the "would two more annotators help" table's columns that are shares, shown as percents
+ALONE = "agreement alone: share of agreed items that may be coin-flips (bound)"
+SHARES = ("model: expected accuracy", ALONE)
+
 STRATEGY_NAMES = {
     "gain": "Expected information gain (the model's choice)",
     "uncertainty": "Least confident items first",
@@ -214,7 +218,16 @@ try:
     )
     new_run = _plan(ann.fingerprint, result, float(target), False)
     st.markdown(md(f"A new run with annotators like these: {new_run.reason}"))
-    show_table(new_run.curve, "judgements per item for a new run", key="nl_new_run", index=False)
+    show_table(
+        new_run.curve,
+        "judgements per item for a new run",
+        key="nl_new_run",
+        index=False,
+        column_config={
+            c: st.column_config.NumberColumn(c, format="percent")
+            for c in ("accuracy", "low", "high")
+        },
+    )
     for note in new_run.notes:
         st.caption(md(note))
     st.markdown("**Would two more annotators help?**")
@@ -238,8 +251,14 @@ try:
             equal_rates(ann.n_categories),
             [k_now, k_now + 2],
         )
-        side["agreement alone: coin-flips among agreed items (bound)"] = noise["gamma"].to_numpy()
-    show_table(side, "would two more annotators help", key="nl_two_more", index=False)
+        side[ALONE] = noise["gamma"].to_numpy()
+    show_table(
+        side,
+        "would two more annotators help",
+        key="nl_two_more",
+        index=False,
+        column_config={c: st.column_config.NumberColumn(c, format="percent") for c in SHARES},
+    )
     if np.isfinite(kappa):
         st.caption(
             "The agreement-alone column is the Noise calculator's 'more annotators' projection "

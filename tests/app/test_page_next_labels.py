@@ -55,7 +55,7 @@ def test_batch_table_downloads_and_curves():
     assert two_more["judgements per item"].tolist() == [5, 7]  # 1500 judgements / 300 items
     acc = two_more["model: expected accuracy"].to_numpy()
     assert acc[1] > acc[0]
-    bound = two_more["agreement alone: coin-flips among agreed items (bound)"].to_numpy()
+    bound = two_more["agreement alone: share of agreed items that may be coin-flips (bound)"].to_numpy()
     assert bound[1] < bound[0]
 
 
