@@ -18,6 +18,8 @@ from analytics.noise.bound import NoiseBound
 __all__ = ["adding_annotators_figure", "posterior_figure"]
 
 MAX_POINTS = 2_000
+#: The x axis stops where the chance of more coin-flips falls below this.
+TAIL_SHOWN = 1e-4
 
 
 def posterior_figure(result: NoiseBound) -> go.Figure:
@@ -100,6 +102,12 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
         title=title,
         x_title=f"j, hidden coin-flips among the {result.n_agreed:,} agreed items (count)",
     )
+    # the axis ends where more coin-flips are all but impossible (P(more than j) < 1e-4),
+    # not at the far end of the support, where nothing is drawn
+    done = np.flatnonzero(tail.to_numpy() < TAIL_SHOWN)
+    end = hidden[done[0]] if len(done) else hidden[-1]
+    end = max(float(end), float(result.hidden_hard)) + 1.0
+    fig.update_xaxes(range=[float(hidden[0]) - 0.5, end + 0.5])
     fig.update_yaxes(title_text="probability of exactly j", secondary_y=False, rangemode="tozero")
     fig.update_yaxes(
         title_text="probability of more than j",

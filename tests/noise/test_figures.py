@@ -43,3 +43,13 @@ def test_adding_annotators_figure():
     assert "(%)" in fig.layout.yaxis.title.text and fig.layout.xaxis.title.text
     empty = adding_annotators_figure(table.iloc[0:0])
     assert empty.layout.annotations and not empty.data
+
+
+def test_posterior_figure_axis_ends_where_the_mass_does():
+    """The x axis stops once more coin-flips are all but impossible, past the bound."""
+    r = noise_bound(300, 20, 0.1)
+    tail = r.tail()
+    hidden = r.posterior.index.to_numpy() - r.n_disagreed
+    low, high = posterior_figure(r).layout.xaxis.range
+    assert low < hidden[0] and r.hidden_hard < high < hidden[-1]
+    assert tail.to_numpy()[hidden <= high - 1.5].min() < 1e-4  # nothing drawn is cut off
