@@ -448,11 +448,15 @@ elif section == "Against gold":
         )
         try:
             curves = {m: calibration(r, gold) for m, r in {**results, choice: result}.items()}
-            show_figure(calibration_figure(curves), "calibration", key="gl_calib")
+            best = min(curves, key=lambda m: curves[m].attrs.get("ece", float("inf")))
+            show_figure(
+                calibration_figure(curves, shown={choice, best}), "calibration", key="gl_calib"
+            )
             st.caption(
                 "Points below the diagonal are over-confident: items at that confidence are "
                 "right less often than the model claims. ECE is the average gap, weighted by "
-                "items."
+                "items. Drawn: the model chosen above and the best calibrated one; click a "
+                "model in the legend to add it."
             )
             per_annotator = annotator_gold_accuracy(ann, gold)
             show_figure(

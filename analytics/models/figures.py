@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -104,13 +104,18 @@ def comparison_figure(table: pd.DataFrame, chosen: str | None = None) -> go.Figu
     return apply_layout(fig, title="Models compared (higher is better)", height=380)
 
 
-def calibration_figure(tables: Mapping[str, pd.DataFrame]) -> go.Figure:
+def calibration_figure(
+    tables: Mapping[str, pd.DataFrame], shown: Iterable[str] | None = None
+) -> go.Figure:
     """Reliability diagram: accuracy against mean confidence per bin, one line per model.
 
     Parameters
     ----------
     tables : mapping of str to pandas.DataFrame
         Model name -> :func:`~analytics.models.calibration` table.
+    shown : iterable of str or None, default None
+        The models drawn at first; the others are listed in the legend, one click away
+        (seven crossing lines are hard to read). None: every model.
 
     Returns
     -------
@@ -131,10 +136,12 @@ def calibration_figure(tables: Mapping[str, pd.DataFrame]) -> go.Figure:
             hoverinfo="skip",
         )
     )
+    shown = None if shown is None else set(shown)
     for n, (name, t) in enumerate(tables.items()):
         full = t[t["items"] > 0]
         fig.add_trace(
             go.Scatter(
+                visible=True if shown is None or name in shown else "legendonly",
                 x=full["mean_confidence"],
                 y=full["accuracy"],
                 mode="lines+markers",

@@ -119,3 +119,12 @@ def test_split_notes_and_plain_settings():
     assert plain["comparison"].startswith("a table of 6 rows")
     ds = plain_settings(fit(ann, "dawid_skene"))
     assert ds["model"] == "dawid_skene" and isinstance(ds["seconds"], float)
+
+
+def test_calibration_figure_draws_the_models_asked_and_lists_the_rest():
+    ann, gold = public("welinder_bluebirds")
+    tables = {m: calibration(fit(ann, m), gold) for m in ("majority", "dawid_skene", "mace")}
+    fig = calibration_figure(tables, shown={"dawid_skene"})
+    visible = {t.name.split(" (")[0]: t.visible for t in fig.data[1:]}
+    assert visible == {"majority": "legendonly", "dawid_skene": True, "mace": "legendonly"}
+    assert all(t.visible in (None, True) for t in calibration_figure(tables).data)
