@@ -78,8 +78,16 @@ page.run()
 # The sidebar was drawn before the page ran; if the page loaded another data set (an
 # upload, a sample) or changed a setting the report uses, draw everything again at once so
 # that the sidebar (and its report download) never describes what the page no longer shows.
+# The fingerprint is the content's: the same file uploaded under another name has the same
+# one, so the name is compared too (the sidebar names the file).
+
+
+def _shown_as(data) -> tuple[str, str] | None:
+    return None if data is None else (data.fingerprint, data.name)
+
+
 now = get_annotations()
-if (None if now is None else now.fingerprint) != (None if ann is None else ann.fingerprint) or (
+if _shown_as(now) != _shown_as(ann) or (
     now is not None and not is_lazy(now) and report_settings(now) != shown_settings
 ):
     st.rerun()

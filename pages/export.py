@@ -120,9 +120,12 @@ for label, file_name, make in results:
 st.subheader("Where the other results are")
 st.markdown(
     """
+- **Overview**: the items to relabel, when that is the advice (CSV).
 - **Agreement report**: the coefficient table, per-category and pairwise tables (CSV), every figure (HTML/PNG).
 - **Multi-label**: A_m tables, category disagreement, the Algorithm 1 gold standard (CSV).
+- **Spans**: span F1 per label, annotator pairs and documents (CSV), the gold spans (CSV, Label Studio JSON, Prodigy JSONL), every span as a CSV that loads back.
 - **Noise calculator**: the agreed items, the usual candidate gold standard (CSV).
-- **Dawid-Skene**: the model's most likely labels with confidence, the annotator table (CSV).
+- **Gold labels**: the chosen model's most likely labels with confidence, the model comparison, the annotator table (CSV).
+- **Next labels**: the batch of items to label next (CSV, Label Studio tasks, Mechanical Turk input).
 """
 )

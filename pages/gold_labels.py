@@ -8,6 +8,7 @@ per data set (:func:`ui.cached.kept`, which lets them draw their own progress).
 from __future__ import annotations
 
 import hashlib
+import math
 
 import pandas as pd
 import streamlit as st
@@ -502,8 +503,9 @@ elif section == "Model uncertainty":
 
 else:
     state = "converged" if result.converged else "stopped at the iteration limit"
-    seconds = result.settings.get("seconds", float("nan"))
-    st.caption(f"{result.n_iter} iterations, {state} ({seconds:.2f} s).")
+    seconds = result.settings.get("seconds")
+    took = f" ({seconds:.2f} s)" if isinstance(seconds, float) and math.isfinite(seconds) else ""
+    st.caption(f"{result.n_iter} iterations, {state}{took}.")
     show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
     st.caption(
         "EM never lowers this curve (for auto: the stacking objective, the mixture's "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import streamlit as st
@@ -22,7 +23,9 @@ UPLOAD_TYPES = ["csv", "tsv", "json", "jsonl", "conll", "bio", "iob", "bilou", "
 def _load(data: bytes | tuple[tuple[str, bytes], ...], name: str, fmt: str | None):
     if isinstance(data, tuple):
         return sp.load_spans({Path(n).stem: d for n, d in data}, format="conll", name=name)
-    return sp.load_spans(data, format=fmt, name=name)
+    upload = io.BytesIO(data)  # named, so that errors (and format detection) use its name
+    upload.name = name
+    return sp.load_spans(upload, format=fmt, name=name)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -311,7 +311,7 @@ def _ignore_column(widget_key: str, column: str) -> None:
 
 for col in free_text:
     st.button(
-        f"Ignore column {col!r} and load again",
+        f"Ignore column {md(repr(col))} and load again",
         key=f"ignore_{name}_{col}",
         on_click=_ignore_column,
         args=(f"map_ignore_{name}", col),

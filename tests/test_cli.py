@@ -54,6 +54,19 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path):
     assert err.startswith("concord: error:") and "bad.csv" in err and "\n" not in err
 
 
+@pytest.mark.parametrize("content", ["", "\n\n   \n"])
+def test_an_empty_file_gets_a_hint_in_the_command_lines_words(capsys, tmp_path, content):
+    # the hint is the library's, read in a terminal too: no "Upload" (the app's wording)
+    path = tmp_path / "empty.csv"
+    path.write_text(content)
+    assert main(["summary", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(
+        "file 'empty.csv': the file is empty. Give a file with a header row and data rows."
+    ), err
+    assert "Upload" not in err
+
+
 def test_noise_by_hand_reproduces_the_paper(capsys):
     out = run_json(capsys, "noise", "--n", "1000", "--d", "100", "--p", "0.5", "--json")
     assert out["t0"] == 225 and out["hidden_hard"] == 125

@@ -139,5 +139,9 @@ class AnnotationDataError(ValueError):
         problem = _cut(_escape(str(self.problem)[: MAX_MESSAGE_CHARS + 1]), MAX_MESSAGE_CHARS)
         text = (", ".join(where) + ": " if where else "") + problem
         if self.hint:
+            # the hint is a sentence of its own: a problem written without its full stop
+            # ("no column 'item'") gets one, so the two do not run together
+            if not problem.rstrip().endswith((".", "!", "?", ":", ";", "…")):
+                text = text.rstrip() + "."
             text += " " + _cut(_escape(str(self.hint)[: MAX_MESSAGE_CHARS + 1]), MAX_MESSAGE_CHARS)
         return text

@@ -163,7 +163,7 @@ def _from_arrow(table: pa.Table, name: str, sep: str) -> tuple[pd.DataFrame, np.
             break
     if blank.all():
         raise AnnotationDataError(
-            "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
+            "the file is empty.", source=name, hint="Give a file with a header row and data rows."
         )
     line_numbers = np.arange(1, len(blank) + 1)
     if blank.any():
@@ -237,7 +237,7 @@ def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nda
     )
     if blank.all():
         raise AnnotationDataError(
-            "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
+            "the file is empty.", source=name, hint="Give a file with a header row and data rows."
         )
     if blank.any():
         notes.append(f"{int(blank.sum())} blank line(s) ignored.")

@@ -295,6 +295,7 @@ def _load(
             source, format=format, max_bytes=max_bytes, sheet=sheet, limits=limits
         )
     display = name or report.source
+    span_shaped = _looks_like_spans(df.columns)
     if layout in COUNT_LAYOUTS:
         build = from_count_table if layout == "counts" else from_contingency_table
         extra = {"categories": categories} if layout == "counts" else {}
@@ -334,19 +335,47 @@ def _load(
             "notes": tuple(notes),
         }
     )
-    enc = encode_frame(
-        long,
-        kind=lk,
-        categories=categories,
-        multilabel_sep=sep,
-        duplicates=duplicates,
-        name=display,
-        row_numbers=rows,
-        report=report,
-        missing=tokens,
-        label_cells=labels,
-    )
+    try:
+        enc = encode_frame(
+            long,
+            kind=lk,
+            categories=categories,
+            multilabel_sep=sep,
+            duplicates=duplicates,
+            name=display,
+            row_numbers=rows,
+            report=report,
+            missing=tokens,
+            label_cells=labels,
+        )
+    except AnnotationDataError as exc:
+        if not span_shaped or type(exc) is not AnnotationDataError:
+            raise
+        # a span table (many spans per annotator and document) read as judgements fails
+        # here, typically as repeated judgements: say what the file more likely is
+        raise AnnotationDataError(
+            exc.problem,
+            source=exc.source,
+            column=exc.column,
+            rows=exc.rows,
+            sheet=exc.sheet,
+            hint=SPAN_HINT + (f" If not, {exc.hint[:1].lower()}{exc.hint[1:]}" if exc.hint else ""),
+        ) from None
     return Annotations.from_encoded(enc, display, labels=long["label"])
+
+
+#: The hint on a loading error of a table with ``start`` and ``end`` columns.
+SPAN_HINT = (
+    "The columns start and end make this look like a span file (item, annotator, start, "
+    "end, label: pieces of text marked in documents): load it on the Spans page, or with "
+    "analytics.spans.load_spans."
+)
+
+
+def _looks_like_spans(columns: Any) -> bool:
+    """Whether a table has the ``start`` and ``end`` columns of span offsets."""
+    names = {str(c).strip().lower() for c in columns}
+    return {"start", "end"} <= names
 
 
 def _shown(cell: Any) -> str:

@@ -327,7 +327,7 @@ def _refuse_empty(data: bytes, name: str) -> None:
     # the head decides for any real file; only a blank head pays for stripping the whole
     if not data[:65536].strip() and not data.strip():
         raise AnnotationDataError(
-            "the file is empty.", source=name, hint="Upload a file with a header row and data rows."
+            "the file is empty.", source=name, hint="Give a file with a header row and data rows."
         )
 
 

@@ -216,7 +216,7 @@ def _open_archive(data: bytes, name: str) -> zipfile.ZipFile:
         raise AnnotationDataError(
             f"this is not an .xlsx workbook but {_what_zip(archive, names)}.",
             source=name,
-            hint="Upload the .xlsx itself, or export CSV.",
+            hint="Give the .xlsx itself, or export CSV.",
         )
     return archive
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -129,9 +130,12 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
         weights = pd.Series(w, index=table.index, name="weight")
         kept = weights[weights >= MIN_WEIGHT]
         kept = kept / kept.sum()
-        parts = {m: fit_model(coded, m, gold=gold, seed=seed) for m in kept.index}
-        if len(kept) == 1:
-            result = parts[kept.index[0]]
+        # each kept model is timed and named like fit(ann, m) does: the app shows these
+        # parts as the models' own fits (Fit details: "n iterations, converged (t s)")
+        parts = {m: _timed(coded, m, gold, seed) for m in kept.index}
+        if len(kept) == 1:  # auto's own copy: its settings must not overwrite the part's
+            only = parts[kept.index[0]]
+            result = dataclasses.replace(only, settings=dict(only.settings))
         else:
             # the trace is a mean per item; shown per held-out judgement, as the comparison
             # table and auto's note give it (the same objective, rescaled)
@@ -143,6 +147,15 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
     result.settings["model"] = "auto"
     result.settings["comparison"] = table
     object.__setattr__(result, "notes", (reason, *result.notes))
+    return result
+
+
+def _timed(coded: Coded, model: str, gold: Any, seed: int) -> ModelResult:
+    """``fit_model`` with the fit time and the model's name in its settings, as :func:`fit`."""
+    start = time.perf_counter()
+    result = fit_model(coded, model, gold=gold, seed=seed)
+    result.settings["seconds"] = time.perf_counter() - start
+    result.settings["model"] = model
     return result
 
 

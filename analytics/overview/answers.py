@@ -348,7 +348,12 @@ def _confused_pair(fit_result) -> tuple[Any, Any, float] | None:
 
 
 def _recommend(
-    answers: dict[str, Answer], weak: list, unsure: list, fits: list, lazy: bool = False
+    answers: dict[str, Answer],
+    weak: list,
+    unsure: list,
+    fits: list,
+    lazy: bool = False,
+    multilabel: bool = False,
 ) -> Recommendation:
     def rec(text: str, key: str, items: tuple = ()) -> Recommendation:
         a = answers[key]
@@ -378,7 +383,16 @@ def _recommend(
     if unsure:
         options.append(
             rec(
-                f"Relabel these {len(unsure):,} items: their label is less than {SURE:.0%} sure "
+                # Next labels plans single-label batches only: multi-label data are
+                # pointed at the Gold labels page's per-category posteriors instead
+                (
+                    f"Relabel these {len(unsure):,} items: some category's yes/no is less "
+                    f"than {SURE:.0%} sure (the Gold labels page shows every category's "
+                    "posterior for each item)."
+                )
+                if multilabel
+                else f"Relabel these {len(unsure):,} items: their label is less than "
+                f"{SURE:.0%} sure "
                 + (
                     "(on data in memory the Next labels page plans that batch)."
                     if lazy
@@ -498,4 +512,6 @@ def overview(
                 "gold_labels",
             )
     order = ("agreement", "noise", "annotators", "gold", "more_labels")
-    return Overview(tuple(answers[k] for k in order), _recommend(answers, weak, unsure, fits, is_lazy(ann)))
+    return Overview(tuple(answers[k] for k in order), _recommend(
+            answers, weak, unsure, fits, is_lazy(ann), multilabel=ann.is_multilabel
+        ))

@@ -184,6 +184,14 @@ def load_spans(
             names.append(one_name)
         return read_conll(contents, ", ".join(names), completed=completed, name=name, **options)
     data, source_name = read_source(source, max_bytes)
+    if source_name == "<bytes>" and name:  # raw bytes: the display name is the only name
+        source_name = str(Path(name).name)
+    if not data.strip():
+        raise AnnotationDataError(
+            "the file is empty.",
+            source=source_name,
+            hint="Give a file with a header row and data rows, or a tool's export.",
+        )
     fmt = format or _guess_format(data, source_name)
     if fmt == "table":
         spans = _read_table(data, source_name, completed, text, name, **options)
@@ -236,7 +244,13 @@ def _read_table(
         frame = pd.read_csv(
             io.StringIO(content), sep=sep, dtype=str, keep_default_na=False, na_filter=False
         )
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+    except pd.errors.EmptyDataError:  # blank lines only, or nothing pandas can parse
+        raise AnnotationDataError(
+            "the file is empty.",
+            source=source,
+            hint="Give a file with a header row and data rows.",
+        ) from None
+    except pd.errors.ParserError as exc:
         raise AnnotationDataError(f"cannot read the table: {exc}", source=source) from None
     frame.columns = [str(c).strip().lower() for c in frame.columns]
     if "text" in frame.columns:  # an empty text cell: the text is not given on that row

@@ -281,7 +281,7 @@ class SpanAnnotations:
                 f"no column {missing[0]!r}; span tables need the columns "
                 + ", ".join(SPAN_COLUMNS),
                 source=source,
-                hint="Rename the columns, or give format= for a tool export.",
+                hint="Rename the columns, or choose the tool's export format.",
             )
         n = len(frame)
         rownum = np.arange(n) + 2 if rows is None else np.asarray(rows)

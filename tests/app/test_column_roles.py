@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from tests.helpers.markup import shown
+from tests.helpers.markup import is_literal, shown
 from tests.helpers.paths import ROOT
 from ui.columns import column_roles
 
@@ -37,13 +37,26 @@ def test_a_notes_column_is_flagged_and_one_click_sets_it_aside():
     assert at.session_state["concord_annotations"].n_annotators == 4
     assert any("free text" in shown(w.value) for w in at.warning)
     assert roles(at)["Notes"] == "annotator (wide form)"
-    button = next(b for b in at.button if "Ignore column 'Notes'" in b.label)
+    button = next(b for b in at.button if "Ignore column 'Notes'" in shown(b.label))
     button.click().run()
     assert not at.exception
     ann = at.session_state["concord_annotations"]
     assert list(ann.annotators) == ["ann1", "ann2", "ann3"]
     assert roles(at)["Notes"] == "ignored (your choice)"
     assert not any("free text" in shown(w.value) for w in at.warning)
+
+
+def test_a_notes_column_named_in_markdown_is_named_literally_on_its_button():
+    # A button label is Markdown: the column's name must not turn red or into a link.
+    name = "notes :red[z] [l](http://a)"
+    data = NOTES.replace(b"Notes", name.encode())
+    at = uploaded(data)
+    button = next(b for b in at.button if "Ignore column" in b.label)
+    assert shown(button.label) == f"Ignore column {name!r} and load again"
+    assert is_literal(button.label, name), button.label
+    button.click().run()
+    assert not at.exception
+    assert list(at.session_state["concord_annotations"].annotators) == ["ann1", "ann2", "ann3"]
 
 
 def test_long_form_roles_name_every_column():

@@ -266,3 +266,17 @@ def test_no_truth_offered_for_a_sample_without_one_or_for_other_data():
     assert not [c for c in at.checkbox if c.key == "gl_sample_truth"]
     show(at, "Against gold")
     assert not gold_tables(at)
+
+
+def test_fit_details_give_every_models_fit_time():
+    # the models auto fitted are reused for the Model choice: they said "(nan s)"
+    import re
+
+    from analytics.data import load_sample
+
+    at = run(load_sample("crowd_intents"))
+    for model in ("one_coin", "dawid_skene", "auto"):
+        at.selectbox(key="gl_model").set_value(model).run()
+        show(at, "Fit details")
+        (line,) = [c.value for c in at.caption if "iterations" in c.value]
+        assert re.fullmatch(r"\d+ iterations, [a-z ]+ \(\d+\.\d\d s\)\.", line), (model, line)

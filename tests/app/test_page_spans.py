@@ -81,3 +81,38 @@ def test_the_sidebar_names_the_span_data_this_page_shows():
     at = _run()
     sidebar = " ".join(shown(c.value) for c in at.sidebar.caption)
     assert "news_spans.csv" in sidebar and "span data" in sidebar
+
+
+def _upload(data: bytes, name: str) -> AppTest:
+    at = _run()
+    at.file_uploader(key="spans_upload").set_value((name, data, "text/csv")).run()
+    at.button(key="spans_load").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_file_that_is_not_a_span_table_is_named_and_the_hint_fits_the_page():
+    text = b"Lorem ipsum dolor sit amet\nconsectetur adipiscing, elit; sed do\n"
+    at = _upload(text, "random.txt")
+    (error,) = [shown(e.value) for e in at.error]
+    assert error.startswith("file 'random.txt': no column 'item'"), error
+    assert "<bytes>" not in error
+    # the hint is its own sentence, in the page's words (the Format box), not the library's
+    assert "label. Rename the columns, or choose the tool's export format." in error, error
+    assert "format=" not in error
+
+
+def test_an_empty_span_file_says_it_is_empty():
+    for data in (b"", b"\n\n  \n"):
+        at = _upload(data, "empty.csv")
+        (error,) = [shown(e.value) for e in at.error]
+        assert error.startswith("file 'empty.csv': the file is empty. Give a file"), error
+        assert "No columns to parse" not in error
+
+
+def test_an_upload_named_conll_is_read_as_conll():
+    # the upload's name reaches the loader, so its extension picks the format
+    data = b"-DOCSTART-\n\nJohn\tB-PER\nsmiled\tO\n"
+    at = _upload(data, "ann1.conll")
+    assert not at.error, [e.value for e in at.error]
+    assert any(shown(m.value).startswith("**ann1.conll**: 1 documents") for m in at.markdown)

@@ -145,3 +145,16 @@ def test_fractional_counts_show_the_coefficients_defined_on_counts():
     tables = [d.value for d in at.dataframe if list(d.value.columns) == list(expected.columns)]
     assert tables, "the coefficients table is shown"
     pd.testing.assert_frame_equal(tables[0].reset_index(drop=True), expected)
+
+
+def test_a_span_file_uploaded_as_annotations_points_to_the_spans_page():
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    data = (
+        b"item,annotator,start,end,label\n"
+        b"d1,ann,0,5,PER\nd1,ann,10,13,PER\nd1,bob,0,5,PER\nd1,bob,10,13,ORG\n"
+    )
+    at.file_uploader(key="upload_file").set_value(("spans.csv", data, "text/csv")).run()
+    assert not at.exception
+    errors = [shown(e.value) for e in at.error]
+    assert any("look like a span file" in e and "Spans page" in e for e in errors), errors

@@ -73,3 +73,23 @@ def test_choosing_a_sample_again_drops_the_url_name(uploaded):
     assert not uploaded.exception
     assert "data" not in uploaded.query_params
     assert "mine.csv" not in sidebar_text(uploaded)
+
+
+def test_the_sidebar_follows_the_same_content_under_a_new_name():
+    # the sample's own bytes renamed: the fingerprint (content) is the same, the name is not
+    from analytics.data import DEFAULT_SAMPLE, SAMPLES
+
+    data = SAMPLES[DEFAULT_SAMPLE].path.read_bytes()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    before = at.session_state["concord_annotations"]
+    at.segmented_control(key="upload_mode").set_value("Upload a file")
+    run_frame(at)
+    at.file_uploader(key="upload_file").set_value(("copy.csv", data, "text/csv"))
+    run_frame(at)
+    assert not at.exception and not at.error
+    now = at.session_state["concord_annotations"]
+    assert now.fingerprint == before.fingerprint and now.name == "copy.csv"
+    assert "copy.csv" in shown(at.subheader[0].value)
+    text = sidebar_text(at)
+    assert "copy.csv" in text and before.name not in text, text

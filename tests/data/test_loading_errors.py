@@ -205,3 +205,29 @@ def test_an_internal_bug_is_not_dressed_up_in_strict_mode(monkeypatch):
         load_annotations(upload(b"item,annotator,label\n1,a,x\n"))
     assert "KeyError" not in str(info.value) and "bug'" not in str(info.value)
     assert info.value.source and isinstance(info.value.__cause__, KeyError)
+
+
+SPAN_CSV = (
+    b"item,annotator,start,end,label,text\n"
+    b"d1,ann,0,5,PER,Alice met Bob\n"
+    b"d1,ann,10,13,PER,Alice met Bob\n"
+    b"d1,bob,0,5,PER,Alice met Bob\n"
+    b"d1,bob,10,13,PER,Alice met Bob\n"
+)
+
+
+def test_a_span_file_loaded_as_annotations_is_named_a_span_file():
+    with pytest.raises(AnnotationDataError) as info:
+        load_annotations(upload(SPAN_CSV, "spans.csv"))
+    message = str(info.value)
+    assert message.startswith("file 'spans.csv', rows 3, 5: 2 repeated judgements"), message
+    assert "look like a span file" in info.value.hint and "Spans page" in info.value.hint
+    assert "If not, choose a duplicates policy" in message  # the old way out is still given
+
+
+def test_a_table_without_offsets_keeps_the_plain_repeat_hint():
+    data = b"item,annotator,label\nd1,ann,x\nd1,ann,y\n"
+    with pytest.raises(AnnotationDataError) as info:
+        load_annotations(upload(data))
+    assert info.value.hint.startswith("Choose a duplicates policy")
+    assert "span" not in str(info.value)

@@ -162,3 +162,19 @@ def test_any_table_loads_or_gives_a_named_error(rows, with_text):
         load_spans((head + "\n" + body).encode(), format="table")
     except AnnotationDataError as exc:
         assert exc.source == "<bytes>"
+
+
+def test_bytes_are_named_by_name_and_an_empty_file_is_called_empty():
+    for data in (b"", b" \n\n"):
+        with pytest.raises(AnnotationDataError) as info:
+            load_spans(data, name="mine.csv")
+        assert str(info.value) == (
+            "file 'mine.csv': the file is empty. Give a file with a header row and data rows, "
+            "or a tool's export."
+        )
+    with pytest.raises(AnnotationDataError) as info:
+        load_spans(b"a,b\n1,2\n", name="mine.csv")
+    assert str(info.value).startswith("file 'mine.csv': no column 'item'")
+    assert str(info.value).endswith(
+        "label. Rename the columns, or choose the tool's export format."
+    )
