@@ -139,9 +139,8 @@ def test_export_page(single):
     assert HOSTILE_FILE in check_literal(at)
 
 
-# pages/upload.py is rewritten by another owner; the lead applies ui.text.md to its
-# Markdown sites (the subheader, captions, alerts, the load report) at the merge. Until
-# then this test fails here, on the "Loaded: ..." subheader.
+# The Data page's Markdown sites (the subheader, captions, alerts, the load report, the
+# "Ignore column" button) all go through ui.text.md.
 def test_data_page_upload_of_a_hostile_file(tmp_path):
     from tests.helpers.markup import hostile_file
 
