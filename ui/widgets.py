@@ -44,11 +44,15 @@ def download_table(
 #: The most rows a table shows on screen; the CSV download always has every row. Sending
 #: 200,000 rows to the browser on every rerun costs about half a second (issue 17.10).
 MAX_SHOWN_ROWS = 10_000
+#: Tables of at most this many rows are shown at their full height (no inner scrolling).
+WHOLE_ROWS = 20
 
 
 def show_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True, **kwargs) -> None:
     """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows)."""
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
+    # a short table is shown whole; a longer one scrolls inside ten rows' height
+    kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
     st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
     if shown is not df:
         st.caption(f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all.")

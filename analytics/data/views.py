@@ -357,5 +357,9 @@ class AnnotationViews:
                 )
             )
             rows.append(("empty-set judgements", int((sizes == 0).sum())))
-        # values are shown as text: the column mixes counts, means and the label kind
-        return pd.DataFrame([(m, str(v)) for m, v in rows], columns=["measure", "value"])
+        # values are shown as text: the column mixes counts, means and the label kind;
+        # counts with thousands separators, as every page's metrics write them
+        def text(v: object) -> str:
+            return f"{v:,}" if isinstance(v, (int, np.integer)) else str(v)
+
+        return pd.DataFrame([(m, text(v)) for m, v in rows], columns=["measure", "value"])

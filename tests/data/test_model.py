@@ -77,6 +77,15 @@ def test_summary_lists_the_essentials(small):
     assert s["label kind"] == "nominal"
 
 
+def test_summary_writes_counts_as_the_pages_do():
+    df = pd.DataFrame(
+        {"item": np.repeat(np.arange(600), 2), "annotator": ["a", "b"] * 600, "label": "x"}
+    )
+    s = Annotations.from_frame(df).summary().set_index("measure")["value"]
+    assert s["judgements"] == "1,200" and s["items"] == "600"
+    assert s["judgements per item (mean)"] == "2.0"
+
+
 def test_immutable(small):
     with pytest.raises(ValueError):
         small.item_codes[0] = 1
