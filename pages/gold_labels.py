@@ -98,11 +98,11 @@ def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
     sample = SAMPLES.get(key)
     has_truth = bool(sample and sample.truth and ann.name == sample.file)
     use_truth = has_truth and st.checkbox(
-        "Evaluate against the sample's known true labels",
+        "Use the sample's true labels",
         value=True,
         key="gl_sample_truth",
-        help="This sample ships with the true label of every item; an uploaded gold file "
-        "replaces it.",
+        help="Evaluate the models against them: this sample ships with the true label of "
+        "every item; an uploaded gold file replaces it.",
     )
     upload = st.file_uploader(
         "Gold labels for some items (optional): CSV with columns item, label",
