@@ -193,8 +193,8 @@ def big_upload(data: bytes, name: str, file_id: str) -> bool:
     in-memory loading of the Data page then does not run).
     """
     suffix = Path(name).suffix.lower()
-    if suffix not in (".parquet", ".pq", ".csv", ".tsv"):
-        return False
+    if suffix not in (".parquet", ".pq", ".csv", ".tsv") or not data:
+        return False  # an empty file gets the loader's "the file is empty", no engine choice
     default = "duckdb" if len(data) >= ENGINE_THRESHOLD_BYTES else "memory"
     engine = engine_choice(len(data), default, key=f"upload_engine_{name}")
     if engine != "duckdb":

@@ -68,6 +68,16 @@ def test_a_malformed_upload_shows_a_plain_error_and_keeps_the_data():
     assert metrics(at)["Items"] == "300"  # the previous data set stays loaded
 
 
+def test_an_empty_upload_says_so_without_an_engine_choice():
+    at = run_page()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    at.file_uploader(key="upload_file").set_value(("empty.csv", b"", "text/csv")).run()
+    assert not at.exception
+    assert any("the file is empty" in shown(e.value) for e in at.error)
+    assert not [r for r in at.radio if r.label == "Engine"]
+    assert not any("0 bytes" in shown(c.value) for c in at.caption)
+
+
 def test_column_mapping_fixes_an_unrecognised_file():
     at = run_page()
     at.segmented_control(key="upload_mode").set_value("Upload a file").run()
