@@ -147,7 +147,7 @@ def check_against_text(
         k = bad[0]
         raise AnnotationDataError(
             f"end {end[k]} is past the end of document {texts.index[i_code[k]]!r} "
-            f"({lengths[i_code[k]]} characters)",
+            f"({lengths[i_code[k]]:,} characters)",
             source=source,
             column="end",
             rows=rows[bad].tolist(),

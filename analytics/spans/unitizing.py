@@ -126,7 +126,7 @@ def unitizing_table(spans: SpanAnnotations) -> tuple[pd.DataFrame, str, int]:
     lengths = np.where(common, spans.lengths(), 0)
     offset = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     total = int(lengths.sum())
-    note = f"on the {n_docs} documents every annotator completed ({total} characters)"
+    note = f"on the {n_docs:,} documents every annotator completed ({total:,} characters)"
     if spans.n_items > n_docs:
         note += f"; {spans.n_items - n_docs} documents not completed by all are left out"
     if not spans.texts_known:
