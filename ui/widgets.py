@@ -51,6 +51,9 @@ WHOLE_ROWS = 20
 def show_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True, **kwargs) -> None:
     """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows)."""
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
+    if shown.attrs:  # Streamlit tries to send attrs as JSON and warns on frames held there
+        shown = shown.copy(deep=False)
+        shown.attrs = {}
     # a short table is shown whole; a longer one scrolls inside ten rows' height
     kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
     st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)

@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics import Annotations
 from tests.helpers.app import run_page
 from tests.helpers.paths import ROOT, load_public
+
+# tables whose attrs hold frames (the comparison's labels, the pairwise matrix) are shown
+# without them: Streamlit warned on every rerun that it could not serialise them
+pytestmark = pytest.mark.filterwarnings("error:Could not serialize pd.DataFrame.attrs")
 
 SECTIONS = [
     "Models compared",
