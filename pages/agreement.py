@@ -31,7 +31,7 @@ from analytics.agreement import (
     per_category_bars,
     reading,
 )
-from analytics.overview import judge
+from analytics.overview import format_judged, judge
 from ui.crowd import annotator_picker, window
 from ui.engine import engine_page
 from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
@@ -226,9 +226,7 @@ with st.container(border=True):
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
-        default="Bootstrap (1,000 resamples)"
-        if quick
-        else "Fast (analytic where one exists)",
+        default="Bootstrap (1,000 resamples)" if quick else "Fast (analytic where one exists)",
         key="agr_interval_mode",
         help="Bootstrap: resample items 1,000 times (every coefficient gets a BCa interval). "
         "Fast: analytic standard errors where one exists (Fleiss, Conger, Brennan-Prediger, "
@@ -304,7 +302,11 @@ with tab_summary:
         )
         col.metric(
             name,
-            "n/a" if not np.isfinite(value) else f"{value:.3f}",
+            "n/a"
+            if not np.isfinite(value)
+            else f"{value:.3f}"
+            if name == "Percent agreement"  # not judged by the agreement rule
+            else format_judged("agreement", value),
             ci,
             delta_color="off",
             delta_arrow="off",  # the interval is context, not a change up or down
