@@ -269,12 +269,24 @@ except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
 
+# rows whose interval is not the bootstrap's (a mean over pairs: the jackknife's)
+not_bootstrap = [
+    r.coefficient
+    for r in report.itertuples()
+    if r.ci_method and not str(r.ci_method).startswith("bootstrap")
+]
 st.caption(
     f"{format_count(sub.n_items, 'item')}, {format_count(sub.n_annotators, 'annotator')}, "
     f"{format_count(sub.n_judgements, 'judgement')}, "
     f"{format_count(sub.n_categories, 'category', 'categories')} ({sub.kind.value}). "
     + (
-        f"Intervals from {n_boot:,} bootstrap resamples, computed in {seconds:.1f} s."
+        f"Intervals from {n_boot:,} bootstrap resamples over items"
+        + (
+            f", except where the ci_method column says otherwise ({', '.join(not_bootstrap)})"
+            if not_bootstrap
+            else ""
+        )
+        + f"; computed in {seconds:.1f} s."
         if n_boot
         else f"Analytic intervals where one exists, computed in {seconds:.1f} s."
     )
@@ -341,16 +353,14 @@ with tab_summary:
             + "\n".join(f"- **{md(r.coefficient)}**: {md(r.note)}" for r in nan_rows.itertuples())
         )
     numbers = [c for c in NUMBER_COLUMNS if c in report.columns]
-    report = report.astype(dict.fromkeys(numbers, float))  # an empty cell is blank, not None
+    report = report.astype(dict.fromkeys([*numbers, "p_value"], float))
+    # a row without a p-value or interval (a mean over pairs has none by design) shows "–"
     show_table(
         report,
         "agreement report",
         key="agr_report",
         index=False,
-        column_config={
-            **{c: st.column_config.NumberColumn(c, format="%.3f") for c in numbers},
-            "p_value": st.column_config.NumberColumn("p_value", format="%.2g"),
-        },
+        formats={**dict.fromkeys(numbers, "{:.3f}"), "p_value": "{:.2g}"},
     )
 
 with tab_cat:
