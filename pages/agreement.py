@@ -228,7 +228,9 @@ with st.container(border=True):
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
         default="Bootstrap (1,000 resamples)" if quick else "Fast (analytic where one exists)",
         key="agr_interval_mode",
-        help="Bootstrap: resample items 1,000 times (every coefficient gets a BCa interval). "
+        help="Bootstrap: resample items 1,000 times (a BCa interval, or the basic one when "
+        "the estimate is too biased for BCa; a mean over annotator pairs gets the jackknife's "
+        "bias-corrected interval instead: the ci_method column says which). "
         "Fast: analytic standard errors where one exists (Fleiss, Conger, Brennan-Prediger, "
         "AC1/AC2, alpha with a nominal, interval or ratio distance, percent agreement; Cohen's "
         "kappa and Scott's pi of two annotators). Either way the table shows the analytic "

@@ -180,3 +180,6 @@ def test_summary_table_shows_a_dash_not_none_for_missing_values():
     caption = next(shown(c.value) for c in at.caption if "Intervals from" in shown(c.value))
     assert "except where the ci_method column says otherwise" in caption
     assert pairs in caption
+    # nor does the interval switch's help (it said every coefficient gets a BCa interval)
+    help_text = next(b.proto.help for b in at.get("button_group") if "Bootstrap:" in b.proto.help)
+    assert "jackknife" in help_text and "every coefficient gets a BCa" not in help_text
