@@ -24,11 +24,18 @@ from analytics import AnnotationDataError, Annotations, as_annotations
 from analytics._core.formatting import format_count
 from analytics._core.validation import check_confidence, check_whole
 from analytics.data import anonymous_annotators, table_to_csv
-from analytics.overview import expected_label_error, judge
+from analytics.overview import expected_label_error, format_judged, judge
 from analytics.report_html import Block, render, slug
 from analytics.report_settings import ReportSettings
 
-__all__ = ["SECTIONS", "Block", "ReportSettings", "build_report", "build_report_zip", "report_blocks"]
+__all__ = [
+    "SECTIONS",
+    "Block",
+    "ReportSettings",
+    "build_report",
+    "build_report_zip",
+    "report_blocks",
+]
 
 # ---------------------------------------------------------------------- sections
 REPORT_PAIRWISE_ANNOTATORS = 200
@@ -70,8 +77,8 @@ def _alpha_verdict(report: pd.DataFrame) -> Block:
     """The report's headline: Krippendorff's alpha judged by :func:`analytics.overview.judge`."""
     rows = report[report["coefficient"].str.startswith("Krippendorff")]
     row = (rows if len(rows) else report).iloc[0]
-    shown = f"{row['value']:.3f}" if pd.notna(row["value"]) else "undefined"
     verdict = judge("agreement", row["value"], str(row.get("note", "") or ""))
+    shown = verdict.shown if pd.notna(row["value"]) else "undefined"
     return Block("agreement", "text", text=f"{row['coefficient']} = {shown}.", verdict=verdict)
 
 
@@ -153,7 +160,7 @@ def _multilabel_blocks(ann: Annotations) -> list[Block]:
             s,
             "text",
             text=(
-                f"A_m (Bhowmick, Mitra & Basu 2008) = {am.a_m:.3f} "
+                f"A_m (Bhowmick, Mitra & Basu 2008) = {format_judged('agreement', am.a_m)} "
                 f"(observed {am.p_o:.3f}, expected {am.p_e:.3f})."
                 if not am.reason
                 else f"A_m (Bhowmick, Mitra & Basu 2008) is undefined: {am.reason}"
@@ -193,7 +200,7 @@ def _noise_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
         ann, settings.noise_confidence, annotators=settings.noise_annotators
     )
     verdict = judge("noise", result.gamma if result.ok else float("nan"), result.reason)
-    blocks = [Block(s, "text", text=result.explain(), verdict=verdict)]
+    blocks = [Block(s, "text", text=result.explain(verdict.shown), verdict=verdict)]
     if result.notes:
         blocks.append(Block(s, "text", "How it was computed", text="\n".join(result.notes)))
     if result.ok:
@@ -238,7 +245,8 @@ def _dawid_skene_blocks(ann: Annotations, settings: ReportSettings) -> list[Bloc
         Block(
             s,
             "text",
-            text=f"If the model is right about its own uncertainty, about {error:.1%} of its "
+            text="If the model is right about its own uncertainty, about "
+            f"{format_judged('gold_error', error)} of its "
             "labels are wrong; read it as a lower bound, since fitted models are "
             "overconfident (RTE: 0.8% by its own account, 7.3% against expert gold).",
             verdict=judge("gold_error", error),
@@ -525,7 +533,9 @@ def build_report_zip(
     )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS))
+        zf.writestr(
+            "report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)
+        )
         seen: dict[str, int] = {}
         for b in blocks:
             if b.kind != "table" or b.table is None:

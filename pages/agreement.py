@@ -31,7 +31,7 @@ from analytics.agreement import (
     per_category_bars,
     reading,
 )
-from analytics.overview import judge
+from analytics.overview import format_judged, judge
 from ui.crowd import annotator_picker, window
 from ui.engine import engine_page
 from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
@@ -226,11 +226,11 @@ with st.container(border=True):
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
-        default="Bootstrap (1,000 resamples)"
-        if quick
-        else "Fast (analytic where one exists)",
+        default="Bootstrap (1,000 resamples)" if quick else "Fast (analytic where one exists)",
         key="agr_interval_mode",
-        help="Bootstrap: resample items 1,000 times (every coefficient gets a BCa interval). "
+        help="Bootstrap: resample items 1,000 times (a BCa interval, or the basic one when "
+        "the estimate is too biased for BCa; a mean over annotator pairs gets the jackknife's "
+        "bias-corrected interval instead: the ci_method column says which). "
         "Fast: analytic standard errors where one exists (Fleiss, Conger, Brennan-Prediger, "
         "AC1/AC2, alpha with a nominal, interval or ratio distance, percent agreement; Cohen's "
         "kappa and Scott's pi of two annotators). Either way the table shows the analytic "
@@ -271,12 +271,24 @@ except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
 
+# rows whose interval is not the bootstrap's (a mean over pairs: the jackknife's)
+not_bootstrap = [
+    r.coefficient
+    for r in report.itertuples()
+    if r.ci_method and not str(r.ci_method).startswith("bootstrap")
+]
 st.caption(
     f"{format_count(sub.n_items, 'item')}, {format_count(sub.n_annotators, 'annotator')}, "
     f"{format_count(sub.n_judgements, 'judgement')}, "
     f"{format_count(sub.n_categories, 'category', 'categories')} ({sub.kind.value}). "
     + (
-        f"Intervals from {n_boot:,} bootstrap resamples, computed in {seconds:.1f} s."
+        f"Intervals from {n_boot:,} bootstrap resamples over items"
+        + (
+            f", except where the ci_method column says otherwise ({', '.join(not_bootstrap)})"
+            if not_bootstrap
+            else ""
+        )
+        + f"; computed in {seconds:.1f} s."
         if n_boot
         else f"Analytic intervals where one exists, computed in {seconds:.1f} s."
     )
@@ -304,7 +316,11 @@ with tab_summary:
         )
         col.metric(
             name,
-            "n/a" if not np.isfinite(value) else f"{value:.3f}",
+            "n/a"
+            if not np.isfinite(value)
+            else f"{value:.3f}"
+            if name == "Percent agreement"  # not judged by the agreement rule
+            else format_judged("agreement", value),
             ci,
             delta_color="off",
             delta_arrow="off",  # the interval is context, not a change up or down
@@ -339,16 +355,14 @@ with tab_summary:
             + "\n".join(f"- **{md(r.coefficient)}**: {md(r.note)}" for r in nan_rows.itertuples())
         )
     numbers = [c for c in NUMBER_COLUMNS if c in report.columns]
-    report = report.astype(dict.fromkeys(numbers, float))  # an empty cell is blank, not None
+    report = report.astype(dict.fromkeys([*numbers, "p_value"], float))
+    # a row without a p-value or interval (a mean over pairs has none by design) shows "–"
     show_table(
         report,
         "agreement report",
         key="agr_report",
         index=False,
-        column_config={
-            **{c: st.column_config.NumberColumn(c, format="%.3f") for c in numbers},
-            "p_value": st.column_config.NumberColumn("p_value", format="%.2g"),
-        },
+        formats={**dict.fromkeys(numbers, "{:.3f}"), "p_value": "{:.2g}"},
     )
 
 with tab_cat:

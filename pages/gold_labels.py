@@ -315,9 +315,10 @@ else:
         help="The annotators' mean estimated accuracy (the model's confusion matrices).",
     )
 label_error = expected_label_error(result.confidence)
+error_verdict = judge("gold_error", label_error)
 show_verdict(
-    judge("gold_error", label_error),
-    f"If the model is right about its own uncertainty, about {label_error:.1%} of its "
+    error_verdict,
+    f"If the model is right about its own uncertainty, about {error_verdict.shown} of its "
     f"labels are wrong ({label_error * headline.n_items:,.0f} of {headline.n_items:,} items). "
     "Read it as a lower bound: fitted models are overconfident (RTE in datasets/: 0.8% by "
     "its own account, 7.3% against expert gold); gold labels give the true figure.",

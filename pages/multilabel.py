@@ -122,9 +122,11 @@ if run_boot:
         interval = _bootstrap(ann.fingerprint, ann, int(n_boot), float(confidence))
 
 c1, c2, c3, c4 = st.columns(4)
+am_verdict = judge("agreement", am.a_m, am.reason)
+am_shown = am_verdict.shown if not am.reason else format_number(am.a_m)
 c1.metric(
     "A_m",
-    format_number(am.a_m),
+    am_shown,
     help="Bhowmick et al. (2008), equations 1-8: (P_o - P_e) / (1 - P_e).",
 )
 if interval is not None and not interval.reason:
@@ -146,8 +148,8 @@ c4.metric(
     help="The same with [0 1] and [1 0] kept apart in chance agreement.",
 )
 show_verdict(
-    judge("agreement", am.a_m, am.reason),
-    f"A_m = {format_number(am.a_m)}: chance-corrected agreement on label sets, read by the "
+    am_verdict,
+    f"A_m = {am_shown}: chance-corrected agreement on label sets, read by the "
     "same thresholds as alpha.",
 )
 if not am.reason:

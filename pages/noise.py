@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics import AnnotationDataError, format_confidence, format_percent
+from analytics import AnnotationDataError, format_confidence
 from analytics.noise import (
     NoiseBound,
     adding_annotators,
@@ -57,12 +57,13 @@ def _show_bound(result: NoiseBound, key: str) -> None:
         f"{int(result.hidden_hard):,}",
         help="Hard items hiding among the agreed ones, at most (t0 - d).",
     )
+    verdict = judge("noise", result.gamma)
     c[4].metric(
         "Noise, at most (γ)",
-        format_percent(result.gamma),
+        verdict.shown,
         help="Share of coin-flips among the agreed items, at most: (t0 - d) / (n - d).",
     )
-    show_verdict(judge("noise", result.gamma), result.explain())
+    show_verdict(verdict, result.explain(verdict.shown))
     st.caption(
         f"Expected number of coin-flips among the agreed items: {result.expected_hidden:,.1f}. "
         f"Method: {md(result.method)}."
@@ -297,7 +298,8 @@ try:
         if kn.reason:
             st.warning(md(kn.explain()))
         else:
-            st.metric("Noise of the agreed items (kappa's reading)", format_percent(kn.noise))
-            show_verdict(judge("noise", kn.noise), kn.explain())
+            kn_verdict = judge("noise", kn.noise)
+            st.metric("Noise of the agreed items (kappa's reading)", kn_verdict.shown)
+            show_verdict(kn_verdict, kn.explain(kn_verdict.shown))
 except AnnotationDataError as exc:
     show_error(exc)

@@ -145,3 +145,25 @@ def test_gold_and_more_labels_draw_on_the_model_family_and_next_labels(crowd):
     assert f"{1 - level:.1%} of its labels are wrong" in result["gold"].sentence
     after = min(level + two["accuracy"] - now["accuracy"], 1.0)
     assert f"would make that about {after:.1%}" in more.sentence
+
+
+def test_a_value_just_under_a_threshold_is_not_printed_on_it():
+    """Reviewer's file: alpha = 2/3 read "0.667: ... (below 0.667)"."""
+    from analytics.agreement import reading
+
+    df = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3, 4, 4],
+            "annotator": [":red[ann]", "b"] * 4,
+            "label": ["**bold**", "$x^2$", "**bold**", "**bold**", "$x^2$", "$x^2$"]
+            + 2 * ["<b>h</b>"],
+        }
+    )
+    answer = overview(Annotations.from_frame(df)).answers[0]
+    assert answer.verdict.label == "bad"
+    assert answer.number == "0.6667"
+    assert "is 0.6667: not reliable by Krippendorff's standard (below 0.667)" in answer.sentence
+    # the Agreement page's verdict sentence
+    text = reading("Krippendorff's alpha (nominal)", 2 / 3)
+    assert text.startswith("0.6667: not reliable by Krippendorff's standard (below 0.667)")
+    assert reading("Fleiss' kappa", 0.5999).startswith("0.5999: moderate")

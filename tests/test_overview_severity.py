@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from analytics import AnnotationDataError
-from analytics.overview import RULES, Severity, judge
+from analytics._core.formatting import format_judged_value
+from analytics.overview import RULES, Severity, format_judged, judge
 
 
 @pytest.mark.parametrize(
@@ -64,3 +65,60 @@ def test_severity_is_monotone_in_the_value(kind, a, b):
     rule = RULES[kind]
     better, worse = (max(a, b), min(a, b)) if rule.higher_is_better else (min(a, b), max(a, b))
     assert order[judge(kind, better).label] <= order[judge(kind, worse).label]
+
+
+# --- the value printed beside a verdict (reviewer: "0.667 ... below 0.667") ---------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "shown"),
+    [
+        ("agreement", 2 / 3, "0.6667"),  # 0.667 would read as at the threshold
+        ("agreement", 0.7999, "0.7999"),  # 0.800 would read as good
+        ("agreement", 0.79999999, "0.799999"),  # six decimals at most, rounded down
+        ("agreement", 0.8, "0.800"),  # on the threshold: the inclusive rule agrees
+        ("agreement", 0.667, "0.667"),
+        ("agreement", 0.42822, "0.428"),  # far from a threshold: three decimals
+        ("agreement", 0.6670000001, "0.667001"),  # above it, rounded up at six
+        ("noise", 0.1504, "15.04%"),  # 15.0% would read as caution
+        ("noise", 0.15, "15.0%"),
+        ("noise", 0.0501, "5.01%"),
+        ("weak_annotators", 0.0, "0.0%"),
+        ("agreement", float("nan"), "n/a"),
+    ],
+)
+def test_format_judged_never_rounds_onto_a_threshold(kind, value, shown):
+    assert format_judged(kind, value) == shown
+    assert judge(kind, value).shown == shown
+
+
+def _parse(text: str) -> float:
+    return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+
+
+@given(
+    st.sampled_from(sorted(RULES)),
+    st.one_of(
+        st.floats(-1, 1, allow_nan=False),
+        # values within a rounding step of a threshold
+        st.sampled_from([0.8, 0.667, 0.05, 0.15, 0.1, 0.0]).flatmap(
+            lambda t: st.floats(t - 1e-3, t + 1e-3, allow_nan=False)
+        ),
+    ),
+)
+def test_the_printed_value_gets_the_same_verdict(kind, value):
+    shown = format_judged(kind, value)
+    assert judge(kind, _parse(shown)).label == judge(kind, value).label, shown
+    decimals = len(shown.rstrip("%").partition(".")[2])
+    assert decimals <= (4 if RULES[kind].percent else 6)
+
+
+def test_format_judged_value_on_band_edges():
+    assert format_judged_value(0.5999, [0.2, 0.4, 0.6], digits=2) == "0.5999"
+    assert format_judged_value(0.61, [0.2, 0.4, 0.6], digits=2) == "0.61"
+    assert format_judged_value(float("inf"), [0.5]) == "n/a"
+
+
+def test_format_judged_names_unknown_kinds():
+    with pytest.raises(AnnotationDataError):
+        format_judged("nonsense", 0.5)

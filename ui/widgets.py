@@ -48,17 +48,38 @@ MAX_SHOWN_ROWS = 10_000
 WHOLE_ROWS = 20
 
 
-def show_table(df: pd.DataFrame, name: str, *, key: str, index: bool = True, **kwargs) -> None:
-    """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows)."""
+#: How a missing value (NaN) reads on screen, as in the CLI's tables.
+MISSING = "–"
+
+
+def show_table(
+    df: pd.DataFrame,
+    name: str,
+    *,
+    key: str,
+    index: bool = True,
+    formats: dict[str, str] | None = None,
+    **kwargs,
+) -> None:
+    """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows).
+
+    ``formats`` (column -> format string, e.g. ``"{:.3f}"``): those columns shown so, and
+    every missing cell shown as :data:`MISSING` rather than the grid's "None" (the cells
+    keep their numbers, so columns still sort as numbers; the CSV keeps them empty).
+    """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
+    truncated = shown is not df
     if shown.attrs:  # Streamlit tries to send attrs as JSON and warns on frames held there
         shown = shown.copy(deep=False)
         shown.attrs = {}
     # a short table is shown whole; a longer one scrolls inside ten rows' height
     kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
-    st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
-    if shown is not df:
-        st.caption(f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all.")
+    data = shown if formats is None else shown.style.format(formats, na_rep=MISSING)
+    st.dataframe(data, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
+    if truncated:
+        st.caption(
+            f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all."
+        )
     download_table(df, name, key=key, index=index)
 
 

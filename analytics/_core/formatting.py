@@ -1,6 +1,7 @@
 """How numbers and names are written for people: one rule for the pages, the report and the CLI.
 
-Numbers: :func:`format_percent`, :func:`format_number`, :func:`format_confidence`.
+Numbers: :func:`format_percent`, :func:`format_number`, :func:`format_confidence`, and
+:func:`format_judged_value` for a value printed beside a verdict with thresholds.
 Names in figures: plotly renders a subset of HTML (``<a href>``, ``<b>``, ``<span style>``,
 ``<br>``, entities) in titles, axis and tick labels, legend names, text, annotations and the
 values a hovertemplate substitutes. Every user string (a category, an annotator, an item, a
@@ -13,10 +14,12 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Iterable
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localcontext
 
 __all__ = [
     "format_confidence",
     "format_count",
+    "format_judged_value",
     "format_number",
     "format_percent",
     "plotly_labels",
@@ -96,6 +99,73 @@ def format_number(x: float, digits: int = 3) -> str:
     """
     x = float(x)
     return f"{x:.{digits}f}" if math.isfinite(x) else "—"
+
+
+def _side(x: Decimal, threshold: Decimal) -> int:
+    return (x > threshold) - (x < threshold)
+
+
+def format_judged_value(
+    x: float,
+    thresholds: Iterable[float],
+    digits: int = 3,
+    max_digits: int = 6,
+    percent: bool = False,
+) -> str:
+    """A value with ``digits`` decimals, more when rounding would misplace it at a threshold.
+
+    A verdict beside a number ("bad: below 0.667") must not be contradicted by the number's
+    rounding: 2/3 rounds to 0.667, which reads as *at* the threshold. The value gets one
+    more decimal at a time, up to ``max_digits``, until the shown number lies on the same
+    side of every threshold as the value (or on it, when the value is on it); at
+    ``max_digits`` it is rounded toward its own side.
+
+    Parameters
+    ----------
+    x : float
+        The value (a share when ``percent``).
+    thresholds : iterable of float
+        The thresholds of the rule that judges it (shares when ``percent``).
+    digits : int, default 3
+        The usual decimals (of the percentage when ``percent``).
+    max_digits : int, default 6
+        The most decimals shown.
+    percent : bool, default False
+        Write ``x`` as a percentage (``"15.0%"``).
+
+    Returns
+    -------
+    str
+        ``"n/a"`` when ``x`` is not finite.
+
+    Examples
+    --------
+    >>> format_judged_value(2 / 3, [0.8, 0.667]), format_judged_value(0.7, [0.8, 0.667])
+    ('0.6667', '0.700')
+    >>> format_judged_value(0.7999, [0.8, 0.667]), format_judged_value(0.8, [0.8, 0.667])
+    ('0.7999', '0.800')
+    >>> format_judged_value(0.1504, [0.05, 0.15], digits=1, max_digits=4, percent=True)
+    '15.04%'
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        return "n/a"
+    with localcontext() as ctx:
+        ctx.prec = 400  # any float, quantized to a few decimals, fits
+        scale = Decimal(100) if percent else Decimal(1)
+        value = Decimal(repr(x)) * scale
+        limits = [Decimal(repr(float(t))) * scale for t in thresholds]
+        suffix = "%" if percent else ""
+        shown = value
+        for d in range(digits, max(digits, max_digits) + 1):
+            shown = value.quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_EVEN)
+            wrong = [t for t in limits if _side(shown, t) != _side(value, t)]
+            if not wrong:
+                return f"{shown}{suffix}"
+        # still at (or across) a threshold: round toward the value's own side of it
+        toward = ROUND_FLOOR if value < wrong[0] else ROUND_CEILING
+        shown = value.quantize(Decimal(1).scaleb(-max(digits, max_digits)), rounding=toward)
+        return f"{shown}{suffix}"
 
 
 def format_confidence(confidence: float) -> str:

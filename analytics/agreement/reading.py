@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analytics._core.formatting import format_judged_value
 from analytics._core.validation import check_confidence
 
 __all__ = ["CAVEAT", "band", "reading"]
@@ -31,6 +32,24 @@ _BANDS = [  # Landis & Koch (1977), for kappa-type coefficients
     (0.80, "substantial agreement beyond chance"),
     (1.0 + 1e-9, "almost perfect agreement beyond chance"),
 ]
+
+
+_ALPHA_GOOD, _ALPHA_TENTATIVE = 0.8, 0.667  # Krippendorff (2004), chapter 11
+
+
+def _thresholds(coefficient: str) -> tuple[float, ...]:
+    """Where :func:`band`'s label for the coefficient changes."""
+    name = coefficient.lower()
+    if name.startswith("percent"):
+        return ()
+    if "alpha" in name:
+        return (_ALPHA_GOOD, _ALPHA_TENTATIVE)
+    return tuple(top for top, _ in _BANDS[:-1])
+
+
+def _shown(coefficient: str, value: float) -> str:
+    """Two decimals, more when rounding would put the value on or across a band's edge."""
+    return format_judged_value(value, _thresholds(coefficient), digits=2, max_digits=6)
 
 
 def band(coefficient: str, value: float) -> str:
@@ -74,9 +93,9 @@ def band(coefficient: str, value: float) -> str:
     if coefficient.lower().startswith("percent"):
         return f"{value:.0%} of pairs of judgements agree"
     if "alpha" in coefficient.lower():
-        if value >= 0.8:
+        if value >= _ALPHA_GOOD:
             return "reliable by Krippendorff's standard (alpha of 0.8 or more)"
-        if value >= 0.667:
+        if value >= _ALPHA_TENTATIVE:
             return "good enough only for tentative conclusions (Krippendorff: 0.667 to 0.8)"
         return "not reliable by Krippendorff's standard (below 0.667)"
     for top, label in _BANDS:
@@ -115,7 +134,9 @@ def reading(
     Notes
     -----
     The verbal label is :func:`band`'s; when the interval's ends fall in different bands
-    the sentence says the label is uncertain. Fleiss' kappa between 0 and 1 is also read
+    the sentence says the label is uncertain. Values have two decimals, more (up to six)
+    when rounding would put one on or across the edge of its band: alpha = 2/3 reads
+    "0.6667: not reliable ... (below 0.667)", not "0.67". Fleiss' kappa between 0 and 1 is also read
     as the share of "easy" items everyone gets right.
 
     References
@@ -133,13 +154,14 @@ def reading(
     confidence = check_confidence(confidence)
     if not np.isfinite(value):
         return f"Undefined: {note}." if note else "Undefined for these data."
-    text = f"{value:.2f}: {band(coefficient, value)}"
+    text = f"{_shown(coefficient, value)}: {band(coefficient, value)}"
     if coefficient.lower().startswith("percent"):
-        text = f"{value:.2f}: {band(coefficient, value)} (not corrected for chance)"
+        text += " (not corrected for chance)"
     if np.isfinite(ci_low) and np.isfinite(ci_high):
         lo_band, hi_band = band(coefficient, ci_low), band(coefficient, ci_high)
         text += (
-            f"; the {confidence:.0%} interval {ci_low:.2f}-{ci_high:.2f} says that with other items "
+            f"; the {confidence:.0%} interval {_shown(coefficient, ci_low)}-"
+            f"{_shown(coefficient, ci_high)} says that with other items "
             f"of the same kind the value could plausibly lie anywhere in that range"
         )
         if lo_band != hi_band and not coefficient.lower().startswith("percent"):

@@ -38,6 +38,7 @@ from analytics.agreement.prepared import (
     prepare,
     undefined,
 )
+from analytics.agreement.ranges import CLIPPED, clip_interval
 from analytics.agreement.standard_errors import (
     Analytic,
     alpha_se,
@@ -242,8 +243,11 @@ def agreement_report(
     large that BCa would need an extreme tail of the resamples, the basic interval is used
     (Davison & Hinkley 1997); if even that excludes the estimate, the interval is withheld
     with the reason. The analytic interval is :math:`\\hat\\kappa \\pm t_{df, (1+c)/2}\\,
-    \\widehat{SE}` (upper end capped at 1, as ``irrCAC``), with the standard errors of
-    :mod:`analytics.agreement.standard_errors`.
+    \\widehat{SE}`, with the standard errors of :mod:`analytics.agreement.standard_errors`.
+    Every interval end beyond the coefficient's range (above 1; below 0 for percent
+    agreement, below -1 for Cohen's kappa and Scott's pi) is moved back to it
+    (:func:`~analytics.agreement.ranges.clip_interval`; ``irrCAC`` caps the t interval at 1
+    too), and the method text then says "clipped to the coefficient's range".
 
     References
     ----------
@@ -290,9 +294,7 @@ def agreement_report(
         else ""
     )
     p = prepare(ann)
-    entries = _report_entries(
-        p, default_distance(ann) if distance is None else distance, weights
-    )
+    entries = _report_entries(p, default_distance(ann) if distance is None else distance, weights)
     boot: dict[str, np.ndarray] = {}
     refused: dict[str, str] = {}  # rows whose bootstrap would exceed the memory budget
     to_boot: dict[str, ItemStatistic] = {}
@@ -331,14 +333,20 @@ def agreement_report(
         elif name in refused:
             method = "none (the bootstrap would exceed the memory budget)"
             note = join_notes(note, refused[name])
+        lo, hi, clipped = clip_interval(name, lo, hi)
+        if clipped:
+            method = f"{method}; {CLIPPED}"
         analytic = _analytic_se(ann, p, name, population, weights) if np.isfinite(value) else ""
         a_lo = a_hi = se = p_value = float("nan")
         se_method = ""
         if isinstance(analytic, Analytic) and np.isfinite(analytic.se):
-            a_lo, a_hi, p_value = t_interval(float(value), analytic, confidence)
+            a_lo, a_hi, p_value = t_interval(float(value), analytic, confidence, cap=False)
             se, se_method = analytic.se, f"{analytic.method}, t({analytic.df}) interval"
             if population is not None:
                 se_method += f", finite-population correction N={population:,g}"
+            a_lo, a_hi, clipped = clip_interval(name, a_lo, a_hi)
+            if clipped:
+                se_method += f"; {CLIPPED}"
         elif name in boot and np.isfinite(value):
             reps = boot[name][np.isfinite(boot[name])]
             if len(reps) >= 2:

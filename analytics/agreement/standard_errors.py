@@ -103,10 +103,14 @@ def _mean_se(
     return Analytic(float(np.sqrt(max(var, 0.0))), n - 1, method)
 
 
-def t_interval(value: float, a: Analytic, confidence: float) -> tuple[float, float, float]:
+def t_interval(
+    value: float, a: Analytic, confidence: float, cap: bool = True
+) -> tuple[float, float, float]:
     """``(low, high, p_value)``: value :math:`\\pm t_{df,(1+c)/2}` SE and the two-sided test.
 
-    The upper end is capped at 1 (as ``irrCAC``); the p-value tests "no agreement beyond
+    The upper end is capped at 1 (as ``irrCAC``) unless ``cap=False`` (the caller then
+    keeps the interval in range itself, as :func:`~analytics.agreement.ranges.clip_interval`
+    does, saying so); the p-value tests "no agreement beyond
     chance" (coefficient 0) with :math:`t = \\hat\\kappa / SE` on ``df`` degrees of freedom.
     NaN when the SE is NaN or 0.
     """
@@ -114,7 +118,7 @@ def t_interval(value: float, a: Analytic, confidence: float) -> tuple[float, flo
         return float("nan"), float("nan"), float("nan")
     half = float(sps.t.ppf(0.5 + confidence / 2.0, a.df)) * a.se
     p = float(2.0 * sps.t.sf(abs(value) / a.se, a.df))
-    return value - half, min(1.0, value + half), p
+    return value - half, min(1.0, value + half) if cap else value + half, p
 
 
 DENSE_CELLS = 20_000_000

@@ -5,24 +5,25 @@ The words live here, beside the statistic, so that the page only shows them.
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from analytics.multilabel.am import AmResult
+from analytics.overview import Severity, format_judged, judge
 
 __all__ = ["am_reading", "am_summary", "lowest_pair"]
 
-# (lower bound, words), highest first; A_m at or above the bound reads as the words
-_BANDS = (
-    (0.8, "strong agreement beyond chance"),
-    (0.67, "good agreement, enough for tentative conclusions"),
-    (0.4, "moderate agreement: check the categories annotators confuse"),
-)
+# the words of each verdict of Concord's agreement rule (analytics.overview.RULES)
+_WORDS = {
+    Severity.GOOD: "good: reliable by Krippendorff's standard (0.800 or more)",
+    Severity.CAUTION: "caution: enough only for tentative conclusions (Krippendorff: 0.667 to "
+    "0.800)",
+    Severity.BAD: "bad: below Krippendorff's 0.667, too low to draw conclusions from; check "
+    "the categories annotators confuse",
+}
 
 
 def am_reading(a_m: float) -> str:
-    """Words for a value of A_m, on the scale annotation teams use for kappa-like values.
+    """Words for a value of A_m, by the same rule that colours it on every page.
 
     Parameters
     ----------
@@ -32,15 +33,16 @@ def am_reading(a_m: float) -> str:
     Returns
     -------
     str
-        "strong agreement beyond chance" (0.8 or more), "good agreement, enough for
-        tentative conclusions" (0.67 to 0.8), "moderate agreement: ..." (0.4 to 0.67),
-        "weak agreement, little above chance" (above 0), "no agreement beyond chance".
+        The verdict of :func:`analytics.overview.judge` ("agreement") in words: "good: ..."
+        (0.800 or more), "caution: ..." (0.667 to 0.800), "bad: ..." (below 0.667; at or
+        below 0 it also says there is no agreement beyond chance), "undefined".
 
     Notes
     -----
-    The thresholds 0.8 and 0.67 are Krippendorff's for drawing conclusions from
-    chance-corrected agreement; 0.4 only separates moderate from weak. Bhowmick et al. give
-    no thresholds for A_m.
+    One voice: the words follow the good/caution/bad rule the page shows beside the
+    number, Krippendorff's thresholds for chance-corrected agreement, and not a second
+    scale (a Landis & Koch style "moderate" for 0.41-0.60 read as a contradiction beside
+    "Bad"). Bhowmick et al. give no thresholds for A_m.
 
     References
     ----------
@@ -50,16 +52,17 @@ def am_reading(a_m: float) -> str:
     Examples
     --------
     >>> am_reading(0.72)
-    'good agreement, enough for tentative conclusions'
+    'caution: enough only for tentative conclusions (Krippendorff: 0.667 to 0.800)'
+    >>> am_reading(0.428)[:35]
+    "bad: below Krippendorff's 0.667, to"
     >>> am_reading(float("nan"))
     'undefined'
     """
-    if not math.isfinite(a_m):
+    verdict = judge("agreement", a_m)
+    if verdict.severity is Severity.UNDEFINED:
         return "undefined"
-    for bound, words in _BANDS:
-        if a_m >= bound:
-            return words
-    return "weak agreement, little above chance" if a_m > 0 else "no agreement beyond chance"
+    words = _WORDS[verdict.severity]
+    return words + ("; no agreement beyond chance" if a_m <= 0 else "")
 
 
 def am_summary(am: AmResult, four: AmResult) -> str:
@@ -80,11 +83,11 @@ def am_summary(am: AmResult, four: AmResult) -> str:
     if am.reason:
         return ""
     return (
-        f"A_m = {am.a_m:.2f}, {am_reading(am.a_m)}. Over {am.n_items:,} items judged "
+        f"A_m = {format_judged('agreement', am.a_m)}, {am_reading(am.a_m)}. Over {am.n_items:,} items judged "
         f"by two or more annotators ({am.n_annotator_pairs:,} annotator pairs, "
         f"{am.n_categories} categories). The paper's version counts one annotator's "
         "*[anger, not disgust]* meeting another's *[disgust, not anger]* as chance *agreement*, "
-        f"which raises P_e; keeping the two apart gives {four.a_m:.2f}."
+        f"which raises P_e; keeping the two apart gives {four.a_m:.3f}."
     )
 
 

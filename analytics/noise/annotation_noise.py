@@ -105,10 +105,16 @@ class AnnotationNoise(NoiseBound):
             **{f.name: getattr(bound, f.name) for f in fields(NoiseBound) if f.name not in kept},
         )
 
-    def explain(self) -> str:
+    def explain(self, shown: str | None = None) -> str:
         """The bound's sentence, plus what was left out (and, for multi-label data, how
-        label sets were compared)."""
-        text = super().explain()
+        label sets were compared).
+
+        Parameters
+        ----------
+        shown : str or None, default None
+            The noise bound as printed beside its verdict (see :meth:`NoiseBound.explain`).
+        """
+        text = super().explain(shown)
         if self.multilabel:
             text += f" ({MULTILABEL_SHORT})"
         if self.n_excluded:

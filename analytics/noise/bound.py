@@ -251,15 +251,22 @@ class NoiseBound(ExplainedResult):
         rev = np.cumsum(pmf[::-1])[::-1]
         return pd.Series(np.append(rev[1:], 0.0), index=self.posterior.index, name="P(X > t)")
 
-    def explain(self) -> str:
-        """One plain-language sentence for an annotation team."""
+    def explain(self, shown: str | None = None) -> str:
+        """One plain-language sentence for an annotation team.
+
+        Parameters
+        ----------
+        shown : str or None, default None
+            The noise bound as printed beside its verdict
+            (:func:`analytics.overview.format_judged`); None: one decimal of a percentage.
+        """
         if self.reason:
             return f"No noise bound: {self.reason}"
         return (
             f"With {format_confidence(self.confidence)} confidence, at most "
             f"{int(self.hidden_hard):,} of your {self.n_agreed:,} agreed items are coin-flips "
             "(hard items the annotators agreed on by chance): the agreed gold standard is at "
-            f"most {format_percent(self.gamma)} noise."
+            f"most {format_percent(self.gamma) if shown is None else shown} noise."
         )
 
     def as_frame(self) -> pd.DataFrame:

@@ -359,15 +359,22 @@ class KappaNoiseEstimate(ExplainedResult):
     noise: float
     reason: str = ""
 
-    def explain(self) -> str:
-        """One plain-language sentence for an annotation team."""
+    def explain(self, shown: str | None = None) -> str:
+        """One plain-language sentence for an annotation team.
+
+        Parameters
+        ----------
+        shown : str or None, default None
+            The noise level as printed beside its verdict
+            (:func:`analytics.overview.format_judged`); None: one decimal of a percentage.
+        """
         if self.reason:
             return f"No kappa reading: {self.reason}"
         return (
             f"Read as the share of easy items, kappa = {self.kappa:.3g} says about "
             f"{self.easy_items:,.0f} of your {self.n_items:,} items are easy; of the "
             f"{self.n_agreed:,} agreed items about {self.hidden_hard:,.0f} are then coin-flips, "
-            f"a noise level of about {format_percent(self.noise)} (an estimate, with no confidence margin)."
+            f"a noise level of about {format_percent(self.noise) if shown is None else shown} (an estimate, with no confidence margin)."
         )
 
 

@@ -7,7 +7,9 @@
   :class:`Recommendation`). The Overview page and the report only display it.
 - :func:`judge` applies Concord's stated rule for a kind of result (:data:`RULES`) and
   returns a :class:`Verdict` (good, caution, bad, undefined); every page and the HTML
-  report colour results by it, so the same number reads the same everywhere.
+  report colour results by it, so the same number reads the same everywhere;
+  :func:`format_judged` prints the value beside its verdict without rounding it onto or
+  across a threshold.
 - :func:`expected_label_error`: the expected share of wrong model labels.
 """
 
@@ -21,7 +23,7 @@ from analytics.overview.answers import (
     overview,
 )
 from analytics.overview.measures import expected_label_error
-from analytics.overview.severity import RULES, Rule, Severity, Verdict, judge
+from analytics.overview.severity import RULES, Rule, Severity, Verdict, format_judged, judge
 
 __all__ = [
     "CHANCE_SPAMMER_SCORE",
@@ -35,6 +37,7 @@ __all__ = [
     "Severity",
     "Verdict",
     "expected_label_error",
+    "format_judged",
     "judge",
     "overview",
 ]

@@ -154,11 +154,12 @@ def _agreement(ann: Annotations, distance: str | None) -> Answer:
     if not np.isfinite(value):
         sentence = f"Krippendorff's alpha is undefined for these data: {note}"
         return _answer("agreement", q, sentence, "n/a", verdict, "agreement")
+    # verdict.shown: 2/3 is "0.6667" beside "below 0.667", never "0.667"
     sentence = (
-        f"Krippendorff's alpha ({dist} distance) is {value:.3f}: "
+        f"Krippendorff's alpha ({dist} distance) is {verdict.shown}: "
         f"{ag.band('Krippendorff alpha', value)}."
     )
-    return _answer("agreement", q, sentence, f"{value:.3f}", verdict, "agreement")
+    return _answer("agreement", q, sentence, verdict.shown, verdict, "agreement")
 
 
 def _noise(
@@ -171,8 +172,8 @@ def _noise(
         result = noise_from_annotations(ann, confidence, annotators=annotators)
     gamma = result.gamma if result.ok else np.nan
     verdict = judge("noise", gamma, result.reason)
-    number = format_percent(gamma) if np.isfinite(gamma) else "n/a"
-    return _answer("noise", q, result.explain(), number, verdict, "noise")
+    number = verdict.shown if np.isfinite(gamma) else "n/a"
+    return _answer("noise", q, result.explain(number), number, verdict, "noise")
 
 
 def _fits(ann: Annotations, fit_options: Mapping[str, Any]) -> list:
@@ -237,6 +238,7 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         unsure_mask = res.confidence.to_numpy() < SURE
         items = res.confidence.index
         what = "the Dawid-Skene model"
+    gold_verdict = judge("gold_error", error)
     sampled = (
         ""
         if len(items) >= ann.n_items
@@ -246,7 +248,7 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
     gold = _answer(
         "gold",
         q_gold,
-        f"By {what}'s own posteriors about {format_percent(error)} of its labels are wrong. "
+        f"By {what}'s own posteriors about {gold_verdict.shown} of its labels are wrong. "
         "Read it as a lower bound: fitted models are overconfident (on the RTE data in "
         "datasets/, 0.8% by its own account against 7.3% wrong by expert gold); gold labels "
         "for some items give the true figure."
@@ -261,15 +263,16 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
             "mixture, by default), so they can differ from this one."
         )
         + sampled,
-        format_percent(error),
-        judge("gold_error", error),
+        gold_verdict.shown,
+        gold_verdict,
         "gold_labels",
     )
     unsure = list(items[unsure_mask])
     share = len(unsure) / len(items) if len(items) else np.nan
+    more_verdict = judge("uncertain_items", share)
     if unsure:
         sentence = (
-            f"Yes, for {format_count(len(unsure), 'item')} ({format_percent(share)}) whose "
+            f"Yes, for {format_count(len(unsure), 'item')} ({more_verdict.shown}) whose "
             f"label is less than {SURE:.0%} sure: one or two more labels each would settle "
             "them; the other items are settled."
         )
@@ -282,7 +285,7 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         q_more,
         sentence,
         f"{len(unsure):,} items",
-        judge("uncertain_items", share),
+        more_verdict,
         # Next labels needs the judgements in memory: on an engine the link goes to the
         # Gold labels page, whose Dawid-Skene fit holds the posteriors
         "gold_labels" if ann.is_multilabel or is_lazy(ann) else "next_labels",
@@ -318,8 +321,7 @@ def _more_labels_plan(result, lazy: bool = False, error: float = np.nan) -> str:
             "the Next labels page, which picks the items where one more judgement tells "
             "the most, needs the judgements in memory (load a sample)."
             if lazy
-            else "the Next labels page picks the items where one more judgement tells the "
-            "most."
+            else "the Next labels page picks the items where one more judgement tells the most."
         )
     )
 
@@ -512,6 +514,7 @@ def overview(
                 "gold_labels",
             )
     order = ("agreement", "noise", "annotators", "gold", "more_labels")
-    return Overview(tuple(answers[k] for k in order), _recommend(
-            answers, weak, unsure, fits, is_lazy(ann), multilabel=ann.is_multilabel
-        ))
+    return Overview(
+        tuple(answers[k] for k in order),
+        _recommend(answers, weak, unsure, fits, is_lazy(ann), multilabel=ann.is_multilabel),
+    )

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_judged_value
 
-__all__ = ["RULES", "Rule", "Severity", "Verdict", "judge"]
+__all__ = ["RULES", "Rule", "Severity", "Verdict", "format_judged", "judge"]
 
 
 class Severity(StrEnum):
@@ -56,6 +57,21 @@ class Rule:
 
     def _fmt(self, x: float) -> str:
         return f"{x:.0%}" if self.percent else f"{x:.3f}"
+
+    def format(self, value: float) -> str:
+        """The value as printed beside its verdict: never rounded onto or across a threshold.
+
+        Three decimals (one of a percentage for a share), more, up to six (four), when
+        rounding would make the value equal to a threshold it is not, or put it on the
+        other side (:func:`~analytics._core.formatting.format_judged_value`): 2/3 is
+        ``"0.6667"`` beside "bad < 0.667". ``"n/a"`` for NaN.
+        """
+        if value is None:
+            return "n/a"
+        digits, most = (1, 4) if self.percent else (3, 6)
+        return format_judged_value(
+            float(value), (self.good, self.caution), digits, most, percent=self.percent
+        )
 
     def describe(self) -> str:
         """The rule in one line, e.g. ``good >= 0.800, caution 0.667-0.800, bad < 0.667``."""
@@ -112,6 +128,11 @@ class Verdict:
     value: float
     rule: Rule
     reason: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The value as printed beside this verdict (:meth:`Rule.format`)."""
+        return self.rule.format(self.value)
 
     @property
     def label(self) -> str:
@@ -181,6 +202,39 @@ Sage, chapter 11 (alpha >= 0.800 reliable; 0.667 to 0.800 for tentative conclusi
 Northcutt, C. G., Athalye, A., & Mueller, J. (2021). Pervasive label errors in test sets
 destabilize machine learning benchmarks. *NeurIPS Datasets and Benchmarks*.
 """
+
+
+def format_judged(kind: str, value: float) -> str:
+    """A value as printed beside its verdict, by the rule for its kind of result.
+
+    Parameters
+    ----------
+    kind : str
+        A key of :data:`RULES`.
+    value : float
+        The value judged.
+
+    Returns
+    -------
+    str
+        Three decimals (a percentage with one), more when rounding would put the value on
+        or across one of the rule's thresholds (up to six; four for a percentage), so the
+        number never contradicts its verdict; ``"n/a"`` for NaN.
+
+    Examples
+    --------
+    >>> format_judged("agreement", 2 / 3), format_judged("agreement", 0.7999)
+    ('0.6667', '0.7999')
+    >>> format_judged("agreement", 0.8), format_judged("agreement", 0.42822)
+    ('0.800', '0.428')
+    >>> format_judged("noise", 0.1504)
+    '15.04%'
+    """
+    if kind not in RULES:
+        raise AnnotationDataError(
+            f"unknown kind of result {kind!r}.", hint=f"Choose from: {', '.join(RULES)}."
+        )
+    return RULES[kind].format(value)
 
 
 def judge(kind: str, value: float, reason: str = "") -> Verdict:

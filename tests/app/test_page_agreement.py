@@ -148,3 +148,38 @@ def test_dkpro_set_distance_is_a_choice_on_multilabel_data():
     # DKPro Agreement SetAnnotationsTest: alpha 0.186 with SetAnnotationDistanceFunction
     row = next(name for name in report.index if "passonneau_dkpro" in name)
     assert round(report.loc[row, "value"], 3) == 0.186
+
+
+def _display_values(element) -> pd.DataFrame:
+    """The cells as the grid draws them (the Styler's display values)."""
+    import pyarrow as pa
+
+    raw = element.proto.arrow_data.styler.display_values
+    return pa.ipc.open_stream(raw).read_all().to_pandas()
+
+
+def test_summary_table_shows_a_dash_not_none_for_missing_values():
+    """Light's mean and Scott's pi over pairs have no p-value: the cell read "None"."""
+    import numpy as np
+
+    from tests.helpers.builders import random_coders
+
+    ann = from_coders(random_coders(np.random.default_rng(0), 30, 3, 3))
+    at = _run(ann)
+    assert not at.exception
+    element = at.dataframe[0]
+    report = element.value.set_index("coefficient")
+    pairs = "Cohen's kappa (Light's mean over pairs)"
+    assert np.isnan(report.loc[pairs, "p_value"])  # the numbers keep NaN
+    cells = _display_values(element).astype(str)
+    assert not cells.isin(["None", "nan", "NaN", "<NA>"]).any().any()
+    row = cells[cells["coefficient"] == pairs].iloc[0]
+    assert row["p_value"] == "–" and row["analytic_low"] == "–"
+    assert row["value"] == f"{report.loc[pairs, 'value']:.3f}"
+    # the caption no longer says every interval is the bootstrap's
+    caption = next(shown(c.value) for c in at.caption if "Intervals from" in shown(c.value))
+    assert "except where the ci_method column says otherwise" in caption
+    assert pairs in caption
+    # nor does the interval switch's help (it said every coefficient gets a BCa interval)
+    help_text = next(b.proto.help for b in at.get("button_group") if "Bootstrap:" in b.proto.help)
+    assert "jackknife" in help_text and "every coefficient gets a BCa" not in help_text

@@ -51,6 +51,18 @@ def test_multilabel_sample_shows_everything_on_first_open():
     assert any("partial match" in m.value for m in at.markdown)
 
 
+def test_verdict_and_reading_speak_with_one_voice():
+    """Affect: "Bad. A_m = 0.428" stood beside "Reading: A_m = 0.43, moderate agreement"."""
+    at = _run(load_sample("affect_multilabel"))
+    assert not at.exception, at.exception
+    alerts = [e.value.replace("\\", "") for e in at.error]  # md() escapes the sentence
+    verdict = next(a for a in alerts if "A_m =" in a)
+    assert verdict.startswith("**Bad.** A_m = 0.428")
+    reading = next(m.value for m in at.markdown if m.value.startswith("**Reading:**"))
+    assert "A_m = 0.428, bad:" in reading
+    assert "moderate" not in reading
+
+
 def test_gold_table_and_ties_highlighted():
     rows = [
         ("i1", "A", {"x"}),

@@ -47,3 +47,22 @@ def test_long_tables_show_a_page_and_say_the_csv_has_all():
     assert not at.exception
     assert len(at.dataframe[0].value) == 10_000
     assert "first 10,000 of 10,005 rows" in at.caption[0].value
+
+
+def test_a_short_table_with_attrs_is_shown_whole_without_a_truncation_note():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.widgets import show_table
+
+        df = pd.DataFrame({"v": range(14)})
+        df.attrs["pairwise"] = pd.DataFrame({"x": [1]})  # not JSON: must not reach the grid
+        show_table(df, "short", key="t", index=False)
+
+    at = AppTest.from_function(page)
+    at.run()
+    assert not at.exception
+    assert len(at.dataframe[0].value) == 14
+    assert not [c for c in at.caption if "Showing the first" in c.value]

@@ -207,3 +207,14 @@ def test_no_pairs_sentence_does_not_claim_identical_sets():
     sentence = ml.set_distance_sentence(ml.set_pair_types(ann), ml.set_distance_alphas(ann))
     assert "identical" not in sentence
     assert "two or more annotators" in sentence
+
+
+@pytest.mark.parametrize("a_m", [-0.2, 0.0, 0.3, 0.428, 0.6669, 0.667, 0.75, 0.7999, 0.8, 1.0])
+def test_am_reading_says_the_verdict_of_the_severity_rule(a_m):
+    """One voice: the reading's first word is the verdict the page colours A_m by."""
+    from analytics.overview import judge
+
+    words = ml.am_reading(a_m)
+    assert words.startswith(judge("agreement", a_m).label + ":")
+    assert "moderate" not in words
+    assert ("no agreement beyond chance" in words) == (a_m <= 0)

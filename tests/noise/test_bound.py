@@ -381,3 +381,16 @@ def test_result_table():
     assert t.set_index("measure").loc["noise level, at most (gamma)", "value"] == pytest.approx(
         125 / 900
     )
+
+
+def test_explain_prints_the_noise_as_its_verdict_shows_it():
+    """Noise 15.04% is bad (> 15%): the sentence beside the verdict must not say 15.0%."""
+    from analytics.overview import judge
+
+    k = kappa_noise_estimate(0.76464, 1000, 900)
+    verdict = judge("noise", k.noise)
+    assert verdict.label == "bad" and verdict.shown == "15.04%"
+    assert "about 15.0% " in k.explain()  # the library default, one decimal
+    assert "about 15.04% " in k.explain(verdict.shown)
+    r = noise_bound(1000, 100, 0.5, 0.95)
+    assert r.explain("13.89%").endswith("at most 13.89% noise.")
