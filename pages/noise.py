@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError, format_confidence
@@ -37,6 +38,16 @@ SECTIONS = [
     "Is system A really better than B?",
     "What does kappa say?",
 ]
+
+
+def _three_decimals(df: pd.DataFrame) -> dict:
+    """Float columns with three decimals (0.463, 0.222, 0.250); whole numbers as counts."""
+    formats = {}
+    for c in df.columns:
+        if pd.api.types.is_float_dtype(df[c]):
+            whole = bool(((df[c] % 1 == 0) | df[c].isna()).all())
+            formats[c] = "{:,.0f}" if whole else "{:.3f}"
+    return formats
 
 
 def _show_bound(result: NoiseBound, key: str) -> None:
@@ -144,7 +155,12 @@ if mode == MODES[0] and ann is not None:
                 "items they judged, footnote 3 of the paper): the more alike and the more "
                 "lopsided these are, the likelier a chance agreement."
             )
-            show_table(result.rates, "annotator rates on hard items", key="noise_rates")
+            show_table(
+                result.rates,
+                "annotator rates on hard items",
+                key="noise_rates",
+                formats=_three_decimals(result.rates),
+            )
         gold = result.agreed_items()
         if len(gold):
             st.markdown(
@@ -250,7 +266,13 @@ try:
                 float(confidence),
             )
         show_figure(adding_annotators_figure(table), "adding annotators", key="noise_add")
-        show_table(table, "adding annotators", key="noise_add_table", index=False)
+        show_table(
+            table,
+            "adding annotators",
+            key="noise_add_table",
+            index=False,
+            formats=_three_decimals(table),
+        )
         st.caption(
             "expected_agreed: easy items plus the hard ones agreed by chance; gamma: the bound "
             "with the chosen confidence; true_noise: the expected share of coin-flips."
