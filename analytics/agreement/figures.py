@@ -446,9 +446,11 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
     # on them: the markers sit on the curves at the data's majority prevalence, and the
     # data's actual values are stated beside them.
     order = np.argsort(view.prevalence)
-    for curve, actual, label, colour in (
-        (view.kappa, view.fleiss_kappa, "kappa", BAD),
-        (view.ac1, view.gwet_ac1, "AC1", GOOD),
+    # near a prevalence of one half kappa and AC1 coincide: kappa's marker is a larger open
+    # diamond around AC1's filled one, so both stay visible when they meet
+    for curve, actual, label, colour, symbol, size in (
+        (view.kappa, view.fleiss_kappa, "kappa", BAD, "diamond-open", 18),
+        (view.ac1, view.gwet_ac1, "AC1", GOOD, "diamond", 11),
     ):
         on_curve = float(
             np.interp(view.majority, np.asarray(view.prevalence)[order], np.asarray(curve)[order])
@@ -460,7 +462,12 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
                     y=[on_curve],
                     mode="markers",
                     name=f"these data, as two categories: {label}",
-                    marker={"color": colour, "size": 12, "symbol": "diamond"},
+                    marker={
+                        "color": colour,
+                        "size": size,
+                        "symbol": symbol,
+                        "line": {"width": 2, "color": colour},
+                    },
                     hovertemplate=f"{label} %{{y:.3f}} at prevalence %{{x:.0%}} (two categories); "
                     f"the data's own {label} over all categories: {actual:.3f}<extra></extra>",
                 ),

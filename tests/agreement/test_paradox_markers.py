@@ -27,3 +27,13 @@ def test_markers_sit_on_their_curves_and_the_actual_values_are_stated(sample):
     view = kappa_paradox(ann)
     note = " ".join(a.text for a in fig.layout.annotations)
     assert f"Fleiss' kappa = {view.fleiss_kappa:.3f}" in note
+
+
+def test_markers_that_meet_stay_visible():
+    """At a majority share near one half kappa equals AC1: the markers were drawn on top
+    of each other, same size, so kappa's disappeared under AC1's."""
+    ann = load_sample("crowd_intents")
+    fig = kappa_paradox_figure(ann)
+    kappa, ac1 = (t for t in fig.data if t.type == "scatter" and t.mode == "markers")
+    assert kappa.marker.symbol == "diamond-open" and ac1.marker.symbol == "diamond"
+    assert kappa.marker.size > ac1.marker.size
