@@ -63,9 +63,10 @@ def show_table(
 ) -> None:
     """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows).
 
-    ``formats`` (column -> format string, e.g. ``"{:.3f}"``): those columns shown so, and
-    every missing cell shown as :data:`MISSING` rather than the grid's "None" (the cells
-    keep their numbers, so columns still sort as numbers; the CSV keeps them empty).
+    ``formats`` (column -> format string, e.g. ``"{:.3f}"``): those columns drawn in that
+    format; a column with a missing cell is shown as right-aligned text with
+    :data:`MISSING` there, since the grid writes a missing number as "None" (a Styler's
+    ``na_rep`` is not honoured). The CSV keeps the numbers and leaves missing cells empty.
     """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
     truncated = shown is not df
@@ -74,8 +75,23 @@ def show_table(
         shown.attrs = {}
     # a short table is shown whole; a longer one scrolls inside ten rows' height
     kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
-    data = shown if formats is None else shown.style.format(formats, na_rep=MISSING)
-    st.dataframe(data, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
+    if formats:
+        shown = shown.copy()
+        config = dict(kwargs.pop("column_config", None) or {})
+        for column, form in formats.items():
+            if column not in shown.columns:
+                continue
+            if shown[column].isna().any():  # as text: the grid writes a missing number "None"
+                shown[column] = [
+                    MISSING if pd.isna(v) else form.format(v) for v in shown[column].tolist()
+                ]  # a display table: at most MAX_SHOWN_ROWS cells
+                config.setdefault(column, st.column_config.TextColumn(alignment="right"))
+            else:  # numbers stay numbers (they sort as such), drawn in the same format
+                # "{:.3f}" is printf's "%.3f"; thousands separators are the grid's "localized"
+                printf = "localized" if "," in form else form.replace("{:", "%").replace("}", "")
+                config.setdefault(column, st.column_config.NumberColumn(format=printf))
+        kwargs["column_config"] = config
+    st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
     if truncated:
         st.caption(
             f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all."
