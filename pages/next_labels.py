@@ -32,7 +32,8 @@ from ui.widgets import explain, show_error, show_figure, show_table
 
 # the "would two more annotators help" table's columns that are shares, shown as percents
 ALONE = "agreement alone: share of agreed items that may be coin-flips (bound)"
-SHARES = ("model: expected accuracy", ALONE)
+MODEL = "model: a new run's expected accuracy"
+SHARES = (MODEL, ALONE)
 
 STRATEGY_NAMES = {
     "gain": "Expected information gain (the model's choice)",
@@ -230,7 +231,7 @@ try:
     )
     for note in new_run.notes:
         st.caption(md(note))
-    st.markdown("**Would two more annotators help?**")
+    st.markdown("**For a new run like this one: would two more annotators per item help?**")
     k_now = int(max(2, round(ann.n_judgements / max(ann.n_items, 1))))
     if k_now + 2 > 10:  # the curve above stops at 10 per item: simulate as far as needed
         new_run = _plan(ann.fingerprint, result, float(target), False, k_now + 2)
@@ -238,7 +239,7 @@ try:
     side = pd.DataFrame(
         {
             "judgements per item": [k_now, k_now + 2],
-            "model: expected accuracy": [
+            MODEL: [
                 new_run.accuracy_at(k_now),
                 new_run.accuracy_at(k_now + 2),
             ],
@@ -268,6 +269,8 @@ try:
             "it can differ."
         )
     st.caption(
+        "Both columns are about a new run from scratch with this many judgements per item, "
+        "not about these labels (the Overview's 'right now' is these labels' own figure). "
         "The model's answer simulates the fitted annotators. The Noise calculator's answer uses "
         "agreement alone (Beigman Klebanov & Beigman 2009, section 5.3, with Fleiss' kappa "
         f"{kappa:.2f} read as the share of easy items): how many of the items all annotators "

@@ -53,7 +53,7 @@ def test_batch_table_downloads_and_curves():
     assert any("per item reach an expected accuracy" in m.value for m in at.markdown)
     two_more = next(d.value for d in at.dataframe if "judgements per item" in d.value.columns)
     assert two_more["judgements per item"].tolist() == [5, 7]  # 1500 judgements / 300 items
-    acc = two_more["model: expected accuracy"].to_numpy()
+    acc = two_more["model: a new run's expected accuracy"].to_numpy()
     assert acc[1] > acc[0]
     bound = two_more["agreement alone: share of agreed items that may be coin-flips (bound)"].to_numpy()
     assert bound[1] < bound[0]
