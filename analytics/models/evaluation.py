@@ -221,8 +221,9 @@ def expected_calibration_error(
     ----------
     confidence : ndarray
         The top posterior probability of each item.
-    correct : ndarray of bool
-        Whether each item's top label is right.
+    correct : ndarray of bool or float
+        Whether each item's top label is right: 1 or 0, or the share of credit when the
+        top posterior is tied between t labels (1/t for a tie that holds the true one).
     bins : int, default 10
         Equal-width confidence bins on [0, 1].
 
@@ -241,7 +242,7 @@ def expected_calibration_error(
     >>> expected_calibration_error(np.array([0.9, 0.9]), np.array([True, False]))
     0.4
     """
-    table = _bins(np.asarray(confidence, float), np.asarray(correct, bool), bins)
+    table = _bins(np.asarray(confidence, float), np.asarray(correct, float), bins)
     n = table["items"].sum()
     if n == 0:
         return float("nan")
@@ -296,7 +297,8 @@ def calibration(
     g = _gold_for(result, gold).drop(result.gold_items, errors="ignore")
     post = result.posteriors.loc[g.index].to_numpy()
     conf = post.max(axis=1) if len(g) else np.zeros(0)
-    correct = post.argmax(axis=1) == g.to_numpy() if len(g) else np.zeros(0, bool)
+    # ties split the credit (1/t), as accuracy does in gold_table: the same ECE in both
+    correct = tie_split_credit(post, g.to_numpy()) if len(g) else np.zeros(0)
     table = _bins(conf, correct, bins)
     table["gap"] = table["accuracy"] - table["mean_confidence"]
     table.attrs["ece"] = expected_calibration_error(conf, correct, bins)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from analytics import Annotations
 from analytics.models import (
@@ -128,3 +129,18 @@ def test_calibration_figure_draws_the_models_asked_and_lists_the_rest():
     visible = {t.name.split(" (")[0]: t.visible for t in fig.data[1:]}
     assert visible == {"majority": "legendonly", "dawid_skene": True, "mace": "legendonly"}
     assert all(t.visible in (None, True) for t in calibration_figure(tables).data)
+
+
+def test_calibration_and_the_gold_table_give_one_ece_with_ties():
+    """Majority vote ties often: the table split tied credit for accuracy but then cast
+    it to True/False for ECE, and the chart took the first tied label (0.0267 beside 0.023
+    on the crowd sample)."""
+    from analytics.data import load_sample, sample_truth
+    from analytics.models import gold_table
+
+    ann, gold = load_sample("crowd_intents"), sample_truth("crowd_intents")
+    r = fit(ann, "majority")
+    post = r.posteriors.to_numpy()
+    assert ((post == post.max(axis=1, keepdims=True)).sum(axis=1) > 1).any()  # ties exist
+    table = gold_table({"majority": r}, gold)
+    assert calibration(r, gold).attrs["ece"] == pytest.approx(table.loc["majority", "ece"])
