@@ -310,7 +310,7 @@ with tab_summary:
         row = headline.loc[name]
         value = row["value"]
         ci = (
-            f"{confidence:.0%} interval {row['ci_low']:.2f}-{row['ci_high']:.2f}"
+            f"{confidence:.0%} interval {row['ci_low']:.2f} to {row['ci_high']:.2f}"
             if np.isfinite(row["ci_low"])
             else "no interval"
         )

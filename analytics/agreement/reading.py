@@ -149,7 +149,7 @@ def reading(
     Examples
     --------
     >>> reading("Cohen's kappa", 0.62, 0.58, 0.66)  # doctest: +ELLIPSIS
-    "0.62: substantial agreement beyond chance; the 95% interval 0.58-0.66 ..."
+    "0.62: substantial agreement beyond chance; the 95% interval 0.58 to 0.66 ..."
     """
     confidence = check_confidence(confidence)
     if not np.isfinite(value):
@@ -160,7 +160,7 @@ def reading(
     if np.isfinite(ci_low) and np.isfinite(ci_high):
         lo_band, hi_band = band(coefficient, ci_low), band(coefficient, ci_high)
         text += (
-            f"; the {confidence:.0%} interval {_shown(coefficient, ci_low)}-"
+            f"; the {confidence:.0%} interval {_shown(coefficient, ci_low)} to "
             f"{_shown(coefficient, ci_high)} says that with other items "
             f"of the same kind the value could plausibly lie anywhere in that range"
         )

@@ -89,7 +89,7 @@ def test_per_category_for_multilabel_data():
 
 def test_readings_are_plain_and_cover_undefined_values():
     text = ag.reading("Cohen's kappa", 0.62, 0.58, 0.66)
-    assert text.startswith("0.62: substantial agreement beyond chance; the 95% interval 0.58-0.66")
+    assert text.startswith("0.62: substantial agreement beyond chance; the 95% interval 0.58 to 0.66")
     wide = ag.reading("Gwet's AC1", 0.5, 0.3, 0.7)
     assert "uncertain" in wide
     assert "reliable" in ag.reading("Krippendorff's alpha (nominal)", 0.85)
@@ -189,3 +189,9 @@ def test_unstable_pair_means_get_no_interval_but_a_reason():
     assert "jackknife bias" in light["note"]
     fleiss = report.loc["Fleiss' kappa"]
     assert fleiss["ci_low"] <= fleiss["value"] <= fleiss["ci_high"]
+
+
+def test_a_negative_interval_reads_unambiguously():
+    """'interval -0.17-1.00' read like a subtraction; ends are joined by 'to'."""
+    text = ag.reading("Gwet's AC1", 0.42, -0.17, 1.0)
+    assert "interval -0.17 to 1.00" in text
