@@ -17,7 +17,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from analytics.overview import judge
+from analytics.overview import format_judged, judge
 
 __all__ = ["agreement_text", "plain_table"]
 
@@ -164,7 +164,11 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
         rows.append(
             [
                 str(r["coefficient"]),
-                "undefined" if math.isnan(r["value"]) else f"{r['value']:.3f}",
+                "undefined"
+                if math.isnan(r["value"])
+                else format_judged("agreement", r["value"])  # never printed onto 0.667
+                if str(r["coefficient"]).startswith("Krippendorff")
+                else f"{r['value']:.3f}",
                 interval,
                 _number(r.get("se", math.nan)),
                 _p_value(r.get("p_value", math.nan)),

@@ -396,3 +396,17 @@ def test_dawid_skene_and_next_batch_text_tables_fit_and_never_round_to_certainty
         "expected_confidence",
     ]
     assert max(map(len, lines[head:])) <= 120
+
+
+def test_agreement_text_never_prints_alpha_onto_its_threshold(capsys, tmp_path):
+    """Alpha = 2/3 is bad (below 0.667): the table printed it as 0.667."""
+    path = tmp_path / "two_thirds.csv"
+    rows = [(1, "a", "x"), (1, "b", "y"), (2, "a", "x"), (2, "b", "x")]
+    rows += [(3, "a", "y"), (3, "b", "y"), (4, "a", "z"), (4, "b", "z")]
+    path.write_text("item,annotator,label\n" + "".join(f"{i},{a},{lab}\n" for i, a, lab in rows))
+    alpha = run_json(capsys, "agreement", str(path), "--bootstrap", "0", "--json")
+    value = next(r["value"] for r in alpha["coefficients"] if r["coefficient"].startswith("Kri"))
+    assert value == pytest.approx(2 / 3)
+    assert main(["agreement", str(path), "--bootstrap", "0"]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Kripp"))
+    assert row.split()[3] == "0.6667"
