@@ -503,14 +503,22 @@ elif section == "Model uncertainty":
         show_table(unc.prevalence, "prevalence intervals", key="gl_boot_prev")
 
 else:
-    state = "converged" if result.converged else "stopped at the iteration limit"
     seconds = result.settings.get("seconds")
     took = f" ({seconds:.2f} s)" if isinstance(seconds, float) and math.isfinite(seconds) else ""
-    st.caption(f"{result.n_iter} iterations, {state}{took}.")
-    show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
-    st.caption(
-        "EM never lowers this curve (for auto: the stacking objective, the mixture's "
-        "held-out log score in nats per held-out judgement, as in Models compared). The fit stops when an iteration changes it by less than the "
-        "tolerance (relative); a long flat stretch followed by a rise is a plateau."
-    )
-    st.json(plain_settings(result))
+    if result.n_iter == 0:  # majority vote: counted in one pass
+        st.caption(f"Counted in one pass, without iterations or a likelihood to climb{took}.")
+    else:
+        state = "converged" if result.converged else "stopped at the iteration limit"
+        st.caption(f"{result.n_iter} iterations, {state}{took}.")
+        show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
+        st.caption(
+            "EM never lowers this curve (for auto: the stacking objective, the mixture's "
+            "held-out log score in nats per held-out judgement, as in Models compared; for "
+            "the other models the log-likelihood of all the judgements). The fit stops when "
+            "an iteration changes it by less than the tolerance (relative); a long flat "
+            "stretch followed by a rise is a plateau."
+        )
+    settings = plain_settings(result)
+    if isinstance(settings.get("seconds"), float):
+        settings["seconds"] = round(settings["seconds"], 3)
+    st.json(settings)
