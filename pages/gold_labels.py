@@ -58,7 +58,14 @@ from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_sample_key, require_annotations
 from ui.text import md
-from ui.widgets import download_table, explain, show_error, show_figure, show_table
+from ui.widgets import (
+    download_table,
+    explain,
+    show_error,
+    show_figure,
+    show_table,
+    three_decimals,
+)
 
 NAMES = {
     "auto": "auto (models stacked without gold)",
@@ -443,7 +450,7 @@ elif section == "Against gold":
         )
     elif scored is not None:
         st.subheader(gold_title)
-        show_table(scored, "accuracy on gold", key="gl_gold_table")
+        show_table(scored, "accuracy on gold", key="gl_gold_table", formats=three_decimals(scored))
         st.caption(
             "Accuracy on the gold items with a 95% item-bootstrap interval (ties count 1/t); "
             "items clamped in a fit are left out of its row."

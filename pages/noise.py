@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError, format_confidence
@@ -28,7 +27,7 @@ from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_annotations
 from ui.text import md
-from ui.widgets import explain, show_error, show_figure, show_table
+from ui.widgets import explain, show_error, show_figure, show_table, three_decimals
 
 MODES = ["From the loaded data", "By hand"]
 CONFIDENCES = [0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999]
@@ -38,16 +37,6 @@ SECTIONS = [
     "Is system A really better than B?",
     "What does kappa say?",
 ]
-
-
-def _three_decimals(df: pd.DataFrame) -> dict:
-    """Float columns with three decimals (0.463, 0.222, 0.250); whole numbers as counts."""
-    formats = {}
-    for c in df.columns:
-        if pd.api.types.is_float_dtype(df[c]):
-            whole = bool(((df[c] % 1 == 0) | df[c].isna()).all())
-            formats[c] = "{:,.0f}" if whole else "{:.3f}"
-    return formats
 
 
 def _show_bound(result: NoiseBound, key: str) -> None:
@@ -159,7 +148,7 @@ if mode == MODES[0] and ann is not None:
                 result.rates,
                 "annotator rates on hard items",
                 key="noise_rates",
-                formats=_three_decimals(result.rates),
+                formats=three_decimals(result.rates),
             )
         gold = result.agreed_items()
         if len(gold):
@@ -271,7 +260,7 @@ try:
             "adding annotators",
             key="noise_add_table",
             index=False,
-            formats=_three_decimals(table),
+            formats=three_decimals(table),
         )
         st.caption(
             "expected_agreed: easy items plus the hard ones agreed by chance; gamma: the bound "

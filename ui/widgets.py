@@ -52,6 +52,17 @@ WHOLE_ROWS = 20
 MISSING = "–"
 
 
+def three_decimals(df: pd.DataFrame) -> dict[str, str]:
+    """``formats`` for :func:`show_table`: float columns with three decimals (0.463, 0.222,
+    0.250 rather than 0.463, 0.2222, 0.25), whole-number floats as counts (1,234)."""
+    formats = {}
+    for c in df.columns:
+        if pd.api.types.is_float_dtype(df[c]):
+            whole = bool(((df[c] % 1 == 0) | df[c].isna()).all())
+            formats[c] = "{:,.0f}" if whole else "{:.3f}"
+    return formats
+
+
 def show_table(
     df: pd.DataFrame,
     name: str,
