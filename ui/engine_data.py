@@ -195,6 +195,8 @@ def big_upload(data: bytes, name: str, file_id: str) -> bool:
     suffix = Path(name).suffix.lower()
     if suffix not in (".parquet", ".pq", ".csv", ".tsv") or not data:
         return False  # an empty file gets the loader's "the file is empty", no engine choice
+    if suffix in (".csv", ".tsv") and len(data) < 65536 and data.rstrip().count(b"\n") < 1:
+        return False  # a header alone: the loader says there are no rows, nothing to choose
     default = "duckdb" if len(data) >= ENGINE_THRESHOLD_BYTES else "memory"
     engine = engine_choice(len(data), default, key=f"upload_engine_{name}")
     if engine != "duckdb":

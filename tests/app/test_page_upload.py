@@ -76,6 +76,12 @@ def test_an_empty_upload_says_so_without_an_engine_choice():
     assert any("the file is empty" in shown(e.value) for e in at.error)
     assert not [r for r in at.radio if r.label == "Engine"]
     assert not any("0 bytes" in shown(c.value) for c in at.caption)
+    at.file_uploader(key="upload_file").set_value(
+        ("head.csv", b"item,annotator,label\n", "text/csv")
+    )
+    at.run()
+    assert not at.exception and at.error
+    assert not [r for r in at.radio if r.label == "Engine"]
 
 
 def test_column_mapping_fixes_an_unrecognised_file():
