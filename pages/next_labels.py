@@ -71,9 +71,7 @@ def _batch(
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _plan(
-    fingerprint: str, _result, target: float | None, current: bool, max_k: int = 10
-) -> Plan:
+def _plan(fingerprint: str, _result, target: float | None, current: bool, max_k: int = 10) -> Plan:
     return plan(_result, target, current=current, max_k=max_k if not current else 5, n_draws=20)
 
 
@@ -224,10 +222,7 @@ try:
         "judgements per item for a new run",
         key="nl_new_run",
         index=False,
-        column_config={
-            c: st.column_config.NumberColumn(c, format="percent")
-            for c in ("accuracy", "low", "high")
-        },
+        percents=("accuracy", "low", "high"),
     )
     for note in new_run.notes:
         st.caption(md(note))
@@ -258,7 +253,7 @@ try:
         "would two more annotators help",
         key="nl_two_more",
         index=False,
-        column_config={c: st.column_config.NumberColumn(c, format="percent") for c in SHARES},
+        percents=SHARES,
     )
     if np.isfinite(kappa):
         st.caption(

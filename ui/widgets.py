@@ -70,6 +70,7 @@ def show_table(
     key: str,
     index: bool = True,
     formats: dict[str, str] | None = None,
+    percents: tuple[str, ...] = (),
     **kwargs,
 ) -> None:
     """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows).
@@ -86,6 +87,15 @@ def show_table(
         shown.attrs = {}
     # a short table is shown whole; a longer one scrolls inside ten rows' height
     kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
+    if percents:  # shares drawn as percents with one decimal (the grid's "percent" preset
+        # drops trailing zeros: 91.9% beside 92.91% and 0%); the CSV keeps the shares
+        shown = shown.copy()
+        config = dict(kwargs.pop("column_config", None) or {})
+        for column in percents:
+            if column in shown.columns:
+                shown[column] = shown[column] * 100.0
+                config.setdefault(column, st.column_config.NumberColumn(format="%.1f%%"))
+        kwargs["column_config"] = config
     if formats:
         shown = shown.copy()
         config = dict(kwargs.pop("column_config", None) or {})

@@ -66,3 +66,21 @@ def test_a_short_table_with_attrs_is_shown_whole_without_a_truncation_note():
     assert not at.exception
     assert len(at.dataframe[0].value) == 14
     assert not [c for c in at.caption if "Showing the first" in c.value]
+
+
+def test_shares_are_drawn_as_percents_with_one_decimal():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.widgets import show_table
+
+        df = pd.DataFrame({"k": [1, 2], "accuracy": [0.919, 0.9291]})
+        show_table(df, "shares", key="t", index=False, percents=("accuracy",))
+
+    at = AppTest.from_function(page)
+    at.run()
+    assert not at.exception
+    assert at.dataframe[0].value["accuracy"].round(2).tolist() == [91.9, 92.91]
+    assert '"%.1f%%"' in at.dataframe[0].proto.columns
