@@ -241,8 +241,17 @@ def mutual_information_figure(result: DawidSkeneResult, top: int = 40) -> go.Fig
 
 
 def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
-    """The penalised log-likelihood per EM iteration (never decreases)."""
-    title = "Fit progress: penalised log-likelihood per EM iteration"
+    """The penalised log-likelihood per EM iteration (never decreases).
+
+    For ``analytics.models``' stacked ``auto`` the trace is the stacking objective, the
+    mixture's held-out log score in nats per held-out judgement, and the axes say so.
+    """
+    stacked = getattr(result, "model", None) == "stacked"
+    title = (
+        "Fit progress: the mixture's held-out log score per weight iteration"
+        if stacked
+        else "Fit progress: penalised log-likelihood per EM iteration"
+    )
     ll = np.asarray(result.log_likelihood, dtype=float)
     if len(ll) == 0:
         return _empty(title, "No iterations were run.")
@@ -266,6 +275,10 @@ def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
         xanchor="right",
         yanchor="bottom",
     )
+    fig.update_yaxes(tickformat=",~r")  # one style of separators on every tick
     return apply_layout(
-        fig, title=title, x_title="EM iteration", y_title="penalised log-likelihood (nats)"
+        fig,
+        title=title,
+        x_title="weight iteration" if stacked else "EM iteration",
+        y_title="nats per held-out judgement" if stacked else "penalised log-likelihood (nats)",
     )

@@ -144,3 +144,18 @@ def test_calibration_and_the_gold_table_give_one_ece_with_ties():
     assert ((post == post.max(axis=1, keepdims=True)).sum(axis=1) > 1).any()  # ties exist
     table = gold_table({"majority": r}, gold)
     assert calibration(r, gold).attrs["ece"] == pytest.approx(table.loc["majority", "ece"])
+
+
+def test_fit_progress_axes_name_what_the_trace_is():
+    """auto's trace is the held-out score per judgement; the axes said 'penalised
+    log-likelihood per EM iteration'. Every tick uses one style of separators."""
+    from analytics.dawid_skene.figures import log_likelihood_figure
+
+    ann, _ = public("snow_temp")
+    stacked = fit(ann)
+    assert stacked.model == "stacked"
+    fig = log_likelihood_figure(stacked)
+    assert fig.layout.yaxis.title.text == "nats per held-out judgement"
+    plain = log_likelihood_figure(fit(ann, "dawid_skene"))
+    assert plain.layout.yaxis.title.text == "penalised log-likelihood (nats)"
+    assert fig.layout.yaxis.tickformat == plain.layout.yaxis.tickformat == ",~r"
