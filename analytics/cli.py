@@ -88,7 +88,7 @@ def cmd_summary(args: argparse.Namespace) -> None:
     print(
         f"{ann.n_categories} categories ({ann.kind.value}): {', '.join(payload['categories'][:20])}"
     )
-    print(plain_table(ann.summary()))
+    print(plain_table(ann.summary(separators=True)))
     for line in ann.report.messages():
         print(f"- {line}")
 
@@ -345,12 +345,17 @@ def cmd_report(args: argparse.Namespace) -> None:
             f"--zip writes a zip archive, but {out} does not end in .zip: name it "
             f"{out.with_suffix('.zip')}, or leave out --zip for an HTML report"
         )
+    if not as_zip and out.suffix.lower() not in (".html", ".htm"):
+        raise CliError(
+            f"report writes HTML (or a zip), but {out} ends in {out.suffix or 'nothing'}: "
+            f"name it {out.with_suffix('.html')} or {out.with_suffix('.zip')}"
+        )
     ann = load(args)
     if as_zip:
-        out.write_bytes(build_report_zip(ann, title=args.title))
+        out.write_bytes(build_report_zip(ann, title=args.title, n_boot=args.bootstrap))
         print(f"zip (report.html and every table as CSV) written to {out}")
     else:
-        out.write_text(build_report(ann, title=args.title), encoding="utf-8")
+        out.write_text(build_report(ann, title=args.title, n_boot=args.bootstrap), encoding="utf-8")
         print(f"HTML report written to {out}")
 
 
@@ -468,6 +473,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_loader_options(p)
     p.add_argument("-o", "--output", required=True, help="report.html (or .zip)")
     p.add_argument("--title", help="report title")
+    p.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="bootstrap resamples for the agreement intervals (default 1000, as `agreement` "
+        "and the app; 0 for analytic intervals only)",
+    )
     p.add_argument(
         "--zip",
         action="store_true",

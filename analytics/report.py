@@ -15,6 +15,7 @@ for the data (for example one annotator) says why instead of failing the report.
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 from collections.abc import Callable, Sequence
 
@@ -320,7 +321,7 @@ def _overview_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     s = "overview"
     blocks = [Block(s, "text", "What to do next", text=rec.text, verdict=rec.verdict)]
     blocks += [
-        Block(s, "text", f"{n}. {a.question}", text=f"{a.number}: {a.sentence}", verdict=a.verdict)
+        Block(s, "text", f"{n}. {a.question}", text=a.sentence, verdict=a.verdict)
         for n, a in enumerate(result.answers, start=1)
     ]
     if rec.items:
@@ -349,7 +350,7 @@ def report_blocks(
     ann: Annotations | pd.DataFrame,
     sections: Sequence[str] | None = None,
     *,
-    n_boot: int = 200,
+    n_boot: int = 1000,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
     settings: ReportSettings | None = None,
@@ -364,8 +365,9 @@ def report_blocks(
         Which sections, in order, from :data:`SECTIONS`; None: all that apply to the data
         (overview, summary, agreement, then multilabel on multi-label data, noise,
         dawid_skene).
-    n_boot : int, default 200
-        Bootstrap resamples for the agreement intervals: a whole number >= 0.
+    n_boot : int, default 1000
+        Bootstrap resamples for the agreement intervals: a whole number >= 0 (1,000, as
+        the app and the ``agreement`` command use).
     confidence : float, default 0.95
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
@@ -440,7 +442,7 @@ def build_report(
     sections: Sequence[str] | None = None,
     title: str | None = None,
     *,
-    n_boot: int = 200,
+    n_boot: int = 1000,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
     settings: ReportSettings | None = None,
@@ -455,8 +457,9 @@ def build_report(
         Which sections, in order, from :data:`SECTIONS`; None: all that apply.
     title : str or None, default None
         Report title; None gives "Concord report: <data set name>".
-    n_boot : int, default 200
-        Bootstrap resamples for the agreement intervals: a whole number >= 0.
+    n_boot : int, default 1000
+        Bootstrap resamples for the agreement intervals: a whole number >= 0 (1,000, as
+        the app and the ``agreement`` command use).
     confidence : float, default 0.95
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
@@ -487,7 +490,7 @@ def build_report_zip(
     sections: Sequence[str] | None = None,
     title: str | None = None,
     *,
-    n_boot: int = 200,
+    n_boot: int = 1000,
     confidence: float = 0.95,
     progress: Callable[[str], None] | None = None,
     safe: bool = True,
@@ -503,8 +506,9 @@ def build_report_zip(
         Which sections, in order, from :data:`SECTIONS`; None: all that apply.
     title : str or None, default None
         Report title; None gives "Concord report: <data set name>".
-    n_boot : int, default 200
-        Bootstrap resamples for the agreement intervals: a whole number >= 0.
+    n_boot : int, default 1000
+        Bootstrap resamples for the agreement intervals: a whole number >= 0 (1,000, as
+        the app and the ``agreement`` command use).
     confidence : float, default 0.95
         The confidence of the noise bound, strictly between 0 and 1.
     progress : callable or None, default None
@@ -533,9 +537,11 @@ def build_report_zip(
     )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(
-            "report.html", render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)
-        )
+        stamp = time.localtime()[:6]
+        entry = zipfile.ZipInfo("report.html", date_time=stamp)
+        entry.compress_type = zipfile.ZIP_DEFLATED
+        entry.external_attr = 0o644 << 16
+        zf.writestr(entry, render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS))
         seen: dict[str, int] = {}
         for b in blocks:
             if b.kind != "table" or b.table is None:
@@ -543,5 +549,10 @@ def build_report_zip(
             stem = f"{b.section}_{slug(b.title) or 'table'}"
             seen[stem] = seen.get(stem, 0) + 1
             name = stem if seen[stem] == 1 else f"{stem}_{seen[stem]}"
-            zf.writestr(f"tables/{name}.csv", table_to_csv(b.table, safe=safe))
+            # a plain row number is no column of the table; a named index (annotators) is
+            numbered = isinstance(b.table.index, pd.RangeIndex) and b.table.index.name is None
+            entry = zipfile.ZipInfo(f"tables/{name}.csv", date_time=stamp)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16  # readable by all once unzipped, as report.html
+            zf.writestr(entry, table_to_csv(b.table, index=not numbered, safe=safe))
     return buffer.getvalue()

@@ -23,7 +23,7 @@ class ReportSettings:
 
     Parameters
     ----------
-    agreement_n_boot : int, default 200
+    agreement_n_boot : int, default 1000
         Bootstrap resamples for the agreement intervals (0: analytic intervals where one
         exists, none otherwise).
     agreement_confidence : float, default 0.95
@@ -45,11 +45,11 @@ class ReportSettings:
 
     Examples
     --------
-    >>> ReportSettings(agreement_n_boot=1000).describe()[0]
-    'Agreement: 1,000 bootstrap resamples, 95% intervals, default distance for alpha.'
+    >>> ReportSettings(agreement_n_boot=500).describe()[0]
+    'Agreement: 500 bootstrap resamples, 95% intervals, default distance for alpha.'
     """
 
-    agreement_n_boot: int = 200
+    agreement_n_boot: int = 1000
     agreement_confidence: float = 0.95
     distance: str | None = None
     noise_confidence: float = 0.95

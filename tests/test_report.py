@@ -156,3 +156,14 @@ def test_a_count_table_report_keeps_its_agreement_section():
     assert round(values["Fleiss' kappa"], 7) == 0.4139265  # irrCAC README, distrib.6raters
     assert any("count table" in (b.text or "") for b in blocks)
     assert any(b.title == "Agreement per category" for b in blocks)
+
+
+def test_overview_answers_are_not_prefixed_with_their_number(crowd):
+    """The report wrote 'Caution. 1 of 20: 1 of 20 annotators labels near chance'."""
+    from analytics.overview import overview
+
+    answers = overview(crowd).answers
+    blocks = report_blocks(crowd, ["overview"], n_boot=0)
+    texts = [b.text for b in blocks if b.kind == "text"][1:]  # after 'What to do next'
+    assert texts == [a.sentence for a in answers]
+    assert not any(t.startswith(f"{a.number}: ") for t, a in zip(texts, answers, strict=True))

@@ -150,7 +150,7 @@ def data_overview(fingerprint: str, _ann: Annotations, n_rows: int = 1000) -> di
     """The Data page's summary table, three figures and first rows, once per data set."""
     head = (_ann.to_frame(sep=";") if _ann.is_multilabel else _ann.to_frame()).head(n_rows)
     return {
-        "summary": _ann.summary(),
+        "summary": _ann.summary(separators=True),
         "per_item": judgements_per_item_figure(_ann),
         "coverage": coverage_figure(_ann),
         "labels": label_distribution_figure(_ann),

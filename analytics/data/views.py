@@ -314,11 +314,17 @@ class AnnotationViews:
         )
         return pd.DataFrame(counts, index=self.annotators, columns=self.categories)
 
-    def summary(self) -> pd.DataFrame:
+    def summary(self, separators: bool = False) -> pd.DataFrame:
         """One row per fact about the data set: columns ``measure`` and ``value`` (as text).
 
         For the numbers themselves use the properties (``n_items``, ...) and
         :meth:`judgements_per_item`.
+
+        Parameters
+        ----------
+        separators : bool, default False
+            Write counts with thousands separators (``1,500``), as the pages show them;
+            False keeps plain digits, so a CSV of the table reads back as numbers.
 
         Returns
         -------
@@ -357,9 +363,9 @@ class AnnotationViews:
                 )
             )
             rows.append(("empty-set judgements", int((sizes == 0).sum())))
-        # values are shown as text: the column mixes counts, means and the label kind;
-        # counts with thousands separators, as every page's metrics write them
+        # values are text: the column mixes counts, means and the label kind (plain digits,
+        # so a CSV of it reads back as numbers; the pages and the CLI add separators)
         def text(v: object) -> str:
-            return f"{v:,}" if isinstance(v, (int, np.integer)) else str(v)
+            return f"{v:,}" if separators and isinstance(v, (int, np.integer)) else str(v)
 
         return pd.DataFrame([(m, text(v)) for m, v in rows], columns=["measure", "value"])
