@@ -182,9 +182,11 @@ def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
     note = f"{distance_label(name)} distance"
     if name == "ordinal" and not pd.api.types.is_numeric_dtype(ann.categories):
         order = ", ".join(map(str, ann.categories[:8])) + (" ..." if ann.n_categories > 8 else "")
-        how = (
-            "declared order" if ann.report.categories_declared else "first-seen order, NOT declared"
-        )
+        # an engine keeps no input order: its categories are sorted (docs/scale.md); its
+        # answers reach here through an in-memory table of patterns that keeps its report
+        on_engine = is_lazy(ann) or ann.report.format in ("duckdb", "spark")
+        unseen = "sorted order" if on_engine else "first-seen order"
+        how = "declared order" if ann.report.categories_declared else f"{unseen}, NOT declared"
         note += f" (categories in {how}: {order})"
     return Coefficient(float(value), note, used), lambda: alpha_statistic(ann, name)
 

@@ -152,3 +152,26 @@ def test_options_the_engine_does_not_compute_are_refused_not_dropped():
         agreement.agreement_report(lazy, n_boot=0, weights="linear")
     with pytest.raises(AnnotationDataError, match="weighted Scott's pi"):
         agreement.scott_pi(lazy, weights="linear")
+
+
+def test_ordinal_alpha_on_undeclared_text_says_which_order_it_used(tmp_path):
+    """The engine sorts text categories (it keeps no input order) but its note said
+    'first-seen order', the memory engine's; declared, both agree."""
+    df = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5],
+            "annotator": ["a", "b"] * 5,
+            "label": ["mid", "low", "low", "low", "high", "mid", "high", "high", "mid", "mid"],
+        }
+    )
+    df.to_parquet(tmp_path / "j.parquet")
+    lazy = load(tmp_path / "j.parquet", engine="duckdb")
+    mem = Annotations.from_frame(df)
+    assert "sorted order, NOT declared" in agreement.krippendorff_alpha(lazy, "ordinal").note
+    assert "first-seen order, NOT declared" in agreement.krippendorff_alpha(mem, "ordinal").note
+    order = ["low", "mid", "high"]
+    lazy = load(tmp_path / "j.parquet", engine="duckdb", categories=order)
+    mem = Annotations.from_frame(df, categories=order)
+    same(
+        agreement.krippendorff_alpha(lazy, "ordinal"), agreement.krippendorff_alpha(mem, "ordinal")
+    )
