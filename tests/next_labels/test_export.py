@@ -56,3 +56,25 @@ def test_mturk_input_has_one_row_per_hit_sorted_by_assignments(batch):
 def test_not_a_batch_is_refused():
     with pytest.raises(AnnotationDataError, match="must be the DataFrame next_batch returns"):
         batch_csv(pd.DataFrame({"x": [1]}))
+
+
+def test_the_docs_name_the_label_studio_meta_keys():
+    """docs/next_labels.md listed {assignments, annotators, confidence, gain}."""
+    import json
+
+    from analytics.next_labels import label_studio_tasks
+    from tests.helpers.paths import ROOT
+
+    batch = pd.DataFrame(
+        {
+            "item": ["i1", "i1", "i2"],
+            "annotator": ["a", "b", "a"],
+            "current_confidence": [0.6, 0.6, 0.7],
+            "expected_gain": [0.5, 0.3, 0.4],
+            "expected_confidence": [0.8, 0.9, 0.85],
+        }
+    )
+    task = json.loads(label_studio_tasks(batch))[0]
+    assert task["meta"]["expected_gain"] == pytest.approx(0.8)  # summed over the item
+    docs = (ROOT / "docs" / "next_labels.md").read_text(encoding="utf-8")
+    assert "{" + ", ".join(task["meta"]) + "}" in docs
