@@ -217,6 +217,9 @@ def per_category_bars(table: pd.DataFrame, measure: str = "fleiss_kappa") -> go.
             "symmetric": False,
             "array": table[high] - table[measure],
             "arrayminus": table[measure] - table[low],
+            # its own colour: inherited from bars coloured by value, plotly.js read the
+            # numbers as colours ("Invalid color specifier") and fell back to black
+            "color": MUTED,
         }
     colours = {"color": values, "colorscale": DIVERGING, "cmid": 0, "cmin": -1, "cmax": 1}
     fig.add_trace(

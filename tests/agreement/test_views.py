@@ -11,6 +11,7 @@ import pytest
 from analytics import Annotations
 from analytics import agreement as ag
 from analytics.agreement import figures as af
+from analytics.data import load_sample
 from tests.helpers.builders import from_coders, from_table
 from tests.helpers.paths import load_public
 from tests.helpers.references import KRIPPENDORFF_2011
@@ -195,3 +196,13 @@ def test_a_negative_interval_reads_unambiguously():
     """'interval -0.17-1.00' read like a subtraction; ends are joined by 'to'."""
     text = ag.reading("Gwet's AC1", 0.42, -0.17, 1.0)
     assert "interval -0.17 to 1.00" in text
+
+
+def test_per_category_error_bars_have_a_colour_of_their_own():
+    """Bars coloured by value passed numbers to the error bars as their colour
+    (plotly.js: 'Invalid color specifier', drawn black)."""
+    ann = load_sample("crowd_intents")
+    fig = af.per_category_bars(ag.per_category(ann, n_boot=50))
+    bars = fig.data[0]
+    assert not isinstance(bars.marker.color, str)  # coloured by value
+    assert isinstance(bars.error_y.color, str)
