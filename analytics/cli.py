@@ -273,6 +273,10 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
         plan,
     )
 
+    if args.budget < 1:  # before any work, in the command line's words
+        raise CliError(
+            f"--budget must be at least 1 judgement (got {args.budget}): e.g. --budget 100"
+        )
     if args.output:
         _writable(args.output)
     ann = load(args)

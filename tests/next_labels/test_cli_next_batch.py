@@ -40,3 +40,4 @@ def test_bad_budget_exits_2(capsys):
     assert main(["next-batch", CROWD, "--budget", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("concord: error:") and "budget must be" in err
+    assert "--budget 100" in err and "budget=" not in err  # the command line's words
