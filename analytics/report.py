@@ -14,9 +14,6 @@ for the data (for example one annotator) says why instead of failing the report.
 
 from __future__ import annotations
 
-import io
-import time
-import zipfile
 from collections.abc import Callable, Sequence
 
 import pandas as pd
@@ -24,7 +21,7 @@ import pandas as pd
 from analytics import AnnotationDataError, Annotations, as_annotations
 from analytics._core.formatting import format_count
 from analytics._core.validation import check_confidence, check_whole
-from analytics.data import anonymous_annotators, table_to_csv
+from analytics.data import anonymous_annotators, table_to_csv, zip_texts
 from analytics.overview import expected_label_error, format_judged, judge
 from analytics.report_html import Block, render, slug
 from analytics.report_settings import ReportSettings
@@ -535,24 +532,15 @@ def build_report_zip(
     blocks = report_blocks(
         ann, sections, n_boot=n_boot, confidence=confidence, progress=progress, settings=settings
     )
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        stamp = time.localtime()[:6]
-        entry = zipfile.ZipInfo("report.html", date_time=stamp)
-        entry.compress_type = zipfile.ZIP_DEFLATED
-        entry.external_attr = 0o644 << 16
-        zf.writestr(entry, render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS))
-        seen: dict[str, int] = {}
-        for b in blocks:
-            if b.kind != "table" or b.table is None:
-                continue
-            stem = f"{b.section}_{slug(b.title) or 'table'}"
-            seen[stem] = seen.get(stem, 0) + 1
-            name = stem if seen[stem] == 1 else f"{stem}_{seen[stem]}"
-            # a plain row number is no column of the table; a named index (annotators) is
-            numbered = isinstance(b.table.index, pd.RangeIndex) and b.table.index.name is None
-            entry = zipfile.ZipInfo(f"tables/{name}.csv", date_time=stamp)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o644 << 16  # readable by all once unzipped, as report.html
-            zf.writestr(entry, table_to_csv(b.table, index=not numbered, safe=safe))
-    return buffer.getvalue()
+    files = {"report.html": render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)}
+    seen: dict[str, int] = {}
+    for b in blocks:
+        if b.kind != "table" or b.table is None:
+            continue
+        stem = f"{b.section}_{slug(b.title) or 'table'}"
+        seen[stem] = seen.get(stem, 0) + 1
+        name = stem if seen[stem] == 1 else f"{stem}_{seen[stem]}"
+        # a plain row number is no column of the table; a named index (annotators) is
+        numbered = isinstance(b.table.index, pd.RangeIndex) and b.table.index.name is None
+        files[f"tables/{name}.csv"] = table_to_csv(b.table, index=not numbered, safe=safe)
+    return zip_texts(files)

@@ -50,6 +50,7 @@ from analytics.data.export import (
     table_to_csv,
     to_long_csv,
     to_wide_csv,
+    zip_texts,
 )
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.kinds import LabelKind
@@ -116,4 +117,5 @@ __all__ = [
     "to_wide_csv",
     "wide_table",
     "workbook_sheets",
+    "zip_texts",
 ]

@@ -44,6 +44,7 @@ __all__ = [
     "table_to_csv",
     "to_long_csv",
     "to_wide_csv",
+    "zip_texts",
 ]
 
 EMPTY_SET = "{}"
@@ -289,3 +290,40 @@ def to_wide_csv(
     wide.index.name = "item"
     wide.columns = [str(c) for c in wide.columns]
     return table_to_csv(wide.reset_index(), index=False, safe=safe)
+
+
+def zip_texts(files: dict[str, str]) -> bytes:
+    """A zip archive of text files (UTF-8), each readable by everyone once unzipped.
+
+    :mod:`zipfile` writes entries from text with mode 0600, so unzipped files were the
+    owner's alone; these are 0644, as files written by hand.
+
+    Parameters
+    ----------
+    files : dict of str to str
+        Path inside the archive -> text.
+
+    Returns
+    -------
+    bytes
+
+    Examples
+    --------
+    >>> import io, zipfile
+    >>> zf = zipfile.ZipFile(io.BytesIO(zip_texts({"a.csv": "x\\n1\\n"})))
+    >>> zf.read("a.csv"), oct(zf.getinfo("a.csv").external_attr >> 16)
+    (b'x\\n1\\n', '0o644')
+    """
+    import io
+    import time
+    import zipfile
+
+    buffer = io.BytesIO()
+    stamp = time.localtime()[:6]
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, text in files.items():
+            entry = zipfile.ZipInfo(name, date_time=stamp)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            zf.writestr(entry, text.encode("utf-8"))
+    return buffer.getvalue()

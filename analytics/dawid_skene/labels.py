@@ -91,6 +91,13 @@ def gold_accuracy(
     error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5 (the
     posterior whose largest entry is the model's label).
     """
+    if isinstance(gold, pd.DataFrame):  # pandas' own error said nothing about gold
+        raise AnnotationDataError(
+            f"gold is a table (columns {', '.join(map(str, gold.columns[:4]))}), not one "
+            "label per item.",
+            hint="Pass a Series indexed by item, e.g. table.set_index('item')['label'], or "
+            "read the file with analytics.data.read_gold_labels(path).",
+        )
     codes = _gold_codes_for(result, gold)
     use = _in_gold_index(result, gold) & (result.votes.sum(axis=1) > 0)
     matched = int(use.sum())

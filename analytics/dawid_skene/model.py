@@ -287,6 +287,10 @@ def fit(
         :func:`~analytics.dawid_skene.initial.initial_error_counts`; they enter the first
         M-step only, added to its expected counts (``initial_error_strategy="addition"``)
         or instead of them (``"assign"``).
+    initial_error_strategy : {"addition", "assign"}, default "addition"
+        How ``initial_error`` enters the first M-step: added to the expected counts, or
+        in place of them (every annotator's matrix must then be given), as crowd-kit's
+        ``DawidSkene(initial_error_strategy=...)``.
     finish : {"e_step", "m_step"}, default "e_step"
         ``"e_step"``: posteriors of the final parameters. ``"m_step"``: the posteriors
         the final M-step was made from, as crowd-kit's ``DawidSkene(n_iter)`` reports

@@ -183,3 +183,18 @@ def test_one_category_tables_say_why():
     assert t["mutual information (bits)"].isna().all()
     assert t["spammer score"].isna().all()
     assert t["note"].str.contains("one category").all()
+
+
+def test_gold_accuracy_refuses_a_whole_table_in_words():
+    """pd.read_csv(gold) passed as gold raised pandas' 'Cannot construct a Series from a
+    DataFrame'."""
+    import analytics
+    from analytics.dawid_skene import fit, gold_accuracy
+
+    ann = analytics.load_annotations(
+        pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["a", "b"] * 2, "label": list("xxyy")})
+    )
+    table = pd.DataFrame({"item": [1, 2], "label": ["x", "y"]})
+    with pytest.raises(analytics.AnnotationDataError, match="not one label per item"):
+        gold_accuracy(fit(ann), table)
+    assert gold_accuracy(fit(ann), table.set_index("item")["label"]).loc["Dawid-Skene", "items"] == 2
