@@ -75,9 +75,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def _cell(value: object) -> str:
+def _cell(value: object, p_value: bool = False) -> str:
     if value is None or (isinstance(value, float) and value != value):
-        return ""
+        return "–"  # as the pages and the CLI write a missing value
+    if isinstance(value, float) and p_value:
+        return "&lt; 0.001" if value < 0.001 else f"{value:.3f}"
     if isinstance(value, float):
         return f"{value:.4g}"
     return html.escape(str(value))
@@ -99,6 +101,8 @@ def _with_index_as_column(df: pd.DataFrame) -> pd.DataFrame:
 def table_html(df: pd.DataFrame) -> str:
     """A table as HTML: no pandas row numbers, text left-aligned, numbers right-aligned.
 
+    Missing cells read "–"; p-values below 0.001 read "< 0.001" (not 1.658e-120).
+
     At most :data:`MAX_TABLE_ROWS` rows, with a note when there are more.
     """
     shown = _with_index_as_column(df.head(MAX_TABLE_ROWS))
@@ -111,9 +115,10 @@ def table_html(df: pd.DataFrame) -> str:
     head = "".join(
         f"<th {a}>{html.escape(str(c))}</th>" for a, c in zip(align, shown.columns, strict=True)
     )
+    p_cols = [str(c) in ("p_value", "p") for c in shown.columns]
     body = "".join(
         "<tr>"
-        + "".join(f"<td {a}>{_cell(v)}</td>" for a, v in zip(align, row, strict=True))
+        + "".join(f"<td {a}>{_cell(v, p)}</td>" for a, v, p in zip(align, row, p_cols, strict=True))
         + "</tr>"
         for row in shown.itertuples(index=False, name=None)
     )

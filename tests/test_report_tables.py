@@ -12,7 +12,7 @@ def test_a_row_count_index_is_not_shown_and_alignment_follows_the_type():
     df = pd.DataFrame({"coefficient": ["alpha", "<b>kappa</b>"], "value": [0.81234, np.nan]})
     out = table_html(df)
     assert "<th class=\"text\">coefficient</th><th class=\"num\">value</th>" in out
-    assert "<td class=\"num\">0.8123</td>" in out and "<td class=\"num\"></td>" in out
+    assert "<td class=\"num\">0.8123</td>" in out and "<td class=\"num\">–</td>" in out
     assert "&lt;b&gt;kappa&lt;/b&gt;" in out and "<b>kappa" not in out
     assert "<td class=\"num\">0</td>" not in out and "<th></th>" not in out  # no 0, 1 row numbers
 
@@ -34,3 +34,11 @@ def test_long_tables_are_cut_with_a_note():
     out = table_html(pd.DataFrame({"v": range(MAX_TABLE_ROWS + 5)}))
     assert out.count("<tr>") == MAX_TABLE_ROWS + 1
     assert f"First {MAX_TABLE_ROWS} of {MAX_TABLE_ROWS + 5:,} rows" in out
+
+
+def test_missing_cells_and_small_p_values_read_as_on_the_pages():
+    """Missing cells were blank and p-values printed as 1.658e-120."""
+    df = pd.DataFrame({"coefficient": ["a", "b"], "p_value": [1.658e-120, float("nan")]})
+    out = table_html(df)
+    assert "&lt; 0.001" in out and "e-120" not in out
+    assert '<td class="num">–</td>' in out
