@@ -23,7 +23,7 @@ from analytics._core.formatting import format_count
 from analytics._core.validation import check_confidence, check_whole
 from analytics.data import anonymous_annotators, table_to_csv, zip_texts
 from analytics.overview import expected_label_error, format_judged, judge
-from analytics.report_html import Block, render, slug
+from analytics.report_html import Block, agreement_display, render, slug
 from analytics.report_settings import ReportSettings
 
 __all__ = [
@@ -84,12 +84,9 @@ def _agreement_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]
     from analytics import agreement as ag
 
     s = "agreement"
-    report = ag.agreement_report(
-        ann,
-        settings.agreement_confidence,
-        settings.agreement_n_boot,
-        distance=settings.distance,
-    )
+    conf, n_boot = settings.agreement_confidence, settings.agreement_n_boot
+    report = ag.agreement_report(ann, conf, n_boot, distance=settings.distance)
+    shown = agreement_display(report, conf)  # the HTML's table; the CSV keeps the numbers
     blocks = [
         Block(
             s,
@@ -100,7 +97,7 @@ def _agreement_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]
             "annotator model below.",
         ),
         _alpha_verdict(report),
-        Block(s, "table", "Agreement coefficients", table=report),
+        Block(s, "table", "Agreement coefficients", table=report, display=shown),
         Block(s, "figure", "Coefficients with intervals", figure=ag.forest_plot(report)),
     ]
     coefficient, label = (

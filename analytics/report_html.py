@@ -48,6 +48,9 @@ class Block:
     verdict : analytics.overview.Verdict or None, default None
         How a ``"text"`` block's result reads (good, caution, bad): printed in front of
         the text, with the rule that judged it.
+    display : pandas.DataFrame or None, default None
+        A ``"table"`` block's table as the HTML shows it, when that differs from the
+        numbers its CSV keeps (:func:`agreement_display`).
     """
 
     section: str
@@ -57,6 +60,7 @@ class Block:
     table: pd.DataFrame | None = None
     figure: go.Figure | None = None
     verdict: Verdict | None = None
+    display: pd.DataFrame | None = None
 
 
 CSS = """
@@ -128,6 +132,40 @@ def table_html(df: pd.DataFrame) -> str:
     return out
 
 
+def agreement_display(report: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """The agreement report as the HTML shows it: the interval as "a to b", plain headers.
+
+    The analytic columns stay in the CSV; here the value, its interval and how it was
+    made, the standard error, the p-value, the items used and the note.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"coefficient": ["AC1"], "value": [0.5], "ci_low": [-0.17],
+    ...     "ci_high": [1.0], "ci_method": ["basic"], "se": [0.1], "p_value": [0.2],
+    ...     "items_used": [4], "note": [""]})
+    >>> agreement_display(r, 0.95).iloc[0, 2]
+    '-0.170 to 1.000'
+    """
+
+    def interval(low: float, high: float) -> str:
+        return "–" if low != low or high != high else f"{low:.3f} to {high:.3f}"
+
+    return pd.DataFrame(
+        {
+            "coefficient": report["coefficient"],
+            "value": report["value"],
+            f"{confidence:.0%} interval": [
+                interval(lo, hi) for lo, hi in zip(report["ci_low"], report["ci_high"], strict=True)
+            ],
+            "interval method": report["ci_method"],
+            "SE": report["se"] if "se" in report else float("nan"),
+            "p": report["p_value"] if "p_value" in report else float("nan"),
+            "items": report["items_used"],
+            "note": report["note"],
+        }
+    )
+
+
 def _verdict_html(verdict: Verdict, text: str) -> str:
     return (
         f'<p class="sev-{verdict.label}"><b>{html.escape(verdict.label.capitalize())}.</b> '
@@ -188,7 +226,7 @@ def render(
                 else:
                     parts.append(f"<p>{html.escape(b.text)}</p>")
             elif b.kind == "table" and b.table is not None:
-                parts.append(table_html(b.table))
+                parts.append(table_html(b.table if b.display is None else b.display))
             elif b.kind == "figure" and b.figure is not None:
                 parts.append(
                     pio.to_html(

@@ -11,17 +11,17 @@ from analytics.report_html import MAX_TABLE_ROWS, table_html
 def test_a_row_count_index_is_not_shown_and_alignment_follows_the_type():
     df = pd.DataFrame({"coefficient": ["alpha", "<b>kappa</b>"], "value": [0.81234, np.nan]})
     out = table_html(df)
-    assert "<th class=\"text\">coefficient</th><th class=\"num\">value</th>" in out
-    assert "<td class=\"num\">0.8123</td>" in out and "<td class=\"num\">–</td>" in out
+    assert '<th class="text">coefficient</th><th class="num">value</th>' in out
+    assert '<td class="num">0.8123</td>' in out and '<td class="num">–</td>' in out
     assert "&lt;b&gt;kappa&lt;/b&gt;" in out and "<b>kappa" not in out
-    assert "<td class=\"num\">0</td>" not in out and "<th></th>" not in out  # no 0, 1 row numbers
+    assert '<td class="num">0</td>' not in out and "<th></th>" not in out  # no 0, 1 row numbers
 
 
 def test_a_named_index_becomes_the_first_column():
     df = pd.DataFrame({"accuracy": [0.9, 0.5]}, index=pd.Index(["w1", "w2"], name="annotator"))
     out = table_html(df)
     assert out.index("annotator") < out.index("accuracy")
-    assert "<td class=\"text\">w1</td>" in out
+    assert '<td class="text">w1</td>' in out
 
 
 def test_an_index_named_like_a_column_keeps_both():
@@ -42,3 +42,21 @@ def test_missing_cells_and_small_p_values_read_as_on_the_pages():
     out = table_html(df)
     assert "&lt; 0.001" in out and "e-120" not in out
     assert '<td class="num">–</td>' in out
+
+
+def test_the_reports_agreement_table_reads_like_the_pages_and_its_csv_keeps_the_numbers():
+    """The HTML gave the interval as two raw columns (ci_low, ci_high) and raw names."""
+    import io
+    import zipfile
+
+    from analytics.data import load_sample
+    from analytics.report import build_report, build_report_zip
+
+    ann = load_sample("crowd_intents")
+    html = build_report(ann, sections=["agreement"], n_boot=0)
+    assert "95% interval" in html and "ci_low" not in html and "se_method" not in html
+    assert " to " in html.split("95% interval", 1)[1][:2000]
+    with zipfile.ZipFile(io.BytesIO(build_report_zip(ann, sections=["agreement"], n_boot=0))) as zf:
+        name = next(n for n in zf.namelist() if "coefficients" in n)
+        table = pd.read_csv(io.BytesIO(zf.read(name)))
+    assert {"ci_low", "ci_high", "se_method", "analytic_low"} <= set(table.columns)
