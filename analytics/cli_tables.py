@@ -17,6 +17,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
+from analytics._core.formatting import format_p_value
 from analytics.overview import format_judged, judge
 
 __all__ = ["agreement_text", "plain_table"]
@@ -24,22 +25,12 @@ __all__ = ["agreement_text", "plain_table"]
 _DASH = "–"
 
 
-def _number(x: float, digits: int = 3) -> str:
-    return _DASH if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
-
-
-def _p_value(p: float) -> str:
-    if p is None or math.isnan(p):
-        return _DASH
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
 def _cell(x: object, digits: int) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "yes" if x else "no"
     if isinstance(x, (float, np.floating)):
         if math.isnan(x):
-            return "–"
+            return _DASH
         half = 0.5 * 10.0**-digits  # never round a near-certainty to 1 or a trace to 0
         if 0 < abs(x) < half:
             return f"{'-' if x < 0 else ''}< {10.0**-digits:.{digits}f}"
@@ -49,6 +40,18 @@ def _cell(x: object, digits: int) -> str:
     if isinstance(x, (int, np.integer)):
         return f"{x:,}"
     return str(x)
+
+
+def _aligned(header: list[str], rows: list[list[str]], left: set[int]) -> list[str]:
+    """Header and rows as lines: the columns in ``left`` left-aligned, the others right."""
+    widths = [max(map(len, col)) for col in zip(header, *rows, strict=True)]
+    return [
+        "  ".join(
+            c.ljust(w) if j in left else c.rjust(w)
+            for j, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+        for cells in (header, *rows)
+    ]
 
 
 def plain_table(df: pd.DataFrame, width: int | None = None, digits: int = 3) -> str:
@@ -92,19 +95,12 @@ def plain_table(df: pd.DataFrame, width: int | None = None, digits: int = 3) -> 
         widths.append(w)
         cells.append(texts)
         used += 2 + w
-    numeric = [
-        pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
-        for c in columns
-    ]
-
-    def line(values: list[str]) -> str:
-        return "  ".join(
-            v.rjust(w) if num else v.ljust(w)
-            for v, w, num in zip(values, widths, numeric, strict=True)
-        ).rstrip()
-
-    lines = [line([str(c) for c in columns])]
-    lines += [line(list(row)) for row in zip(*cells, strict=True)]
+    left = {
+        j
+        for j, c in enumerate(columns)
+        if not pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])
+    }
+    lines = _aligned([str(c) for c in columns], [list(r) for r in zip(*cells, strict=True)], left)
     left_out = [str(c) for c in df.columns[len(columns) :]]
     if left_out:
         lines.append(f"(not shown: {', '.join(left_out)})")
@@ -170,8 +166,8 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
                 if str(r["coefficient"]).startswith("Krippendorff")
                 else f"{r['value']:.3f}",
                 interval,
-                _number(r.get("se", math.nan)),
-                _p_value(r.get("p_value", math.nan)),
+                _cell(float(r.get("se", math.nan)), 3),
+                format_p_value(r.get("p_value", math.nan), _DASH),
                 _DASH if math.isnan(items) else f"{int(items):,}",
                 letter,
                 f"[{notes[note]}]" if note else "",
@@ -186,15 +182,7 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
     ]
     left = {i for i, j in enumerate(kept) if j in left}
     header, rows = [header[j] for j in kept], [[row[j] for j in kept] for row in rows]
-    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(
-            c.ljust(w) if i in left else c.rjust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
-
-    lines = [line(header), *(line(row) for row in rows)]
+    lines = _aligned(header, rows, left)
     if methods:
         lines += ["", "CI methods:"]
         lines += [

@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
+from analytics._core.formatting import format_p_value
 from analytics.data import Annotations
 from analytics.overview import Verdict
 
@@ -83,7 +84,7 @@ def _cell(value: object, p_value: bool = False) -> str:
     if value is None or (isinstance(value, float) and value != value):
         return "–"  # as the pages and the CLI write a missing value
     if isinstance(value, float) and p_value:
-        return "&lt; 0.001" if value < 0.001 else f"{value:.3f}"
+        return html.escape(format_p_value(value))
     if isinstance(value, float):
         return f"{value:.4g}"
     return html.escape(str(value))

@@ -21,6 +21,7 @@ __all__ = [
     "format_count",
     "format_judged_value",
     "format_number",
+    "format_p_value",
     "format_percent",
     "plotly_labels",
     "plotly_text",
@@ -166,6 +167,19 @@ def format_judged_value(
         toward = ROUND_FLOOR if value < wrong[0] else ROUND_CEILING
         shown = value.quantize(Decimal(1).scaleb(-max(digits, max_digits)), rounding=toward)
         return f"{shown}{suffix}"
+
+
+def format_p_value(p: float, missing: str = "–") -> str:
+    """A p-value for people: three decimals, ``"< 0.001"`` below that (not ``1.7e-120``).
+
+    Examples
+    --------
+    >>> format_p_value(0.0342), format_p_value(1.658e-120), format_p_value(float("nan"))
+    ('0.034', '< 0.001', '–')
+    """
+    if p is None or not math.isfinite(p):
+        return missing
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def format_confidence(confidence: float) -> str:

@@ -230,11 +230,7 @@ def format_judged(kind: str, value: float) -> str:
     >>> format_judged("noise", 0.1504)
     '15.04%'
     """
-    if kind not in RULES:
-        raise AnnotationDataError(
-            f"unknown kind of result {kind!r}.", hint=f"Choose from: {', '.join(RULES)}."
-        )
-    return RULES[kind].format(value)
+    return judge(kind, value).shown
 
 
 def judge(kind: str, value: float, reason: str = "") -> Verdict:
