@@ -79,6 +79,7 @@ def show_table(
     format; a column with a missing cell is shown as right-aligned text with
     :data:`MISSING` there, since the grid writes a missing number as "None" (a Styler's
     ``na_rep`` is not honoured). The CSV keeps the numbers and leaves missing cells empty.
+    ``percents``: columns of shares drawn as percents with one decimal.
     """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
     truncated = shown is not df
@@ -87,30 +88,27 @@ def show_table(
         shown.attrs = {}
     # a short table is shown whole; a longer one scrolls inside ten rows' height
     kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
-    if percents:  # shares drawn as percents with one decimal (the grid's "percent" preset
-        # drops trailing zeros: 91.9% beside 92.91% and 0%); the CSV keeps the shares
+    config = dict(kwargs.pop("column_config", None) or {})
+    if percents or formats:
         shown = shown.copy()
-        config = dict(kwargs.pop("column_config", None) or {})
-        for column in percents:
-            if column in shown.columns:
-                shown[column] = shown[column] * 100.0
-                config.setdefault(column, st.column_config.NumberColumn(format="%.1f%%"))
-        kwargs["column_config"] = config
-    if formats:
-        shown = shown.copy()
-        config = dict(kwargs.pop("column_config", None) or {})
-        for column, form in formats.items():
-            if column not in shown.columns:
-                continue
-            if shown[column].isna().any():  # as text: the grid writes a missing number "None"
-                shown[column] = [
-                    MISSING if pd.isna(v) else form.format(v) for v in shown[column].tolist()
-                ]  # a display table: at most MAX_SHOWN_ROWS cells
-                config.setdefault(column, st.column_config.TextColumn(alignment="right"))
-            else:  # numbers stay numbers (they sort as such), drawn in the same format
-                # "{:.3f}" is printf's "%.3f"; thousands separators are the grid's "localized"
-                printf = "localized" if "," in form else form.replace("{:", "%").replace("}", "")
-                config.setdefault(column, st.column_config.NumberColumn(format=printf))
+    for column in (c for c in percents if c in shown.columns):
+        # one decimal: the grid's "percent" preset drops trailing zeros (91.9% beside
+        # 92.91%); the CSV keeps the shares
+        shown[column] = shown[column] * 100.0
+        config.setdefault(column, st.column_config.NumberColumn(format="%.1f%%"))
+    for column, form in (formats or {}).items():
+        if column not in shown.columns:
+            continue
+        if shown[column].isna().any():  # as text: the grid writes a missing number "None"
+            shown[column] = [
+                MISSING if pd.isna(v) else form.format(v) for v in shown[column].tolist()
+            ]  # a display table: at most MAX_SHOWN_ROWS cells
+            config.setdefault(column, st.column_config.TextColumn(alignment="right"))
+        else:  # numbers stay numbers (they sort as such), drawn in the same format
+            # "{:.3f}" is printf's "%.3f"; thousands separators are the grid's "localized"
+            printf = "localized" if "," in form else form.replace("{:", "%").replace("}", "")
+            config.setdefault(column, st.column_config.NumberColumn(format=printf))
+    if config:
         kwargs["column_config"] = config
     st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
     if truncated:
