@@ -182,9 +182,10 @@ def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
     note = f"{distance_label(name)} distance"
     if name == "ordinal" and not pd.api.types.is_numeric_dtype(ann.categories):
         order = ", ".join(map(str, ann.categories[:8])) + (" ..." if ann.n_categories > 8 else "")
-        # an engine keeps no input order: its categories are sorted (docs/scale.md); its
-        # answers reach here through an in-memory table of patterns that keeps its report
-        on_engine = is_lazy(ann) or ann.report.format in ("duckdb", "spark")
+        # an engine keeps no input order, so its categories are sorted (docs/scale.md); its
+        # answers reach here as an in-memory table of count patterns carrying the engine's
+        # report, whose format is the engine's name
+        on_engine = ann.report.format in ("duckdb", "spark")
         unseen = "sorted order" if on_engine else "first-seen order"
         how = "declared order" if ann.report.categories_declared else f"{unseen}, NOT declared"
         note += f" (categories in {how}: {order})"
