@@ -101,12 +101,7 @@ def fit(
         return _auto(ann, gold, seed, folds, progress, options)
     model = check_model(model)
     options = check_options(model, seed, options)
-    coded = code(ann, gold)
-    start = time.perf_counter()
-    result = fit_model(coded, model, gold=gold, seed=seed, **options)
-    result.settings["seconds"] = time.perf_counter() - start
-    result.settings["model"] = model
-    return result
+    return _timed(code(ann, gold), model, gold, seed, **options)
 
 
 def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: dict) -> ModelResult:
@@ -150,10 +145,10 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
     return result
 
 
-def _timed(coded: Coded, model: str, gold: Any, seed: int) -> ModelResult:
-    """``fit_model`` with the fit time and the model's name in its settings, as :func:`fit`."""
+def _timed(coded: Coded, model: str, gold: Any, seed: int, **options: Any) -> ModelResult:
+    """``fit_model`` with the fit time and the model's name in its settings."""
     start = time.perf_counter()
-    result = fit_model(coded, model, gold=gold, seed=seed)
+    result = fit_model(coded, model, gold=gold, seed=seed, **options)
     result.settings["seconds"] = time.perf_counter() - start
     result.settings["model"] = model
     return result
