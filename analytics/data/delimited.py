@@ -22,6 +22,7 @@ import pyarrow.csv as pa_csv
 from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import text_heads
 from analytics.data.limits import count_bytes
+from analytics.data.mapped import whole
 
 __all__ = ["check_header", "read_delimited", "read_delimited_bytes", "sniff_delimiter"]
 
@@ -106,21 +107,21 @@ def _arrow_cells(
     carriage return (a lone one also ends a row) is parsed that way from the start. The
     result is the same either way.
     """
-    first = data.lstrip(b"\xef\xbb\xbf")[:1]
+    first = data[:65536].lstrip(b"\xef\xbb\xbf")[:1]
     end = data.find(b"\n")
     quoted_values = end >= 0 and data.find(b'"', end) >= 0
     if quoted_values:
         quotes, newlines = counts if counts is not None else count_bytes(data, b'"', b"\n")
     else:  # quotes on the first line at most (Arrow's and Excel's writers quote the header)
-        quotes, newlines = data.count(b'"', 0, end if end >= 0 else len(data)), -1
+        quotes, newlines = data[: end if end >= 0 else len(data)].count(b'"'), -1
     if first in (b"\n", b"\r", b" ", b"\t") or quotes % 2:
         # leading blank lines (the strict reader skips and counts them), or an odd number
         # of quotes: Arrow would read an unclosed quote to the end without complaint
         raise _Ragged
     if not quoted_values:  # no value can hold a line break
         return _parse(data, sep, encoding, newlines_in_values=False)
-    if b"\r" not in data:
-        lines = newlines + (not data.endswith(b"\n"))
+    if data.find(b"\r") < 0:
+        lines = newlines + (data[-1:] != b"\n")
         try:
             table = _parse(data, sep, encoding, newlines_in_values=False)
             if table.num_rows == lines:  # every line one row: no quoted line break
@@ -131,10 +132,22 @@ def _arrow_cells(
     return _parse(data, sep, encoding, newlines_in_values=True)
 
 
+def _block_size(n_bytes: int) -> int:
+    """Arrow's block: an eighth of the file, between 1 MiB (Arrow's default) and 16 MiB.
+
+    Larger blocks parse faster (the 83 MB benchmark CSV: 84 against 94 ms on two cores)
+    and give fewer chunks to the loops over chunks that follow (8, not 80); eight of
+    them keep the threads busy.
+    """
+    return min(1 << 24, max(1 << 20, n_bytes // 8))
+
+
 def _parse(data: bytes, sep: str, encoding: str, *, newlines_in_values: bool) -> pa.Table:
     return pa_csv.read_csv(
         pa.py_buffer(data),
-        read_options=pa_csv.ReadOptions(autogenerate_column_names=True, encoding=encoding),
+        read_options=pa_csv.ReadOptions(
+            autogenerate_column_names=True, encoding=encoding, block_size=_block_size(len(data))
+        ),
         parse_options=pa_csv.ParseOptions(
             delimiter=sep, newlines_in_values=newlines_in_values, ignore_empty_lines=False
         ),
@@ -148,10 +161,12 @@ def _parse(data: bytes, sep: str, encoding: str, *, newlines_in_values: bool) ->
 
 def _all_strings(data: bytes, sep: str, encoding: str) -> dict[str, pa.DataType]:
     """Arrow's generated names (f0, f1, ...) for every column of the first line, as strings."""
-    first = data[: data.find(b"\n") if b"\n" in data else len(data)]
+    end = data.find(b"\n")
+    first = data[: end if end >= 0 else len(data)]
     n = max(first.count(sep.encode(encoding)) + 1, 1)
     # quoted delimiters make the count an upper bound; extra names are harmless
-    return {f"f{i}": pa.string() for i in range(n)}
+    # large_string: what pandas' Arrow-backed str dtype holds (no cast in to_pandas)
+    return {f"f{i}": pa.large_string() for i in range(n)}
 
 
 def _from_arrow(table: pa.Table, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
@@ -200,6 +215,7 @@ def _blank_cells(col: pa.ChunkedArray) -> np.ndarray:
 
 
 def _decode_text(data: bytes) -> tuple[str, str]:
+    data = whole(data)
     try:
         return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:

@@ -173,7 +173,7 @@ def _checked(table: pa.Table, data: bytes) -> tuple[pd.DataFrame, np.ndarray, li
     One record per line (no blank lines: the row numbers are the lines), flat values, and
     no float that was an integer beyond int64.
     """
-    n_lines = _newlines(data) + (not data.endswith(b"\n"))
+    n_lines = _newlines(data) + (data[-1:] != b"\n")
     if table.num_rows != n_lines or not table.num_rows:
         return None
     if any(t not in _FLAT_TYPES for t in table.schema.types):

@@ -35,6 +35,7 @@ from analytics.data.limits import (
     scan_json,
 )
 from analytics.data.load_report import LoadReport
+from analytics.data.mapped import MAP_MIN_BYTES, is_ascii, map_file, whole
 from analytics.data.parquet_file import read_parquet
 from analytics.data.workbook import OLE_MAGIC, read_excel
 
@@ -42,6 +43,8 @@ __all__ = ["DEFAULT_MAX_BYTES", "FORMATS", "read_table"]
 
 #: Files larger than this (200 MB) are refused unless the caller raises the limit.
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+#: The extensions of the text formats whose readers take a mapped file.
+_MAPPED = (".csv", ".tsv", ".tab", ".jsonl", ".ndjson")
 #: The formats :func:`read_table` reads.
 FORMATS = ("csv", "tsv", "json", "jsonl", "excel", "parquet")
 _EXTENSIONS = {
@@ -70,6 +73,8 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str]:
         size = path.stat().st_size
         if size > max_bytes:
             raise _too_big(f"the file is {format_bytes(size)},", max_bytes, path.name)
+        if size >= MAP_MIN_BYTES and path.suffix.lower() in _MAPPED and path.is_file():
+            return map_file(path), path.name
         return path.read_bytes(), path.name
     if isinstance(source, (bytes, bytearray)):
         data, name = bytes(source), "<bytes>"
@@ -141,7 +146,7 @@ def _detect_format(data: bytes, name: str, fmt: str | None) -> tuple[str, str]:
         return by_ext, f"from the extension {ext}"
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if stripped[:1] in (b"[", b"{"):
-        lines = [ln for ln in data.splitlines() if ln.strip()]
+        lines = [ln for ln in whole(data).splitlines() if ln.strip()]
         if (
             stripped[:1] == b"{"
             and len(lines) > 1
@@ -211,9 +216,10 @@ def _from_byte_order(data: bytes, name: str) -> tuple[bytes, str | None, list[st
 
     Binary containers (zip, Parquet, OLE2) are returned as they are.
     """
-    if data.startswith(_CONTAINERS):
+    head = data[:4]
+    if head.startswith(_CONTAINERS):
         return data, None, []
-    found = next(((bom, codec, label) for bom, codec, label in _BOMS if data.startswith(bom)), None)
+    found = next(((bom, codec, label) for bom, codec, label in _BOMS if head.startswith(bom)), None)
     how = "its byte-order mark"
     if found is None:
         codec = _bomless_utf16(data)
@@ -251,8 +257,9 @@ def _to_utf8(data: bytes, name: str) -> tuple[bytes, str | None, list[str], list
     or whose high bytes mostly come in runs (accented letters come one at a time), is
     probably in a multi-byte or non-Latin encoding: it is read, with a caution.
     """
-    if data.isascii() or _looks_binary(data):
+    if is_ascii(data) or _looks_binary(data):
         return data, None, [], []
+    data = whole(data)
     try:
         data.decode("utf-8")
         return data, None, [], []
@@ -285,6 +292,7 @@ def _to_utf8(data: bytes, name: str) -> tuple[bytes, str | None, list[str], list
 
 
 def _decode(data: bytes, name: str) -> tuple[str, str]:
+    data = whole(data)
     if _looks_binary(data):
         raise AnnotationDataError(
             "the file holds binary data, not text.",
@@ -306,7 +314,7 @@ def _refuse_nul_bytes(data: bytes, name: str) -> None:
     that is binary through and through is left to the "binary data" error.
     """
     head = data[:8192]
-    if b"\x00" not in data or head.count(b"\x00") > max(8, len(head) // 100):
+    if data.find(b"\x00") < 0 or head.count(b"\x00") > max(8, len(head) // 100):
         return  # no NUL, or so many that the file is binary (or UTF-16 not told as such)
     if _looks_binary(head.replace(b"\x00", b"")):
         return
@@ -325,7 +333,7 @@ def _refuse_nul_bytes(data: bytes, name: str) -> None:
 
 def _refuse_empty(data: bytes, name: str) -> None:
     # the head decides for any real file; only a blank head pays for stripping the whole
-    if not data[:65536].strip() and not data.strip():
+    if not data[:65536].strip() and not whole(data).strip():
         raise AnnotationDataError(
             "the file is empty.", source=name, hint="Give a file with a header row and data rows."
         )
@@ -340,8 +348,14 @@ def _check_limits(data: bytes, name: str, fmt: str, limits: Limits) -> tuple[int
     if fmt in ("csv", "tsv"):
         first = data[: data.find(b"\n") if b"\n" in data[:65536] else 65536]
         sep = "\t" if fmt == "tsv" else sniff_delimiter(first.decode("latin-1"))
-        counts = count_bytes(data, b'"', b"\n") if len(data) > limits.max_cells else None
-        lines = None if counts is None else counts[1] + 1
+        counts = lines = None
+        if len(data) > limits.max_cells:
+            end = data.find(b"\n")
+            if end >= 0 and data.find(b'"', end) >= 0:  # the reader needs the quotes too
+                counts = count_bytes(data, b'"', b"\n")
+                lines = counts[1] + 1
+            else:
+                lines = count_bytes(data, b"\n")[0] + 1
         check_delimited_cells(data, sep, limits, name, lines)
         return counts
     elif fmt == "json":  # JSON Lines: in its reader (read_table), which may prove it flat
@@ -434,6 +448,8 @@ def read_table(
     data, source_encoding, notes = _from_byte_order(data, name)
     _refuse_empty(data, name)
     fmt, why = _detect_format(data, name, format)
+    if fmt not in ("csv", "tsv", "jsonl"):
+        data = whole(data)  # a mapped file that is not what its extension says
     notes.insert(0, f"Format {fmt.upper()} {why}.")
     cautions: list[str] = []
     if fmt in ("csv", "tsv", "json", "jsonl") and source_encoding is None:
