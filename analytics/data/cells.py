@@ -431,7 +431,9 @@ class CellColumn:
         if isinstance(u.dtype, pd.StringDtype) and (self.strip_free or strip_leaves(u)):
             # Arrow texts that stripping leaves as they are: their ids are all distinct
             codes, order = first_seen_kept(self.codes, keep, len(u), self.first_runs())
-            return codes, pd.Index(self.uniques.take(order), dtype=object), merged
+            # kept as Arrow strings: an object Index of 400,000 ids costs 20 ms to build
+            same = len(order) == len(u) and bool((order[1:] > order[:-1]).all())  # identity
+            return codes, u if same else u.take(order), merged
         texts = self.texts("id")
         if texts.is_unique:
             codes, order = first_seen_kept(self.codes, keep, len(u), self.first_runs())

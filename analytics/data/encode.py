@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.threads import in_parallel
 from analytics.data.cells import (
     CellColumn,
     first_seen,
@@ -165,60 +167,52 @@ def encode_frame(
     cautions: list[str] = list(report.cautions) if report else []
     tokens = missing_tokens(missing)
     columns = {"item": item, "annotator": annotator, "label": label}
-    cells = {
-        role: label_cells
-        if role == "label" and label_cells is not None
-        else CellColumn.of(df[col], tokens)
-        for role, col in columns.items()
-    }
+    todo = [r for r in columns if r != "label" or label_cells is None]
+    cells = dict(
+        zip(
+            todo,
+            in_parallel([partial(CellColumn.of, df[columns[r]], tokens) for r in todo], len(df)),
+            strict=True,
+        )
+    )
+    if label_cells is not None:
+        cells["label"] = label_cells
     for role in ("item", "annotator"):
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
     keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
     rows_all, rows = rows, rows if keep.all() else _KeptRows(rows, keep)
-    lab = cells["label"]
-
-    # ---- label kind
-    setlike = lab.containers is not None and bool((lab.containers & keep).any())
-    kind_reason = ""
-    if kind is not None:
-        lk = LabelKind.parse(kind)
-        kind_reason = f"Label kind: {lk.value} (as chosen)."
-    elif setlike or multilabel_sep is not None:
-        lk = LabelKind.MULTILABEL
-        kind_reason = "Label kind: multi-label (cells hold sets of categories)."
-    else:
-        lk = None  # decided below once values are parsed
-    n_split = 0
-    if lk is LabelKind.MULTILABEL:
-        matrix, cat_values, n_split = _encode_sets(
-            lab, keep, rows, categories, multilabel_sep, source, label
-        )
-        label_values_codes = None
-        per_category = matrix.sum(axis=0)
-    else:
-        if setlike:
-            first = int(np.flatnonzero(lab.containers & keep)[0])
-            raise AnnotationDataError(
-                f"label cells hold sets or lists (e.g. {str(lab.cells[first])[:60]}), but the "
-                f"label kind is {lk.value}.",
-                source=source,
-                column=str(label),
-                rows=rows_all[lab.containers & keep].tolist(),
-                hint="Choose the multi-label kind, or put one label per cell.",
-            )
-        matrix = None
-        label_values_codes, cat_values, lk, kind_reason = _encode_single(
-            lab, keep, rows, categories, lk, kind_reason, source, label
-        )
-        per_category = np.bincount(label_values_codes, minlength=len(cat_values))
-    cautions += missing_token_cautions(
-        lab.token_counts(has_ids), per_category, cat_values, str(label)
+    (
+        (labels, label_cautions),
+        (item_codes, item_names, item_cautions),
+        (
+            ann_codes,
+            ann_names,
+            ann_cautions,
+        ),
+    ) = in_parallel(
+        [
+            partial(
+                _encode_labels,
+                cells["label"],
+                keep,
+                has_ids,
+                rows,
+                rows_all,
+                categories,
+                kind,
+                multilabel_sep,
+                source,
+                label,
+            ),
+            # codes for items and annotators (first-seen order)
+            partial(_id_codes, cells["item"], keep, "item"),
+            partial(_id_codes, cells["annotator"], keep, "annotator"),
+        ],
+        len(df),
     )
-
-    # ---- codes for items and annotators (first-seen order)
-    item_codes, item_names = _id_codes(cells["item"], keep, "item", cautions)
-    ann_codes, ann_names = _id_codes(cells["annotator"], keep, "annotator", cautions)
+    matrix, label_values_codes, cat_values, lk, kind_reason, n_split = labels
+    cautions += label_cautions + item_cautions + ann_cautions
 
     keep_dup, n_dup = duplicates_kept(
         item_codes, ann_codes, duplicates, item_names, ann_names, rows, source
@@ -317,6 +311,63 @@ def _refuse_container_ids(
     )
 
 
+def _encode_labels(
+    lab: CellColumn,
+    keep: np.ndarray,
+    has_ids: np.ndarray,
+    rows: np.ndarray | _KeptRows,
+    rows_all: np.ndarray,
+    categories: Sequence[Any] | None,
+    kind: str | LabelKind | None,
+    multilabel_sep: str | None,
+    source: str,
+    label: str,
+) -> tuple[tuple, list[str]]:
+    """The label kind and codes (single labels) or matrix (multi-label), and cautions.
+
+    Returns ``((matrix, codes, categories, kind, kind_reason, n_split), cautions)``:
+    ``matrix`` is None for single labels, ``codes`` None for multi-label data.
+    """
+    # ---- label kind
+    setlike = lab.containers is not None and bool((lab.containers & keep).any())
+    kind_reason = ""
+    if kind is not None:
+        lk = LabelKind.parse(kind)
+        kind_reason = f"Label kind: {lk.value} (as chosen)."
+    elif setlike or multilabel_sep is not None:
+        lk = LabelKind.MULTILABEL
+        kind_reason = "Label kind: multi-label (cells hold sets of categories)."
+    else:
+        lk = None  # decided below once values are parsed
+    n_split = 0
+    if lk is LabelKind.MULTILABEL:
+        matrix, cat_values, n_split = _encode_sets(
+            lab, keep, rows, categories, multilabel_sep, source, label
+        )
+        label_values_codes = None
+        per_category = matrix.sum(axis=0)
+    else:
+        if setlike:
+            first = int(np.flatnonzero(lab.containers & keep)[0])
+            raise AnnotationDataError(
+                f"label cells hold sets or lists (e.g. {str(lab.cells[first])[:60]}), but the "
+                f"label kind is {lk.value}.",
+                source=source,
+                column=str(label),
+                rows=rows_all[lab.containers & keep].tolist(),
+                hint="Choose the multi-label kind, or put one label per cell.",
+            )
+        matrix = None
+        label_values_codes, cat_values, lk, kind_reason = _encode_single(
+            lab, keep, rows, categories, lk, kind_reason, source, label
+        )
+        per_category = np.bincount(label_values_codes, minlength=len(cat_values))
+    cautions = missing_token_cautions(
+        lab.token_counts(has_ids), per_category, cat_values, str(label)
+    )
+    return (matrix, label_values_codes, cat_values, lk, kind_reason, n_split), cautions
+
+
 def _judgement_rows(
     cells: dict[str, CellColumn],
     columns: dict[str, str],
@@ -343,17 +394,18 @@ def _judgement_rows(
 
 
 def _id_codes(
-    col: CellColumn, keep: np.ndarray, role: str, cautions: list[str]
-) -> tuple[np.ndarray, pd.Index]:
-    """Codes and names of item or annotator ids; a caution when blanks merged some."""
+    col: CellColumn, keep: np.ndarray, role: str
+) -> tuple[np.ndarray, pd.Index, list[str]]:
+    """Codes and names of item or annotator ids, and a caution when blanks merged some."""
     codes, names, merged = col.id_codes(keep)
+    cautions = []
     if merged:
         cautions.append(
             f"{merged[0]:,} {role} id(s) appear with different surrounding blanks and were "
             f"read as one id each (e.g. {' and '.join(map(repr, merged[1]))}); if they are "
             f"different {role}s, make the ids differ by more than blanks."
         )
-    return codes, names
+    return codes, names, cautions
 
 
 def _encode_sets(

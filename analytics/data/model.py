@@ -54,7 +54,10 @@ class Annotations(AnnotationViews):
         :attr:`label_sets_table`, the distinct label sets.
     items, annotators, categories : pandas.Index
         Original names. Categories are in their declared order, numeric labels sorted
-        numerically, text labels in first-seen order.
+        numerically, text labels in first-seen order. Ids read as text from a file stay
+        in pandas' Arrow-backed ``str`` dtype (an object Index of 2 M item ids costs
+        0.1 s to build); ids from a DataFrame of objects or numbers are objects. Either
+        way each name is a Python ``str`` (or the number) when read.
     kind : LabelKind or str, default LabelKind.NOMINAL
         What a label is (see :class:`~analytics.data.kinds.LabelKind`).
     label_matrix : ndarray of bool, shape (n_judgements, n_categories) or None, default None

@@ -55,7 +55,9 @@ def test_arrow_cell_column_judges_and_names_like_the_object_path(cells, data):
     keep &= ~plain.cell_missing()
     got, want = arrow.id_codes(keep), plain.id_codes(keep)
     assert got[0].tolist() == want[0].tolist()
-    assert got[1].tolist() == want[1].tolist() and got[1].dtype == object
+    assert got[1].tolist() == want[1].tolist()
+    # text ids stay Arrow strings (no object Index of every id is built); others are objects
+    assert isinstance(got[1].dtype, pd.StringDtype) or got[1].dtype == object
     assert got[2] == want[2]
 
 
