@@ -158,7 +158,7 @@ def main() -> None:
             df = judgements(n)
             for fmt in formats:
                 path = write(df, fmt, Path(tmp))
-                repeats = 2 if n <= 2_000_000 else 1
+                repeats = 5 if n <= 2_000_000 else 2
                 base = measure("baseline", fmt, path, repeats)
                 ours = measure("concord", fmt, path, repeats)
                 t = ours["seconds"] / base["seconds"]
