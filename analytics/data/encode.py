@@ -182,15 +182,8 @@ def encode_frame(
 
     keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
     rows_all, rows = rows, rows if keep.all() else _KeptRows(rows, keep)
-    (
-        (labels, label_cautions),
-        (item_codes, item_names, item_cautions),
-        (
-            ann_codes,
-            ann_names,
-            ann_cautions,
-        ),
-    ) = in_parallel(
+    # the labels on one thread; the ids, then the repeated-judgement check, on another
+    (labels, label_cautions), (ids, id_cautions, (keep_dup, n_dup)) = in_parallel(
         [
             partial(
                 _encode_labels,
@@ -205,18 +198,15 @@ def encode_frame(
                 source,
                 label,
             ),
-            # codes for items and annotators (first-seen order)
-            partial(_id_codes, cells["item"], keep, "item"),
-            partial(_id_codes, cells["annotator"], keep, "annotator"),
+            partial(
+                _ids_and_repeats, cells["item"], cells["annotator"], keep, duplicates, rows, source
+            ),
         ],
         len(df),
     )
     matrix, label_values_codes, cat_values, lk, kind_reason, n_split = labels
-    cautions += label_cautions + item_cautions + ann_cautions
-
-    keep_dup, n_dup = duplicates_kept(
-        item_codes, ann_codes, duplicates, item_names, ann_names, rows, source
-    )
+    item_codes, item_names, ann_codes, ann_names = ids
+    cautions += label_cautions + id_cautions
     if not keep_dup.all():
         item_codes, ann_codes = item_codes[keep_dup], ann_codes[keep_dup]
         if matrix is not None:
@@ -393,6 +383,25 @@ def _judgement_rows(
     return has_ids & ~lab_missing, has_ids, n_missing
 
 
+def _ids_and_repeats(
+    items: CellColumn,
+    annotators: CellColumn,
+    keep: np.ndarray,
+    duplicates: str,
+    rows: np.ndarray | _KeptRows,
+    source: str,
+) -> tuple[tuple, list[str], tuple[np.ndarray, int]]:
+    """Item and annotator codes (first-seen order) and names, and the duplicates policy.
+
+    Returns ``((item_codes, items, annotator_codes, annotators), cautions, (keep, n_dup))``
+    with ``keep`` and ``n_dup`` from :func:`~analytics.data.repeats.duplicates_kept`.
+    """
+    item_codes, item_names, cautions = _id_codes(items, keep, "item")
+    ann_codes, ann_names, more = _id_codes(annotators, keep, "annotator")
+    kept = duplicates_kept(item_codes, ann_codes, duplicates, item_names, ann_names, rows, source)
+    return (item_codes, item_names, ann_codes, ann_names), cautions + more, kept
+
+
 def _id_codes(
     col: CellColumn, keep: np.ndarray, role: str
 ) -> tuple[np.ndarray, pd.Index, list[str]]:
@@ -472,8 +481,7 @@ def _encode_single(
 ) -> tuple[np.ndarray, pd.Index, LabelKind, str]:
     """Single labels as category codes; infers the kind when ``lk`` is None."""
     ucodes = lab.codes if keep.all() else lab.codes[keep]
-    used = np.zeros(len(lab.uniques), bool)
-    used[ucodes] = True
+    used = np.bincount(ucodes, minlength=len(lab.uniques)) > 0  # a pass, not a scatter
     # categories given as Python strings are text, even if they look like numbers
     text_declared = categories is not None and any(isinstance(c, str) for c in categories)
     numeric = not text_declared and bool(used.any()) and bool(lab.numeric()[used].all())
