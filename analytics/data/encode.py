@@ -27,18 +27,10 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.threads import in_parallel
-from analytics.data.cells import (
-    CellColumn,
-    first_seen,
-    label_set,
-    label_text,
-    missing_tokens,
-    set_codes,
-    to_number,
-)
-from analytics.data.codes import first_seen_kept
-from analytics.data.kinds import LabelKind, infer_kind
-from analytics.data.load_report import LoadReport, SkipNote, missing_token_cautions
+from analytics.data.cells import CellColumn, missing_tokens, set_codes
+from analytics.data.kinds import LabelKind
+from analytics.data.label_codes import encode_labels
+from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.repeats import DUPLICATE_POLICIES, duplicates_kept, one_per_pair
 
 __all__ = ["DUPLICATE_POLICIES", "Encoded", "encode_frame", "one_per_pair", "set_codes"]
@@ -89,6 +81,7 @@ def encode_frame(
     report: LoadReport | None = None,
     missing: Iterable[str] | None = None,
     label_cells: CellColumn | None = None,
+    id_cells: tuple[CellColumn, CellColumn] | None = None,
 ) -> Encoded:
     """Encode a long DataFrame with one judgement per row.
 
@@ -132,6 +125,9 @@ def encode_frame(
     label_cells : CellColumn or None, default None
         The label column already factorized with the same ``missing`` (the loader
         passes the one it searched for a separator), so it is not factorized twice.
+    id_cells : (CellColumn, CellColumn) or None, default None
+        The item and annotator columns already factorized with the same ``missing``
+        (the loader factorizes them on threads beside the label column).
 
     Returns
     -------
@@ -167,7 +163,10 @@ def encode_frame(
     cautions: list[str] = list(report.cautions) if report else []
     tokens = missing_tokens(missing)
     columns = {"item": item, "annotator": annotator, "label": label}
-    todo = [r for r in columns if r != "label" or label_cells is None]
+    given = {"label": label_cells}
+    if id_cells is not None:
+        given.update(item=id_cells[0], annotator=id_cells[1])
+    todo = [r for r in columns if given.get(r) is None]
     cells = dict(
         zip(
             todo,
@@ -175,8 +174,7 @@ def encode_frame(
             strict=True,
         )
     )
-    if label_cells is not None:
-        cells["label"] = label_cells
+    cells.update({r: c for r, c in given.items() if c is not None})
     for role in ("item", "annotator"):
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
@@ -186,7 +184,7 @@ def encode_frame(
     (labels, label_cautions), (ids, id_cautions, (keep_dup, n_dup)) = in_parallel(
         [
             partial(
-                _encode_labels,
+                encode_labels,
                 cells["label"],
                 keep,
                 has_ids,
@@ -301,63 +299,6 @@ def _refuse_container_ids(
     )
 
 
-def _encode_labels(
-    lab: CellColumn,
-    keep: np.ndarray,
-    has_ids: np.ndarray,
-    rows: np.ndarray | _KeptRows,
-    rows_all: np.ndarray,
-    categories: Sequence[Any] | None,
-    kind: str | LabelKind | None,
-    multilabel_sep: str | None,
-    source: str,
-    label: str,
-) -> tuple[tuple, list[str]]:
-    """The label kind and codes (single labels) or matrix (multi-label), and cautions.
-
-    Returns ``((matrix, codes, categories, kind, kind_reason, n_split), cautions)``:
-    ``matrix`` is None for single labels, ``codes`` None for multi-label data.
-    """
-    # ---- label kind
-    setlike = lab.containers is not None and bool((lab.containers & keep).any())
-    kind_reason = ""
-    if kind is not None:
-        lk = LabelKind.parse(kind)
-        kind_reason = f"Label kind: {lk.value} (as chosen)."
-    elif setlike or multilabel_sep is not None:
-        lk = LabelKind.MULTILABEL
-        kind_reason = "Label kind: multi-label (cells hold sets of categories)."
-    else:
-        lk = None  # decided below once values are parsed
-    n_split = 0
-    if lk is LabelKind.MULTILABEL:
-        matrix, cat_values, n_split = _encode_sets(
-            lab, keep, rows, categories, multilabel_sep, source, label
-        )
-        label_values_codes = None
-        per_category = matrix.sum(axis=0)
-    else:
-        if setlike:
-            first = int(np.flatnonzero(lab.containers & keep)[0])
-            raise AnnotationDataError(
-                f"label cells hold sets or lists (e.g. {str(lab.cells[first])[:60]}), but the "
-                f"label kind is {lk.value}.",
-                source=source,
-                column=str(label),
-                rows=rows_all[lab.containers & keep].tolist(),
-                hint="Choose the multi-label kind, or put one label per cell.",
-            )
-        matrix = None
-        label_values_codes, cat_values, lk, kind_reason = _encode_single(
-            lab, keep, rows, categories, lk, kind_reason, source, label
-        )
-        per_category = np.bincount(label_values_codes, minlength=len(cat_values))
-    cautions = missing_token_cautions(
-        lab.token_counts(has_ids), per_category, cat_values, str(label)
-    )
-    return (matrix, label_values_codes, cat_values, lk, kind_reason, n_split), cautions
-
-
 def _judgement_rows(
     cells: dict[str, CellColumn],
     columns: dict[str, str],
@@ -415,130 +356,3 @@ def _id_codes(
             f"different {role}s, make the ids differ by more than blanks."
         )
     return codes, names, cautions
-
-
-def _encode_sets(
-    lab: CellColumn,
-    keep: np.ndarray,
-    rows: np.ndarray | _KeptRows,
-    categories: Sequence[Any] | None,
-    multilabel_sep: str | None,
-    source: str,
-    label: str,
-) -> tuple[np.ndarray, pd.Index, int]:
-    """Multi-label cells as a judgements x categories matrix, the categories, cells split.
-
-    Each distinct text is split once; container cells (lists, sets) are read one by one.
-    """
-    n_u = len(lab.uniques)
-    sets = [label_set(v, multilabel_sep) for v in lab.uniques]
-    full = lab.codes.astype(np.int64)  # a copy, wide enough for the container codes
-    if lab.containers is not None:
-        where = np.flatnonzero(lab.containers & keep)
-        full[where] = n_u + np.arange(len(where))
-        sets += [label_set(lab.cells[i], multilabel_sep) for i in where]
-    kcodes = full[keep]
-    used = pd.unique(kcodes)
-    if categories is not None:
-        cats = list(categories)
-    else:
-        cats, seen = [], set()
-        for d in used:
-            for c in sorted(sets[d], key=str):
-                if c not in seen:
-                    seen.add(c)
-                    cats.append(c)
-    cat_index = {c: i for i, c in enumerate(cats)}
-    unknown_d = np.zeros(len(sets), bool)
-    unknown_d[used] = [any(c not in cat_index for c in sets[d]) for d in used]
-    if unknown_d.any():
-        bad = sorted({c for d in np.flatnonzero(unknown_d) for c in sets[d] if c not in cat_index})
-        raise AnnotationDataError(
-            f"labels {bad[:5]} are not among the declared categories.",
-            source=source,
-            column=label,
-            rows=rows[unknown_d[kcodes]].tolist(),
-            hint="Add them to the categories or correct the cells.",
-        )
-    distinct = np.zeros((len(sets), len(cats)), bool)
-    for d in used:
-        distinct[d, [cat_index[c] for c in sets[d]]] = True
-    split = np.zeros(len(sets), bool)
-    if multilabel_sep:
-        split[:n_u] = [isinstance(v, str) and multilabel_sep in v for v in lab.uniques]
-    return distinct[kcodes], pd.Index(cats, dtype=object), int(split[kcodes].sum())
-
-
-def _encode_single(
-    lab: CellColumn,
-    keep: np.ndarray,
-    rows: np.ndarray | _KeptRows,
-    categories: Sequence[Any] | None,
-    lk: LabelKind | None,
-    kind_reason: str,
-    source: str,
-    label: str,
-) -> tuple[np.ndarray, pd.Index, LabelKind, str]:
-    """Single labels as category codes; infers the kind when ``lk`` is None."""
-    ucodes = lab.codes if keep.all() else lab.codes[keep]
-    used = np.bincount(ucodes, minlength=len(lab.uniques)) > 0  # a pass, not a scatter
-    # categories given as Python strings are text, even if they look like numbers
-    text_declared = categories is not None and any(isinstance(c, str) for c in categories)
-    numeric = not text_declared and bool(used.any()) and bool(lab.numeric()[used].all())
-    if numeric:
-        nums = np.where(used, lab.numbers(), 0)
-        bad = used & ~np.isfinite(nums.astype(np.float64))
-        if bad.any():
-            raise AnnotationDataError(
-                f"labels such as {str(lab.uniques[np.flatnonzero(bad)[0]])!r} are not finite "
-                "numbers.",
-                source=source,
-                column=label,
-                rows=rows[bad[ucodes]].tolist(),
-                hint="Correct those cells (or leave them empty for 'not labelled').",
-            )
-        if categories is not None:
-            cat_values = pd.Index([to_number(c) for c in categories])
-        else:
-            values = np.unique(nums[used])
-            whole = nums.dtype.kind == "i" or bool(
-                (np.floor(values) == values).all() and (np.abs(values) < 2**53).all()
-            )
-            cat_values = pd.Index(values.astype(np.int64) if whole else values)
-        shown = nums
-    else:
-        shown = lab.texts("label")
-        if categories is not None:
-            cat_values = pd.Index([label_text(c) for c in categories])
-        else:
-            tcodes, tnames = pd.factorize(shown)
-            if len(tnames) == len(shown):  # distinct texts: the codes are the text codes
-                codes, order = first_seen_kept(
-                    lab.codes, keep, len(shown), lab.first_runs(), used, ucodes
-                )
-            else:
-                codes, order = first_seen(tcodes[ucodes], len(tnames))
-            cat_values = pd.Index(np.asarray(tnames, object)[order].tolist())
-    if lk is None:
-        lk, kind_reason = infer_kind(list(cat_values), numeric=numeric and len(cat_values) > 0)
-    if not cat_values.is_unique:
-        raise AnnotationDataError("declared categories contain duplicates.", source=source)
-    if numeric or categories is not None:
-        codes = cat_values.get_indexer(pd.Index(shown))[ucodes].astype(np.int64)
-    if (codes < 0).any():
-        bad = sorted({str(to_number(v)) if numeric else str(v) for v in shown[ucodes[codes < 0]]})
-        raise AnnotationDataError(
-            f"labels {bad[:5]} are not among the declared categories {list(cat_values)[:10]}.",
-            source=source,
-            column=label,
-            rows=rows[codes < 0].tolist(),
-            hint="Add them to the categories or correct the cells.",
-        )
-    if lk is LabelKind.NUMERIC and not pd.api.types.is_numeric_dtype(cat_values):
-        raise AnnotationDataError(
-            "the labels are not numbers, so they cannot be treated as numeric.",
-            source=source,
-            column=label,
-            hint="Choose the nominal or ordinal label kind.",
-        )
-    return codes.astype(np.int64, copy=False), cat_values, lk, kind_reason

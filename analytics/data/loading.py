@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -21,6 +22,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.lazy import is_lazy
+from analytics._core.threads import in_parallel
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
 from analytics.data.count_tables import COUNT_LAYOUTS, from_contingency_table, from_count_table
 from analytics.data.encode import encode_frame
@@ -318,7 +320,11 @@ def _load(
     sep = multilabel_sep or None  # "" means: never split cells
     lk = LabelKind.parse(kind) if kind is not None else None
     tokens = missing_tokens(missing)
-    labels = CellColumn.of(long["label"], tokens)
+    # the three columns factorized side by side (NumPy and Arrow release the GIL)
+    labels, *id_cells = in_parallel(
+        [partial(CellColumn.of, long[c], tokens) for c in ("label", "item", "annotator")],
+        len(long),
+    )
     if multilabel_sep is None and lk in (None, LabelKind.MULTILABEL):
         detected = detect_separator(labels)
         if detected is not None and (lk is LabelKind.MULTILABEL or _mostly_text(labels)):
@@ -347,6 +353,7 @@ def _load(
             report=report,
             missing=tokens,
             label_cells=labels,
+            id_cells=tuple(id_cells),
         )
     except AnnotationDataError as exc:
         if not span_shaped or type(exc) is not AnnotationDataError:
