@@ -34,6 +34,7 @@ from analytics._core.formatting import (
     format_confidence,
     format_count,
     format_number,
+    format_p_value,
     format_percent,
 )
 from analytics.data import (
@@ -57,6 +58,7 @@ __all__ = [
     "format_confidence",
     "format_count",
     "format_number",
+    "format_p_value",
     "format_percent",
     "load_annotations",
     "memory_budget",

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError, Annotations, format_count
+from analytics import AnnotationDataError, Annotations, format_count, format_p_value
 from analytics.agreement import (
     CAVEAT,
     ORDERS,
@@ -362,7 +362,7 @@ with tab_summary:
         "agreement report",
         key="agr_report",
         index=False,
-        formats={**dict.fromkeys(numbers, "{:.3f}"), "p_value": "{:.2g}"},
+        formats={**dict.fromkeys(numbers, "{:.3f}"), "p_value": format_p_value},
     )
 
 with tab_cat:

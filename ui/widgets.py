@@ -7,6 +7,8 @@ clicked, so showing a page never pays for files nobody asked for.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -69,7 +71,7 @@ def show_table(
     *,
     key: str,
     index: bool = True,
-    formats: dict[str, str] | None = None,
+    formats: dict[str, str | Callable[[Any], str]] | None = None,
     percents: tuple[str, ...] = (),
     **kwargs,
 ) -> None:
@@ -79,6 +81,9 @@ def show_table(
     format; a column with a missing cell is shown as right-aligned text with
     :data:`MISSING` there, since the grid writes a missing number as "None" (a Styler's
     ``na_rep`` is not honoured). The CSV keeps the numbers and leaves missing cells empty.
+    A format may also be a function of the value returning its text (e.g.
+    :func:`analytics.format_p_value`, which writes "< 0.001"): that column is drawn as
+    right-aligned text.
     ``percents``: columns of shares drawn as percents with one decimal.
     """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
@@ -99,9 +104,11 @@ def show_table(
     for column, form in (formats or {}).items():
         if column not in shown.columns:
             continue
-        if shown[column].isna().any():  # as text: the grid writes a missing number "None"
+        if callable(form) or shown[column].isna().any():
+            # as text: the grid writes a missing number "None"
+            write = form if callable(form) else form.format
             shown[column] = [
-                MISSING if pd.isna(v) else form.format(v) for v in shown[column].tolist()
+                MISSING if pd.isna(v) else write(v) for v in shown[column].tolist()
             ]  # a display table: at most MAX_SHOWN_ROWS cells
             config.setdefault(column, st.column_config.TextColumn(alignment="right"))
         else:  # numbers stay numbers (they sort as such), drawn in the same format

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from analytics import Annotations
+from analytics import Annotations, format_p_value
 from analytics.agreement import agreement_report
 from tests.helpers.app import run_page
 from tests.helpers.builders import from_coders
@@ -177,3 +177,16 @@ def test_summary_table_shows_a_dash_not_none_for_missing_values():
     # nor does the interval switch's help (it said every coefficient gets a BCa interval)
     help_text = next(b.proto.help for b in at.get("button_group") if "Bootstrap:" in b.proto.help)
     assert "jackknife" in help_text and "every coefficient gets a BCa" not in help_text
+
+
+def test_p_values_read_like_the_report_and_the_cli():
+    """A p-value of 1e-120 reads "< 0.001" (as in the HTML report and the CLI), not 1.7e-120."""
+    ann = from_coders(KRIPPENDORFF_2011, kind="numeric")
+    at = _run(ann)
+    assert not at.exception
+    table = at.dataframe[0].value
+    p = dict(zip(table["coefficient"], table["p_value"], strict=True))
+    numbers = agreement_report(ann).set_index("coefficient")["p_value"]
+    assert p == {c: format_p_value(numbers[c]) for c in p}
+    assert "< 0.001" in p.values()  # this data set has p-values far below 0.001
+    assert not any("e-" in v for v in p.values())
