@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -83,6 +84,8 @@ def slug(text: str) -> str:
 def _cell(value: object, p_value: bool = False) -> str:
     if value is None or (isinstance(value, float) and value != value):
         return "–"  # as the pages and the CLI write a missing value
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"  # as the CLI writes a flag
     if isinstance(value, float) and p_value:
         return html.escape(format_p_value(value))
     if isinstance(value, float):

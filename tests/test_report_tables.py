@@ -60,3 +60,11 @@ def test_the_reports_agreement_table_reads_like_the_pages_and_its_csv_keeps_the_
         name = next(n for n in zf.namelist() if "coefficients" in n)
         table = pd.read_csv(io.BytesIO(zf.read(name)))
     assert {"ci_low", "ci_high", "se_method", "analytic_low"} <= set(table.columns)
+
+
+def test_flags_read_yes_and_no_as_in_the_cli():
+    """A boolean column (e.g. a spammer flag) printed True/False where the CLI says yes/no."""
+    df = pd.DataFrame({"annotator": ["w1", "w2"], "flagged": np.array([True, False])})
+    out = table_html(df)
+    assert '<td class="text">yes</td>' in out and '<td class="text">no</td>' in out
+    assert "True" not in out and "False" not in out
