@@ -35,7 +35,7 @@ from analytics.data.limits import (
     scan_json,
 )
 from analytics.data.load_report import LoadReport
-from analytics.data.mapped import MAP_MIN_BYTES, is_ascii, map_file, whole
+from analytics.data.mapped import MAP_MIN_BYTES, is_ascii, is_utf8, map_file, whole
 from analytics.data.parquet_file import read_parquet
 from analytics.data.workbook import OLE_MAGIC, read_excel
 
@@ -257,14 +257,9 @@ def _to_utf8(data: bytes, name: str) -> tuple[bytes, str | None, list[str], list
     or whose high bytes mostly come in runs (accented letters come one at a time), is
     probably in a multi-byte or non-Latin encoding: it is read, with a caution.
     """
-    if is_ascii(data) or _looks_binary(data):
+    if is_ascii(data) or _looks_binary(data) or is_utf8(data):
         return data, None, [], []
     data = whole(data)
-    try:
-        data.decode("utf-8")
-        return data, None, [], []
-    except UnicodeDecodeError:
-        pass
     arr = np.frombuffer(data, np.uint8)
     high = arr >= 0x80
     codec = "latin-1"

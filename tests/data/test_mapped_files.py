@@ -14,13 +14,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import analytics._core.threads as threads
 from analytics import AnnotationDataError, load_annotations
 from analytics._core.threads import in_parallel
 from analytics.data import read_table
 from analytics.data.encode import encode_frame
-from analytics.data.mapped import MAP_MIN_BYTES, is_ascii, map_file, whole
+from analytics.data.mapped import MAP_MIN_BYTES, is_ascii, is_utf8, map_file, whole
 from analytics.data.reading import _read_source
 
 
@@ -176,3 +178,25 @@ def test_read_table_of_a_mapped_file_is_its_table(tmp_path):
     a, rows_a, _ = read_table(path)
     b, rows_b, _ = read_table(upload(path))
     assert a.equals(b) and np.array_equal(rows_a, rows_b)
+
+
+def _decodes(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=64), st.text(max_size=32).map(str.encode)))
+def test_is_utf8_agrees_with_python(data):
+    assert is_utf8(data) == _decodes(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80", b"\xe2\x82", "€".encode(), b"a\x00b"],
+)
+def test_is_utf8_on_surrogates_overlong_and_out_of_range_bytes(data):
+    assert is_utf8(data) == _decodes(data)
