@@ -38,7 +38,7 @@ from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
 from ui.severity import show_verdict
 from ui.state import require_annotations
 from ui.text import md
-from ui.widgets import explain, show_error, show_figure, show_table
+from ui.widgets import explain, show_error, show_figure, show_table, three_decimals
 
 PER_CATEGORY_DEFAULT_LIMIT = 50_000  # items; above this the per-category tab waits for a click
 # Tabs compute their contents even when hidden: above this many judgements the pairs, items
@@ -121,7 +121,10 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
     fig = pairwise_heatmap(pairwise_window(pw, shown))
     fig.update_layout(height=max(420, 18 * len(shown) + 160))
     show_figure(fig, f"pairwise {coef}", key="agr_pair_fig")
-    show_table(pw.values, f"pairwise {coef}", key="agr_pair_values")
+    # the diagonal (an annotator with itself) has no value: "–", not the grid's "None"
+    show_table(
+        pw.values, f"pairwise {coef}", key="agr_pair_values", formats=three_decimals(pw.values)
+    )
     st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
     show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
     st.markdown("**Two annotators side by side**")

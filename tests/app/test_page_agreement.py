@@ -190,3 +190,23 @@ def test_p_values_read_like_the_report_and_the_cli():
     assert p == {c: format_p_value(numbers[c]) for c in p}
     assert "< 0.001" in p.values()  # this data set has p-values far below 0.001
     assert not any("e-" in v for v in p.values())
+
+
+def test_the_pairwise_table_shows_a_dash_on_its_diagonal_not_none():
+    """The grid wrote the diagonal's NaN (an annotator with itself) as a grey "None"."""
+    import numpy as np
+
+    from tests.helpers.builders import random_coders
+
+    ann = from_coders(random_coders(np.random.default_rng(1), 30, 4, 3))
+    at = _run(ann)
+    assert not at.exception
+    names = [str(a) for a in ann.annotators]
+    square = [
+        d.value for d in at.dataframe if [str(c) for c in d.value.columns] == names
+    ]  # the pairwise values and the shared-items counts
+    values = next(t for t in square if (t.astype(str) == "–").any().any())
+    assert all(values.iloc[i, i] == "–" for i in range(len(names)))
+    assert not values.astype(str).isin(["None", "nan", "NaN", "<NA>"]).any().any()
+    off = values.to_numpy()[~np.eye(len(names), dtype=bool)]
+    assert all(len(v.split(".")[-1]) == 3 for v in off)  # three decimals, as elsewhere
