@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics import format_p_value
 from analytics.data import load_sample
 from analytics.report import ReportSettings, build_report, report_blocks
 from tests.helpers.markup import shown
@@ -42,13 +43,13 @@ def test_the_agreement_page_table_is_the_reports_table(app):
     exported = next(b.table for b in blocks if b.title == "Agreement coefficients")
     exported, on_screen = exported.reset_index(drop=True), on_screen.reset_index(drop=True)
     # a numeric column with a missing cell is drawn as text ("–" where the grid wrote
-    # "None"), three decimals and p-values to two significant digits, as the page formats
+    # "None") with three decimals, and p-values as the report and the CLI write them
     for c in on_screen.columns:
         if pd.api.types.is_numeric_dtype(exported[c]) and not pd.api.types.is_numeric_dtype(
             on_screen[c]
         ):
-            form = "{:.2g}" if c == "p_value" else "{:.3f}"
-            exported[c] = [("–" if pd.isna(v) else form.format(v)) for v in exported[c]]
+            write = format_p_value if c == "p_value" else "{:.3f}".format
+            exported[c] = [("–" if pd.isna(v) else write(v)) for v in exported[c]]
     pd.testing.assert_frame_equal(exported, on_screen, check_dtype=False)
 
 
