@@ -78,6 +78,12 @@ def _paradox(fp: str, _ann: Annotations):
     return kappa_paradox(_ann)
 
 
+def _shown_value(name: str, value: float) -> str:
+    """A coefficient's value as the cards and the table print it: three decimals, more
+    near the agreement rule's thresholds (percent agreement is not judged by the rule)."""
+    return f"{value:.3f}" if name == "Percent agreement" else format_judged("agreement", value)
+
+
 def _kappa_max_caption(fp: str, sub: Annotations) -> str:
     """Cohen's kappa beside the largest kappa the annotators' marginals allow."""
     view = _paradox(fp, sub)
@@ -319,11 +325,7 @@ with tab_summary:
         )
         col.metric(
             name,
-            "n/a"
-            if not np.isfinite(value)
-            else f"{value:.3f}"
-            if name == "Percent agreement"  # not judged by the agreement rule
-            else format_judged("agreement", value),
+            "n/a" if not np.isfinite(value) else _shown_value(name, value),
             ci,
             delta_color="off",
             delta_arrow="off",  # the interval is context, not a change up or down
@@ -366,6 +368,13 @@ with tab_summary:
         key="agr_report",
         index=False,
         formats={**dict.fromkeys(numbers, "{:.3f}"), "p_value": format_p_value},
+        # as the cards print them (alpha = 2/3 reads 0.6667, not 0.667, beside its verdict)
+        texts={
+            "value": [
+                "–" if not np.isfinite(v) else _shown_value(c, v)
+                for c, v in zip(report["coefficient"], report["value"], strict=True)
+            ]
+        },
     )
 
 with tab_cat:

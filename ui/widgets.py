@@ -7,7 +7,7 @@ clicked, so showing a page never pays for files nobody asked for.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -73,6 +73,7 @@ def show_table(
     index: bool = True,
     formats: dict[str, str | Callable[[Any], str]] | None = None,
     percents: tuple[str, ...] = (),
+    texts: dict[str, Sequence[str]] | None = None,
     **kwargs,
 ) -> None:
     """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows).
@@ -85,6 +86,8 @@ def show_table(
     :func:`analytics.format_p_value`, which writes "< 0.001"): that column is drawn as
     right-aligned text.
     ``percents``: columns of shares drawn as percents with one decimal.
+    ``texts`` (column -> one text per row): the column drawn as those texts, right-aligned
+    (for a format that depends on the row); the CSV keeps the numbers.
     """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
     truncated = shown is not df
@@ -94,8 +97,11 @@ def show_table(
     # a short table is shown whole; a longer one scrolls inside ten rows' height
     kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
     config = dict(kwargs.pop("column_config", None) or {})
-    if percents or formats:
+    if percents or formats or texts:
         shown = shown.copy()
+    for column, written in (texts or {}).items():
+        shown[column] = list(written)[: len(shown)]
+        config.setdefault(column, st.column_config.TextColumn(alignment="right"))
     for column in (c for c in percents if c in shown.columns):
         # one decimal: the grid's "percent" preset drops trailing zeros (91.9% beside
         # 92.91%); the CSV keeps the shares
