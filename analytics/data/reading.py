@@ -456,7 +456,8 @@ def read_table(
         _refuse_nul_bytes(data, name)
         if _looks_binary(data):
             _decode(data, name)  # raises: the file holds binary data
-        df, rows, more, encoding = read_delimited_bytes(data, name, fmt, counts)
+        # the text is UTF-8 by now: ASCII, checked (_to_utf8), or converted to it
+        df, rows, more, encoding = read_delimited_bytes(data, name, fmt, counts, valid_utf8=True)
     elif fmt in ("json", "jsonl"):
         fast = None
         if fmt == "jsonl":
