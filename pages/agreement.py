@@ -367,13 +367,15 @@ with tab_summary:
         "agreement report",
         key="agr_report",
         index=False,
-        formats={**dict.fromkeys(numbers, "{:.3f}"), "p_value": format_p_value},
-        # as the cards print them (alpha = 2/3 reads 0.6667, not 0.667, beside its verdict)
+        formats=dict.fromkeys([c for c in numbers if c != "value"], "{:.3f}"),
         texts={
+            # as the cards print them (alpha = 2/3 reads 0.6667, not 0.667, beside its verdict)
             "value": [
                 "–" if not np.isfinite(v) else _shown_value(c, v)
                 for c, v in zip(report["coefficient"], report["value"], strict=True)
-            ]
+            ],
+            # as the HTML report and the CLI write them ("< 0.001", not 1.7e-120)
+            "p_value": [format_p_value(p) for p in report["p_value"]],
         },
     )
 

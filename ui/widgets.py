@@ -7,8 +7,7 @@ clicked, so showing a page never pays for files nobody asked for.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -71,7 +70,7 @@ def show_table(
     *,
     key: str,
     index: bool = True,
-    formats: dict[str, str | Callable[[Any], str]] | None = None,
+    formats: dict[str, str] | None = None,
     percents: tuple[str, ...] = (),
     texts: dict[str, Sequence[str]] | None = None,
     **kwargs,
@@ -82,12 +81,10 @@ def show_table(
     format; a column with a missing cell is shown as right-aligned text with
     :data:`MISSING` there, since the grid writes a missing number as "None" (a Styler's
     ``na_rep`` is not honoured). The CSV keeps the numbers and leaves missing cells empty.
-    A format may also be a function of the value returning its text (e.g.
-    :func:`analytics.format_p_value`, which writes "< 0.001"): that column is drawn as
-    right-aligned text.
     ``percents``: columns of shares drawn as percents with one decimal.
-    ``texts`` (column -> one text per row): the column drawn as those texts, right-aligned
-    (for a format that depends on the row); the CSV keeps the numbers.
+    ``texts`` (column -> one text per row): the column drawn as those texts, right-aligned,
+    for a format no format string gives (e.g. :func:`analytics.format_p_value`'s
+    "< 0.001", or one that depends on the row); the CSV keeps the numbers.
     """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
     truncated = shown is not df
@@ -110,11 +107,9 @@ def show_table(
     for column, form in (formats or {}).items():
         if column not in shown.columns:
             continue
-        if callable(form) or shown[column].isna().any():
-            # as text: the grid writes a missing number "None"
-            write = form if callable(form) else form.format
+        if shown[column].isna().any():  # as text: the grid writes a missing number "None"
             shown[column] = [
-                MISSING if pd.isna(v) else write(v) for v in shown[column].tolist()
+                MISSING if pd.isna(v) else form.format(v) for v in shown[column].tolist()
             ]  # a display table: at most MAX_SHOWN_ROWS cells
             config.setdefault(column, st.column_config.TextColumn(alignment="right"))
         else:  # numbers stay numbers (they sort as such), drawn in the same format
