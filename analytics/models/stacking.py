@@ -14,6 +14,13 @@ Yao, Y., Vehtari, A., Simpson, D. and Gelman, A. (2018). Using stacking to avera
 predictive distributions. *Bayesian Analysis* 13(3), 917-1007, eq. 4.
 
 Wolpert, D. H. (1992). Stacked generalization. *Neural Networks* 5(2), 241-259.
+
+Kim, Y., Carbonetto, P., Stephens, M. and Anitescu, M. (2020). A fast algorithm for maximum
+likelihood estimation of mixture proportions using sequential quadratic programming.
+*Journal of Computational and Graphical Statistics* 29(2), 261-273 (the weights' solver).
+
+Nocedal, J. and Wright, S. J. (2006). *Numerical Optimization*, 2nd ed., Springer,
+algorithm 16.3 (active-set method for convex quadratic programs).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ MIN_WEIGHT = 0.01
 
 
 def stacking_weights(
-    scores: np.ndarray, *, max_iter: int = 5000, tol: float = 1e-9
+    scores: np.ndarray, *, max_iter: int = 100, tol: float = 1e-8
 ) -> tuple[np.ndarray, np.ndarray, int, bool]:
     """Weights on the simplex maximising the mixture's held-out log score.
 
@@ -42,22 +49,39 @@ def stacking_weights(
     scores : ndarray, shape (M, N)
         :math:`\\log p_m(y_{i,\\mathrm{out}} \\mid y_{\\mathrm{in}})` of model m on held-out
         unit i (``compare``'s per-item scores).
-    max_iter : int, default 5000
-    tol : float, default 1e-9
-        Stop when the mean log score changes by less than this.
+    max_iter : int, default 100
+        Newton steps at most (the public data sets need 5 to 10).
+    tol : float, default 1e-8
+        Stop when the weights are certified within this of the maximum, in nats per unit:
+        :math:`\\max_m g_m - 1 \\le` ``tol`` (Notes).
 
     Returns
     -------
     tuple of (ndarray, ndarray, int, bool)
         Weights (sum 1), the mean log score at each iteration (never decreasing),
-        iterations, converged.
+        iterations, converged (the certificate met).
 
     Notes
     -----
-    Maximises :math:`\\frac1N \\sum_i \\log \\sum_m w_m e^{s_{mi}}` over
-    :math:`w \\ge 0, \\sum_m w_m = 1` (Yao et al. 2018, eq. 4), a concave problem, by the
-    EM update for mixture weights :math:`w_m \\leftarrow \\frac1N \\sum_i r_{mi}`,
-    :math:`r_{mi} \\propto w_m e^{s_{mi}}`, which converges to the global maximum.
+    Maximises the concave :math:`f(w) = \\frac1N \\sum_i \\log \\sum_m w_m e^{s_{mi}}`
+    over :math:`w \\ge 0, \\sum_m w_m = 1` (Yao et al. 2018, eq. 4). With
+    :math:`r_{mi} = e^{s_{mi}} / \\sum_k w_k e^{s_{ki}}` the gradient is
+    :math:`g_m = \\frac1N \\sum_i r_{mi}` (so :math:`w^\\top g = 1`) and the Hessian
+    :math:`-\\frac1N R R^\\top`. Each step maximises the quadratic model of f over the
+    simplex exactly (:func:`_simplex_qp`, a primal active-set method) and backtracks until f
+    rises enough (Armijo), as mix-SQP does for the same problem (Kim et al. 2020); near the
+    maximum the steps are Newton steps, so a few suffice. By concavity
+    :math:`f(w^*) \\le f(w) + g^\\top (w^* - w) \\le f(w) + \\max_m g_m - 1`, which
+    certifies convergence. The textbook EM update :math:`w_m \\leftarrow w_m g_m`
+    converges linearly at a rate that tends to 1 when the maximum has zero weights, as it
+    usually does here: on 20,000 simulated items it stopped after 5,000 iterations,
+    3e-5 nats from the maximum, where these steps reach 1e-9 in five.
+
+    References
+    ----------
+    Kim, Y., Carbonetto, P., Stephens, M. and Anitescu, M. (2020). A fast algorithm for
+    maximum likelihood estimation of mixture proportions using sequential quadratic
+    programming. *Journal of Computational and Graphical Statistics* 29(2), 261-273.
 
     Examples
     --------
@@ -66,22 +90,75 @@ def stacking_weights(
     [1.0, 0.0]
     """
     s = np.asarray(scores, float)
-    m = s.shape[0]
-    w = np.full(m, 1.0 / m)
+    m, n = s.shape
     top = s.max(axis=0)
-    e = np.exp(s - top)  # per-item scale cancels in the responsibilities
-    trace: list[float] = []
-    converged = False
-    n_iter = 0
-    for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is returned)
-        mix = w @ e
-        trace.append(float(np.mean(np.log(mix) + top)))
-        if len(trace) > 1 and trace[-1] - trace[-2] < tol:
-            converged = True
+    e = np.exp(s - top)  # per-unit scale: a constant in f, cancels in r
+    shift = float(top.mean())
+
+    def score(w: np.ndarray) -> float:
+        with np.errstate(divide="ignore"):
+            return float(np.mean(np.log(w @ e))) + shift
+
+    w = np.full(m, 1.0 / m)
+    trace = [score(w)]
+    for n_iter in range(1, max_iter + 1):
+        r = e / (w @ e)
+        g = r.mean(axis=1)
+        if g.max() - 1.0 <= tol:
+            return w, np.asarray(trace), n_iter, True
+        hessian = r @ r.T / n
+        step = _simplex_qp(hessian, g + hessian @ w, w) - w
+        slope = float(g @ step)
+        if slope <= 0:  # an inexact quadratic step: fall back on the EM update's direction
+            step = w * g / (w @ g) - w
+            slope = float(g @ step)
+        t, improved = 1.0, False
+        while t > 1e-12:
+            candidate = np.maximum(w + t * step, 0.0)
+            candidate /= candidate.sum()
+            value = score(candidate)
+            if value >= trace[-1] + 1e-4 * t * slope:
+                improved = True
+                break
+            t /= 2
+        if not improved:  # within rounding of the maximum: no step can show a rise
             break
-        w = w * (e / mix).mean(axis=1)
-        w /= w.sum()
-    return w, np.asarray(trace), n_iter, converged
+        w = candidate
+        trace.append(value)
+    r = e / (w @ e)
+    return w, np.asarray(trace), len(trace), bool(r.mean(axis=1).max() - 1.0 <= tol)
+
+
+def _simplex_qp(h: np.ndarray, b: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """The maximum of :math:`b^\\top x - \\tfrac12 x^\\top h x` over the simplex, h
+    positive semidefinite: the primal active-set method (Nocedal & Wright 2006, algorithm
+    16.3) from the feasible ``start``; singular h (two models scoring alike) is solved in
+    least squares."""
+    m = len(b)
+    x = start.copy()
+    free = x > 0
+    for _ in range(4 * m + 10):  # each pass frees or fixes one weight
+        f = np.flatnonzero(free)
+        k = len(f)
+        kkt = np.zeros((k + 1, k + 1))
+        kkt[:k, :k] = h[np.ix_(f, f)]
+        kkt[:k, k] = kkt[k, :k] = 1.0
+        solution = np.linalg.lstsq(kkt, np.r_[b[f], 1.0], rcond=None)[0]
+        move = np.zeros(m)
+        move[f] = solution[:k] - x[f]
+        shrinking = move < 0
+        reach = min(1.0, float((-x[shrinking] / move[shrinking]).min())) if shrinking.any() else 1.0
+        x = np.maximum(x + reach * move, 0.0)
+        if reach < 1.0:  # a weight reached 0 on the way: fix it there, solve again
+            free &= x > 0
+            x[~free] = 0.0
+            continue
+        fixed = np.flatnonzero(~free)
+        multipliers = h @ x - b + solution[k]  # of the bounds x_m >= 0 held at 0
+        if not len(fixed) or multipliers[fixed].min() >= -1e-13:
+            return x
+        free[fixed[np.argmin(multipliers[fixed])]] = True
+    return x
 
 
 def stack(

@@ -147,3 +147,84 @@ def test_bootstrap_accuracy_interval():
         and high == pytest.approx(0.96, abs=0.011)
     )
     assert all(np.isnan(bootstrap_accuracy(np.zeros(0, bool))))
+
+
+def _slsqp_weights(scores):
+    """An independent maximiser of the same objective: scipy's SLSQP on the simplex."""
+    from scipy.optimize import minimize
+
+    e = np.exp(scores - scores.max(axis=0))
+    m = len(scores)
+
+    def negative(w):
+        return -np.mean(np.log(w @ e))
+
+    def gradient(w):
+        return -(e / (w @ e)).mean(axis=1)
+
+    out = minimize(
+        negative,
+        np.full(m, 1.0 / m),
+        jac=gradient,
+        bounds=[(0.0, 1.0)] * m,
+        constraints=[{"type": "eq", "fun": lambda w: w.sum() - 1.0, "jac": lambda w: np.ones(m)}],
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 1000},
+    )
+    return out.x
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_stacking_weights_reach_the_maximum_an_independent_solver_finds(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 2000))
+    base = np.log(rng.uniform(0.05, 1, n))
+    # models of three kinds: near copies of one (a flat, ill-conditioned direction),
+    # independent ones, and one dominated everywhere (weight 0 at the maximum)
+    scores = np.vstack(
+        [
+            base,
+            base + rng.normal(0, 0.01, n),
+            np.log(rng.uniform(0.05, 1, n)),
+            np.log(rng.uniform(0.05, 1, n)),
+            base - 1.0,
+        ]
+    )
+    w, trace, n_iter, converged = stacking_weights(scores)
+    assert converged and n_iter == len(trace) and n_iter <= 20
+    assert (np.diff(trace) >= 0).all() and w.min() >= 0 and w.sum() == pytest.approx(1.0)
+    assert w[4] == 0.0  # dominated: exactly no weight, not a slowly shrinking one
+    e = np.exp(scores - scores.max(axis=0))
+    shift = scores.max(axis=0).mean()
+    oracle = np.mean(np.log(_slsqp_weights(scores) @ e)) + shift
+    assert trace[-1] >= oracle - 1e-8
+    # the certificate: no direction on the simplex gains more than tol
+    assert (e / (w @ e)).mean(axis=1).max() - 1 <= 1e-8
+    # reordering the models reaches the same maximum, the dominated model still at 0
+    order = rng.permutation(len(scores))
+    w2, trace2, *_ = stacking_weights(scores[order])
+    assert trace2[-1] == pytest.approx(trace[-1], abs=1e-9)
+    assert w2[list(order).index(4)] == 0.0
+
+
+def test_stacking_weights_converge_where_the_em_update_crawls():
+    # a maximum with a zero weight whose gradient there is just below 1: the EM update
+    # w_m <- w_m g_m shrinks that weight by a factor near 1 per iteration (thousands of them)
+    rng = np.random.default_rng(3)
+    n = 20_000
+    a = np.log(rng.uniform(0.2, 1, n))
+    scores = np.vstack([a, a + rng.normal(-0.002, 0.05, n), np.log(rng.uniform(0.2, 1, n))])
+    w, trace, n_iter, converged = stacking_weights(scores)
+    assert converged and n_iter <= 20
+    e = np.exp(scores - scores.max(axis=0))
+    assert (e / (w @ e)).mean(axis=1).max() - 1 <= 1e-8
+    em = np.full(3, 1 / 3)
+    for _ in range(200):  # the old solver's update, for contrast: still short of the maximum
+        em = em * (e / (em @ e)).mean(axis=1)
+    assert np.mean(np.log(em @ e)) + scores.max(axis=0).mean() < trace[-1]
+
+
+def test_stacking_weights_of_one_model():
+    w, trace, n_iter, converged = stacking_weights(np.log([[0.5, 0.25, 0.9]]))
+    assert w.tolist() == [1.0] and converged and n_iter == 1
+    assert trace[-1] == pytest.approx(np.mean(np.log([0.5, 0.25, 0.9])))
