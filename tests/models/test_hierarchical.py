@@ -109,7 +109,7 @@ def test_trigamma_matches_scipy():
     from analytics.models.hierarchical import trigamma
 
     x = np.logspace(-3, 7, 3000)
-    np.testing.assert_allclose(trigamma(x), polygamma(1, x), rtol=2e-9)
+    np.testing.assert_allclose(trigamma(x), polygamma(1, x), rtol=1e-10)
 
 
 @pytest.mark.parametrize("seed", range(5))
