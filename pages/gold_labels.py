@@ -50,6 +50,7 @@ from analytics.models import (
     gold_table,
     plain_settings,
     split_notes,
+    stack_parts,
 )
 from analytics.overview import expected_label_error, judge
 from ui.cached import ds_fit_per_category, kept
@@ -355,8 +356,12 @@ if section == "Models compared":
         st.caption(
             f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
             "judgements hidden from the fit (higher is better); error bars are paired standard "
-            "errors against the best model. Accuracy (with gold) is never used to choose; it is "
-            "the accuracy of the fits this page shows (Dawid-Skene with its settings above)."
+            "errors against the best model. Iterations, convergence, log-likelihood and "
+            "seconds are those of the comparison's own fit of each model to all the "
+            "judgements, from a majority-vote start; the fits this page shows (Fit details) "
+            "are the best of several starts and may differ. Accuracy (with gold) is never "
+            "used to choose; it is the accuracy of the fits this page shows (Dawid-Skene "
+            "with its settings above)."
         )
         if auto.model == "stacked":
             weights = auto.parameters["weights"].rename("weight").to_frame()
@@ -512,18 +517,29 @@ elif section == "Model uncertainty":
 else:
     seconds = result.settings.get("seconds")
     took = f" ({seconds:.2f} s)" if isinstance(seconds, float) and math.isfinite(seconds) else ""
-    if result.n_iter == 0:  # majority vote: counted in one pass
+    if result.model == "majority":  # counted in one pass
         st.caption(f"Counted in one pass, without iterations or a likelihood to climb{took}.")
+    elif result.model == "stacked":
+        state = "certified optimal" if result.converged else "not certified optimal"
+        st.caption(f"Weights: {result.n_iter} Newton steps, {state}{took}.")
+        show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
+        st.caption(
+            "The stacking objective, the mixture's held-out log score in nats per held-out "
+            "judgement (as in Models compared), never falls from one step to the next. "
+            "The steps stop when its gradient shows that no other weights could score "
+            "more than 1e-8 nats per item higher. Each part's own fit (iterations, "
+            "convergence, time) is below."
+        )
+        show_table(stack_parts(result), "auto's parts", key="gl_parts")
     else:
         state = "converged" if result.converged else "stopped at the iteration limit"
         st.caption(f"{result.n_iter} iterations, {state}{took}.")
         show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
         st.caption(
-            "EM never lowers this curve (for auto: the stacking objective, the mixture's "
-            "held-out log score in nats per held-out judgement, as in Models compared; for "
-            "the other models the log-likelihood of all the judgements). The fit stops when "
-            "an iteration changes it by less than the tolerance (relative); a long flat "
-            "stretch followed by a rise is a plateau."
+            "EM never lowers this curve (the log-likelihood of all the judgements with the "
+            "model's priors; for the hierarchical model its evidence lower bound). The fit "
+            "stops when an iteration changes it by less than the tolerance (relative); a "
+            "long flat stretch followed by a rise is a plateau."
         )
     settings = plain_settings(result)
     if isinstance(settings.get("seconds"), float):

@@ -244,14 +244,20 @@ def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
     """The penalised log-likelihood per EM iteration (never decreases).
 
     For ``analytics.models``' stacked ``auto`` the trace is the stacking objective, the
-    mixture's held-out log score in nats per held-out judgement, and the axes say so.
+    mixture's held-out log score in nats per held-out judgement, per Newton step of the
+    weights; for its hierarchical model, the evidence lower bound. The axes say which.
     """
-    stacked = getattr(result, "model", None) == "stacked"
-    title = (
-        "Fit progress: the mixture's held-out log score per weight iteration"
-        if stacked
-        else "Fit progress: penalised log-likelihood per EM iteration"
-    )
+    model = getattr(result, "model", None)
+    stacked = model == "stacked"
+    if stacked:
+        title = "Fit progress: the mixture's held-out log score per step of the weights"
+        x_title, y_title = "Newton step", "nats per held-out judgement"
+    elif model == "hierarchical":
+        title = "Fit progress: evidence lower bound per EM iteration"
+        x_title, y_title = "EM iteration", "evidence lower bound (nats)"
+    else:
+        title = "Fit progress: penalised log-likelihood per EM iteration"
+        x_title, y_title = "EM iteration", "penalised log-likelihood (nats)"
     ll = np.asarray(result.log_likelihood, dtype=float)
     if len(ll) == 0:
         return _empty(title, "No iterations were run.")
@@ -261,12 +267,13 @@ def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
             y=ll,
             mode="lines+markers" if len(ll) < 60 else "lines",
             line={"color": ACCENT},
-            hovertemplate="iteration %{x}: %{y:.4f}<extra></extra>",
+            hovertemplate=("step" if stacked else "iteration") + " %{x}: %{y:.4f}<extra></extra>",
         )
     )
-    state = "converged" if result.converged else "stopped at max_iter (not converged)"
+    done = "certified optimal" if stacked else "converged"
+    state = done if result.converged else "stopped at max_iter (not converged)"
     fig.add_annotation(
-        text=f"{result.n_iter} iterations, {state}",
+        text=f"{result.n_iter} {'steps' if stacked else 'iterations'}, {state}",
         showarrow=False,
         x=1,
         y=0,
@@ -276,9 +283,7 @@ def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
         yanchor="bottom",
     )
     fig.update_yaxes(tickformat=",~r")  # one style of separators on every tick
-    return apply_layout(
-        fig,
-        title=title,
-        x_title="weight iteration" if stacked else "EM iteration",
-        y_title="nats per held-out judgement" if stacked else "penalised log-likelihood (nats)",
-    )
+    fig.update_xaxes(tickformat="d")  # whole iterations: no 0.5 ticks on a short trace
+    if len(ll) <= 12:
+        fig.update_xaxes(dtick=1)
+    return apply_layout(fig, title=title, x_title=x_title, y_title=y_title)

@@ -22,7 +22,8 @@ This family fits several behind one interface.
 - Figures and views: :func:`comparison_figure`, :func:`calibration_figure`,
   :func:`accuracy_intervals_figure`, :func:`disagreements` (items where models differ);
   for a page: :func:`applicable_models`, :func:`comparison_with_gold`,
-  :func:`split_notes`, :func:`plain_settings`.
+  :func:`split_notes`, :func:`plain_settings`, :func:`stack_parts` (a stack's models
+  and their own fits).
 
 References
 ----------
@@ -49,6 +50,7 @@ from analytics.models.figures import (
     disagreements,
     plain_settings,
     split_notes,
+    stack_parts,
 )
 from analytics.models.fitting import applicable_models, fit
 from analytics.models.registry import MODELS
@@ -82,5 +84,6 @@ __all__ = [
     "one_coin_confusion",
     "plain_settings",
     "split_notes",
+    "stack_parts",
     "stacking_weights",
 ]

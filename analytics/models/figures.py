@@ -32,6 +32,7 @@ __all__ = [
     "disagreements",
     "plain_settings",
     "split_notes",
+    "stack_parts",
 ]
 
 #: A note containing one of these (case-insensitive) questions the result: a warning.
@@ -335,3 +336,44 @@ def plain_settings(result: ModelResult) -> dict[str, object]:
         was.
     """
     return {str(k): _plain(v) for k, v in result.settings.items()}
+
+
+def stack_parts(result: ModelResult) -> pd.DataFrame:
+    """The models behind ``fit(ann)``'s stack, one row each: weight and own fit.
+
+    Parameters
+    ----------
+    result : ModelResult
+        A stacked result (``model == "stacked"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by model, by falling weight: ``weight``, ``iterations``, ``converged``,
+        ``seconds`` and ``log_likelihood`` (the last value of the part's own trace: its
+        penalised log-likelihood, or for the hierarchical model its evidence lower bound).
+
+    Raises
+    ------
+    ValueError
+        ``result`` is not a stack (it has no parts).
+    """
+    if result.model != "stacked":
+        raise ValueError(f"a {result.model!r} fit is not a stack: it has no parts.")
+    weights = result.parameters["weights"].sort_values(ascending=False)
+    parts = result.parameters["components"]
+    rows = []
+    for model, weight in weights.items():
+        part = parts[model]
+        trace = np.asarray(part.log_likelihood, float)
+        rows.append(
+            {
+                "model": model,
+                "weight": float(weight),
+                "iterations": int(part.n_iter),
+                "converged": bool(part.converged),
+                "seconds": float(part.settings.get("seconds", np.nan)),
+                "log_likelihood": float(trace[-1]) if len(trace) else np.nan,
+            }
+        )
+    return pd.DataFrame(rows).set_index("model")

@@ -48,7 +48,8 @@ def fit(
         judgements (:mod:`analytics.models.stacking`); models below 1% are dropped, and
         when one model takes all the weight it is returned as it is. ``notes[0]`` says
         which models, with which weights, and which single model would be chosen;
-        ``settings["comparison"]`` holds the comparison table.
+        ``settings["comparison"]`` holds the comparison table and ``settings["weights"]``
+        the weights (``{model: 1.0}`` when one model is returned as it is).
     gold : mapping or pandas.Series, default None
         Known gold labels (item -> label) for some items; those items are clamped in
         the final fit (``"auto"`` chooses without them).
@@ -117,6 +118,7 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
     if np.bincount(coded.ii, minlength=coded.n_items).max() < 2:
         _, reason = choose(pd.DataFrame({"heldout_ll": [np.nan]}, index=["majority"]))
         result = fit_model(coded, "majority", gold=gold, seed=seed)
+        result.settings["weights"] = {"majority": 1.0}
         table = None
     else:
         table = compare(coded.ann, _applicable(coded), folds=folds, seed=seed, progress=progress)
@@ -131,6 +133,7 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
         if len(kept) == 1:  # auto's own copy: its settings must not overwrite the part's
             only = parts[kept.index[0]]
             result = dataclasses.replace(only, settings=dict(only.settings))
+            result.settings["weights"] = {kept.index[0]: 1.0}  # as a stack's, for scripts
         else:
             # the trace is a mean per item; shown per held-out judgement, as the comparison
             # table and auto's note give it (the same objective, rescaled)

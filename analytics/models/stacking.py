@@ -58,8 +58,9 @@ def stacking_weights(
     Returns
     -------
     tuple of (ndarray, ndarray, int, bool)
-        Weights (sum 1), the mean log score at each iteration (never decreasing),
-        iterations, converged (the certificate met).
+        Weights (sum 1), the mean log score at the start and after each step (never
+        decreasing), the number of steps taken (``len(trace) - 1``, as the models count
+        their EM iterations), converged (the certificate met).
 
     Notes
     -----
@@ -105,7 +106,7 @@ def stacking_weights(
         r = e / (w @ e)
         g = r.mean(axis=1)
         if g.max() - 1.0 <= tol:
-            return w, np.asarray(trace), n_iter, True
+            return w, np.asarray(trace), n_iter - 1, True
         hessian = r @ r.T / n
         step = _simplex_qp(hessian, g + hessian @ w, w) - w
         slope = float(g @ step)
@@ -126,7 +127,7 @@ def stacking_weights(
         w = candidate
         trace.append(value)
     r = e / (w @ e)
-    return w, np.asarray(trace), len(trace), bool(r.mean(axis=1).max() - 1.0 <= tol)
+    return w, np.asarray(trace), len(trace) - 1, bool(r.mean(axis=1).max() - 1.0 <= tol)
 
 
 def _simplex_qp(h: np.ndarray, b: np.ndarray, start: np.ndarray) -> np.ndarray:

@@ -138,7 +138,11 @@ def test_prevalence_items_disagreements_and_fit_details():
     assert "auto" in pairwise.index and (pairwise.to_numpy().diagonal() == 0).all()
     show(at, "Fit details")
     assert json.loads(at.json[0].value)["model"] == "auto"
-    assert any("iterations" in c.value for c in at.caption)
+    assert any("Newton steps, certified optimal" in c.value for c in at.caption)
+    # auto's parts with their own fits, so nobody has to pick each model to see them
+    parts = next(f for f in frames(at) if "iterations" in f.columns)
+    assert {"weight", "converged", "seconds"} <= set(parts.columns)
+    assert parts["weight"].sum() == pytest.approx(1.0) and parts["converged"].all()
 
 
 def test_choosing_a_model_and_bootstrapping():
@@ -282,11 +286,17 @@ def test_fit_details_give_every_models_fit_time():
     from analytics.data import load_sample
 
     at = run(load_sample("crowd_intents"))
-    for model in ("one_coin", "dawid_skene", "auto"):
+    for model in ("one_coin", "dawid_skene"):
         at.selectbox(key="gl_model").set_value(model).run()
         show(at, "Fit details")
         (line,) = [c.value for c in at.caption if "iterations" in c.value]
         assert re.fullmatch(r"\d+ iterations, [a-z ]+ \(\d+\.\d\d s\)\.", line), (model, line)
+    at.selectbox(key="gl_model").set_value("auto").run()
+    show(at, "Fit details")
+    (line,) = [c.value for c in at.caption if c.value.startswith("Weights:")]
+    assert re.fullmatch(r"Weights: \d+ Newton steps, [a-z ]+ \(\d+\.\d\d s\)\.", line), line
+    parts = next(f for f in frames(at) if "seconds" in f.columns)
+    assert parts["seconds"].notna().all()  # each part's own fit time
     at.selectbox(key="gl_model").set_value("majority").run()
     show(at, "Fit details")
     assert any(c.value.startswith("Counted in one pass") for c in at.caption)

@@ -159,3 +159,58 @@ def test_fit_progress_axes_name_what_the_trace_is():
     plain = log_likelihood_figure(fit(ann, "dawid_skene"))
     assert plain.layout.yaxis.title.text == "penalised log-likelihood (nats)"
     assert fig.layout.yaxis.tickformat == plain.layout.yaxis.tickformat == ",~r"
+    # steps of the weights, whole numbers on the axis (a 5-step trace had ticks at 0.5)
+    assert fig.layout.xaxis.title.text == "Newton step"
+    assert fig.layout.xaxis.dtick == 1 and fig.layout.xaxis.tickformat == "d"
+    assert f"{stacked.n_iter} steps, certified optimal" in fig.layout.annotations[0].text
+    assert stacked.n_iter == len(stacked.log_likelihood) - 1  # counted as EM iterations are
+    hier = log_likelihood_figure(fit(ann, "hierarchical"))
+    assert hier.layout.yaxis.title.text == "evidence lower bound (nats)"
+
+
+def test_stack_parts_list_each_models_own_fit():
+    from analytics.models import stack_parts
+
+    ann, _ = public("snow_rte")
+    r = fit(ann)
+    parts = stack_parts(r)
+    weights = r.parameters["weights"]
+    assert list(parts.index) == list(weights.sort_values(ascending=False).index)
+    assert parts["weight"].sum() == pytest.approx(1.0)
+    for model, row in parts.iterrows():
+        own = r.parameters["components"][model]
+        assert row["iterations"] == own.n_iter and row["converged"] == own.converged
+        assert row["log_likelihood"] == pytest.approx(own.log_likelihood[-1])
+    with pytest.raises(ValueError, match="not a stack"):
+        stack_parts(fit(ann, "one_coin"))
+
+
+def test_auto_always_names_its_weights():
+    # a script reading settings["weights"] gets them whether auto stacks, keeps one model
+    # or falls back on majority vote (it had no such key in the last two cases)
+    ann, _ = public("snow_rte")
+    stacked = fit(ann)
+    assert stacked.settings["weights"] == pytest.approx(
+        stacked.parameters["weights"].round(6).to_dict()
+    )
+    single = Annotations.from_frame(
+        pd.DataFrame({"item": ["i1", "i2", "i3"], "annotator": ["a", "b", "a"], "label": [1, 2, 1]})
+    )
+    assert fit(single).settings["weights"] == {"majority": 1.0}
+
+
+def test_auto_names_the_weight_of_the_one_model_it_keeps(monkeypatch):
+    import numpy as np
+
+    import analytics.models.fitting as fitting
+
+    def all_on_the_first(scores):  # the comparison table's first row: its best model
+        w = np.zeros(len(scores))
+        w[0] = 1.0
+        return w, np.zeros(1), 0, True
+
+    ann, _ = public("snow_temp")
+    monkeypatch.setattr(fitting, "stacking_weights", all_on_the_first)
+    r = fit(ann)
+    best = r.settings["comparison"].index[0]
+    assert r.model == best and r.settings["weights"] == {best: 1.0}
