@@ -519,28 +519,32 @@ else:
     took = f" ({seconds:.2f} s)" if isinstance(seconds, float) and math.isfinite(seconds) else ""
     if result.model == "majority":  # counted in one pass
         st.caption(f"Counted in one pass, without iterations or a likelihood to climb{took}.")
-    elif result.model == "stacked":
-        state = "certified optimal" if result.converged else "not certified optimal"
-        st.caption(f"Weights: {result.n_iter} Newton steps, {state}{took}.")
-        show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
-        st.caption(
-            "The stacking objective, the mixture's held-out log score in nats per held-out "
-            "judgement (as in Models compared), never falls from one step to the next. "
-            "The steps stop when its gradient shows that no other weights could score "
-            "more than 1e-8 nats per item higher. Each part's own fit (iterations, "
-            "convergence, time) is below."
-        )
-        show_table(stack_parts(result), "auto's parts", key="gl_parts")
     else:
-        state = "converged" if result.converged else "stopped at the iteration limit"
-        st.caption(f"{result.n_iter} iterations, {state}{took}.")
+        stacked = result.model == "stacked"
+        if stacked:
+            state = "certified optimal" if result.converged else "not certified optimal"
+            head = f"Weights: {result.n_iter} Newton steps, {state}{took}."
+            how = (
+                "The stacking objective, the mixture's held-out log score in nats per "
+                "held-out judgement (as in Models compared), never falls from one step to "
+                "the next. The steps stop when its gradient shows that no other weights could "
+                "score more than 1e-8 nats per item higher. Each part's own fit (iterations, "
+                "convergence, time) is below."
+            )
+        else:
+            state = "converged" if result.converged else "stopped at the iteration limit"
+            head = f"{result.n_iter} iterations, {state}{took}."
+            how = (
+                "EM never lowers this curve (the log-likelihood of all the judgements with the "
+                "model's priors; for the hierarchical model its evidence lower bound). The fit "
+                "stops when an iteration changes it by less than the tolerance (relative); a "
+                "long flat stretch followed by a rise is a plateau."
+            )
+        st.caption(head)
         show_figure(log_likelihood_figure(result), "log-likelihood", key="gl_ll")
-        st.caption(
-            "EM never lowers this curve (the log-likelihood of all the judgements with the "
-            "model's priors; for the hierarchical model its evidence lower bound). The fit "
-            "stops when an iteration changes it by less than the tolerance (relative); a "
-            "long flat stretch followed by a rise is a plateau."
-        )
+        st.caption(how)
+        if stacked:
+            show_table(stack_parts(result), "auto's parts", key="gl_parts")
     settings = plain_settings(result)
     if isinstance(settings.get("seconds"), float):
         settings["seconds"] = round(settings["seconds"], 3)
