@@ -306,7 +306,7 @@ m2.metric(
 )
 m3.metric(
     "Same as majority",
-    f"{headline.majority_agreement:.1%}",
+    "itself" if choice == "majority" else f"{headline.majority_agreement:.1%}",
     help="Share of items where the model's label equals the majority vote (ties count 1/t).",
 )
 if scored is not None:
@@ -322,15 +322,24 @@ else:
         f"{headline.mean_accuracy:.1%}",
         help="The annotators' mean estimated accuracy (the model's confusion matrices).",
     )
-label_error = expected_label_error(result.confidence)
-error_verdict = judge("gold_error", label_error)
-show_verdict(
-    error_verdict,
-    f"If the model is right about its own uncertainty, about {error_verdict.shown} of its "
-    f"labels are wrong ({label_error * headline.n_items:,.0f} of {headline.n_items:,} items). "
-    "Read it as a lower bound: fitted models are overconfident (RTE in datasets/: 0.8% by "
-    "its own account, 7.3% against expert gold); gold labels give the true figure.",
-)
+if choice == "majority":
+    # its "posteriors" are 1 for a clear winner and 1/t in a tie: no uncertainty to read
+    st.info(
+        "Majority vote has no model of its own uncertainty: a 3-2 vote counts as sure as a "
+        "5-0 one, and only ties look unsure. It cannot say how many of its labels are "
+        "wrong; a model (auto) can, and gold labels on some items measure it."
+    )
+else:
+    label_error = expected_label_error(result.confidence)
+    error_verdict = judge("gold_error", label_error)
+    show_verdict(
+        error_verdict,
+        f"If the model is right about its own uncertainty, about {error_verdict.shown} of its "
+        f"labels are wrong ({label_error * headline.n_items:,.0f} of {headline.n_items:,} "
+        "items). Read it as a lower bound: fitted models are overconfident (Dawid-Skene on "
+        "RTE in datasets/: 0.8% wrong by its own account, 7.3% against expert gold); gold "
+        "labels give the true figure.",
+    )
 download_table(
     model_labels_table(result),
     f"{ann.name} {choice} labels with confidence",

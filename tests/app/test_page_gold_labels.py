@@ -303,3 +303,20 @@ def test_fit_details_give_every_models_fit_time():
     assert not [c for c in at.caption if "iterations," in c.value]
     settings = json.loads(at.json[0].proto.body)
     assert len(str(settings["seconds"])) <= 6  # 0.001, not 0.0005027889997109014
+
+
+def test_majority_vote_claims_no_uncertainty_it_does_not_model():
+    # its posteriors are 1 for any clear winner: the page called 96% of its labels sure and
+    # about 2% wrong ("Good"), and majority vote 98% "Same as majority" (ties count 1/t)
+    at = run(bluebirds())
+    at.selectbox(key="gl_model").set_value("majority").run()
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Same as majority"] == "itself"
+    assert any("no model of its own uncertainty" in i.value for i in at.info)
+    alerts = [*at.success, *at.warning, *at.error]
+    assert not [a for a in alerts if "labels are wrong" in a.value]
+    at.selectbox(key="gl_model").set_value("dawid_skene").run()
+    alerts = [*at.success, *at.warning, *at.error]
+    assert any(r"Dawid\-Skene on RTE in datasets\/" in a.value for a in alerts)  # escaped
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Same as majority"].endswith("%")
