@@ -14,7 +14,7 @@ import numpy as np
 
 from analytics.dawid_skene.em import N_RANDOM_STARTS, EMEngine, EMRun, initial_posteriors
 
-__all__ = ["SAME_OPTIMUM", "best_run", "starts_disagree"]
+__all__ = ["FEW_ITEMS", "SAME_OPTIMUM", "best_run", "starts_disagree"]
 
 
 def best_run(
@@ -70,6 +70,10 @@ def best_run(
 #: Two runs whose objectives differ by less than this (relative) reached equally likely fits.
 SAME_OPTIMUM = 1e-6
 
+#: Less likely fits that label at most this share of the items differently get a remark
+#: instead of the warning that the labels depend on the start.
+FEW_ITEMS = 0.01
+
 
 def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
     """Plain-language notes when EM's starts end at fits that label items differently.
@@ -87,7 +91,8 @@ def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
         Empty when every run labels every item as the kept run does. Otherwise a note
         for equally likely fits that disagree (the labels are not identified by the data:
         symmetric data, or categories that can be swapped) and one for lower optima that
-        disagree (EM's result depends on where it starts).
+        disagree (EM's result depends on where it starts): a warning, or a remark without
+        the word "disagree" when they change at most :data:`FEW_ITEMS` of the items.
 
     Notes
     -----
@@ -128,10 +133,19 @@ def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
     if lower:
         n = max(d for d, _ in lower)
         gap = min(g for _, g in lower)
-        notes.append(
-            f"The starts disagree: {len(lower)} of {len(runs)} starts ended at a less likely "
-            f"fit (log-likelihood lower by {gap:.3g} or more) labelling up to {n:,} item(s) "
-            "differently; the most likely fit is kept, but its labels depend on where EM "
-            "starts."
-        )
+        if n <= FEW_ITEMS * len(top):
+            # a local optimum that moves a handful of near-tied items is a remark, not an
+            # alarm (the page shows notes with "disagree" in a warning box)
+            notes.append(
+                f"{len(lower)} of {len(runs)} starts ended at a less likely fit "
+                f"(log-likelihood lower by {gap:.3g} or more) labelling {n:,} of "
+                f"{len(top):,} items differently; the most likely fit is kept."
+            )
+        else:
+            notes.append(
+                f"The starts disagree: {len(lower)} of {len(runs)} starts ended at a less "
+                f"likely fit (log-likelihood lower by {gap:.3g} or more) labelling up to "
+                f"{n:,} item(s) differently; the most likely fit is kept, but its labels "
+                "depend on where EM starts."
+            )
     return tuple(notes)

@@ -49,3 +49,17 @@ def test_equal_and_lower_optima_are_told_apart():
     assert "1 of 4 starts reached an equally likely fit that labels 3 item(s)" in notes[0]
     assert "1 of 4 starts ended at a less likely fit (log-likelihood lower by 2.5" in notes[1]
     assert starts_disagree([best, agreeing], 0) == ()
+
+
+def test_a_lower_optimum_moving_a_few_items_is_a_remark_not_a_warning():
+    # RTE's hierarchical fit: a start 2.3e-6 (relative) less likely, 2 of 800 items moved,
+    # was shown as "The starts disagree" in a warning box
+    truth = [0, 1] * 100
+    moved = list(truth)
+    moved[0] = 1
+    many = [1 - t if i < 10 else t for i, t in enumerate(truth)]
+    (few,) = starts_disagree([run(truth, -10.0), run(moved, -10.5)], 0)
+    assert few.startswith("1 of 2 starts ended at a less likely fit") and "1 of 200 items" in few
+    assert "disagree" not in few
+    (alarm,) = starts_disagree([run(truth, -10.0), run(many, -10.5)], 0)
+    assert alarm.startswith("The starts disagree") and "10 item(s)" in alarm
