@@ -180,6 +180,12 @@ def quick(model: str) -> dict[str, Any]:
     return {} if model == "majority" else {"init": "majority"}
 
 
+#: Held-out log-likelihoods closer than this (nats per judgement) are called too close to
+#: matter in auto's sentence, however many standard errors apart (near-perfect crowds give
+#: tiny standard errors).
+PRACTICAL_GAP = 1e-3
+
+
 def choose(table: pd.DataFrame) -> tuple[str, str]:
     """The model :func:`compare`'s table recommends, and why, in one sentence.
 
@@ -203,9 +209,13 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
             "checked on judgements it did not see."
         )
     best = str(scores.idxmax())
+
+    def nats(x: float) -> str:
+        return f"{round(float(x), 4) + 0.0:.4f}"  # + 0.0: no "-0.0000"
+
     reason = (
         f"auto chose {best}: the highest held-out predictive log-likelihood "
-        f"({scores[best]:.4f} nats per judgement, {table.attrs.get('folds', '?')}-fold "
+        f"({nats(scores[best])} nats per judgement, {table.attrs.get('folds', '?')}-fold "
         "item-grouped cross-validation, chosen without the gold labels)"
     )
     if len(scores) > 1:
@@ -213,7 +223,9 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
         gap = scores[best] - scores[second]
         se = table.loc[second, "heldout_se"]
         margin = f"{gap / se:.1f} standard errors" if se > 0 else "an exact tie"
-        reason += f"; next best {second} ({scores[second]:.4f}), {margin} behind."
+        reason += f"; next best {second} ({nats(scores[second])}), {margin} behind."
+        if 0 < gap < PRACTICAL_GAP:
+            reason += f" That is {gap:.1g} nats per judgement, too small to matter."
         codes = table.attrs.get("labels")
         if codes is not None and best in codes and second in codes:
             differ = float((codes[best] != codes[second]).mean())

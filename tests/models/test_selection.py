@@ -228,3 +228,20 @@ def test_stacking_weights_of_one_model():
     w, trace, n_iter, converged = stacking_weights(np.log([[0.5, 0.25, 0.9]]))
     assert w.tolist() == [1.0] and converged and n_iter == 0 and len(trace) == 1
     assert trace[-1] == pytest.approx(np.mean(np.log([0.5, 0.25, 0.9])))
+
+
+def test_choose_calls_a_negligible_gap_negligible():
+    # 100 items labelled identically by 3 annotators: the note said "(-0.0000 nats ...);
+    # next best one_coin (-0.0001), 530.6 standard errors behind" with nothing else
+    from analytics.models import choose
+
+    table = pd.DataFrame(
+        {"heldout_ll": [-0.00002, -0.0001, -0.5], "heldout_se": [0.0, 1.5e-7, 0.01]},
+        index=["hierarchical", "one_coin", "majority"],
+    )
+    best, reason = choose(table)
+    assert best == "hierarchical"
+    assert "(0.0000 nats" in reason and "-0.0000" not in reason
+    assert "too small to matter" in reason
+    table.loc["one_coin", "heldout_ll"] = -0.2
+    assert "too small to matter" not in choose(table)[1]
