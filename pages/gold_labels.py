@@ -373,7 +373,9 @@ if section == "Models compared":
             "with its settings above)."
         )
         if auto.model == "stacked":
-            weights = auto.parameters["weights"].rename("weight").to_frame()
+            weights = (
+                auto.parameters["weights"].sort_values(ascending=False).rename("weight").to_frame()
+            )
             st.caption("auto's weights (the mixture that best predicts the held-out judgements):")
             show_table(weights, "auto weights", key="gl_weights")
 

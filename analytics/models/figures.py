@@ -269,13 +269,16 @@ def comparison_with_gold(table: pd.DataFrame, scored: pd.DataFrame | None) -> pd
     -------
     pandas.DataFrame
         ``table`` plus ``accuracy``, ``accuracy_low``, ``accuracy_high`` and
-        ``gold_items`` (NaN for a model ``scored`` lacks), rows in ``table``'s order, so
+        ``gold_items`` (a whole number; NaN, or NA for the count, for a model ``scored``
+        lacks), rows in ``table``'s order, so
         :func:`comparison_figure` draws the accuracy panel.
     """
     if scored is None:
         return table.copy()
     cols = ["accuracy", "accuracy_low", "accuracy_high", "gold_items"]
-    return table.drop(columns=[c for c in cols if c in table]).join(scored[cols], how="left")
+    out = table.drop(columns=[c for c in cols if c in table]).join(scored[cols], how="left")
+    out["gold_items"] = out["gold_items"].astype("Int64")  # a count: 700, not 700.0
+    return out
 
 
 def split_notes(notes: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -96,6 +96,8 @@ def test_comparison_with_gold_adds_accuracy_in_the_tables_order():
     # a model the gold table lacks gets NaN, not an error
     partial = comparison_with_gold(table, scored.drop(index="majority"))
     assert pd.isna(partial.loc["majority", "accuracy"])
+    assert pd.isna(partial.loc["majority", "gold_items"])
+    assert str(joined["gold_items"].dtype) == "Int64"  # a count, shown as 177 not 177.0
 
 
 def test_split_notes_and_plain_settings():
