@@ -53,7 +53,8 @@ def comparison_figure(table: pd.DataFrame, chosen: str | None = None) -> go.Figu
     -------
     plotly.graph_objects.Figure
         Held-out log-likelihood per judgement with a paired standard-error bar; with
-        gold columns, a second panel of accuracy with its bootstrap interval.
+        gold columns, a second panel of accuracy with its bootstrap interval (points on an
+        axis fitted to the intervals, so a one-point difference shows).
     """
     if table.empty:
         return empty_figure("Model comparison", "No model was compared.")
@@ -83,11 +84,14 @@ def comparison_figure(table: pd.DataFrame, chosen: str | None = None) -> go.Figu
     )
     if with_gold:
         acc = table["accuracy"]
+        # points with their intervals, on an axis fitted to them: models often differ by a
+        # point or two, which bars from 0 to 100% hid (a bar's length would claim a zero)
         fig.add_trace(
-            go.Bar(
+            go.Scatter(
                 x=names,
                 y=acc,
-                marker_color=colours,
+                mode="markers",
+                marker={"color": colours, "size": 11},
                 error_y={
                     "type": "data",
                     "symmetric": False,
@@ -100,7 +104,13 @@ def comparison_figure(table: pd.DataFrame, chosen: str | None = None) -> go.Figu
             row=1,
             col=2,
         )
+        ends = table[["accuracy_low", "accuracy", "accuracy_high"]].to_numpy(float)
+        ends = ends[np.isfinite(ends)]
         fig.update_yaxes(tickformat=".0%", row=1, col=2)
+        if len(ends):
+            low, high = float(ends.min()), float(ends.max())
+            pad = max(0.01, 0.1 * (high - low))
+            fig.update_yaxes(range=[max(0.0, low - pad), min(1.0, high + pad)], row=1, col=2)
     fig.update_layout(showlegend=False)
     return apply_layout(fig, title="Models compared (higher is better)", height=380)
 

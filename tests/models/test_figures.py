@@ -216,3 +216,19 @@ def test_auto_names_the_weight_of_the_one_model_it_keeps(monkeypatch):
     r = fit(ann)
     best = r.settings["comparison"].index[0]
     assert r.model == best and r.settings["weights"] == {best: 1.0}
+
+
+def test_accuracy_panel_is_zoomed_to_the_intervals():
+    # bars from 0 to 100% hid differences of a point between models
+    from analytics.models import comparison_with_gold, gold_table
+
+    ann, gold = public("snow_rte")
+    table = compare(ann, ["majority", "one_coin", "dawid_skene"])
+    scored = gold_table({m: fit(ann, m) for m in table.index}, gold)
+    fig = comparison_figure(comparison_with_gold(table, scored))
+    acc = fig.data[1]
+    assert acc.type == "scatter" and acc.mode == "markers"
+    low, high = fig.layout.yaxis2.range
+    joined = comparison_with_gold(table, scored)
+    assert low <= joined["accuracy_low"].min() and high >= joined["accuracy_high"].max()
+    assert high - low < 0.2  # 0.897 to 0.929 with intervals: not the whole 0-100%
