@@ -288,7 +288,11 @@ try:
             help="Chebyshev (the paper's, safe for any R), normal (large R) or exact.",
         )
         cd = chance_difference(int(l_c), int(r_c), bound, float(confidence))
-        st.metric("Difference in correct answers noise alone can make", f"{cd.difference:.0f}")
+        st.metric(
+            "Difference in correct answers noise alone can make",
+            f"{cd.difference:.1f}",
+            help="A lead must be larger than this, a whole number of answers, to be beyond chance.",
+        )
         st.info(md(cd.explain()))
     elif section == SECTIONS[3]:
         st.markdown(

@@ -86,13 +86,22 @@ class ChanceDifference(ExplainedResult):
         """One plain-language sentence for an annotation team."""
         if self.reason:
             return f"No chance difference: {self.reason}"
+        need = self.smallest_lead
         return (
             f"Two systems that are equally good on the easy items can still differ by up to "
-            f"{self.difference:.0f} correct answers ({format_percent(self.share)} of the {self.n_gold:,} "
-            f"gold items) by chance alone, with {format_confidence(self.confidence)} probability "
-            f"({'Chebyshev' if self.bound == 'chebyshev' else self.bound} bound); smaller "
-            "differences prove nothing."
+            f"{self.difference:.1f} correct answers ({format_percent(self.share)} of the "
+            f"{self.n_gold:,} gold items) by chance alone, with "
+            f"{format_confidence(self.confidence)} probability "
+            f"({'Chebyshev' if self.bound == 'chebyshev' else self.bound} bound): only a lead "
+            f"of {need:,} or more ({format_percent(need / self.n_gold)}) is beyond chance; "
+            "smaller differences prove nothing."
         )
+
+    @property
+    def smallest_lead(self) -> int:
+        """The fewest extra correct answers beyond the chance bound: ``floor(difference) + 1``
+        (a lead equal to the bound is still within it)."""
+        return math.floor(self.difference) + 1
 
 
 def chance_difference(

@@ -110,7 +110,7 @@ def test_further_questions():
     assert len(at.get("plotly_chart")) == 2
     at.segmented_control(key="noise_section").set_value("Is system A really better than B?").run()
     assert not at.exception
-    assert metrics(at)["Difference in correct answers noise alone can make"] == "35"
+    assert metrics(at)["Difference in correct answers noise alone can make"] == "35.4"
     at.segmented_control(key="noise_section").set_value("What does kappa say?").run()
     assert not at.exception
     assert metrics(at)["Noise of the agreed items (kappa's reading)"] == "11.1%"

@@ -134,7 +134,18 @@ def test_section_4_1_chance_difference():
     cn = chance_difference(900, 125, bound="normal")
     assert cn.multiplier == pytest.approx(stats.norm.ppf(0.975))
     assert cn.difference < c.difference
-    assert "35 correct answers" in c.explain()
+    assert "35.4 correct answers (3.9% of the 900 gold items)" in c.explain()
+    # a lead of 35 is still within the bound of 35.4: 36 is the first beyond chance
+    assert c.smallest_lead == 36 and "a lead of 36 or more (4.0%)" in c.explain()
+    # 6.32 of 78 items was shown as "6 correct answers (8.1%)": rounded down, and 6/78 is 7.7%
+    small = chance_difference(78, 4)
+    assert small.difference == pytest.approx(6.32, abs=0.01)
+    assert (
+        "6.3 correct answers (8.1%" in small.explain() and "a lead of 7 or more" in small.explain()
+    )
+    assert chance_difference(900, 125, bound="exact").smallest_lead == (
+        int(chance_difference(900, 125, bound="exact").difference) + 1
+    )
 
 
 def test_chance_difference_exact_against_convolution():
