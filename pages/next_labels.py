@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, format_percent
 from analytics.agreement import fleiss_kappa
 from analytics.data import SAMPLES, sample_truth
 from analytics.dawid_skene import DawidSkeneResult, fit
@@ -164,7 +164,13 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric("Judgements in the batch", f"{len(batch):,}")
 m2.metric("Items", f"{batch['item'].nunique():,}")
 m3.metric("Expected gain", f"{batch['expected_gain'].sum():.1f} bits")
-m4.metric("Expected accuracy", f"{after.mean():.1%}", f"{after.mean() - conf.mean():+.1%}")
+m4.metric(
+    "Expected accuracy",
+    format_percent(after.mean()),
+    f"{100 * (after.mean() - conf.mean()):+.1f} points" if len(batch) else None,
+    help="The mean of the items' expected top posteriors after the batch, by the model's "
+    "own account (fitted models are overconfident); the change is in percentage points.",
+)
 show_table(batch, f"{ann.name} next batch", key="nl_batch", index=False)
 st.caption(
     "current_confidence: the model's top posterior now; expected_gain: bits this judgement is "

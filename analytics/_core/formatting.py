@@ -66,7 +66,9 @@ def format_percent(x: float, digits: int = 1) -> str:
     Returns
     -------
     str
-        ``"57.1%"``; ``"n/a"`` when ``x`` is not finite (an undefined statistic).
+        ``"57.1%"``; ``"n/a"`` when ``x`` is not finite (an undefined statistic). A share
+        that is not exactly 1 (or 0) but would round to it is written ``">99.9%"``
+        (``"<0.1%"``): an expected accuracy of 0.99996 read "100.0%", which says certain.
 
     Examples
     --------
@@ -74,9 +76,19 @@ def format_percent(x: float, digits: int = 1) -> str:
     '57.1%'
     >>> format_percent(float("nan"))
     'n/a'
+    >>> format_percent(0.99996), format_percent(1.0), format_percent(0.00002)
+    ('>99.9%', '100.0%', '<0.1%')
     """
     x = float(x)
-    return f"{100 * x:.{digits}f}%" if math.isfinite(x) else "n/a"
+    if not math.isfinite(x):
+        return "n/a"
+    text = f"{100 * x:.{digits}f}%"
+    step = 10.0**-digits
+    if 0 < x < 1 and text == f"{100:.{digits}f}%":
+        return f">{100 - step:.{digits}f}%"
+    if 0 < x < 1 and text == f"{0:.{digits}f}%":
+        return f"<{step:.{digits}f}%"
+    return text
 
 
 def format_number(x: float, digits: int = 3) -> str:

@@ -116,15 +116,7 @@ def label_studio_tasks(batch: pd.DataFrame, data: pd.DataFrame | None = None) ->
     (https://labelstud.io/guide/tasks, https://labelstud.io/guide/task_format).
     """
     items = per_item(batch)
-    extra = None
-    if data is not None:
-        extra = data.reindex(items["item"])
-        missing = items["item"][extra.isna().all(axis=1).to_numpy()] if len(data.columns) else []
-        if len(missing):
-            raise AnnotationDataError(
-                f"data has no row for item {missing.iloc[0]!r} of the batch.",
-                hint="Index data by item and include every item of the batch.",
-            )
+    extra = None if data is None else _item_data(data, items["item"])
     tasks = []
     for n, row in enumerate(items.itertuples(index=False)):
         rec = row._asdict()
@@ -149,7 +141,14 @@ def mturk_input_csv(batch: pd.DataFrame, data: pd.DataFrame | None = None) -> st
     -------
     str
         Columns ``item``, the ``data`` columns, ``assignments``; sorted by
-        ``assignments`` (largest first), then by the batch order.
+        ``assignments`` (largest first), then by the batch order. A batch with assigned
+        annotators keeps only how many judgements each item needs: an input file cannot
+        route a HIT to a named worker (a qualification can); the batch CSV keeps who.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``data`` lacks an item of the batch (its HIT would go out with empty fields).
 
     References
     ----------
@@ -159,8 +158,21 @@ def mturk_input_csv(batch: pd.DataFrame, data: pd.DataFrame | None = None) -> st
     items = per_item(batch)
     out = items[["item"]].copy()
     if data is not None:
-        joined = data.reindex(items["item"]).reset_index(drop=True)
+        joined = _item_data(data, items["item"]).reset_index(drop=True)
         out = pd.concat([out, joined], axis=1)
     out["assignments"] = items["assignments"].to_numpy()
     out = out.sort_values("assignments", ascending=False, kind="stable")
     return table_to_csv(out, index=False)
+
+
+def _item_data(data: pd.DataFrame, items: pd.Series) -> pd.DataFrame:
+    """``data``'s rows for the batch's items, in their order; refused when one is missing
+    (a task or HIT without its text)."""
+    extra = data.reindex(items)
+    missing = items[extra.isna().all(axis=1).to_numpy()] if len(data.columns) else []
+    if len(missing):
+        raise AnnotationDataError(
+            f"data has no row for item {missing.iloc[0]!r} of the batch.",
+            hint="Index data by item and include every item of the batch.",
+        )
+    return extra

@@ -206,13 +206,18 @@ def next_batch(
     out["current_confidence"] = conf[codes]
     out["expected_gain"] = np.array([r[2] for r in rows], float)
     out["expected_confidence"] = np.array([r[3] for r in rows], float)
-    out.attrs["notes"] = (
-        (
-            f"Only {len(out)} of the {budget} judgements are worth asking for: every other "
-            f"item is at the stop-at confidence ({stop_at:g}), at its per-item cap of "
-            f"{per_item_cap}, has nobody left to judge it, or would gain nothing.",
-        )
-        if len(out) < budget
-        else ()
+    why = (
+        f"at the stop-at confidence ({stop_at:g}), at its per-item cap of {per_item_cap}, "
+        "has nobody left to judge it, or would gain nothing."
     )
+    if not len(out):
+        notes = (f"No judgement is worth asking for: every item is {why}",)
+    elif len(out) < budget:
+        notes = (
+            f"Only {len(out)} of the {budget} judgements are worth asking for: every other "
+            f"item is {why}",
+        )
+    else:
+        notes = ()
+    out.attrs["notes"] = notes
     return out

@@ -274,7 +274,8 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         sentence = (
             f"Yes, for {format_count(len(unsure), 'item')} ({more_verdict.shown}) whose "
             f"label is less than {SURE:.0%} sure: one or two more labels each would settle "
-            "them; the other items are settled."
+            f"them. The model is at least {SURE:.0%} sure of the others, by its own "
+            "posteriors, which run overconfident: some of those are wrong too."
         )
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."

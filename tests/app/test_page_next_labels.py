@@ -42,6 +42,10 @@ def test_batch_table_downloads_and_curves():
     assert len(batch) == len(batch.drop_duplicates())
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Judgements in the batch"] == f"{len(batch):,}"
+    # a model's 99.96% read "100.0%", as if certain; the change is in percentage points
+    assert metrics["Expected accuracy"] != "100.0%"
+    delta = next(m for m in at.metric if m.label == "Expected accuracy").proto.delta
+    assert delta.endswith(" points")
     charts = at.get("plotly_chart")
     assert len(charts) == 1  # the expected accuracy curve (replay is off)
     spec = json.loads(charts[0].proto.spec)

@@ -125,6 +125,10 @@ def test_a_short_batch_says_why(fitted):
     batch = next_batch(res, ann, 10_000, per_item_cap=1)
     assert len(batch) < 10_000
     assert "worth asking for" in batch.attrs["notes"][0]
+    # nothing at all: it said "Only 0 of the 10 judgements are worth asking for"
+    empty = next_batch(res, ann, 10, stop_at=0.01)
+    assert len(empty) == 0
+    assert empty.attrs["notes"][0].startswith("No judgement is worth asking for: every item")
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,12 @@ def test_mturk_input_has_one_row_per_hit_sorted_by_assignments(batch):
     assert list(back.columns) == ["item", "assignments"]
     assert back["assignments"].tolist() == [2, 1, 1]
     assert back["item"].tolist() == ["'=cmd()", "b", "c"]
+    texts = pd.DataFrame({"text": ["first", "second", "third"]}, index=["=cmd()", "b", "c"])
+    with_text = pd.read_csv(io.StringIO(mturk_input_csv(batch, data=texts)))
+    assert with_text["text"].tolist() == ["first", "second", "third"]
+    # an item without its text was written with an empty field: a HIT with nothing to judge
+    with pytest.raises(AnnotationDataError, match="data has no row for item 'c'"):
+        mturk_input_csv(batch, data=texts.drop(index="c"))
 
 
 def test_not_a_batch_is_refused():
