@@ -8,7 +8,6 @@ import streamlit as st
 
 from analytics import AnnotationDataError, format_percent
 from analytics.agreement import fleiss_kappa
-from analytics.data import SAMPLES, sample_truth
 from analytics.dawid_skene import DawidSkeneResult, fit
 from analytics.next_labels import (
     EXPORT_FORMATS,
@@ -26,7 +25,7 @@ from analytics.next_labels import (
 from analytics.noise import adding_annotators, equal_rates
 from ui.cached import kept
 from ui.engine import engine_page
-from ui.state import get_sample_key, require_annotations
+from ui.state import require_annotations, sample_gold
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
 
@@ -73,14 +72,6 @@ def _batch(
 @st.cache_data(max_entries=8, show_spinner=False)
 def _plan(fingerprint: str, _result, target: float | None, current: bool, max_k: int = 10) -> Plan:
     return plan(_result, target, current=current, max_k=max_k if not current else 5, n_draws=20)
-
-
-def _sample_gold(ann) -> tuple[str, pd.Series | None]:
-    key = get_sample_key()
-    sample = SAMPLES.get(key)
-    if sample and sample.truth and ann.name == sample.file:
-        return f"sample:{key}", sample_truth(key)
-    return "", None
 
 
 st.title("Next labels: what to label next, and how many labels are enough")
@@ -288,7 +279,7 @@ if per_item.max(initial=0) < 2:
         "were judged several times."
     )
 else:
-    gold_key, gold = _sample_gold(ann)
+    gold_key, gold = sample_gold(ann)
     st.caption(
         "Scored against "
         + (

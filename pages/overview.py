@@ -16,13 +16,15 @@ from ui.cached import ds_fit, ds_fit_per_category, noise_result
 from ui.engine import engine_page
 from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
-from ui.state import require_annotations
+from ui.state import require_annotations, sample_gold
 from ui.text import md
 from ui.widgets import explain, page_link
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _overview(fingerprint: str, settings_key: tuple, _ann, _settings, _noise, _fits):
+def _overview(
+    fingerprint: str, settings_key: tuple, gold_key: str, _ann, _settings, _noise, _fits, _gold
+):
     return overview(
         _ann,
         confidence=_settings.noise_confidence,
@@ -30,6 +32,7 @@ def _overview(fingerprint: str, settings_key: tuple, _ann, _settings, _noise, _f
         distance=_settings.distance,
         noise=_noise,
         fits=_fits,
+        gold=_gold,
     )
 
 
@@ -53,7 +56,11 @@ def _answers(ann, settings):
         except AnnotationDataError:
             fits = None  # overview() fits again and says why it cannot
         st.write("Agreement, and the answers…")
-        result = _overview(ann.fingerprint, settings.key(), ann, settings, noise, fits)
+        # a bundled sample's true labels: the gold answer is then measured, not estimated
+        gold_key, gold = sample_gold(ann)
+        result = _overview(
+            ann.fingerprint, settings.key(), gold_key, ann, settings, noise, fits, gold
+        )
         status.update(
             label="Answered (kept for this data set and these settings).", state="complete"
         )

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+import pandas as pd
 import streamlit as st
 
-from analytics.data import Annotations
+from analytics.data import SAMPLES, Annotations, sample_truth
 
 DATA_KEY = "concord_annotations"
 SOURCE_KEY = "concord_source"
@@ -48,6 +49,16 @@ def get_source() -> str | None:
 def get_sample_key() -> str | None:
     """The key of the bundled sample that is loaded (in ``analytics.data.SAMPLES``), or None."""
     return st.session_state.get(SAMPLE_KEY)
+
+
+def sample_gold(ann: Annotations) -> tuple[str, pd.Series | None]:
+    """The true labels of the loaded bundled sample, when it has them and is what ``ann``
+    is: a cache key ("sample:<key>", or "" when none) and the labels (item -> label)."""
+    key = get_sample_key()
+    sample = SAMPLES.get(key)
+    if sample and sample.truth and ann.name == sample.file:
+        return f"sample:{key}", sample_truth(key)
+    return "", None
 
 
 # --- keeping an upload across a reload of the tab ---------------------------------------

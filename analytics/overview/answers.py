@@ -24,6 +24,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count, format_percent
 from analytics._core.lazy import is_lazy
 from analytics.data import Annotations, as_annotations
+from analytics.models import gold_table
 from analytics.overview.measures import expected_label_error
 from analytics.overview.severity import Severity, Verdict, judge
 
@@ -223,7 +224,7 @@ def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, f
     return _answer("annotators", q, sentence, number, verdict, "gold_labels"), list(weak.items())
 
 
-def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
+def _certainty(ann: Annotations, fits: list, gold: Any = None) -> tuple[Answer, Answer, list]:
     q_gold = "How sure are the gold labels?"
     q_more = "Would more labels help?"
     if ann.is_multilabel:
@@ -238,20 +239,36 @@ def _certainty(ann: Annotations, fits: list) -> tuple[Answer, Answer, list]:
         unsure_mask = res.confidence.to_numpy() < SURE
         items = res.confidence.index
         what = "the Dawid-Skene model"
-    gold_verdict = judge("gold_error", error)
+    measured = None
+    if gold is not None and not ann.is_multilabel and not is_lazy(ann):
+        scored = gold_table({"model": fits[0]}, gold).iloc[0]
+        if scored["gold_items"]:
+            measured = (1.0 - float(scored["accuracy"]), int(scored["gold_items"]))
+    gold_verdict = judge("gold_error", error if measured is None else measured[0])
     sampled = (
         ""
         if len(items) >= ann.n_items
         else f" Counted on {len(items):,} of {ann.n_items:,} items, sampled (the first in item "
         f"order: the {getattr(ann, 'engine', 'memory')} engine keeps the other items' posteriors)."
     )
+    if measured is None:
+        first = (
+            f"By {what}'s own posteriors about {gold_verdict.shown} of its labels are wrong. "
+            "Read it as a lower bound: fitted models are overconfident (on the RTE data in "
+            "datasets/, 0.8% by its own account against 7.3% wrong by expert gold); gold "
+            "labels for some items give the true figure."
+        )
+    else:
+        first = (
+            f"Against the {measured[1]:,} items with known gold labels, {gold_verdict.shown} "
+            f"of {what}'s labels are wrong; by its own posteriors it expected "
+            f"{format_percent(error)}. The gold figure is the one to trust (fitted models "
+            "are overconfident)."
+        )
     gold = _answer(
         "gold",
         q_gold,
-        f"By {what}'s own posteriors about {gold_verdict.shown} of its labels are wrong. "
-        "Read it as a lower bound: fitted models are overconfident (on the RTE data in "
-        "datasets/, 0.8% by its own account against 7.3% wrong by expert gold); gold labels "
-        "for some items give the true figure."
+        first
         + (
             ""
             if ann.is_multilabel
@@ -429,6 +446,7 @@ def overview(
     fit_options: Mapping[str, Any] | None = None,
     noise: Any = None,
     fits: Sequence[Any] | None = None,
+    gold: Mapping[Any, Any] | pd.Series | None = None,
 ) -> Overview:
     """Can we benchmark on this data set? The five answers and the recommendation.
 
@@ -453,6 +471,11 @@ def overview(
     fits : sequence of DawidSkeneResult or None, default None
         The fitted model (single-label: one; multi-label: one per category, in category
         order) already computed with ``fit_options``; None: fitted here.
+    gold : mapping, pandas.Series or None, default None
+        Known true labels (item -> label) for some items, single-label data in memory
+        only: the gold answer is then the model's measured error on those items (ties
+        count 1/t), judged by the same rule, with its own estimate beside it. None: the
+        model's own estimate, a lower bound.
 
     Returns
     -------
@@ -469,7 +492,9 @@ def overview(
       and the largest bias :math:`\\sum_m \\pi_m \\theta_{jmk} - \\pi_k`.
     - Gold: the expected share of wrong model labels,
       :math:`\\frac1n\\sum_i(1 - \\max_k p_{ik})` (``RULES["gold_error"]``); on multi-label
-      data the mean over items and categories of :math:`\\min(p, 1 - p)`.
+      data the mean over items and categories of :math:`\\min(p, 1 - p)`. With ``gold``,
+      the share of the gold items the model labels wrongly
+      (:func:`analytics.models.gold_table`), judged by the same rule.
     - More labels: the items whose label is less than :data:`SURE` sure
       (``RULES["uncertain_items"]``).
     - Recommendation: among "review annotator *j*", "merge categories *a* and *b*" (the
@@ -495,7 +520,6 @@ def overview(
     try:
         fits = given if given is not None else _fits(ann, dict(fit_options or {}))
         answers["annotators"], weak = _annotators(ann, fits)
-        answers["gold"], answers["more_labels"], unsure = _certainty(ann, fits)
     except AnnotationDataError as exc:
         weak, unsure, fits = [], [], []
         for key, q in (
@@ -514,6 +538,8 @@ def overview(
                 judge(kind, np.nan, str(exc)),
                 "gold_labels",
             )
+    else:  # gold labels that do not fit the data are the caller's error, said as such
+        answers["gold"], answers["more_labels"], unsure = _certainty(ann, fits, gold)
     order = ("agreement", "noise", "annotators", "gold", "more_labels")
     return Overview(
         tuple(answers[k] for k in order),

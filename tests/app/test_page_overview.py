@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics import Annotations
-from analytics.data import load_sample
+from analytics.data import load_sample, sample_truth
 from analytics.overview import overview
 from tests.helpers.markup import shown
 from tests.helpers.paths import ROOT, load_public
@@ -26,7 +26,8 @@ def run_overview(ann: Annotations) -> AppTest:
 def test_the_sample_shows_five_answers_and_the_recommendation():
     ann = load_sample("crowd_intents")
     at = run_overview(ann)
-    expected = overview(ann)
+    # the bundled sample has true labels: the gold answer is measured on them
+    expected = overview(ann, gold=sample_truth("crowd_intents"))
     texts = " ".join(shown(x.value) for x in [*at.error, *at.warning, *at.success, *at.info])
     assert expected.recommendation.text in texts
     assert "w19" in expected.recommendation.text
@@ -44,3 +45,21 @@ def test_shared_data_sets(name):
     at = run_overview(ann)
     assert len(at.metric) == 5
     assert at.error or at.warning or at.success
+
+
+def test_a_sample_with_true_labels_is_judged_on_them():
+    # the RTE sample read "0.8%, Good" (the model's own estimate) beside a sentence saying
+    # expert gold finds 7.3% wrong; with the true labels loaded the answer is the 7.3%
+    ann = load_sample("rte_snow2008")
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.session_state["concord_annotations"] = ann
+    at.session_state["concord_sample"] = "rte_snow2008"
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception
+    answers = overview(ann, gold=sample_truth("rte_snow2008")).answers
+    gold = next(a for a in answers if a.key == "gold")
+    assert gold.number == "7.3%" and gold.verdict.label == "caution"
+    assert "7.3%" in [m.value for m in at.metric]
+    texts = " ".join(shown(x.value) for x in [*at.warning, *at.error, *at.success])
+    assert "Against the 800 items with known gold labels, 7.3%" in texts

@@ -1,0 +1,34 @@
+"""The gold answer: the model's own estimate, or its measured error when gold is known."""
+
+from __future__ import annotations
+
+import pytest
+
+from analytics.data import load_sample, sample_truth
+from analytics.models import gold_table
+from analytics.overview import overview
+
+
+def gold_answer(result):
+    return next(a for a in result.answers if a.key == "gold")
+
+
+def test_known_gold_replaces_the_models_own_estimate():
+    ann, truth = load_sample("rte_snow2008"), sample_truth("rte_snow2008")
+    own, measured = gold_answer(overview(ann)), gold_answer(overview(ann, gold=truth))
+    assert own.number == "0.8%" and own.verdict.label == "good"  # its posteriors' account
+    assert measured.number == "7.3%" and measured.verdict.label == "caution"  # the truth's
+    assert "by its own posteriors it expected 0.8%" in measured.sentence
+    # the same figure gold_table gives the Dawid-Skene fit
+    from analytics.dawid_skene import fit
+
+    acc = gold_table({"ds": fit(ann)}, truth).loc["ds", "accuracy"]
+    assert float(measured.number.rstrip("%")) == pytest.approx(100 * (1 - acc), abs=0.05)
+
+
+def test_gold_for_other_items_is_refused_not_ignored():
+    ann = load_sample("rte_snow2008")
+    from analytics import AnnotationDataError
+
+    with pytest.raises(AnnotationDataError):
+        overview(ann, gold={"no such item": "yes"})
