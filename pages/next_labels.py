@@ -21,6 +21,7 @@ from analytics.next_labels import (
     plan,
     replay,
     replay_figure,
+    replay_summary,
 )
 from analytics.noise import adding_annotators, equal_rates
 from ui.cached import kept
@@ -303,4 +304,12 @@ else:
         else:
             bar.empty()
             show_figure(replay_figure(table), "replay", key="nl_replay_fig")
+            summary = replay_summary(table)
+            st.caption(
+                f"Judgements each strategy needs to reach the accuracy of the model fitted on "
+                f"every judgement ({format_percent(summary.attrs['level'])}), and against "
+                "random (below 1: fewer). A curve that stops early stopped buying: every "
+                "judgement left had no expected gain."
+            )
+            show_table(summary, "replay summary", key="nl_replay_summary")
             show_table(table, "replay", key="nl_replay_table", index=False)

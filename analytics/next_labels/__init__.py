@@ -12,7 +12,8 @@ the criterion (MacKay 1992). Works on any fitted annotator model that carries
 - :func:`plan`: expected accuracy with k judgements per item (or k more on the items at
   hand), by simulation from the fit, with an interval; how many reach a target.
 - :func:`replay`: an offline test of the strategies on data with many judgements per
-  item (accuracy versus judgements used); :func:`judgements_needed` reads off what each
+  item (accuracy versus judgements used); :func:`judgements_needed` (and
+  :func:`replay_summary`, with the ratio to random) reads off what each
   strategy needs to reach an accuracy; :func:`pooled_confusion` shrinks the annotators'
   confusion matrices toward the crowd's for the gain (``replay(confusion="pooled")``).
 - Exports of a batch: :func:`batch_csv`, :func:`label_studio_tasks`,
@@ -37,6 +38,7 @@ from analytics.next_labels.replay import (
     judgements_needed,
     pooled_confusion,
     replay,
+    replay_summary,
 )
 from analytics.next_labels.selection import BATCH_COLUMNS, next_batch
 
@@ -58,4 +60,5 @@ __all__ = [
     "pooled_confusion",
     "replay",
     "replay_figure",
+    "replay_summary",
 ]

@@ -473,3 +473,46 @@ def judgements_needed(table: pd.DataFrame, level: float | None = None) -> pd.Ser
             t = hit[0]
             out[strategy] = x[t - 1] + (x[t] - x[t - 1]) * (level - a[t - 1]) / (a[t] - a[t - 1])
     return pd.Series(out, name="judgements", dtype=float)
+
+
+def replay_summary(table: pd.DataFrame, level: float | None = None) -> pd.DataFrame:
+    """What a replay says in one table: judgements each strategy needs, against random.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`replay`'s table (with its ``attrs``).
+    level : float or None, default None
+        The accuracy to reach; None: the model on every judgement
+        (``table.attrs["full_accuracy"]``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by strategy: ``judgements`` needed (:func:`judgements_needed`; NaN where
+        the curve never gets there), ``share_of_all`` (of the judgements in the data:
+        the last point of the longest curve) and ``vs_random`` (the ratio to
+        ``random``'s, NaN without a random strategy or where either never gets there).
+        ``attrs["level"]`` holds the accuracy used.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"strategy": ["gain"] * 2 + ["random"] * 2,
+    ...                   "judgements": [10, 20, 10, 40], "accuracy": [0.5, 0.9, 0.5, 0.9]})
+    >>> replay_summary(t, 0.9)["vs_random"].round(2).tolist()
+    [0.5, 1.0]
+    """
+    level = float(table.attrs["full_accuracy"]) if level is None else float(level)
+    needed = judgements_needed(table, level)
+    total = float(table["judgements"].max())
+    random = needed.get("random", np.nan)
+    out = pd.DataFrame(
+        {
+            "judgements": needed,
+            "share_of_all": needed / total,
+            "vs_random": needed / random if np.isfinite(random) else np.nan,
+        }
+    )
+    out.index.name = "strategy"
+    out.attrs["level"] = level
+    return out

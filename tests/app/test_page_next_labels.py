@@ -80,6 +80,10 @@ def test_replay_runs_on_demand():
     table = next(d.value for d in at.dataframe if "strategy" in d.value.columns)
     assert set(table["strategy"]) == {"gain", "uncertainty", "random"}
     assert len(at.get("plotly_chart")) == 2
+    # the figure the README leads with: judgements needed, against random
+    summary = next(d.value for d in at.dataframe if "vs_random" in d.value.columns)
+    assert abs(summary.loc["random", "vs_random"] - 1.0) < 1e-12
+    assert any("against random" in c.value for c in at.caption)
     # the second run finds the replay kept: with st.cache_data around a function that drew
     # on the page's progress bar, this hit raised CacheReplayClosureError
     at.run()
