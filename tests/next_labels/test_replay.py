@@ -143,7 +143,7 @@ def test_pick_random_scores_items_by_their_mean_gain_and_still_beats_random(crow
     assert mean.attrs["full_accuracy"] == full
 
 
-def test_judgements_needed_interpolates_between_refits():
+def _curves():
     table = pd.DataFrame(
         {
             "strategy": ["gain"] * 3 + ["random"] * 3 + ["never"] * 2,
@@ -152,6 +152,11 @@ def test_judgements_needed_interpolates_between_refits():
         }
     )
     table.attrs["full_accuracy"] = 0.75
+    return table
+
+
+def test_judgements_needed_interpolates_between_refits():
+    table = _curves()
     need = judgements_needed(table)
     assert list(need.index) == ["gain", "random", "never"]
     assert need["gain"] == pytest.approx(175.0)  # 0.75 is 3/4 of the way from 0.6 to 0.8
@@ -387,3 +392,18 @@ def test_every_model_of_the_family_is_scored_and_replayed(crowd, model):
         ann, gold, step=300, strategies=("gain",), fitter=lambda a: fit_model(a, model, **quick)
     )
     assert table["judgements"].iloc[-1] > ann.n_items
+
+
+def test_replay_summary_gives_the_ratio_to_random():
+    from analytics.next_labels import replay_summary
+
+    table = _curves()
+    s = replay_summary(table)
+    assert list(s.index) == ["gain", "random", "never"]
+    assert s.loc["gain", "judgements"] == pytest.approx(175.0)
+    assert s.loc["gain", "vs_random"] == pytest.approx(175 / 300)
+    assert s.loc["gain", "share_of_all"] == pytest.approx(175 / 300)
+    assert np.isnan(s.loc["never", "vs_random"]) and s.attrs["level"] == 0.75
+    no_random = table[table["strategy"] != "random"]
+    no_random.attrs["full_accuracy"] = 0.75
+    assert replay_summary(no_random)["vs_random"].isna().all()
