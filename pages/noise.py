@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics import AnnotationDataError, format_confidence
+from analytics.agreement import fleiss_kappa
 from analytics.noise import (
     NoiseBound,
     adding_annotators,
@@ -92,6 +93,16 @@ from the agreed items.
   proves nothing (section "Is system A really better than B?").
 """
 )
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _kappa(fingerprint: str, _ann) -> float | None:
+    """The data's Fleiss' kappa (None where it is not defined)."""
+    try:
+        return float(fleiss_kappa(_ann))
+    except AnnotationDataError:
+        return None
+
 
 engine_page("noise")  # data on DuckDB/Spark: its own view, or why not
 ann = get_annotations()
@@ -211,10 +222,13 @@ else:
 # ---------------------------------------------------------------------- further questions
 st.divider()
 st.subheader("More questions")
-start = follow_up_defaults(result)
+data_kappa = None
+if mode == MODES[0] and ann is not None and not ann.is_multilabel:
+    data_kappa = _kappa(ann.fingerprint, ann)  # the kappa and easy-share questions start here
+start = follow_up_defaults(result, kappa=data_kappa)
 # the inputs start from the bound above: keyed by it, they follow a new data set or a switch
 # to "By hand" (a widget keeps its own value under a fixed key, whatever value= says)
-sfx = f"{mode}_{start.n_items}_{start.p:.6g}_{start.n_agreed}"
+sfx = f"{mode}_{start.n_items}_{start.p:.6g}_{start.n_agreed}_{start.kappa:.6g}"
 section = st.segmented_control("Question", SECTIONS, default=SECTIONS[0], key="noise_section")
 
 try:
@@ -241,7 +255,15 @@ try:
         )
         c1, c2, c3 = st.columns(3)
         n_a = c1.number_input("Items", min_value=1, value=start.n_items, key=f"noise_add_n_{sfx}")
-        e_a = c2.number_input("Easy items (%)", 0.0, 100.0, value=80.0, key="noise_add_e")
+        e_a = c2.number_input(
+            "Easy items (%)",
+            0.0,
+            100.0,
+            value=round(100 * min(max(start.kappa, 0.0), 1.0), 1),
+            key=f"noise_add_e_{sfx}",
+            help="Starts at the data's Fleiss' kappa (section 3.3: kappa estimates the share "
+            "of easy items), or 80% by hand.",
+        )
         m_a = c3.number_input(
             "Categories on hard items (equally likely)", 2, 20, value=2, key="noise_add_m"
         )
@@ -301,7 +323,15 @@ try:
             "the confidence margin of the bound above."
         )
         c1, c2, c3 = st.columns(3)
-        kap = c1.number_input("Kappa", -1.0, 1.0, value=0.8, format="%.3f", key="noise_kappa")
+        kap = c1.number_input(
+            "Kappa",
+            -1.0,
+            1.0,
+            value=round(min(max(start.kappa, -1.0), 1.0), 3),
+            format="%.3f",
+            key=f"noise_kappa_{sfx}",
+            help="Starts at the loaded data's Fleiss' kappa (0.8 by hand).",
+        )
         n_k = c2.number_input("Items", min_value=1, value=start.n_items, key=f"noise_kappa_n_{sfx}")
         a_k = c3.number_input(
             "Agreed items",

@@ -41,6 +41,11 @@ class FollowUpDefaults:
         The agreed items (the gold standard's size, L).
     hidden_hard : int, default 125
         Coin-flips among the agreed items, at most (R).
+    kappa : float, default 0.8
+        The kappa the "what does kappa say?" question starts from (the data's Fleiss'
+        kappa when there are data), and, clipped to [0, 1], the share of easy items the
+        "would more annotators help?" question starts from (section 3.3: kappa estimates
+        it).
 
     References
     ----------
@@ -52,6 +57,7 @@ class FollowUpDefaults:
     p: float = 0.5
     n_agreed: int = 900
     hidden_hard: int = 125
+    kappa: float = 0.8
 
     def n_agreed_within(self, n_items: int) -> int:
         """The agreed items, at most ``n_items`` (a start that is always legal).
@@ -94,13 +100,16 @@ class FollowUpDefaults:
         return min(self.hidden_hard, int(n_gold))
 
 
-def follow_up_defaults(result: NoiseBound | None) -> FollowUpDefaults:
+def follow_up_defaults(result: NoiseBound | None, kappa: float | None = None) -> FollowUpDefaults:
     """Start the follow-up questions from a bound, or from the paper's example.
 
     Parameters
     ----------
     result : NoiseBound or None
         The bound just computed (None, or one without an answer: the paper's example).
+    kappa : float or None, default None
+        The data's kappa (e.g. Fleiss'); None or NaN: 0.8, the example's. The kappa
+        question otherwise paired the example's 0.8 with the data's counts.
 
     Returns
     -------
@@ -114,13 +123,15 @@ def follow_up_defaults(result: NoiseBound | None) -> FollowUpDefaults:
     >>> follow_up_defaults(None).hidden_hard
     125
     """
+    k = {} if kappa is None or not np.isfinite(kappa) else {"kappa": float(kappa)}
     if result is None or not result.ok:
-        return FollowUpDefaults()
+        return FollowUpDefaults(**k)
     return FollowUpDefaults(
         n_items=int(result.n_items),
         p=float(result.p),
         n_agreed=int(result.n_agreed),
         hidden_hard=int(result.hidden_hard),
+        **k,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics import Annotations
@@ -149,3 +150,23 @@ def test_multilabel_data_set():
     assert any("label set" in c.value for c in at.caption)
     gold = next(d.value for d in at.dataframe if "label" in d.value.columns)
     assert len(gold) == noise_from_annotations(ann).n_agreed
+
+
+def test_kappa_questions_start_from_the_loaded_datas_kappa():
+    # they started at 0.8 and 80% whatever the data, pairing the example's kappa with the
+    # data's counts (and then blaming the data for not fitting it)
+    from analytics.agreement import fleiss_kappa
+
+    ann = small()
+    kappa = float(fleiss_kappa(ann))
+    at = run(ann)
+    at.segmented_control(key="noise_section").set_value("What does kappa say?").run()
+    assert not at.exception
+    kap = next(w for w in at.number_input if w.label == "Kappa")
+    assert kap.value == pytest.approx(round(kappa, 3))
+    at.segmented_control(key="noise_section").set_value("Would more annotators help?").run()
+    easy = next(w for w in at.number_input if w.label == "Easy items (%)")
+    assert easy.value == pytest.approx(round(100 * min(max(kappa, 0), 1), 1))
+    at.segmented_control(key="noise_mode").set_value("By hand").run()
+    easy = next(w for w in at.number_input if w.label == "Easy items (%)")
+    assert easy.value == 80.0  # the paper's example, by hand
