@@ -193,7 +193,11 @@ try:
         more = _plan(ann.fingerprint, result, None, True)
     show_figure(
         accuracy_curve_figure(
-            more, now=float(conf.mean()), after_batch=float(after.mean()), batch_size=len(batch)
+            more,
+            now=float(conf.mean()),
+            after_batch=float(after.mean()),
+            batch_size=len(batch),
+            n_items=ann.n_items,
         ),
         "expected accuracy",
         key="nl_curve",
@@ -202,7 +206,9 @@ try:
         "Expected accuracy is the model's own: the share of labels that match the true category "
         "if the model is right about the annotators. Against expert gold on public data it is "
         "close for 1-3 judgements per item on RTE and a few points optimistic on harder sets, "
-        "more so with more judgements (hard items fool several annotators at once)."
+        "more so with more judgements (hard items fool several annotators at once). The "
+        "star is this batch, placed at its judgements per item: aimed at the items where "
+        "they tell the most, it can sit above the curve, which spreads them over every item."
     )
     target = st.slider(
         "Target accuracy for a new run like this one",

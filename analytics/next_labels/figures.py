@@ -13,7 +13,12 @@ __all__ = ["accuracy_curve_figure", "replay_figure"]
 
 
 def accuracy_curve_figure(
-    more: Plan, *, now: float, after_batch: float | None = None, batch_size: int = 0
+    more: Plan,
+    *,
+    now: float,
+    after_batch: float | None = None,
+    batch_size: int = 0,
+    n_items: int | None = None,
 ) -> go.Figure:
     """Expected accuracy now, after this batch, and after k more judgements per item.
 
@@ -27,6 +32,11 @@ def accuracy_curve_figure(
         Expected accuracy once this batch is in (None: not drawn).
     batch_size : int, default 0
         Judgements in the batch (for the hover text).
+    n_items : int or None, default None
+        Items in the data: the batch is drawn at ``batch_size / n_items`` more judgements
+        per item, where it sits on the curve's axis (None: at 0). It is the fitted model's
+        own expectation for the chosen items, so it can lie above the curve, which
+        spreads judgements over every item and draws the parameters.
 
     Returns
     -------
@@ -54,6 +64,7 @@ def accuracy_curve_figure(
             x=np.r_[x, x[::-1]],
             y=100 * np.r_[curve["high"], curve["low"][::-1]],
             fill="toself",
+            mode="lines",  # a band: no markers on its edges
             line={"width": 0},
             fillcolor="rgba(59, 91, 219, 0.15)",
             hoverinfo="skip",
@@ -81,13 +92,14 @@ def accuracy_curve_figure(
         )
     )
     if after_batch is not None and np.isfinite(after_batch):
+        at = batch_size / n_items if n_items else 0.0
         fig.add_trace(
             go.Scatter(
-                x=[0],
+                x=[at],
                 y=[100 * after_batch],
                 mode="markers",
                 marker={"color": QUALITATIVE[1], "size": 12, "symbol": "star"},
-                name=f"after this batch ({batch_size:,} judgements)",
+                name=f"after this batch ({batch_size:,} judgements, on the chosen items)",
                 hovertemplate="after this batch: %{y:.1f}%<extra></extra>",
             )
         )

@@ -121,3 +121,27 @@ def test_bad_settings(kwargs, match):
         plan(equal_annotators(0.7), **kwargs)
     with pytest.raises(AnnotationDataError, match="not a fitted annotator model"):
         plan(SimpleNamespace())
+
+
+def test_the_batch_star_sits_at_its_judgements_per_item():
+    # it was drawn at 0 more judgements per item, above the curve for 5 more on every item
+    from types import SimpleNamespace
+
+    from analytics.next_labels import accuracy_curve_figure
+
+    curve = pd.DataFrame(
+        {
+            "k": [0, 1, 2],
+            "accuracy": [0.9, 0.95, 0.97],
+            "low": [0.88, 0.93, 0.96],
+            "high": [0.92, 0.96, 0.98],
+        }
+    )
+    fig = accuracy_curve_figure(
+        SimpleNamespace(curve=curve), now=0.9, after_batch=0.93, batch_size=150, n_items=300
+    )
+    band, _, _, star = fig.data
+    assert band.mode == "lines"  # no markers on the interval's edges
+    assert star.x[0] == 0.5 and "on the chosen items" in star.name
+    unplaced = accuracy_curve_figure(SimpleNamespace(curve=curve), now=0.9, after_batch=0.93)
+    assert unplaced.data[-1].x[0] == 0
