@@ -57,6 +57,7 @@ def _batch(
     stop_at: float,
     strategy: str,
     assign: bool,
+    per_annotator: int,
 ) -> pd.DataFrame:
     annotators = list(_ann.annotators) if assign else None
     return next_batch(
@@ -67,6 +68,7 @@ def _batch(
         annotators=annotators,
         stop_at=stop_at,
         strategy=strategy,
+        per_annotator_cap=per_annotator if assign and per_annotator > 0 else None,
     )
 
 
@@ -136,10 +138,29 @@ assign = c5.checkbox(
     help="Name, for every judgement, the annotator with the largest expected gain who has "
     "not judged the item yet. Off: the platform picks an annotator who has not judged it.",
 )
+per_annotator = 0
+if assign:
+    per_annotator = c5.number_input(
+        "Most judgements per annotator (0: no limit)",
+        min_value=0,
+        value=10,
+        step=1,
+        key="nl_per_annotator",
+        help="Without a limit the annotator the model trusts most takes every judgement "
+        "they can: the model's trust in one annotator is itself uncertain.",
+    )
 
 try:
     batch = _batch(
-        ann.fingerprint, result, ann, int(budget), int(cap), float(stop_at), strategy, assign
+        ann.fingerprint,
+        result,
+        ann,
+        int(budget),
+        int(cap),
+        float(stop_at),
+        strategy,
+        assign,
+        int(per_annotator),
     )
 except AnnotationDataError as exc:
     show_error(exc)

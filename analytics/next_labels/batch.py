@@ -99,6 +99,11 @@ class Planner:
         random available one otherwise). False: a random annotator from the available
         ones answers; the planned judgement then acts through their mean confusion
         matrix (the mixture), since who answers is not known when the batch is sent.
+    annotator_cap : int or None
+        With ``assign``: most judgements one annotator gets in the batch (None: no
+        limit). An annotator at the cap leaves every item's choice; an item queued for
+        them is scored again without them when it comes up (its score can only fall, so
+        the greedy order stays exact: lazy evaluation).
     """
 
     q: np.ndarray
@@ -112,6 +117,7 @@ class Planner:
     states: dict[int, tuple[np.ndarray, np.ndarray, list[int]]] = field(default_factory=dict)
     _free: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     available_mask: Callable[[np.ndarray], np.ndarray] | None = None
+    annotator_cap: int | None = None
     _conf: dict[int, float] = field(default_factory=dict, repr=False)
     _pre: dict[int, tuple] = field(default_factory=dict, repr=False)
 
@@ -119,6 +125,16 @@ class Planner:
         self._row_entropy = entr(self.theta).sum(-1)  # (J, K): H of every confusion row, nats
         n_ann, k, _ = self.theta.shape
         self._flat = self.theta.transpose(1, 0, 2).reshape(k, n_ann * k)  # every annotator
+        self._used = np.zeros(n_ann, np.int64)  # judgements given to each annotator so far
+        self._full = np.zeros(n_ann, bool)  # annotators at annotator_cap
+
+    def _count(self, who: int) -> None:
+        """One more judgement for annotator ``who``; at the cap they leave every choice."""
+        if who < 0 or self.annotator_cap is None:
+            return
+        self._used[who] += 1
+        if self._used[who] >= self.annotator_cap:
+            self._full[who] = True
 
     def state(self, i: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """(branch weights, branch posteriors, annotators planned) of item ``i``."""
@@ -126,7 +142,12 @@ class Planner:
         return got if got is not None else (_ONE, self.q[i : i + 1], [])
 
     def free(self, i: int) -> np.ndarray:
-        """Annotators still available for item ``i`` once this batch's plan is counted."""
+        """Annotators still available for item ``i`` once this batch's plan is counted
+        (and, with ``annotator_cap``, not yet at the cap)."""
+        avail = self._free_of(i)
+        return avail[~self._full[avail]] if self._full.any() else avail
+
+    def _free_of(self, i: int) -> np.ndarray:
         cached = self._free.get(i)
         if cached is not None:
             return cached
@@ -186,6 +207,8 @@ class Planner:
 
     def _prefetch(self, items: np.ndarray, whos: np.ndarray, n_ann: int, k: int) -> None:
         avail = self.available_mask(items)  # (B, J)
+        if self.assign and self._full.any():
+            avail &= ~self._full[None, :]
         n_free = avail.sum(1)
         rows = np.arange(len(items))
         if self.assign:
@@ -256,7 +279,8 @@ class Planner:
             if whos[b] == who:
                 keep = p[b] > 0  # the branches of probability 0 are dropped, as in branch()
                 if who >= 0:
-                    self._free[i] = _drop_one(self.free(i), who)
+                    self._free[i] = _drop_one(self._free_of(i), who)
+                    self._count(who)
                 self.states[i] = (p[b, keep], q2[b, keep], [who])
                 self._conf[i] = float(conf[b])
                 return who, gain, float(conf[b])
@@ -273,7 +297,8 @@ class Planner:
         self.states[i] = (w2, q2, [*planned, who])
         self._conf.pop(i, None)
         if who >= 0:  # that annotator's entry is used up (without names, nobody's is)
-            self._free[i] = _drop_one(free, who)
+            self._free[i] = _drop_one(self._free_of(i), who)
+            self._count(who)
         return who, gain, self.confidence(i)
 
     def run(
@@ -336,6 +361,13 @@ class Planner:
                 break
             if stamp.get(i, 0) != len(self.state(i)[2]):
                 continue  # a stale entry: the item was re-scored since
+            if who >= 0 and self._full[who]:
+                # queued for an annotator now at the cap: score it again without them
+                self._pre.pop(i, None)
+                nxt, nxt_who = self.score(i)
+                if np.isfinite(nxt) and nxt > 0:
+                    heapq.heappush(heap, (-nxt, i, nxt_who))
+                continue
             known = -key if self.strategy == "gain" else None
             out.append((i, *self.plan(i, who, known)))
             stamp[i] = len(self.state(i)[2])

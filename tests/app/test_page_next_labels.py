@@ -71,6 +71,13 @@ def test_settings_change_the_batch():
     assert not at.exception and not at.error
     batch = at.dataframe[0].value
     assert len(batch) == 10 and "annotator" in batch.columns
+    # the work is spread: at most the per-annotator limit each (10 by default; 2 here)
+    at.slider(key="nl_budget").set_value(40)
+    at.selectbox(key="nl_strategy").set_value("gain")
+    at.number_input(key="nl_per_annotator").set_value(2).run()
+    assert not at.exception and not at.error
+    batch = at.dataframe[0].value
+    assert batch["annotator"].value_counts().max() <= 2
 
 
 def test_replay_runs_on_demand():

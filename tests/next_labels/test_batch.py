@@ -239,3 +239,55 @@ def test_fast_paths_give_the_batch_of_the_plain_greedy(monkeypatch, assign, cap)
         assert list(fast["annotator"]) == list(plain["annotator"])
     for col in BATCH_COLUMNS:
         np.testing.assert_allclose(fast[col], plain[col], rtol=0, atol=1e-12)
+
+
+def test_per_annotator_cap_spreads_the_work_and_keeps_the_greedy_order():
+    # on the RTE sample one worker got all 57 judgements of a batch of 100
+    from analytics.data import load_sample
+
+    ann = load_sample("rte_snow2008")
+    res = fit(ann)
+    names = list(ann.annotators)
+    free = next_batch(res, ann, 100, annotators=names)
+    assert free["annotator"].value_counts().iloc[0] == len(free) == 57
+    capped = next_batch(res, ann, 100, annotators=names, per_annotator_cap=10)
+    assert capped["annotator"].value_counts().max() <= 10
+    assert capped["annotator"].nunique() >= 6
+    # lazy re-scoring keeps the greedy exact: each judgement is worth no more than the last
+    assert (np.diff(capped["expected_gain"].to_numpy()) <= 1e-12).all()
+    # no judgement goes to someone who already judged the item, nor twice to one pair
+    judged = set(zip(ann.items[ann.item_codes], ann.annotators[ann.annotator_codes], strict=True))
+    pairs = list(zip(capped["item"], capped["annotator"], strict=True))
+    assert not judged & set(pairs) and len(set(pairs)) == len(pairs)
+    assert "at their cap of 10" in capped.attrs["notes"][0]
+    # a cap nobody reaches changes nothing
+    pd.testing.assert_frame_equal(
+        next_batch(res, ann, 100, annotators=names, per_annotator_cap=100), free
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"per_annotator_cap": 0}, "per_annotator_cap must be a whole number"),
+        ({"per_annotator_cap": 2.5}, "per_annotator_cap must be a whole number"),
+        ({"per_annotator_cap": 3, "annotators": None}, "none are named"),
+    ],
+)
+def test_per_annotator_cap_is_checked(fitted, kwargs, match):
+    ann, res = fitted
+    options = {"annotators": list(ann.annotators), **kwargs}
+    with pytest.raises(AnnotationDataError, match=match):
+        next_batch(res, ann, 10, **options)
+
+
+@pytest.mark.parametrize("cap", [1, 2, 3])
+@pytest.mark.parametrize("per_item", [1, 2])
+def test_per_annotator_cap_on_small_crowds(fitted, cap, per_item):
+    ann, res = fitted
+    batch = next_batch(
+        res, ann, 60, per_item_cap=per_item, annotators=list(ann.annotators), per_annotator_cap=cap
+    )
+    assert len(batch) and batch["annotator"].value_counts().max() <= cap
+    assert batch["item"].value_counts().max() <= per_item
+    assert (np.diff(batch["expected_gain"].to_numpy()) <= 1e-12).all()
