@@ -277,6 +277,13 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
         raise CliError(
             f"--budget must be at least 1 judgement (got {args.budget}): e.g. --budget 100"
         )
+    if args.per_annotator is not None and (args.per_annotator < 1 or not args.assign):
+        raise CliError(
+            "--per-annotator limits the annotators --assign names: give both, with at least "
+            f"1 judgement each (got --per-annotator {args.per_annotator}"
+            + ("" if args.assign else " without --assign")
+            + "): e.g. --assign --per-annotator 10"
+        )
     if args.output:
         _writable(args.output)
     ann = load(args)
@@ -290,6 +297,7 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
         stop_at=args.stop_at,
         strategy=args.strategy,
         seed=args.seed,
+        per_annotator_cap=args.per_annotator,
     )
     writer = {"csv": batch_csv, "label-studio": label_studio_tasks, "mturk": mturk_input_csv}
     if args.output:
@@ -464,6 +472,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stop-at", type=float, default=0.99, help="skip items this confident")
     p.add_argument("--strategy", choices=("gain", "uncertainty", "random"), default="gain")
     p.add_argument("--assign", action="store_true", help="name an annotator per judgement")
+    p.add_argument(
+        "--per-annotator",
+        type=int,
+        help="with --assign: most judgements one annotator gets (default: no limit)",
+    )
     p.add_argument("--target", type=float, default=0.95, help="accuracy for the plan")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("-o", "--output", help="write the batch to this file")

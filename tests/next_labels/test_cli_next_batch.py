@@ -41,3 +41,17 @@ def test_bad_budget_exits_2(capsys):
     err = capsys.readouterr().err
     assert err.startswith("concord: error:") and "budget must be" in err
     assert "--budget 100" in err and "budget=" not in err  # the command line's words
+
+
+def test_per_annotator_limit(capsys, tmp_path):
+    out_file = tmp_path / "batch.csv"
+    argv = ["next-batch", CROWD, "--budget", "30", "--assign", "--per-annotator", "2"]
+    assert main([*argv, "-o", str(out_file)]) == 0
+    batch = pd.read_csv(out_file)
+    assert len(batch) and batch["annotator"].value_counts().max() <= 2
+    capsys.readouterr()
+    # without --assign there is nobody named to limit: a plain error, exit 2
+    assert main(["next-batch", CROWD, "--budget", "30", "--per-annotator", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--per-annotator limits the annotators --assign names" in err and "without" in err
+    assert main(["next-batch", CROWD, "--budget", "5", "--assign", "--per-annotator", "0"]) == 2
