@@ -9,6 +9,7 @@ import streamlit as st
 from analytics import AnnotationDataError, format_percent
 from analytics.agreement import fleiss_kappa
 from analytics.dawid_skene import DawidSkeneResult, fit
+from analytics.models import gold_table
 from analytics.next_labels import (
     EXPORT_FORMATS,
     STRATEGIES,
@@ -212,6 +213,10 @@ st.subheader("How many labels are enough?")
 try:
     with st.spinner("Simulating the fitted model…"):
         more = _plan(ann.fingerprint, result, None, True)
+    _, truth = sample_gold(ann)
+    measured = (
+        None if truth is None else float(gold_table({"m": result}, truth).loc["m", "accuracy"])
+    )
     show_figure(
         accuracy_curve_figure(
             more,
@@ -219,6 +224,7 @@ try:
             after_batch=float(after.mean()),
             batch_size=len(batch),
             n_items=ann.n_items,
+            measured_now=measured,
         ),
         "expected accuracy",
         key="nl_curve",
@@ -230,6 +236,13 @@ try:
         "more so with more judgements (hard items fool several annotators at once). The "
         "star is this batch, placed at its judgements per item: aimed at the items where "
         "they tell the most, it can sit above the curve, which spreads them over every item."
+        + (
+            ""
+            if measured is None
+            else f" The open circle is today's labels against the sample's true labels "
+            f"({format_percent(measured)}): its gap to the diamond is how much the model "
+            "overrates itself today, and the curve is likely high by at least as much."
+        )
     )
     target = st.slider(
         "Target accuracy for a new run like this one",

@@ -19,6 +19,7 @@ def accuracy_curve_figure(
     after_batch: float | None = None,
     batch_size: int = 0,
     n_items: int | None = None,
+    measured_now: float | None = None,
 ) -> go.Figure:
     """Expected accuracy now, after this batch, and after k more judgements per item.
 
@@ -37,6 +38,9 @@ def accuracy_curve_figure(
         per item, where it sits on the curve's axis (None: at 0). It is the fitted model's
         own expectation for the chosen items, so it can lie above the curve, which
         spreads judgements over every item and draws the parameters.
+    measured_now : float or None, default None
+        Today's labels scored against known true labels (e.g. a sample's), drawn beside
+        ``now``: the gap between the two is the model's overconfidence (None: not drawn).
 
     Returns
     -------
@@ -91,6 +95,17 @@ def accuracy_curve_figure(
             hovertemplate="now: %{y:.1f}%<extra></extra>",
         )
     )
+    if measured_now is not None and np.isfinite(measured_now):
+        fig.add_trace(
+            go.Scatter(
+                x=[0],
+                y=[100 * measured_now],
+                mode="markers",
+                marker={"color": "white", "size": 12, "line": {"color": MUTED, "width": 2}},
+                name="now, against the true labels",
+                hovertemplate="now, against the true labels: %{y:.1f}%<extra></extra>",
+            )
+        )
     if after_batch is not None and np.isfinite(after_batch):
         at = batch_size / n_items if n_items else 0.0
         fig.add_trace(

@@ -112,3 +112,26 @@ def test_a_fully_judged_data_set_says_nobody_is_left():
     assert not at.error
     assert at.dataframe[0].value.empty
     assert any("nobody left to judge it" in i.value for i in at.info)
+
+
+def test_a_sample_with_true_labels_shows_todays_measured_accuracy():
+    # the curve is the model's own account; with the sample's true labels loaded the page
+    # draws today's labels scored against them beside it
+    from streamlit.testing.v1 import AppTest
+
+    from analytics.data import sample_truth
+    from analytics.dawid_skene import fit
+    from analytics.models import gold_table
+    from tests.helpers.paths import ROOT
+
+    ann = crowd()
+    at = AppTest.from_file(str(ROOT / "pages" / "next_labels.py"), default_timeout=120)
+    at.session_state["concord_annotations"] = ann
+    at.session_state["concord_sample"] = "crowd_intents"
+    at.run()
+    assert not at.exception
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    circle = next(t for t in spec["data"] if t.get("name") == "now, against the true labels")
+    measured = gold_table({"m": fit(ann)}, sample_truth("crowd_intents")).loc["m", "accuracy"]
+    assert abs(circle["y"][0] - 100 * measured) < 1e-9
+    assert any("against the sample's true labels" in c.value for c in at.caption)
