@@ -40,6 +40,7 @@ from analytics.models import (
     accuracy_intervals_figure,
     annotator_gold_accuracy,
     applicable_models,
+    best_calibrated,
     bootstrap,
     calibration,
     calibration_figure,
@@ -473,7 +474,7 @@ elif section == "Against gold":
         )
         try:
             curves = {m: calibration(r, gold) for m, r in {**results, choice: result}.items()}
-            best = min(curves, key=lambda m: curves[m].attrs.get("ece", float("inf")))
+            best = best_calibrated(curves)
             show_figure(
                 calibration_figure(curves, shown={choice, best}), "calibration", key="gl_calib"
             )
@@ -481,7 +482,9 @@ elif section == "Against gold":
                 "Points below the diagonal are over-confident: items at that confidence are "
                 "right less often than the model claims. ECE is the average gap, weighted by "
                 "items. Drawn: the model chosen above and the best calibrated one; click a "
-                "model in the legend to add it."
+                "model in the legend to add it. Majority vote is never picked as the best "
+                "calibrated: its confidence is 1 for any clear winner (1/t in a tie), not a "
+                "probability, so its ECE says little."
             )
             per_annotator = annotator_gold_accuracy(ann, gold)
             show_figure(

@@ -15,7 +15,7 @@ This family fits several behind one interface.
   interval; :func:`choose`: the rule ``"auto"`` applies to that table.
 - Evaluation against partial gold: :func:`gold_table` (accuracy of every model with an
   interval, mean confidence, calibration error), :func:`annotator_gold_accuracy`,
-  :func:`calibration` (reliability-diagram table) and
+  :func:`calibration` (reliability-diagram table), :func:`best_calibrated` and
   :func:`expected_calibration_error`.
 - Uncertainty of the model itself: :func:`bootstrap` (item bootstrap of the whole fit:
   intervals for annotator accuracy, confusion entries, prevalence; label change rates).
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from analytics.models.evaluation import (
     annotator_gold_accuracy,
+    best_calibrated,
     bootstrap_accuracy,
     calibration,
     expected_calibration_error,
@@ -68,6 +69,7 @@ __all__ = [
     "accuracy_intervals_figure",
     "annotator_gold_accuracy",
     "applicable_models",
+    "best_calibrated",
     "bootstrap",
     "bootstrap_accuracy",
     "calibration",

@@ -33,6 +33,7 @@ from analytics.models.result import ModelResult, check_gold
 
 __all__ = [
     "annotator_gold_accuracy",
+    "best_calibrated",
     "bootstrap_accuracy",
     "calibration",
     "expected_calibration_error",
@@ -303,3 +304,34 @@ def calibration(
     table["gap"] = table["accuracy"] - table["mean_confidence"]
     table.attrs["ece"] = expected_calibration_error(conf, correct, bins)
     return table
+
+
+def best_calibrated(tables: Mapping[str, pd.DataFrame]) -> str | None:
+    """The model whose posteriors are best calibrated: the lowest expected calibration error.
+
+    Parameters
+    ----------
+    tables : mapping of str to pandas.DataFrame
+        Model name -> :func:`calibration` table (``attrs["ece"]``).
+
+    Returns
+    -------
+    str or None
+        The name with the lowest ECE, majority vote excepted while another model is
+        there: its "posteriors" are 1 for any clear winner and 1/t in a tie, not
+        probabilities, so a low ECE says only that clear majorities are usually right.
+        None when ``tables`` is empty.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = {m: pd.DataFrame() for m in ("majority", "dawid_skene", "mace")}
+    >>> for m, e in zip(t, (0.01, 0.07, 0.04)):
+    ...     t[m].attrs["ece"] = e
+    >>> best_calibrated(t)
+    'mace'
+    """
+    names = [m for m in tables if m != "majority"] or list(tables)
+    if not names:
+        return None
+    return min(names, key=lambda m: tables[m].attrs.get("ece", float("inf")))

@@ -105,3 +105,16 @@ def test_majority_vote_ties_share_their_credit_as_on_the_dawid_skene_page():
     assert ours["correct"] == page["correct"] and ours["accuracy"] == page["accuracy"]
     credit = tie_split_credit(np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]), np.array([1, 1]))
     assert credit.tolist() == [0.5, 0.0]
+
+
+def test_best_calibrated_passes_over_majority_vote():
+    # majority vote's posteriors are 1 for any clear winner: on the intents sample its ECE
+    # (0.017) beat MACE's, GLAD's and Dawid-Skene's, and the page drew it as the best
+    from analytics.models import best_calibrated
+
+    tables = {m: pd.DataFrame() for m in ("majority", "dawid_skene", "mace")}
+    for m, ece in zip(tables, (0.017, 0.07, 0.04), strict=True):
+        tables[m].attrs["ece"] = ece
+    assert best_calibrated(tables) == "mace"
+    assert best_calibrated({"majority": tables["majority"]}) == "majority"  # nothing else
+    assert best_calibrated({}) is None
