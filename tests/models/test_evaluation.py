@@ -109,7 +109,7 @@ def test_majority_vote_ties_share_their_credit_as_on_the_dawid_skene_page():
 
 def test_best_calibrated_passes_over_majority_vote():
     # majority vote's posteriors are 1 for any clear winner: on the intents sample its ECE
-    # (0.017) beat MACE's, GLAD's and Dawid-Skene's, and the page drew it as the best
+    # (0.017) beat MACE's, GLAD's and Dawid-Skene's: the page could draw it as the best
     from analytics.models import best_calibrated
 
     tables = {m: pd.DataFrame() for m in ("majority", "dawid_skene", "mace")}
