@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError
-from analytics.data import SAMPLES, read_gold_labels, sample_truth
+from analytics.data import read_gold_labels
 from analytics.dawid_skene import (
     PICKS,
     annotator_information,
@@ -58,7 +58,7 @@ from ui.cached import ds_fit_per_category, kept
 from ui.engine import engine_page
 from ui.settings import remember
 from ui.severity import show_verdict
-from ui.state import get_sample_key, require_annotations
+from ui.state import require_annotations, sample_gold
 from ui.text import md
 from ui.widgets import (
     download_table,
@@ -96,17 +96,10 @@ SECTIONS = [
 ]
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def _sample_gold(key: str) -> pd.Series | None:
-    return sample_truth(key)
-
-
 def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
     """The gold labels to evaluate against, a key for the caches, and a title."""
-    key = get_sample_key()
-    sample = SAMPLES.get(key)
-    has_truth = bool(sample and sample.truth and ann.name == sample.file)
-    use_truth = has_truth and st.checkbox(
+    truth_key, truth = sample_gold(ann)
+    use_truth = truth is not None and st.checkbox(
         "Use the sample's true labels",
         value=True,
         key="gl_sample_truth",
@@ -125,7 +118,7 @@ def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
         except AnnotationDataError as exc:
             st.error(md(f"Could not read the gold file: {exc}"))
     elif use_truth:
-        return _sample_gold(key), f"sample:{key}", "Against the sample's known true labels"
+        return truth, truth_key, "Against the sample's known true labels"
     return None, "", ""
 
 

@@ -106,6 +106,7 @@ if ann.is_multilabel:
         "yes/no data set per category instead."
     )
     st.stop()
+gold_key, gold = sample_gold(ann)  # a bundled sample's true labels, or none
 
 try:
     with st.spinner("Fitting the Dawid-Skene model…"):
@@ -213,10 +214,7 @@ st.subheader("How many labels are enough?")
 try:
     with st.spinner("Simulating the fitted model…"):
         more = _plan(ann.fingerprint, result, None, True)
-    _, truth = sample_gold(ann)
-    measured = (
-        None if truth is None else float(gold_table({"m": result}, truth).loc["m", "accuracy"])
-    )
+    measured = None if gold is None else float(gold_table({"m": result}, gold).loc["m", "accuracy"])
     show_figure(
         accuracy_curve_figure(
             more,
@@ -320,7 +318,6 @@ if per_item.max(initial=0) < 2:
         "were judged several times."
     )
 else:
-    gold_key, gold = sample_gold(ann)
     st.caption(
         "Scored against "
         + (

@@ -57,8 +57,14 @@ def sample_gold(ann: Annotations) -> tuple[str, pd.Series | None]:
     key = get_sample_key()
     sample = SAMPLES.get(key)
     if sample and sample.truth and ann.name == sample.file:
-        return f"sample:{key}", sample_truth(key)
+        return f"sample:{key}", _sample_truth(key)
     return "", None
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _sample_truth(key: str) -> pd.Series | None:
+    """The sample's truth file, read once per server (the pages ask on every rerun)."""
+    return sample_truth(key)
 
 
 # --- keeping an upload across a reload of the tab ---------------------------------------
