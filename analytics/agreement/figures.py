@@ -446,22 +446,19 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
         )
     # The curves reduce the data to two categories (majority vs the rest) at the observed
     # agreement, so the data's own coefficients (over all their categories) need not lie
-    # on them: the markers sit on the curves at the data's majority prevalence, and the
-    # data's actual values are stated beside them.
-    order = np.argsort(view.prevalence)
+    # on them: the markers sit on the curves at the larger side's prevalence (the rest,
+    # when no category has half the judgements), and the data's actual values are stated
+    # beside them.
     # near a prevalence of one half kappa and AC1 coincide: kappa's marker is a larger open
     # diamond around AC1's filled one, so both stay visible when they meet
-    for curve, actual, label, colour, symbol, size in (
-        (view.kappa, view.fleiss_kappa, "kappa", BAD, "diamond-open", 18),
-        (view.ac1, view.gwet_ac1, "AC1", GOOD, "diamond", 11),
+    for on_curve, actual, label, colour, symbol, size in (
+        (view.kappa_at_split, view.fleiss_kappa, "kappa", BAD, "diamond-open", 18),
+        (view.ac1_at_split, view.gwet_ac1, "AC1", GOOD, "diamond", 11),
     ):
-        on_curve = float(
-            np.interp(view.majority, np.asarray(view.prevalence)[order], np.asarray(curve)[order])
-        )
         if np.isfinite(on_curve):
             fig.add_trace(
                 go.Scatter(
-                    x=[view.majority],
+                    x=[view.split],
                     y=[on_curve],
                     mode="markers",
                     name=f"these data, as two categories: {label}",
@@ -477,19 +474,25 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
                 row=1,
                 col=2,
             )
+    side = "the majority category" if view.majority >= 0.5 else "the other categories together"
     fig.add_annotation(
         text=(
-            f"Markers: these data as majority vs rest. Over all {len(view.categories)} "
-            f"categories, Fleiss' kappa = {view.fleiss_kappa:.3f}, AC1 = {view.gwet_ac1:.3f}."
+            f"Markers: these data as majority vs rest ({side}, {view.split:.0%}). "
+            f"Over all {len(view.categories)} categories, Fleiss' kappa = "
+            f"{view.fleiss_kappa:.3f}, AC1 = {view.gwet_ac1:.3f}."
         ),
+        # under the x axis title, in pixels (the curves can run anywhere in the panel)
         xref="x2 domain",
-        yref="y2 domain",
+        yref="paper",
         x=0.0,
-        y=0.02,
+        y=0.0,
+        yanchor="top",
+        yshift=-62,
         showarrow=False,
         xanchor="left",
         font={"size": 11, "color": MUTED},
     )
+    fig.update_layout(margin={"b": 95})
     fig.add_hline(y=0, line={"color": MUTED, "dash": "dash"}, row=1, col=2)
     fig.update_yaxes(title_text="Share of judgements", tickformat=".0%", row=1, col=1)
     fig.update_xaxes(title_text="Category", type="category", row=1, col=1)

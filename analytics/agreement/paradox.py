@@ -58,6 +58,12 @@ class KappaParadox:
         Fleiss' kappa and Gwet's AC1 of two categories at each prevalence.
     majority : float
         The data's own majority prevalence (the largest share).
+    split : float
+        The data read as two categories, the majority category against the rest: the
+        larger of the two shares, ``max(majority, 1 - majority)`` (where the data sit on
+        the curves; with many categories the rest can be the larger side).
+    kappa_at_split, ac1_at_split : float
+        The curves' values at ``split``, computed exactly (not read off the grid).
     fleiss_kappa, gwet_ac1 : Coefficient
         The data's own Fleiss' kappa and AC1.
     cohen_kappa, kappa_max : Coefficient
@@ -74,6 +80,9 @@ class KappaParadox:
     kappa: np.ndarray = field(default_factory=lambda: np.zeros(0))
     ac1: np.ndarray = field(default_factory=lambda: np.zeros(0))
     majority: float = float("nan")
+    split: float = float("nan")
+    kappa_at_split: float = float("nan")
+    ac1_at_split: float = float("nan")
     fleiss_kappa: Coefficient = field(default_factory=lambda: Coefficient(float("nan")))
     gwet_ac1: Coefficient = field(default_factory=lambda: Coefficient(float("nan")))
     cohen_kappa: Coefficient = field(default_factory=lambda: Coefficient(float("nan")))
@@ -232,6 +241,9 @@ def kappa_paradox(ann: Annotations | pd.DataFrame, points: int = 100) -> KappaPa
     shares = dist / dist.sum()
     prev = np.linspace(0.5, 0.995, points)
     two = np.column_stack([prev, 1 - prev])
+    majority = float(shares.max())
+    split = max(majority, 1.0 - majority)  # majority vs the rest: the larger side
+    at_split = np.array([[split, 1.0 - split]])
     return KappaParadox(
         observed=po,
         categories=[str(c) for c in ann.categories],
@@ -239,7 +251,10 @@ def kappa_paradox(ann: Annotations | pd.DataFrame, points: int = 100) -> KappaPa
         prevalence=prev,
         kappa=beyond_chance(po, chance_agreement("fleiss_kappa", two)),
         ac1=beyond_chance(po, chance_agreement("gwet_ac1", two)),
-        majority=float(shares.max()),
+        majority=majority,
+        split=split,
+        kappa_at_split=float(beyond_chance(po, chance_agreement("fleiss_kappa", at_split))[0]),
+        ac1_at_split=float(beyond_chance(po, chance_agreement("gwet_ac1", at_split))[0]),
         fleiss_kappa=fleiss_kappa(ann),
         gwet_ac1=gwet_ac1(ann),
         cohen_kappa=cohen_kappa(ann),
