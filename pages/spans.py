@@ -202,16 +202,18 @@ with tabs[3]:
         )
     else:
         worst = docs.head(WORST)
+        f1 = dict(zip(worst["item"], worst["f1"], strict=True))
+        # the documents themselves are the options, under a key of this data set: with
+        # positions under one key, loading another file kept the old document's name
+        # on screen above the new file's first document
         choice = st.selectbox(
             f"Document (the {len(worst)} with the lowest agreement first)",
-            list(range(len(worst))),
-            format_func=lambda k: (
-                f"{worst['item'].iloc[k]} · F1 {format_number(worst['f1'].iloc[k])}"
-            ),
-            key="spans_doc",
+            list(f1),
+            format_func=lambda item: f"{item} · F1 {format_number(f1[item])}",
+            key=f"spans_doc_{spans.fingerprint}",
         )
         st.caption("Green: every annotator marked this exact span. Orange: disputed.")
-        segments = sp.document_segments(spans, worst["item"].iloc[choice])
+        segments = sp.document_segments(spans, choice)
         for who, part in segments.groupby("annotator", sort=False):
             pieces = []
             for row in part.itertuples():

@@ -116,3 +116,25 @@ def test_an_upload_named_conll_is_read_as_conll():
     at = _upload(data, "ann1.conll")
     assert not at.error, [e.value for e in at.error]
     assert any(shown(m.value).startswith("**ann1.conll**: 1 documents") for m in at.markdown)
+
+
+def _document_picker(at: AppTest):
+    return next(s for s in at.selectbox if s.label.startswith("Document"))
+
+
+def test_the_document_picker_follows_a_newly_loaded_file():
+    """Options were positions under one fixed key: after loading another file the
+    browser kept the sample's document name above the new file's first document."""
+    at = _run()
+    assert _document_picker(at).value in set(load_spans(SAMPLE).items)
+    old = set(load_spans(SAMPLE).items)
+    text = "Ada met Bob in Paris."
+    rows = "\n".join(f"{doc},{who},0,3,PER,{text}" for doc in ("d1", "d2") for who in ("u", "v"))
+    data = ("item,annotator,start,end,label,text\n" + rows + "\n").encode()
+    at.file_uploader(key="spans_upload").set_value(("mine.csv", data, "text/csv")).run()
+    at.button(key="spans_load").click().run()
+    assert not at.exception, at.exception
+    picker = _document_picker(at)
+    assert picker.value in {"d1", "d2"}
+    assert all(option.split(" · ")[0] in {"d1", "d2"} for option in picker.options)
+    assert not old & {option.split(" · ")[0] for option in picker.options}
