@@ -32,7 +32,7 @@ from analytics.data.layout import detect_separator, holds_only_flat_cells, to_lo
 from analytics.data.limits import Limits
 from analytics.data.load_report import LoadReport
 from analytics.data.model import Annotations
-from analytics.data.reading import DEFAULT_MAX_BYTES, read_table
+from analytics.data.reading import DEFAULT_MAX_BYTES, read_table, stream_name
 
 __all__ = ["RawTable", "as_annotations", "load_annotations"]
 
@@ -188,14 +188,14 @@ def load_annotations(
             raise  # the test suite sets this, so an internal bug fails a test instead of hiding
         src = (
             name
-            or getattr(source, "name", None)
+            or (stream_name(source) if getattr(source, "name", None) else None)
             or (source.report.source if isinstance(source, RawTable) else None)
-            or (str(source) if isinstance(source, (str, os.PathLike)) else None)
+            or (os.path.basename(str(source)) if isinstance(source, (str, os.PathLike)) else None)
         )
         raise AnnotationDataError(
             "Concord could not read this file: this looks like a bug in Concord, please "
             "report it (with the file, if you can share it).",
-            source=os.path.basename(str(src)) if src else None,
+            source=str(src) if src else None,
             hint="Meanwhile, saving the data as CSV with item, annotator and label columns "
             "usually works.",
         ) from exc

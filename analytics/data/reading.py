@@ -79,7 +79,7 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str]:
     if isinstance(source, (bytes, bytearray)):
         data, name = bytes(source), "<bytes>"
     elif hasattr(source, "read"):
-        name = os.path.basename(str(getattr(source, "name", "") or "<upload>"))
+        name = stream_name(source)
         if hasattr(source, "seek"):
             try:
                 source.seek(0)
@@ -96,6 +96,27 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str]:
     if len(data) > max_bytes:
         raise _too_big("the file is", max_bytes, name)
     return data, name
+
+
+def stream_name(source: Any) -> str:
+    """The name of a file-like object as the user knows it.
+
+    An open file's ``name`` is its path: the file name is its last part. Anything else
+    (an upload, a buffer given a ``name``) keeps its name whole: a browser's file name
+    is not a path, and cutting ``<b>x</b>.csv`` at its last "/" showed "b>.csv".
+
+    >>> import io
+    >>> buffer = io.BytesIO(b"")
+    >>> buffer.name = "a/b.csv"
+    >>> stream_name(buffer), stream_name(io.BytesIO(b""))
+    ('a/b.csv', '<upload>')
+    """
+    name = str(getattr(source, "name", "") or "<upload>")
+    try:
+        source.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return name
+    return os.path.basename(name)
 
 
 def _too_big(what: str, max_bytes: int, name: str) -> AnnotationDataError:

@@ -33,3 +33,19 @@ def test_read_table_json_records_count_from_one():
 def test_read_table_refuses_ragged_rows_naming_them():
     with pytest.raises(AnnotationDataError, match="row 3 has 2"):
         read_table(b"item,annotator,label\n1,a,x\n2,b\n")
+
+
+def test_an_uploaded_name_is_kept_whole_and_an_open_file_is_named_by_its_file_name(tmp_path):
+    """An upload's name is not a path: "<b>b</b>.csv" was shown as "b>.csv" everywhere."""
+    import io
+
+    from analytics import load_annotations
+
+    data = b"item,annotator,label\n1,a,x\n1,b,y\n"
+    upload = io.BytesIO(data)
+    upload.name = "[x](e.com) <b>b</b>.csv"
+    assert load_annotations(upload).name == "[x](e.com) <b>b</b>.csv"
+    path = tmp_path / "judgements.csv"
+    path.write_bytes(data)
+    with open(path, "rb") as handle:
+        assert load_annotations(handle).name == "judgements.csv"
