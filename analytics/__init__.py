@@ -30,6 +30,7 @@ Annotations('crowd_intents.csv': 300 items, 20 annotators, 1500 judgements, 4 ca
 
 from analytics._core.budget import memory_budget
 from analytics._core.errors import AnnotationDataError
+from analytics._core.figure_data import figure_table
 from analytics._core.formatting import (
     format_confidence,
     format_count,
@@ -55,6 +56,7 @@ __all__ = [
     "LoadReport",
     "SkipNote",
     "as_annotations",
+    "figure_table",
     "format_confidence",
     "format_count",
     "format_number",

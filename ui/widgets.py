@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from analytics import figure_table
 from analytics.data import Annotations, table_to_csv, to_long_csv, to_wide_csv
 from ui.text import md
 
@@ -127,7 +128,8 @@ def show_table(
 
 
 def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
-    """A plotly figure: PNG from its toolbar (camera icon), self-contained HTML below it."""
+    """A plotly figure: PNG from its toolbar (camera icon); below it, the figure as
+    self-contained HTML and its numbers as CSV (:func:`analytics.figure_table`)."""
     st.plotly_chart(
         fig,
         width="stretch",
@@ -137,16 +139,28 @@ def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
             "toImageButtonOptions": {"format": "png", "filename": _slug(name), "scale": 2},
         },
     )
-    st.download_button(
-        "Download figure (HTML)",
-        data=lambda: fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8"),
-        file_name=f"{_slug(name)}.html",
-        mime="text/html",
-        key=f"dl_fig_{key}",
-        on_click="ignore",
-        icon=":material/download:",
-        help="A self-contained, interactive copy of the figure. For a PNG use the camera icon above the figure.",
-    )
+    with st.container(horizontal=True):
+        st.download_button(
+            "Download figure (HTML)",
+            data=lambda: fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8"),
+            file_name=f"{_slug(name)}.html",
+            mime="text/html",
+            key=f"dl_fig_{key}",
+            on_click="ignore",
+            icon=":material/download:",
+            help="A self-contained, interactive copy of the figure. For a PNG use the camera "
+            "icon above the figure.",
+        )
+        st.download_button(  # the table is made on click, like the HTML
+            "Figure data (CSV)",
+            data=lambda: table_to_csv(figure_table(fig), index=False).encode("utf-8"),
+            file_name=f"{_slug(name)}_data.csv",
+            mime="text/csv",
+            key=f"dl_figdata_{key}",
+            on_click="ignore",
+            icon=":material/download:",
+            help="The numbers drawn, one row per point (per cell for a heatmap).",
+        )
 
 
 def show_error(exc: Exception) -> None:
