@@ -409,7 +409,13 @@ with tab_cat:
             "is corrected for chance.",
         )
         show_figure(per_category_bars(table, measure), "agreement per category", key="agr_cat_fig")
-        show_table(table, "agreement per category", key="agr_cat_table", index=False)
+        show_table(
+            table,
+            "agreement per category",
+            key="agr_cat_table",
+            index=False,
+            formats=three_decimals(table),
+        )
         undefined = table[table[measure].isna()]
         if len(undefined):
             st.caption(
@@ -439,7 +445,13 @@ with tab_items:
         items, levels = _items(fp, sub)
         show_figure(item_agreement_histogram(items), "agreement per item", key="agr_items_fig")
         st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
-        show_table(levels, "items by agreement level", key="agr_levels", index=False)
+        show_table(
+            levels,
+            "items by agreement level",
+            key="agr_levels",
+            index=False,
+            formats=three_decimals(levels),
+        )
         st.markdown("**Every item** (sorted: least agreement first)")
         show_table(
             items.sort_values("agreement", na_position="last"),

@@ -367,6 +367,8 @@ def item_agreement_histogram(items: pd.DataFrame) -> go.Figure:
         line={"color": GOOD, "dash": "dash"},
         annotation_text=f"mean {summary.mean:.2f}",
         annotation_position="top left",
+        # on a backdrop: the label sat on top of the bar next to the mean, unreadable
+        annotation={"bgcolor": "rgba(255, 255, 255, 0.85)"},
     )
     fig.add_annotation(
         text=f"{summary.full_share:.0%} of {summary.n_items:,} items: full agreement",
@@ -377,7 +379,8 @@ def item_agreement_histogram(items: pd.DataFrame) -> go.Figure:
         showarrow=False,
         xanchor="left",
     )
-    fig.update_xaxes(range=[0, 1.02])
+    # items in full agreement fill the bin [1, 1.05): shown whole (it was cut at 1.02)
+    fig.update_xaxes(range=[-0.01, 1.06])
     return fig
 
 
