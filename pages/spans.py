@@ -151,8 +151,13 @@ c1.metric(
     f"Span F1 ({match})", format_number(res.f1), help="Mean pairwise F1 over annotator pairs."
 )
 if res.low == res.low:
+    few = (
+        f"; only {spans.n_items} documents, too few for a resampled interval to mean much"
+        if spans.n_items < sp.FEW_DOCUMENTS
+        else ""
+    )
     c1.caption(
-        f"{res.confidence:.0%} interval {res.low:.3f} to {res.high:.3f} (documents resampled)"
+        f"{res.confidence:.0%} interval {res.low:.3f} to {res.high:.3f} (documents resampled{few})"
     )
 c2.metric(
     "Krippendorff's alpha_U", format_number(alpha), help="Krippendorff (2004); 1 perfect, 0 chance."

@@ -46,11 +46,12 @@ from analytics.spans.loading import SPAN_FORMATS, load_spans
 from analytics.spans.matching import MATCHES, pairwise_f1
 from analytics.spans.model import SPAN_COLUMNS, SpanAnnotations, SpanLoadReport
 from analytics.spans.prodigy import to_prodigy
-from analytics.spans.summary import SpanF1, span_f1
+from analytics.spans.summary import FEW_DOCUMENTS, SpanF1, span_f1
 from analytics.spans.tokens import TOKEN_CAVEAT, token_agreement, token_annotations
 from analytics.spans.unitizing import unitizing_alpha
 
 __all__ = [
+    "FEW_DOCUMENTS",
     "GOLD_COLUMNS",
     "MATCHES",
     "NONE_LABEL",

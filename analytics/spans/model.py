@@ -355,7 +355,9 @@ class SpanAnnotations:
             cautions += (
                 "Which documents each annotator completed was not given: only documents "
                 "where they marked a span (or have an empty row) count. Documents they read "
-                "and left empty would raise agreement if missing; pass completed=.",
+                "and left empty would raise agreement if missing: add a row with empty "
+                "start, end and label for each such document and annotator (or, in the library, "
+                "pass completed=).",
             )
         rep = SpanLoadReport(
             source=base.source,

@@ -30,7 +30,11 @@ from analytics.agreement import Coefficient
 from analytics.spans.matching import f1_from_totals, pair_counts, pairs_table
 from analytics.spans.model import SpanAnnotations
 
-__all__ = ["SpanF1", "mean_over_pairs", "span_f1"]
+__all__ = ["FEW_DOCUMENTS", "SpanF1", "mean_over_pairs", "span_f1"]
+
+#: Below this many documents a document-bootstrap interval says little (with two
+#: documents it has at most three distinct values); the page says so beside it.
+FEW_DOCUMENTS = 10
 
 NO_PAIR = (
     "no two annotators completed a common document with a span between them, so there "

@@ -138,3 +138,16 @@ def test_the_document_picker_follows_a_newly_loaded_file():
     assert picker.value in {"d1", "d2"}
     assert all(option.split(" · ")[0] in {"d1", "d2"} for option in picker.options)
     assert not old & {option.split(" · ")[0] for option in picker.options}
+
+
+def test_an_interval_over_few_documents_says_so():
+    rows = [(doc, who, 0, 3, "PER") for doc in ("d1", "d2") for who in ("u", "v")] + [
+        ("d1", "w", 0, 2, "PER")
+    ]
+    df = pd.DataFrame(rows, columns=["item", "annotator", "start", "end", "label"])
+    at = _run(load_spans(df, text={"d1": "Ada met Bob.", "d2": "Bob met Ada."}))
+    assert not at.exception, at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "only 2 documents, too few for a resampled interval" in captions
+    at = _run()
+    assert "too few for a resampled interval" not in " ".join(c.value for c in at.caption)
