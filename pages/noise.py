@@ -239,7 +239,7 @@ try:
         )
         c1, c2, c3 = st.columns(3)
         n_r = c1.number_input("Items", min_value=1, value=start.n_items, key=f"noise_rev_n_{sfx}")
-        p_r = c2.number_input("p", 0.0, 1.0, value=start.p, format="%.4f", key=f"noise_rev_p_{sfx}")
+        p_r = c2.number_input("p", 0.0, 1.0, value=start.p, format="%.6f", key=f"noise_rev_p_{sfx}")
         g_r = c3.number_input("Noise at most (%)", 0.0, 100.0, value=5.0, key="noise_rev_g")
         rev = max_disagreements(int(n_r), float(p_r), g_r / 100, float(confidence))
         if rev.reason:
@@ -285,8 +285,11 @@ try:
             formats=three_decimals(table),
         )
         st.caption(
-            "expected_agreed: easy items plus the hard ones agreed by chance; gamma: the bound "
-            "with the chosen confidence; true_noise: the expected share of coin-flips."
+            "expected_agreed: easy items plus the hard ones agreed by chance; "
+            "expected_disagreed: the most likely whole number of disagreements (rounded, as "
+            "the paper does), so the two need not add up to the items; gamma: the bound with "
+            "the chosen confidence, for that many disagreements; true_noise: the expected "
+            "share of coin-flips."
         )
     elif section == SECTIONS[2]:
         st.markdown(
