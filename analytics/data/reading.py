@@ -149,20 +149,18 @@ def _detect_format(data: bytes, name: str, fmt: str | None) -> tuple[str, str]:
     by_ext = _EXTENSIONS.get(ext)
     # binary containers announce themselves: their magic bytes win over a wrong extension
     if head.startswith(b"PK\x03\x04"):
+        if by_ext == "excel":  # the extension and the content agree
+            return "excel", f"from the extension {ext}"
         why = "from the content (a zip container, read as Excel)"
-        return "excel", why if by_ext in (
-            None,
-            "excel",
-        ) else f"{why}, although the extension is {ext}"
+        return "excel", why if by_ext is None else f"{why}, although the extension is {ext}"
     if head.startswith(OLE_MAGIC) and (ext in (".xls", "") or ext in _EXTENSIONS):
         # an .xls (or an encrypted .xlsx): the workbook reader says how to convert it
         return "excel", "from the content (an OLE2 file: an old .xls or an encrypted workbook)"
     if head.startswith(b"PAR1"):
+        if by_ext == "parquet":
+            return "parquet", f"from the extension {ext}"
         why = "from the content (Parquet magic bytes)"
-        return "parquet", why if by_ext in (
-            None,
-            "parquet",
-        ) else f"{why}, although the extension is {ext}"
+        return "parquet", why if by_ext is None else f"{why}, although the extension is {ext}"
     if by_ext is not None:
         return by_ext, f"from the extension {ext}"
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")

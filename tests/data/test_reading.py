@@ -49,3 +49,23 @@ def test_an_uploaded_name_is_kept_whole_and_an_open_file_is_named_by_its_file_na
     path.write_bytes(data)
     with open(path, "rb") as handle:
         assert load_annotations(handle).name == "judgements.csv"
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".parquet", ".bin"])
+def test_a_container_whose_extension_agrees_is_read_from_the_extension(tmp_path, suffix):
+    """An .xlsx was reported "Format EXCEL from the content (a zip container ...)"."""
+    import pandas as pd
+
+    from analytics import load_annotations
+
+    df = pd.DataFrame({"item": ["1", "1"], "annotator": ["a", "b"], "label": ["x", "y"]})
+    path = tmp_path / f"judgements{suffix}"
+    if suffix == ".parquet":
+        df.to_parquet(path)
+    else:
+        df.to_excel(path, index=False)
+    notes = " ".join(load_annotations(path).report.notes)
+    if suffix == ".bin":
+        assert "from the content (a zip container" in notes
+    else:
+        assert f"from the extension {suffix}" in notes and "from the content" not in notes
