@@ -158,9 +158,9 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns: ``item``, ``label`` (original values), ``confidence`` (top posterior),
-        ``judgements``, ``majority label`` (first tied category when tied), ``majority
-        tied`` (how many categories share the top count; 1 = no tie), ``agrees with
-        majority``, ``clamped`` (known gold given to the fit) and ``p(<category>)`` for
+        ``judgements``, ``majority label`` (first tied category when tied),
+        ``categories tied at top`` (how many categories share the top vote count; 1 = no
+        tie), ``agrees with majority``, ``clamped`` (known gold given to the fit) and ``p(<category>)`` for
         every category.
 
     Notes
@@ -195,7 +195,7 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
             "confidence": result.confidence.to_numpy(),
             "judgements": judged,
             "majority label": np.where(judged > 0, cats[mv_code] if len(cats) else None, None),
-            "majority tied": np.where(judged > 0, n_top, 0),
+            "categories tied at top": np.where(judged > 0, n_top, 0),
             "agrees with majority": (judged > 0) & in_tie,
             "clamped": result.items.isin(result.gold_items),
         }

@@ -413,7 +413,8 @@ def expert_index_bars(gold: LabelSetGoldStandard) -> go.Figure:
     plotly.graph_objects.Figure
         The chart, or a figure that says in words why there is nothing to draw.
     """
-    title = "Expert coder index (majority decisions each annotator sided with)"
+    # short enough for a half-width column; the axis says what is counted
+    title = "Expert coder index per annotator"
     rho = gold.expert_index.sort_values(ascending=False)
     if rho.empty:
         return _empty(title, "No annotators.")
@@ -432,7 +433,9 @@ def expert_index_bars(gold: LabelSetGoldStandard) -> go.Figure:
             hovertemplate="%{x}: %{y}<extra></extra>",
         )
     )
-    return apply_layout(fig, title=title, x_title="annotator", y_title="expert index (decisions)")
+    return apply_layout(
+        fig, title=title, x_title="annotator", y_title="majority decisions sided with"
+    )
 
 
 def am_bootstrap_histogram(interval: AmInterval) -> go.Figure:

@@ -159,7 +159,7 @@ def test_gold_accuracy(ann, res):
 
 def test_model_labels_table_and_item_judgements(ann, res):
     t = model_labels_table(res).set_index("item")
-    assert t.loc["i6", "majority tied"] == 3 and t.loc["i8", "majority tied"] == 1
+    assert t.loc["i6", "categories tied at top"] == 3 and t.loc["i8", "categories tied at top"] == 1
     assert t.loc["i8", "majority label"] == "x" and t.loc["i8", "judgements"] == 2
     for i in res.items:
         assert t.loc[i, "agrees with majority"] == (mv_share(ann, i, res.labels[i]) > 0)
@@ -197,4 +197,6 @@ def test_gold_accuracy_refuses_a_whole_table_in_words():
     table = pd.DataFrame({"item": [1, 2], "label": ["x", "y"]})
     with pytest.raises(analytics.AnnotationDataError, match="not one label per item"):
         gold_accuracy(fit(ann), table)
-    assert gold_accuracy(fit(ann), table.set_index("item")["label"]).loc["Dawid-Skene", "items"] == 2
+    assert (
+        gold_accuracy(fit(ann), table.set_index("item")["label"]).loc["Dawid-Skene", "items"] == 2
+    )
