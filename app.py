@@ -17,6 +17,7 @@ from analytics import format_count
 from analytics.data import DEFAULT_SAMPLE, SAMPLES
 from analytics.engines import is_lazy
 from ui.engine import sidebar_engine
+from ui.frame import open_wanted_page
 from ui.loaders import load_sample_cached
 from ui.report import report_button
 from ui.settings import report_settings
@@ -47,6 +48,7 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+open_wanted_page()  # a page opened by its address before the frame had run
 
 shown_settings = None
 with st.sidebar:

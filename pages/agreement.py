@@ -34,11 +34,14 @@ from analytics.agreement import (
 from analytics.overview import format_judged, judge
 from ui.crowd import annotator_picker, window
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
 from ui.severity import show_verdict
 from ui.state import require_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table, three_decimals
+
+via_the_frame("pages/agreement.py")  # opened by its address before the app frame ran
 
 PER_CATEGORY_DEFAULT_LIMIT = 50_000  # items; above this the per-category tab waits for a click
 # Tabs compute their contents even when hidden: above this many judgements the pairs, items

@@ -11,11 +11,14 @@ from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.report import report_button
 from ui.settings import report_settings
 from ui.state import require_annotations
 from ui.text import md, md_lines
 from ui.widgets import annotation_downloads, download_table, explain
+
+via_the_frame("pages/export.py")  # opened by its address before the app frame ran
 
 engine_page("export")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()

@@ -56,6 +56,7 @@ from analytics.models import (
 from analytics.overview import expected_label_error, judge
 from ui.cached import ds_fit_per_category, kept
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import require_annotations, sample_gold
@@ -68,6 +69,8 @@ from ui.widgets import (
     show_table,
     three_decimals,
 )
+
+via_the_frame("pages/gold_labels.py")  # opened by its address before the app frame ran
 
 NAMES = {
     "auto": "auto (models stacked without gold)",

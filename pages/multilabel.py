@@ -11,11 +11,14 @@ from analytics import multilabel as ml
 from analytics.data import SAMPLES
 from analytics.overview import judge
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.loaders import load_sample_cached
 from ui.severity import show_verdict
 from ui.state import require_annotations, set_annotations, set_source
 from ui.text import md
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
+
+via_the_frame("pages/multilabel.py")  # opened by its address before the app frame ran
 
 MULTILABEL_SAMPLE = "affect_multilabel"
 LARGE_UNITS = 50_000  # item-pair units above which slow sections wait for a click (1,000

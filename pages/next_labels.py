@@ -27,9 +27,12 @@ from analytics.next_labels import (
 from analytics.noise import adding_annotators, equal_rates
 from ui.cached import kept
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.state import require_annotations, sample_gold
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table
+
+via_the_frame("pages/next_labels.py")  # opened by its address before the app frame ran
 
 # the "would two more annotators help" table's columns that are shares, shown as percents
 ALONE = "agreement alone: share of agreed items that may be coin-flips (bound)"

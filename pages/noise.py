@@ -24,11 +24,14 @@ from analytics.overview import judge
 from ui.cached import noise_result
 from ui.crowd import annotator_picker
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import get_annotations
 from ui.text import md
 from ui.widgets import explain, show_error, show_figure, show_table, three_decimals
+
+via_the_frame("pages/noise.py")  # opened by its address before the app frame ran
 
 MODES = ["From the loaded data", "By hand"]
 CONFIDENCES = [0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999]

@@ -14,11 +14,14 @@ from analytics.data import table_to_csv
 from analytics.overview import Answer, overview
 from ui.cached import ds_fit, ds_fit_per_category, noise_result
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
 from ui.state import require_annotations, sample_gold
 from ui.text import md
 from ui.widgets import explain, page_link
+
+via_the_frame("pages/overview.py")  # opened by its address before the app frame ran
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

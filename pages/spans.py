@@ -10,8 +10,11 @@ import streamlit as st
 from analytics import AnnotationDataError, format_number
 from analytics import spans as sp
 from ui.engine import engine_page
+from ui.frame import via_the_frame
 from ui.text import md, md_lines
 from ui.widgets import download_table, explain, show_error, show_figure, show_table
+
+via_the_frame("pages/spans.py")  # opened by its address before the app frame ran
 
 SPANS_KEY = "concord_spans"
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "news_spans.csv"

@@ -9,6 +9,7 @@ from analytics.data import DUPLICATE_POLICIES, SAMPLES, LabelKind
 from analytics.engines import is_lazy
 from ui.columns import column_roles, flagged_columns
 from ui.engine_data import LOAD_TOKEN, PATH_MODE, big_upload, engine_summary_view, path_form
+from ui.frame import via_the_frame
 from ui.loaders import (
     DEFAULT_MISSING,
     coverage_cached,
@@ -38,6 +39,8 @@ from ui.widgets import (
     show_figure,
     show_table,
 )
+
+via_the_frame("pages/upload.py")  # opened by its address before the app frame ran
 
 AUTO = "(detect)"
 
