@@ -55,7 +55,7 @@ from analytics.data.export import (
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.kinds import LabelKind
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns, free_text_columns
-from analytics.data.limits import DEFAULT_LIMITS, Limits
+from analytics.data.limits import DEFAULT_LIMITS, Limits, scan_json
 from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.loading import RawTable, as_annotations, load_annotations
 from analytics.data.model import Annotations
@@ -111,6 +111,7 @@ __all__ = [
     "read_gold_labels",
     "read_table",
     "sample_truth",
+    "scan_json",
     "spreadsheet_safe",
     "table_to_csv",
     "to_long_csv",

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.cells import MISSING_TOKENS, CellColumn, unguard
 from analytics.data.reading import read_table
 
 __all__ = ["read_gold_labels"]
@@ -21,11 +23,35 @@ __all__ = ["read_gold_labels"]
 _TWO_COLUMNS = "the gold file needs two columns: item and label."
 
 
-def _text(value: Any) -> str:
-    """A cell as text; an empty or missing cell is ``""``."""
-    if value is None or (isinstance(value, float) and value != value):
-        return ""
-    return str(value)
+def _cells(frame: pd.DataFrame, column: Any, rows: np.ndarray, role: str, name: str) -> tuple:
+    """A column's cells as the loader reads them: texts and which cells are missing.
+
+    The loader's rules, so that gold names the same items and labels as the data: ids
+    and labels stripped, whole numbers without ``.0`` (JSON's 1.0, an integer column
+    with an empty cell read as floats), the missing tokens (empty, NA, None, ...) missing,
+    the spreadsheet guard undone; a list, an object or bytes in a cell is an error (its
+    text would be a label nobody gave).
+    """
+    col = CellColumn.of(frame[column], MISSING_TOKENS)
+    values = frame[column]
+    bad = col.containers if col.containers is not None else np.zeros(len(values), bool)
+    if values.dtype == object:
+        bad = bad | values.map(lambda v: isinstance(v, (bytes, bytearray))).to_numpy(bool)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise AnnotationDataError(
+            f"the {role} cells hold lists, objects or bytes (e.g. {str(values.iat[first])[:60]}),"
+            f" not one {role} each.",
+            source=name,
+            column=str(column),
+            rows=rows[bad][:20].tolist(),
+            hint=f"Put one {role} (text or a number) in each cell.",
+        )
+    texts = unguard(col.texts("id" if role == "item" else "label"))
+    codes = np.asarray(col.codes, np.int64)
+    missing = (codes < 0) | col.missing[np.maximum(codes, 0)]
+    out = np.where(missing, "", texts.to_numpy(object)[np.maximum(codes, 0)])
+    return out, missing
 
 
 def read_gold_labels(source: Any, *, format: str | None = None) -> pd.Series:
@@ -73,14 +99,28 @@ def read_gold_labels(source: Any, *, format: str | None = None) -> pd.Series:
             raise AnnotationDataError(_TWO_COLUMNS, source=exc.source) from None
         raise
     name = report.source
+    if len(frame.columns) < 2:  # e.g. JSON records with no fields: [{}]
+        raise AnnotationDataError(_TWO_COLUMNS, source=name)
     cols = {str(c).lower().strip(): c for c in frame.columns}
     item = cols.get("item", frame.columns[0])
     label = cols.get("label", frame.columns[-1])
     if item == label:
         raise AnnotationDataError(_TWO_COLUMNS, source=name)
-    items = pd.Index([_text(v) for v in frame[item]], dtype=object, name=item)
-    gold = pd.Series([_text(v) for v in frame[label]], index=items, name=label, dtype=object)
-    given = (gold.str.strip() != "").to_numpy()
+    rows = np.asarray(rows)
+    item_texts, no_item = _cells(frame, item, rows, "item", name)
+    label_texts, no_label = _cells(frame, label, rows, "label", name)
+    orphan = no_item & ~no_label
+    if orphan.any():
+        raise AnnotationDataError(
+            f"{int(orphan.sum())} row(s) give a gold label but no item.",
+            source=name,
+            column=str(item),
+            rows=rows[orphan][:20].tolist(),
+            hint="Give the item of each gold label, or delete those rows.",
+        )
+    items = pd.Index(item_texts, dtype=object, name=item)
+    gold = pd.Series(label_texts, index=items, name=label, dtype=object)
+    given = ~no_label
     gold, rows = gold[given], rows[given]
     repeated = gold.index.duplicated(keep=False)
     if repeated.any():

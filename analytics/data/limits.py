@@ -16,6 +16,7 @@ analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests
 
 from __future__ import annotations
 
+import re
 import zipfile
 from dataclasses import dataclass
 from functools import partial
@@ -33,6 +34,7 @@ __all__ = [
     "check_delimited_cells",
     "count_bytes",
     "limit_error",
+    "refuse_lone_surrogates",
     "scan_json",
 ]
 
@@ -305,6 +307,7 @@ def scan_json(data: bytes, source: str, limits: Limits, *, depth: bool = True) -
     --------
     >>> scan_json(b'[{"item": "[[[[", "n": 12}]', "x.json", Limits(max_depth=2, max_digits=2))
     """
+    refuse_lone_surrogates(data, source)
     level, line = 0, 1
     too_long = b"0" * (limits.max_digits + 1)
     for _, chunk in _chunks(data, _CHUNK):
@@ -349,3 +352,57 @@ def scan_json(data: bytes, source: str, limits: Limits, *, depth: bool = True) -
         if len(levels):
             level = int(levels[-1])
         line += chunk.count(b"\n")
+
+
+#: A JSON escape of a UTF-16 surrogate, ``\ud800`` to ``\udfff``.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def refuse_lone_surrogates(data: bytes, source: str) -> None:
+    r"""Refuse JSON with an unpaired surrogate escape (``"\ud800"`` alone).
+
+    JSON may escape a character beyond U+FFFF as two escapes, a high then a low surrogate
+    (an emoji: ``\ud83d\ude00``). Python's ``json`` also accepts either half alone and
+    returns a string holding it, which is not text: pandas and Arrow then fail with
+    ``UnicodeEncodeError`` wherever the string goes. Half a pair is what remains of an
+    emoji cut in two, so the place is named. Files without ``\u`` cost one search.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the line of the first unpaired escape.
+
+    Examples
+    --------
+    >>> refuse_lone_surrogates(b'{"a": "\\ud83d\\ude00", "b": "\\\\ud800"}', "x.json")
+    >>> refuse_lone_surrogates(b'{"a": "x"}\n{"a": "\\ud800"}', "x.jsonl")
+    Traceback (most recent call last):
+    ...
+    analytics._core.errors.AnnotationDataError: file 'x.jsonl', row 2: the text holds half ...
+    """
+    if data.find(b"\\u") < 0:
+        return
+    paired_low = -1
+    for match in _SURROGATE.finditer(data):
+        at = match.start()
+        slashes = 0
+        while at - slashes - 1 >= 0 and data[at - slashes - 1 : at - slashes] == b"\\":
+            slashes += 1
+        if slashes % 2 or at == paired_low:  # an escaped backslash, or a pair's second half
+            continue
+        high = match.group()[3:4].lower() in b"89ab"
+        after = data[match.end() : match.end() + 6]
+        low_next = _SURROGATE.fullmatch(after) and after[3:4].lower() in b"cdef"
+        if high and low_next:
+            paired_low = match.end()
+            continue
+        line = 1 + bytes(data[:at]).count(b"\n")
+        raise AnnotationDataError(
+            f"the text holds half of a UTF-16 surrogate pair "
+            f"({match.group().decode('ascii')} without its other half), which is not a "
+            "character.",
+            source=source,
+            rows=[line],
+            hint="It is usually an emoji cut in two: fix or remove that escape, or export "
+            "the file again.",
+        )

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data import SkipNote
+from analytics.data import DEFAULT_LIMITS, SkipNote, scan_json
 from analytics.spans.model import SpanAnnotations, SpanLoadReport
 
 __all__ = ["SpanRecords", "json_id", "parse_json", "parse_jsonl", "utf16_to_python"]
@@ -58,6 +58,7 @@ class SpanRecords:
         completed_from: str = "",
     ) -> SpanAnnotations:
         """Check everything collected and make the model."""
+        self._refuse_containers()
         frame = pd.DataFrame(
             self.rows, columns=["item", "annotator", "start", "end", "label", "text", "row"]
         )
@@ -102,9 +103,37 @@ class SpanRecords:
             name=name or self.source,
         )
 
+    def _refuse_containers(self) -> None:
+        """A list or object where an id or a label belongs is an error naming the record.
+
+        The records were built one by one in Python already; this pass over them is of
+        the same order. A list as a task id made pandas fail ("unhashable"), a list as a
+        label made NumPy fail ("setting an array element with a sequence").
+        """
+        for position, role in ((0, "document id"), (1, "annotator"), (4, "label")):
+            bad = [r[6] for r in self.rows if isinstance(r[position], (list, dict, tuple, set))]
+            if bad:
+                example = next(
+                    r[position]
+                    for r in self.rows
+                    if isinstance(r[position], (list, dict, tuple, set))
+                )
+                raise AnnotationDataError(
+                    f"a {role} is a list or an object ({str(example)[:60]}), not one value.",
+                    source=self.source,
+                    rows=sorted(set(bad))[:20],
+                    hint=f"Give each span one {role} (text or a number).",
+                )
+
 
 def parse_json(data: str, source: str) -> Any:
-    """A JSON document, or an error naming the line and column."""
+    """A JSON document, or an error naming the line and column.
+
+    The text is first held to the loader's limits (nesting depth, digits of a number,
+    unpaired surrogate escapes: :func:`~analytics.data.scan_json`), which Python's parser
+    would meet as a ``RecursionError``, a ``ValueError`` or text that cannot be written.
+    """
+    scan_json(data.encode("utf-8"), source, DEFAULT_LIMITS)
     try:
         return json.loads(data)
     except json.JSONDecodeError as exc:
@@ -114,7 +143,9 @@ def parse_json(data: str, source: str) -> Any:
 
 
 def parse_jsonl(data: str, source: str) -> list[tuple[int, Any]]:
-    """``(line number, record)`` of every non-blank line of a JSON Lines file."""
+    """``(line number, record)`` of every non-blank line of a JSON Lines file (its text
+    held to the limits first, as in :func:`parse_json`)."""
+    scan_json(data.encode("utf-8"), source, DEFAULT_LIMITS)
     out = []
     for number, line in enumerate(data.splitlines(), start=1):
         if not line.strip():

@@ -144,6 +144,9 @@ def _plain_labels(labels: np.ndarray, rows: np.ndarray, field: str, source: str)
     for k in candidates:  # only the cells that look like JSON: usually none
         try:
             value = json.loads(cells.iat[k])
+        except RecursionError:  # nested deeper than Python parses: structured, not a label
+            bad.append(k)
+            continue
         except ValueError:
             continue
         if isinstance(value, (dict, list)):
