@@ -302,6 +302,10 @@ _PLAIN_INFERRED = frozenset(
 )
 
 
+#: The largest int64 (unsigned labels above it were wrapped to negative numbers).
+_INT64_MAX = np.iinfo(np.int64).max
+
+
 @dataclass(frozen=True, eq=False)
 class CellColumn:
     """One column of cells, factorized: the distinct values and each cell's code.
@@ -492,6 +496,8 @@ class CellColumn:
         """Per distinct value: the number as float64 (integers kept as int64), NaN for text."""
         u = self.uniques
         if pd.api.types.is_integer_dtype(u.dtype):
+            if pd.api.types.is_unsigned_integer_dtype(u.dtype) and len(u) and u.max() > _INT64_MAX:
+                return u.to_numpy(np.float64)  # past int64: as floats, never wrapped to < 0
             return u.to_numpy(np.int64)
         if is_text(u):
             text = pd.Series(u.str.strip(), dtype=object)

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics.data.limits import DEFAULT_LIMITS, Limits, limit_error
 from analytics.data.load_report import LoadReport
 from analytics.data.model import Annotations
 
@@ -141,7 +142,25 @@ def _names_in_first_column(frame: pd.DataFrame) -> bool:
     return bool(pd.to_numeric(first, errors="coerce").isna().any())
 
 
-def _whole(counts: np.ndarray, source: str) -> np.ndarray:
+def _whole(
+    counts: np.ndarray, source: str, limits: Limits | None = None, per_judgement: int = 3
+) -> np.ndarray:
+    """The counts as whole numbers, refused before the judgements they stand for are made.
+
+    Each count becomes that many judgements (``per_judgement`` cells of the long form
+    each: item, annotator, label): a 30-byte table with a count of 10**9 asked for
+    7.5 GiB, and 2**63 overflowed to a negative repeat. The total is held to
+    ``limits.max_cells`` first.
+    """
+    limits = limits or DEFAULT_LIMITS
+    with np.errstate(invalid="ignore"):
+        finite = np.isfinite(counts)
+    if not finite.all():
+        raise AnnotationDataError(
+            "the count table holds an infinite or missing count.",
+            source=source,
+            hint="Put a whole number >= 0 in every cell.",
+        )
     whole = np.rint(counts)
     if not np.allclose(counts, whole, rtol=0, atol=1e-9):
         raise AnnotationDataError(
@@ -150,6 +169,15 @@ def _whole(counts: np.ndarray, source: str) -> np.ndarray:
             hint="Use analytics.agreement.count_table_agreement(table) for the coefficients "
             "defined on counts (percent agreement, Fleiss' kappa, AC1/AC2, Brennan-Prediger, "
             "Krippendorff's alpha); they take fractional counts.",
+        )
+    total = float(whole.sum()) if whole.size else 0.0  # float: no overflow on huge counts
+    if total * per_judgement > limits.max_cells:
+        raise limit_error(
+            f"the counts stand for {total:,.0f} judgements ({per_judgement} cells each in "
+            f"long form), over the limit max_cells={limits.max_cells:,}.",
+            "max_cells",
+            source=source,
+            how="Check the counts (is a column of ids read as counts?),",
         )
     return whole.astype(np.int64)
 
@@ -203,6 +231,7 @@ def from_count_table(
     kind: str | None = None,
     name: str = "count table",
     report: LoadReport | None = None,
+    limits: Limits | None = None,
 ) -> Annotations:
     """Annotations from an items x categories count table (anonymous raters).
 
@@ -221,6 +250,9 @@ def from_count_table(
         A display name.
     report : LoadReport, optional
         What the reader found (the loader passes it: file name, format, encoding).
+    limits : Limits or None, default None
+        The judgements the counts stand for are held to ``limits.max_cells`` (three
+        cells each, as in long form) before they are made; None: the default limits.
 
     Returns
     -------
@@ -259,7 +291,7 @@ def from_count_table(
     """
     source = name
     counts, items, cats = count_matrix_of(table, categories, source)
-    whole = _whole(counts, source)
+    whole = _whole(counts, source, limits)
     item, position, label = _judgements(whole, items, cats)
     width = int(whole.sum(axis=1).max()) if len(whole) else 0
     raters = pd.Index([f"rater {r + 1}" for r in range(width)], dtype=object)
@@ -284,6 +316,7 @@ def from_contingency_table(
     kind: str | None = None,
     name: str = "contingency table",
     report: LoadReport | None = None,
+    limits: Limits | None = None,
 ) -> Annotations:
     """Annotations from a two-rater contingency table (rows: rater 1, columns: rater 2).
 
@@ -303,6 +336,8 @@ def from_contingency_table(
         A display name.
     report : LoadReport, optional
         As in :func:`from_count_table`.
+    limits : Limits or None, default None
+        As in :func:`from_count_table` (two judgements per counted pair).
 
     Returns
     -------
@@ -352,7 +387,7 @@ def from_contingency_table(
             f"{counts.shape[1]}.",
             source=source,
         )
-    whole = _whole(counts, source)
+    whole = _whole(counts, source, limits, per_judgement=6)
     q = len(cats)
     cell = np.repeat(np.arange(q * q), whole.ravel())
     first, second = np.divmod(cell, q)

@@ -91,9 +91,35 @@ def read_delimited_bytes(
         df, rows, notes = read_delimited(text, name, sep)
     else:
         df, rows, notes = _from_arrow(table, name, sep)
+    _refuse_repeated_header(df, rows, name)
     if fmt == "csv" and sep != ",":
         notes.append(f"Cells are separated by {sep!r}.")
     return df, rows, notes, encoding
+
+
+def _refuse_repeated_header(df: pd.DataFrame, rows: np.ndarray, name: str) -> None:
+    """A data row that repeats the header is an error (several exports joined into one).
+
+    Loaded as it was, the second header became a judgement: item "item", annotator
+    "annotator", category "label". One vectorised compare of the first column with its
+    name finds the candidates (usually none); only those are compared in full.
+    """
+    if df.empty:
+        return
+    first = df.iloc[:, 0]
+    same = np.array(first.astype(str) == str(df.columns[0]), bool)  # a copy: written below
+    if not same.any():
+        return
+    for column in df.columns[1:]:
+        same[same] = np.asarray(df[column][same].astype(str).str.strip() == str(column), bool)
+    if same.any():
+        raise AnnotationDataError(
+            f"{int(same.sum())} row(s) repeat the header row ({', '.join(map(str, df.columns))}):"
+            " the file looks like several exports joined into one.",
+            source=name,
+            rows=np.asarray(rows)[same][:20].tolist(),
+            hint="Delete the repeated header rows (keep the first line), then load again.",
+        )
 
 
 class _Ragged(Exception):

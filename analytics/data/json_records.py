@@ -181,7 +181,8 @@ def _checked(table: pa.Table, data: bytes) -> tuple[pd.DataFrame, np.ndarray, li
     for col in table.columns:  # Arrow reads integers beyond int64 as floats: keep them exact
         if col.type == pa.float64() and (pc.max(pc.abs(col)).as_py() or 0) >= 2.0**63:
             return None
-    return table.to_pandas(), np.arange(1, table.num_rows + 1), []
+    # integers with an empty cell stay Python ints (float64 merged 19-digit ids)
+    return table.to_pandas(integer_object_nulls=True), np.arange(1, table.num_rows + 1), []
 
 
 def _newlines(data: bytes) -> int:
@@ -245,7 +246,7 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             numbers.append(n)
         if not records:
             raise AnnotationDataError("the file is empty.", source=name)
-        return pd.DataFrame.from_records(records), np.asarray(numbers), notes
+        return _records_frame(records), np.asarray(numbers), notes
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -270,7 +271,7 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             key, obj = next(iter(record_lists.items()))
             notes.append(f"Read the records under the JSON key '{key}'.")
         elif lists and len(lists) == len(obj) and len({len(v) for v in lists.values()}) == 1:
-            df = pd.DataFrame(obj)
+            df = _exact(pd.DataFrame(obj), lambda c: obj[c])
             return df, np.arange(1, len(df) + 1), [*notes, "Read JSON columns (a dict of lists)."]
         else:
             raise AnnotationDataError(
@@ -296,4 +297,27 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             rows=bad,
             hint="Records are numbered from 1.",
         )
-    return pd.DataFrame.from_records(obj), np.arange(1, len(obj) + 1), notes
+    return _records_frame(obj), np.arange(1, len(obj) + 1), notes
+
+
+#: Integers beyond this are not all exact as float64.
+_EXACT = 2**53
+
+
+def _records_frame(records: list[dict]) -> pd.DataFrame:
+    """``pandas.DataFrame.from_records``, with big integers kept exact (see :func:`_exact`)."""
+    return _exact(pd.DataFrame.from_records(records), lambda c: [r.get(c) for r in records])
+
+
+def _exact(df: pd.DataFrame, values) -> pd.DataFrame:
+    """Float columns that hold integers beyond 2**53 taken again as Python objects.
+
+    pandas reads a column of integers with an empty cell as float64: 19-digit ids (tweet
+    ids) then merge into one float that is none of them. Only float columns are looked
+    at, and only those with such an integer are rebuilt (``values(column)``: its cells).
+    """
+    for column in df.columns[(df.dtypes == np.float64).to_numpy()]:
+        cells = values(column)
+        if any(isinstance(v, int) and not isinstance(v, bool) and abs(v) > _EXACT for v in cells):
+            df[column] = pd.Series(cells, dtype=object, index=df.index)
+    return df

@@ -302,7 +302,9 @@ def _load(
         build = from_count_table if layout == "counts" else from_contingency_table
         extra = {"categories": categories} if layout == "counts" else {}
         kind_name = None if kind is None else LabelKind.parse(kind).value
-        return build(df, kind=kind_name, name=display, report=report, **extra)
+        return build(
+            df, kind=kind_name, name=display, report=report, limits=limits or None, **extra
+        )
     tool = convert_tool_export(df, rows, report, options=tool_options)
     if tool is not None:
         df, rows, report = tool

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 
+import pandas as pd
 import pytest
 
 from analytics import AnnotationDataError, load_annotations
@@ -126,3 +127,89 @@ def test_binary_gold_labels_are_refused():
     pq.write_table(pa.table({"item": ["q1"], "label": pa.array([b"x"])}), buffer)
     with pytest.raises(AnnotationDataError, match="bytes"):
         read_gold_labels(upload(buffer.getvalue(), "g.parquet"))
+
+
+@pytest.mark.parametrize(
+    ("text", "layout"),
+    [("item,a,b\ni1,1000000000,1\n", "counts"), (f"r,a,b\na,{2**63},0\nb,0,1\n", "contingency")],
+)
+def test_a_tiny_count_table_cannot_ask_for_gigabytes(text, layout):
+    """A count of 10**9 asked for 7.5 GiB; 2**63 overflowed to a negative repeat."""
+    with pytest.raises(AnnotationDataError, match="max_cells"):
+        load_annotations(upload(text.encode(), "t.csv"), layout=layout)
+
+
+def _parquet(table) -> io.BytesIO:
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    return upload(buffer.getvalue(), "x.parquet")
+
+
+def test_a_stored_pandas_index_is_read_as_columns_and_repeated_names_are_named():
+    import pyarrow as pa
+
+    df = pd.DataFrame({"item": ["i1", "i1", "i2", "i2"], "annotator": ["a", "b"] * 2,
+                       "label": ["x", "y", "x", "y"], "id": [1, 2, 3, 4]})  # fmt: skip
+    buffer = io.BytesIO()
+    df.set_index("item").to_parquet(buffer)
+    ann = load_annotations(upload(buffer.getvalue(), "x.parquet"))
+    assert list(ann.items) == ["i1", "i2"]  # not the id column, 4 items
+    table = pa.table([pa.array(["i1"]), pa.array(["a"]), pa.array(["x"]), pa.array(["y"])],
+                     names=["item", "annotator", "label", "label"])  # fmt: skip
+    with pytest.raises(AnnotationDataError, match="more than one column named 'label'"):
+        load_annotations(_parquet(table))
+
+
+def test_parquet_text_that_is_not_utf8_names_its_column():
+    import pyarrow as pa
+
+    good = pa.array(["x", "y"], pa.string())
+    data, offsets = b"x\xff", good.buffers()[1]
+    bad = pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(data)])
+    table = pa.table({"item": ["i1", "i1"], "annotator": ["a", "b"], "label": bad})
+    with pytest.raises(AnnotationDataError, match="not valid UTF-8") as info:
+        load_annotations(_parquet(table))
+    assert "column 'label'" in str(info.value)
+
+
+BIG = 1234567890123456789
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "parquet"])
+def test_big_integer_ids_beside_an_empty_cell_stay_distinct(fmt):
+    """float64 merged 1234567890123456789 and ...788 into one item named neither."""
+    import pyarrow as pa
+
+    records = [{"item": BIG, "annotator": "a", "label": "x"},
+               {"item": BIG - 1, "annotator": "a", "label": "y"},
+               {"item": None, "annotator": "b", "label": "y"}]  # fmt: skip
+    if fmt == "parquet":
+        source = _parquet(pa.Table.from_pylist(records))
+    elif fmt == "json":
+        source = upload(json.dumps(records).encode(), "x.json")
+    else:
+        lines = "\n".join(json.dumps(r) for r in records) + "\n"
+        source = upload(lines.encode(), "x.jsonl")
+    ann = load_annotations(source)
+    assert sorted(ann.items) == sorted([str(BIG), str(BIG - 1)])
+
+
+def test_unsigned_labels_past_int64_are_not_wrapped_to_negative():
+    import pyarrow as pa
+
+    table = pa.table({"item": ["i1", "i1", "i2"], "annotator": ["a", "b", "a"],
+                      "label": pa.array([1, 2**64 - 1, 1], pa.uint64())})  # fmt: skip
+    ann = load_annotations(_parquet(table))
+    assert min(float(c) for c in ann.categories) >= 0
+
+
+def test_a_repeated_header_row_is_refused_with_its_row():
+    data = b"item,annotator,label\ni1,a,x\ni1,b,y\nitem,annotator,label\ni2,a,x\ni2,b,x\n"
+    with pytest.raises(AnnotationDataError, match="repeat the header row") as info:
+        load_annotations(upload(data, "joined.csv"))
+    assert "row 4" in str(info.value)
+    # a real item named "item" with other cells is data
+    ann = load_annotations(upload(b"item,annotator,label\nitem,a,x\nitem,b,y\n", "ok.csv"))
+    assert list(ann.items) == ["item"]
