@@ -32,6 +32,7 @@ from analytics.data.layout import detect_separator, holds_only_flat_cells, to_lo
 from analytics.data.limits import Limits
 from analytics.data.load_report import LoadReport
 from analytics.data.model import Annotations
+from analytics.data.options import check_options
 from analytics.data.reading import DEFAULT_MAX_BYTES, read_table, stream_name
 
 __all__ = ["RawTable", "as_annotations", "load_annotations"]
@@ -160,6 +161,21 @@ def load_annotations(
     >>> ann.report.n_missing > 0
     True
     """
+    check_options(
+        item=item,
+        annotator=annotator,
+        label=label,
+        format=format,
+        multilabel_sep=multilabel_sep,
+        categories=categories,
+        layout=layout,
+        max_bytes=max_bytes,
+        sheet=sheet,
+        name=name,
+        tool_options=tool_options,
+        limits=limits,
+        missing=missing,
+    )
     try:
         return _load(
             source,

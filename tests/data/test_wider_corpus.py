@@ -213,3 +213,35 @@ def test_a_repeated_header_row_is_refused_with_its_row():
     # a real item named "item" with other cells is data
     ann = load_annotations(upload(b"item,annotator,label\nitem,a,x\nitem,b,y\n", "ok.csv"))
     assert list(ann.items) == ["item"]
+
+
+OPTIONS_DATA = b"item,annotator,label\ni1,a,1\ni1,b,2\ni2,a,1\ni2,b,3\n"
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"categories": [1, 2, None, 3]}, "not a category name"),
+        ({"categories": [1, 2, 3, 10**400]}, "too large"),
+        ({"categories": "123"}, "list of category names"),
+        ({"missing": "NA"}, "list of texts"),
+        ({"multilabel_sep": 5}, "multilabel_sep= must be text"),
+        ({"format": 5}, "format= must be text"),
+        ({"limits": 5}, r"Limits\(\.\.\.\)"),
+        ({"tool_options": [1]}, "dict of option names"),
+        ({"item": "item", "annotator": "item"}, "name the same column"),
+        ({"max_bytes": 0}, "max_bytes="),
+    ],
+)
+def test_an_option_of_the_wrong_kind_is_named(options, match):
+    """Each crashed deep inside (TypeError, AttributeError, OverflowError) or, for text
+    given where a list belongs, was read one character at a time."""
+    with pytest.raises(AnnotationDataError, match=match):
+        load_annotations(upload(OPTIONS_DATA, "t.csv"), **options)
+
+
+def test_categories_do_not_apply_to_a_contingency_table():
+    with pytest.raises(AnnotationDataError, match="contingency"):
+        load_annotations(
+            upload(b"r,x,y\nx,1,0\ny,0,2\n", "t.csv"), layout="contingency", categories=["z"]
+        )
