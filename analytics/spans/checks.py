@@ -37,12 +37,19 @@ def blank(col: pd.Series) -> np.ndarray:
     return out
 
 
+#: The largest offset taken (2**53, where float64 still counts every character).
+_LONGEST = float(2**53)
+
+
 def offsets(col: pd.Series, name: str, source: str, rows: np.ndarray) -> np.ndarray:
     num = pd.to_numeric(col, errors="coerce").to_numpy(float)
-    bad = np.flatnonzero(~np.isfinite(num) | (num != np.round(num)) | (num < 0))
+    # no document is 2**53 characters long: larger offsets (1e29) were cast to int64's
+    # smallest value, a span starting at -9223372036854775808
+    bad = np.flatnonzero(~np.isfinite(num) | (num != np.round(num)) | (num < 0) | (num > _LONGEST))
     if len(bad):
         raise AnnotationDataError(
-            f"{name} must be a whole number of characters >= 0 (got {col.iloc[bad[0]]!r})",
+            f"{name} must be a whole number of characters from 0 to 2**53 "
+            f"(got {col.iloc[bad[0]]!r})",
             source=source,
             column=name,
             rows=rows[bad].tolist(),

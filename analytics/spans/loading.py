@@ -18,6 +18,7 @@ The formats, chosen by ``format=`` or else by the file's extension and content:
 
 from __future__ import annotations
 
+import csv
 import io
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -237,6 +238,14 @@ def _read_table(
     sep: str | None = None,
 ) -> SpanAnnotations:
     """A long table: CSV (or TSV by extension or ``sep="\\t"``) read as text."""
+    if data.find(b"\0") >= 0:  # a NUL byte is not text: it stayed inside a label
+        line = data.count(b"\n", 0, data.find(b"\0")) + 1
+        raise AnnotationDataError(
+            "the file holds a NUL byte (0x00), which is not text.",
+            source=source,
+            rows=[line],
+            hint="The file is damaged or binary: export the table again as text.",
+        )
     content = decode(data, source)
     if sep is None:
         sep = "\t" if source.lower().endswith(".tsv") else ","
@@ -252,6 +261,7 @@ def _read_table(
         ) from None
     except pd.errors.ParserError as exc:
         raise AnnotationDataError(f"cannot read the table: {exc}", source=source) from None
+    _refuse_repeated_names(content, sep, source)
     frame.columns = [str(c).strip().lower() for c in frame.columns]
     if "text" in frame.columns:  # an empty text cell: the text is not given on that row
         frame["text"] = frame["text"].where(frame["text"] != "", None)
@@ -264,3 +274,22 @@ def _read_table(
     return SpanAnnotations.from_frame(
         frame, completed=completed, texts=text, source=source, report=report, name=name or source
     )
+
+
+def _refuse_repeated_names(content: str, sep: str, source: str) -> None:
+    """Two columns of one name (after blanks and case) are an error, naming it.
+
+    pandas renames the second ``label`` to ``label.1``, which the span reader then
+    ignored: the file's second label column vanished without a word.
+    """
+    first = next(csv.reader(io.StringIO(content), delimiter=sep), [])
+    names = [c.strip().lower() for c in first]
+    repeated = sorted({n for n in names if n and names.count(n) > 1})
+    if repeated:
+        raise AnnotationDataError(
+            f"the header names the column {repeated[0]!r} more than once.",
+            source=source,
+            column=repeated[0],
+            rows=[1],
+            hint="Give every column its own name (item, annotator, start, end, label, text).",
+        )

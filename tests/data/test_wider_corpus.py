@@ -245,3 +245,19 @@ def test_categories_do_not_apply_to_a_contingency_table():
         load_annotations(
             upload(b"r,x,y\nx,1,0\ny,0,2\n", "t.csv"), layout="contingency", categories=["z"]
         )
+
+
+@pytest.mark.parametrize(
+    ("data", "match"),
+    [
+        (b"item,annotator,start,end,label\nd1,a,1e20,1e21,PER\nd1,b,0,4,PER\n", "2\\*\\*53"),
+        (b"item,annotator,start,end,label,label\nd1,a,0,4,PER,LOC\nd1,b,0,4,PER,LOC\n",
+         "names the column 'label' more than once"),
+        (b"item,annotator,start,end,label\nd1,a,0,4,P\x00ER\nd1,b,0,4,PER\n", "NUL byte"),
+    ],
+)  # fmt: skip
+def test_a_span_table_that_would_load_wrong_is_refused(data, match):
+    """A start of 1e29 became -9223372036854775808; a second label column vanished as
+    'label.1'; a NUL byte stayed inside a label."""
+    with pytest.raises(AnnotationDataError, match=match):
+        load_spans(upload(data, "s.csv"))
