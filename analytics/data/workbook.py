@@ -169,8 +169,9 @@ def _read_sheet(
         raise AnnotationDataError(
             f"the sheet has a single column ({show_text(header[0])}).", source=name, sheet=title
         )
-    body = [r + [np.nan] * (width - len(r)) for r in records[1:]]
-    table = pd.DataFrame(body, columns=header, dtype=object)
+    for r in records:  # padded in place: a padded copy of every row was one more copy
+        r.extend([np.nan] * (width - len(r)))  # of the sheet (200 MB for 1,500 x 16,384)
+    table = pd.DataFrame(records[1:], columns=header, dtype=object)
     return table, np.asarray(numbers[1:]), notes, cautions
 
 
@@ -445,15 +446,21 @@ def _header(first: list, width: int, name: str, sheet: str, row: int) -> list[st
     return names
 
 
+#: Rows of another sheet looked at for its first values (see :func:`_first_values`).
+OTHER_SHEET_ROWS = 10_000
+
+
 def _first_values(ws: Any) -> list[str] | None:
     """A sheet's first row holding a value, as stripped text; None for an empty sheet.
 
-    A row past Excel's last counts as holding values (the sheet is not empty) and gives
-    an empty list: its header is not known.
+    A sheet whose first :data:`OTHER_SHEET_ROWS` rows are empty counts as holding values
+    (it is named in the caution, never taken for empty) and gives an empty list: its
+    header is not known.
     """
     for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
-        if number > EXCEL_MAX_ROWS:
-            return []
+        if number > OTHER_SHEET_ROWS:  # values far down (or past Excel's last row): the
+            return []  # sheet is not empty, its header is not known (openpyxl yields
+            # every empty row of a gap: 100 sheets with one cell at row 1,048,576 took 28 s)
         if any(v is not None for v in row):
             names = ["" if _empty(v) else str(v).strip() for v in row]
             while names and not names[-1]:
