@@ -81,16 +81,35 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def _cell(value: object, p_value: bool = False) -> str:
+def _cell(value: object, p_value: bool = False, whole: bool = False) -> str:
+    """One cell as text. Floats as on the pages: three decimals (0.061, 0.058, 0.463, not
+    0.06122, 0.05769, 0.463), or counts with thousands separators when the whole column
+    holds whole numbers (``whole``)."""
     if value is None or (isinstance(value, float) and value != value):
         return "–"  # as the pages and the CLI write a missing value
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"  # as the CLI writes a flag
     if isinstance(value, float) and p_value:
         return html.escape(format_p_value(value))
+    if isinstance(value, float) and not np.isfinite(value):
+        return html.escape(str(value))
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return f"{value:,.0f}" if whole else f"{value:.3f}"
     return html.escape(str(value))
+
+
+def _whole_columns(df: pd.DataFrame) -> list[bool]:
+    """Per column: a float column whose finite values are all whole numbers."""
+    out = []
+    for j in range(df.shape[1]):
+        col = df.iloc[:, j]
+        if not pd.api.types.is_float_dtype(col.dtype):
+            out.append(False)
+            continue
+        values = col.to_numpy(float)
+        values = values[np.isfinite(values)]
+        out.append(bool(len(values)) and bool((values == np.round(values)).all()))
+    return out
 
 
 def _with_index_as_column(df: pd.DataFrame) -> pd.DataFrame:
@@ -124,9 +143,13 @@ def table_html(df: pd.DataFrame) -> str:
         f"<th {a}>{html.escape(str(c))}</th>" for a, c in zip(align, shown.columns, strict=True)
     )
     p_cols = [str(c) in ("p_value", "p") for c in shown.columns]
+    whole = _whole_columns(shown)
     body = "".join(
         "<tr>"
-        + "".join(f"<td {a}>{_cell(v, p)}</td>" for a, v, p in zip(align, row, p_cols, strict=True))
+        + "".join(
+            f"<td {a}>{_cell(v, p, w)}</td>"
+            for a, v, p, w in zip(align, row, p_cols, whole, strict=True)
+        )
         + "</tr>"
         for row in shown.itertuples(index=False, name=None)
     )

@@ -12,7 +12,7 @@ def test_a_row_count_index_is_not_shown_and_alignment_follows_the_type():
     df = pd.DataFrame({"coefficient": ["alpha", "<b>kappa</b>"], "value": [0.81234, np.nan]})
     out = table_html(df)
     assert '<th class="text">coefficient</th><th class="num">value</th>' in out
-    assert '<td class="num">0.8123</td>' in out and '<td class="num">–</td>' in out
+    assert '<td class="num">0.812</td>' in out and '<td class="num">–</td>' in out
     assert "&lt;b&gt;kappa&lt;/b&gt;" in out and "<b>kappa" not in out
     assert '<td class="num">0</td>' not in out and "<th></th>" not in out  # no 0, 1 row numbers
 
@@ -68,3 +68,11 @@ def test_flags_read_yes_and_no_as_in_the_cli():
     out = table_html(df)
     assert '<td class="text">yes</td>' in out and '<td class="text">no</td>' in out
     assert "True" not in out and "False" not in out
+
+
+def test_numbers_in_a_column_read_alike():
+    """Four significant digits mixed precisions in one column: 0.06122 beside 0.463."""
+    df = pd.DataFrame({"rate": [0.06122, 0.463], "items": [1200.0, 35.0], "n": [3, 4]})
+    out = table_html(df)
+    assert '<td class="num">0.061</td>' in out and '<td class="num">0.463</td>' in out
+    assert '<td class="num">1,200</td>' in out and '<td class="num">35</td>' in out
