@@ -79,12 +79,19 @@ and left **without** spans as "no span here": leaving those out would inflate ag
 )
 
 # ------------------------------------------------------------------ data
-with st.expander("Load span annotations", expanded=SPANS_KEY not in st.session_state):
+# the files whose load the reader undid with "Back to the sample" (not loaded again)
+DISMISSED = "concord_spans_dismissed"
+
+with st.expander(
+    "Load span annotations",
+    expanded=SPANS_KEY not in st.session_state or bool(st.session_state.get("spans_upload")),
+):
     st.markdown(
         "A long table (CSV/TSV: item, annotator, start, end, label, optional text; a row "
         "with empty start, end and label is a document finished without spans), a Label "
         "Studio JSON export, a Prodigy JSONL export, or CoNLL BIO/BILOU files (one per "
-        "annotator, or one with a tag column per annotator)."
+        "annotator, or one with a tag column per annotator). A file is loaded as soon as it "
+        "is dropped, as on the Data page."
     )
     files = st.file_uploader(
         "Span file(s)", type=UPLOAD_TYPES, accept_multiple_files=True, key="spans_upload"
@@ -92,19 +99,23 @@ with st.expander("Load span annotations", expanded=SPANS_KEY not in st.session_s
     fmt = st.selectbox(
         "Format", ["detect", *[f for f in sp.SPAN_FORMATS if f != "dataframe"]], key="spans_format"
     )
-    if files and st.button("Load", key="spans_load"):
+    chosen = (tuple(f.file_id for f in files), fmt) if files else None
+    if chosen is not None and st.session_state.get(DISMISSED) != chosen:
         try:
             if len(files) > 1:
                 data = tuple((f.name, f.getvalue()) for f in files)
-                spans = _load(data, ", ".join(f.name for f in files), "conll")
+                loaded = _load(data, ", ".join(f.name for f in files), "conll")
             else:
-                spans = _load(files[0].getvalue(), files[0].name, None if fmt == "detect" else fmt)
+                loaded = _load(files[0].getvalue(), files[0].name, None if fmt == "detect" else fmt)
         except AnnotationDataError as exc:
             show_error(exc)
+            if SPANS_KEY in st.session_state:
+                st.info(md(f"Still showing {st.session_state[SPANS_KEY].name}."))
         else:
-            st.session_state[SPANS_KEY] = spans
+            st.session_state[SPANS_KEY] = loaded
     if SPANS_KEY in st.session_state and st.button("Back to the sample", key="spans_sample"):
         del st.session_state[SPANS_KEY]
+        st.session_state[DISMISSED] = chosen  # the files still in the box stay unloaded
         st.rerun()
 
 engine_page("spans")  # data on DuckDB/Spark: its own view, or why not

@@ -86,7 +86,6 @@ def test_the_sidebar_names_the_span_data_this_page_shows():
 def _upload(data: bytes, name: str) -> AppTest:
     at = _run()
     at.file_uploader(key="spans_upload").set_value((name, data, "text/csv")).run()
-    at.button(key="spans_load").click().run()
     assert not at.exception, at.exception
     return at
 
@@ -132,7 +131,6 @@ def test_the_document_picker_follows_a_newly_loaded_file():
     rows = "\n".join(f"{doc},{who},0,3,PER,{text}" for doc in ("d1", "d2") for who in ("u", "v"))
     data = ("item,annotator,start,end,label,text\n" + rows + "\n").encode()
     at.file_uploader(key="spans_upload").set_value(("mine.csv", data, "text/csv")).run()
-    at.button(key="spans_load").click().run()
     assert not at.exception, at.exception
     picker = _document_picker(at)
     assert picker.value in {"d1", "d2"}
@@ -151,3 +149,17 @@ def test_an_interval_over_few_documents_says_so():
     assert "only 2 documents, too few for a resampled interval" in captions
     at = _run()
     assert "too few for a resampled interval" not in " ".join(c.value for c in at.caption)
+
+
+def test_a_dropped_file_loads_at_once_and_back_to_the_sample_stays_back():
+    """A file needed a separate Load click (the Data page loads on drop)."""
+    rows = "\n".join(f"d{k},{who},0,3,PER,Ada met Bob." for k in (1, 2) for who in ("u", "v"))
+    data = ("item,annotator,start,end,label,text\n" + rows + "\n").encode()
+    at = _run()
+    at.file_uploader(key="spans_upload").set_value(("mine.csv", data, "text/csv")).run()
+    assert not at.exception, at.exception
+    assert at.session_state["concord_spans"].name == "mine.csv"
+    at.button(key="spans_sample").click().run()
+    assert "concord_spans" not in at.session_state  # the file in the box is not loaded again
+    at.run()
+    assert "concord_spans" not in at.session_state
