@@ -317,6 +317,9 @@ with tab_summary:
         headline.index[-1],
     )
     picks = [alpha_name, "Gwet's AC1", "Fleiss' kappa", "Percent agreement"]
+    if sub.is_multilabel:  # kappa and AC1 compare single labels: n/a tiles said nothing
+        others = [n for n in headline.index if n.startswith("Krippendorff") and n != alpha_name]
+        picks = [alpha_name, *others, "Percent agreement"][:4]
     cols = st.columns(len(picks))
     for col, name in zip(cols, picks, strict=True):
         row = headline.loc[name]

@@ -103,6 +103,10 @@ def test_public_crowd_data_and_multilabel():
     assert not at.exception
     names = at.dataframe[0].value["coefficient"].tolist()
     assert "Krippendorff's alpha (masi)" in names
+    # the headline tiles are measures of label sets, not kappa and AC1 (n/a on sets)
+    tiles = [m.label for m in at.metric]
+    assert "Gwet's AC1" not in tiles and "Fleiss' kappa" not in tiles
+    assert "Krippendorff's alpha (masi)" in tiles and "Percent agreement" in tiles
 
 
 def test_multilabel_item_table_is_displayable():
