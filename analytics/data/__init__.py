@@ -52,9 +52,10 @@ from analytics.data.export import (
     to_wide_csv,
     zip_texts,
 )
+from analytics.data.free_text import free_text_columns
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.kinds import LabelKind
-from analytics.data.layout import ROLE_SYNONYMS, detect_columns, free_text_columns
+from analytics.data.layout import ROLE_SYNONYMS, detect_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits, scan_json
 from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.loading import RawTable, as_annotations, load_annotations

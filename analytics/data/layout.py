@@ -20,6 +20,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data.cells import EMPTY_SET_TOKENS, MISSING_TOKENS, CellColumn
+from analytics.data.free_text import free_text_cautions
 from analytics.data.load_report import LoadReport
 
 __all__ = [
@@ -350,9 +351,7 @@ def to_long(
         f"Wide form: {why_item}, and each of the other {len(ann_cols)} columns is one annotator "
         "(no annotator and label columns were found)."
     )
-    # the annotator columns as one object block, made once: each conversion goes column
-    # by column (60,000 annotator columns: 2.4 s each), and it was made three times
-    block = df[ann_cols].to_numpy(object)
+    block = df[ann_cols].to_numpy(object)  # once: column by column, 2.4 s for 60,000
     cells = {str(v).strip() for v in block.reshape(-1)[:20_000]}
     header_as_data = [
         c for c in [item_col, *ann_cols] if str(c).strip() in cells or _NUMERIC_ID.match(str(c))
@@ -409,91 +408,6 @@ def _refuse_nested_ids(col: pd.Series, rows: np.ndarray, column: Any, name: str)
             hint="An item id is text or a number: flatten those cells to text, or name the "
             "item column with item='...'.",
         )
-
-
-def free_text_columns(
-    df: pd.DataFrame, ann_cols: Sequence[Any], block: np.ndarray | None = None
-) -> list[tuple[Any, int]]:
-    """Wide-form annotator columns that look like free text, not labels.
-
-    A column is named when the table has at least two annotator columns and, among the
-    column's non-missing cells (at least 3, all text), at least 90% are distinct, at
-    least half hold two or more words, and fewer than 10% are a label of another
-    annotator column (a notes or comments column read as an annotator). Distinct values
-    are counted for every column at once; only the columns of nearly distinct values
-    (usually none) are looked at further.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The raw table.
-    ann_cols : sequence
-        The columns read as annotators.
-
-    Returns
-    -------
-    list of (column, int)
-        Each flagged column with its number of distinct values, in table order.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "x", "y"],
-    ...                    "Notes": ["looks fine", "ask Sam again", "second pass"]})
-    >>> free_text_columns(df, ["a", "b", "Notes"])
-    [('Notes', 3)]
-    """
-    n = len(df)
-    if len(ann_cols) < 2 or n < 3:
-        return []
-    try:
-        if block is None:  # ``block``: the annotator columns as objects, when already made
-            block = df[list(ann_cols)].to_numpy(object)
-        codes, _ = pd.factorize(block.reshape(-1, order="F"))
-    except TypeError:  # nested cells: the loader refuses them, naming their rows
-        return []
-    col = np.repeat(np.arange(len(ann_cols)), n)
-    seen = codes >= 0
-    filled = np.bincount(col[seen], minlength=len(ann_cols))
-    pairs = np.unique(col[seen].astype(np.int64) * (int(codes.max()) + 1) + codes[seen])
-    distinct = np.bincount(pairs // (int(codes.max()) + 1), minlength=len(ann_cols))
-    out = []
-    for k in np.flatnonzero((filled >= 3) & (distinct * 10 >= filled * 9)):
-        c = ann_cols[k]
-        if pd.api.types.infer_dtype(df[c], skipna=True) != "string":
-            continue
-        values = df[c].dropna().astype(str).str.strip()
-        values = values[~values.str.lower().isin(MISSING_TOKENS)]
-        m = len(values)
-        if m < 3 or values.nunique() * 10 < m * 9:
-            continue
-        if values.str.contains(r"\S\s+\S", regex=True).sum() * 2 < m:
-            continue
-        own = codes[(col == k) & seen]
-        if np.isin(own, codes[(col != k) & seen]).sum() * 10 >= len(own):
-            continue
-        out.append((c, int(values.nunique())))
-    return out
-
-
-def free_text_cautions(
-    df: pd.DataFrame, ann_cols: Sequence[Any], block: np.ndarray | None = None
-) -> list[str]:
-    """Cautions for the columns :func:`free_text_columns` flags, one sentence each.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "x", "y"],
-    ...                    "Notes": ["looks fine", "ask Sam again", "second pass"]})
-    >>> [c.split(" looks")[0] for c in free_text_cautions(df, ["a", "b", "Notes"])]
-    ["Column 'Notes'"]
-    """
-    return [
-        f"Column {show_text(c)} looks like free text, not labels ({n:,} distinct values of "
-        "several words, unlike the other annotator columns), yet it was read as an annotator. "
-        "If it holds notes or comments, ignore it (Data page: Column roles; in Python, drop "
-        "the column) and load again."
-        for c, n in free_text_columns(df, ann_cols, block)
-    ]
 
 
 def detect_separator(labels: Any, tokens: frozenset = MISSING_TOKENS) -> str | None:

@@ -85,7 +85,7 @@ def check_options(
         raise _fail("max_bytes", max_bytes, "a whole number of bytes >= 1")
     if limits is not None and not isinstance(limits, Limits):
         raise _fail("limits", limits, "a Limits(...)")
-    if tool_options is not None and not isinstance(tool_options, Mapping):
+    if tool_options is not None and not _options_like(tool_options):
         raise _fail("tool_options", tool_options, "a dict of option names and values")
     if missing is not None and (isinstance(missing, (str, bytes)) or not _iterable(missing)):
         raise _fail("missing", missing, 'a list of texts (e.g. ["NA", "n/a"])')
@@ -97,6 +97,15 @@ def check_options(
             "are the categories.",
             hint="Leave categories= out, or name the rows and columns of the table.",
         )
+
+
+def _options_like(value: Any) -> bool:
+    """A dict, or (name, value) pairs (the app passes a tuple of pairs, which it can hash)."""
+    if isinstance(value, Mapping):
+        return True
+    if not isinstance(value, (list, tuple)):
+        return False
+    return all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in value)
 
 
 def _iterable(value: Any) -> bool:

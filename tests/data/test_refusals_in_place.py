@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from analytics import AnnotationDataError, load_annotations
-from analytics.data.layout import free_text_cautions
+from analytics.data.free_text import free_text_cautions
 
 
 def upload(data: bytes, name: str) -> io.BytesIO:
