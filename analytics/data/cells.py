@@ -52,6 +52,9 @@ __all__ = [
 ]
 
 _NUMBER = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$")
+#: A whole number of 16 to 308 digits: past 2**53 floats skip integers (longer ones are
+#: not finite as floats, and refused as numbers).
+_LONG_INTEGER = re.compile(r"^\s*[+-]?0*[1-9]\d{15,307}\s*$")
 #: Cell texts (case-insensitive, stripped) that mean "not labelled".
 MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "none", "null", "<na>", "nat"})
 #: An explicit empty label set in a text cell ("none of these"); an empty cell is missing.
@@ -487,7 +490,10 @@ class CellColumn:
         """Per distinct value: is it a number, or text that is plainly a decimal number."""
         u = self.uniques
         if is_text(u):
-            return np.asarray(u.str.match(_NUMBER.pattern), bool)
+            # whole numbers of 16 digits or more are not all exact as floats (distinct
+            # 19-digit labels merged into one): such a text stays text
+            long_int = np.asarray(u.str.match(_LONG_INTEGER.pattern), bool)
+            return np.asarray(u.str.match(_NUMBER.pattern), bool) & ~long_int
         if pd.api.types.is_numeric_dtype(u.dtype) and not pd.api.types.is_bool_dtype(u.dtype):
             return np.ones(len(u), bool)
         return np.fromiter((looks_numeric([v]) for v in u), bool, len(u))

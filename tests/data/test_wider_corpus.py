@@ -279,3 +279,16 @@ def test_many_sheets_with_one_cell_far_down_are_named_quickly():
     book.save(buffer)
     ann = load_annotations(upload(buffer.getvalue(), "far.xlsx"))
     assert "far 0" in " ".join(ann.report.cautions)  # named, not taken for empty
+
+
+def test_csv_labels_of_more_than_15_digits_stay_text():
+    """Through float64, 12345678901234567891 and ...892 became one category."""
+    data = (
+        b"item,annotator,label\ni1,a,12345678901234567891\ni1,b,12345678901234567892\n"
+        b"i2,a,3\ni2,b,3\n"
+    )
+    ann = load_annotations(upload(data, "t.csv"))
+    assert ann.n_categories == 3
+    assert "12345678901234567891" in set(map(str, ann.categories))
+    small = load_annotations(upload(b"item,annotator,label\ni1,a,1\ni1,b,2\n", "s.csv"))
+    assert small.n_categories == 2 and "whole-number codes" in small.report.kind_reason
