@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
@@ -19,7 +20,9 @@ def test_points_of_every_trace_with_their_error_bars():
     table = figure_table(fig)
     assert table["trace"].tolist() == ["a", "a", "trace 2", "trace 2", "trace 2"]
     assert table["y"].tolist() == [0.5, 0.7, 0.1, 0.2, 0.3]
-    assert table["error"].iloc[:2].tolist() == [0.1, 0.2] and table["error"].iloc[2:].isna().all()
+    assert table["y_low"].iloc[:2].tolist() == pytest.approx([0.4, 0.5])
+    assert table["y_high"].iloc[:2].tolist() == pytest.approx([0.6, 0.9])
+    assert table["y_low"].iloc[2:].isna().all()
     assert table["x"].dtype.kind in "if"  # numbers stay numbers
 
 
@@ -42,3 +45,27 @@ def test_a_figure_without_traces_gives_an_empty_table():
     fig = make_subplots(rows=1, cols=2)
     fig.add_annotation(text="no data", x=0.5, y=0.5, showarrow=False)
     assert figure_table(fig).empty
+
+
+def test_a_cached_figure_gives_the_same_table_and_uneven_bars_keep_both_ends():
+    """After a pickle (Streamlit's cache) plotly holds arrays as {"dtype", "bdata"} dicts,
+    which were skipped: the CSV lost every plotted number. Bars of uneven length kept
+    only their upper side; horizontal bars (error_x) were dropped."""
+    import pickle
+
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=["a", "b"], y=np.array([0.5, 0.6]), name="bars",
+                         error_y={"array": np.array([0.1, 0.2]),
+                                  "arrayminus": np.array([0.05, 0.3])}))  # fmt: skip
+    fig.add_trace(go.Scatter(x=np.array([0.3, 0.7]), y=["u", "v"], name="dots", mode="markers",
+                             error_x={"array": np.array([0.1, 0.1])}))  # fmt: skip
+    fig.add_trace(go.Heatmap(z=np.arange(6.0).reshape(2, 3), name="heat"))
+    direct = figure_table(fig)
+    cached = figure_table(pickle.loads(pickle.dumps(fig)))
+    pd.testing.assert_frame_equal(direct, cached)
+    bars = direct[direct["trace"] == "bars"]
+    assert bars["y_low"].tolist() == pytest.approx([0.45, 0.3])
+    assert bars["y_high"].tolist() == pytest.approx([0.6, 0.8])
+    dots = direct[direct["trace"] == "dots"]
+    assert dots["x_low"].tolist() == pytest.approx([0.2, 0.6])
+    assert direct[direct["trace"] == "heat"]["z"].tolist() == list(range(6))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ import plotly.graph_objects as go
 __all__ = ["figure_table"]
 
 #: Trace properties read as columns, in this order (those a trace does not have are left out).
-_FIELDS = ("x", "y", "z", "error_y", "text")
+_FIELDS = ("x", "y", "z", "text")
 
 
 def figure_table(fig: go.Figure) -> pd.DataFrame:
@@ -26,9 +27,12 @@ def figure_table(fig: go.Figure) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``trace`` (the trace's name, or "trace N"), ``panel`` (the trace's axes,
         only when the figure has several panels), ``x``, ``y``, and, where some trace has
-        them, ``z`` (heatmaps, one row per cell), ``error`` (symmetric error bars) and
-        ``text``. A histogram's rows are its raw values (the bins are plotly's). Shapes
-        and annotations (reference lines, notes) are not data and are left out.
+        them, ``z`` (heatmaps, one row per cell), ``x_low``/``x_high`` and
+        ``y_low``/``y_high`` (the ends of error bars, symmetric or not) and ``text``. A
+        histogram's rows are its raw values (the bins are plotly's). Shapes and
+        annotations (reference lines, notes) are not data and are left out. Arrays plotly
+        holds encoded (``{"dtype": "f8", "bdata": ...}``, as in a figure that went through
+        a pickle or a cache) are decoded.
 
     Examples
     --------
@@ -56,14 +60,44 @@ def figure_table(fig: go.Figure) -> pd.DataFrame:
     return table.dropna(axis=1, how="all")
 
 
+def _decoded(value: Any) -> Any:
+    """A typed array plotly keeps base64-encoded (after a pickle), as a NumPy array."""
+    if isinstance(value, dict) and "bdata" in value and "dtype" in value:
+        out = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        if shape:
+            out = out.reshape([int(n) for n in str(shape).split(",")])
+        return out
+    return value
+
+
 def _values(trace: Any, field: str) -> np.ndarray | None:
-    value = getattr(trace, field, None) if field in trace else None
-    if field == "error_y":
-        value = value.array if value is not None and value.visible is not False else None
+    value = _decoded(getattr(trace, field, None) if field in trace else None)
     if value is None or isinstance(value, (str, dict)):
         return None
     out = np.asarray(value, dtype=object if not isinstance(value, np.ndarray) else None)
     return out if out.ndim else None
+
+
+def _error_ends(trace: Any, axis: str, centre: np.ndarray | None) -> dict[str, np.ndarray]:
+    """``{axis}_low`` and ``{axis}_high``: the ends of the trace's error bars on ``axis``."""
+    bars = getattr(trace, f"error_{axis}", None) if f"error_{axis}" in trace else None
+    if bars is None or bars.visible is False or centre is None:
+        return {}
+    plus = _decoded(bars.array)
+    if plus is None:
+        return {}
+    # plotly draws arrayminus unless told symmetric=True (the default is by its presence)
+    minus = _decoded(bars.arrayminus) if bars.symmetric is not True else None
+    minus = plus if minus is None else minus
+    try:
+        middle = np.asarray(centre, float)
+        plus, minus = np.asarray(plus, float), np.asarray(minus, float)
+    except (TypeError, ValueError):  # bars on a categorical axis: no numeric ends
+        return {}
+    if not (len(plus) == len(minus) == len(middle)):
+        return {}
+    return {f"{axis}_low": middle - minus, f"{axis}_high": middle + plus}
 
 
 def _trace_rows(trace: Any) -> pd.DataFrame | None:
@@ -79,9 +113,11 @@ def _trace_rows(trace: Any) -> pd.DataFrame | None:
     for field in _FIELDS:
         values = _values(trace, field)
         if values is not None and values.ndim == 1:
-            columns["error" if field == "error_y" else field] = values
+            columns[field] = values
     if not columns:
         return None
+    columns.update(_error_ends(trace, "x", columns.get("x")))
+    columns.update(_error_ends(trace, "y", columns.get("y")))
     n = max(len(v) for v in columns.values())
     # a text or error array shorter than the points (plotly repeats or ignores it) is left out
     return pd.DataFrame(
