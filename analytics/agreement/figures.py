@@ -464,15 +464,16 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
                     x=[view.split],
                     y=[on_curve],
                     mode="markers",
-                    name=f"these data, as two categories: {label}",
+                    name=f"at these data's prevalence: {label}",
                     marker={
                         "color": colour,
                         "size": size,
                         "symbol": symbol,
                         "line": {"width": 2, "color": colour},
                     },
-                    hovertemplate=f"{label} %{{y:.3f}} at prevalence %{{x:.0%}} (two categories); "
-                    f"the data's own {label} over all categories: {actual:.3f}<extra></extra>",
+                    hovertemplate=f"{label} %{{y:.3f}}: the observed agreement at prevalence "
+                    f"%{{x:.0%}} of two categories; the data's own {label}: {actual:.3f}"
+                    "<extra></extra>",
                 ),
                 row=1,
                 col=2,
@@ -480,12 +481,13 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
     side = "the majority category" if view.majority >= 0.5 else "the other categories together"
     fig.add_annotation(
         text=(
-            f"Markers: these data as majority vs rest ({side}, {view.split:.0%}). "
-            f"Over all {len(view.categories)} categories, Fleiss' kappa = "
-            f"{view.fleiss_kappa:.3f}, AC1 = {view.gwet_ac1:.3f}."
+            f"Markers: the curves at these data's larger share ({side}, {view.split:.0%}). "
+            f"The data's own Fleiss' kappa = {view.fleiss_kappa:.3f}, "
+            f"AC1 = {view.gwet_ac1:.3f} (over all {len(view.categories)} categories)."
         ),
-        # under the x axis title, in pixels (the curves can run anywhere in the panel)
-        xref="x2 domain",
+        # under the axis titles, across the whole figure (in the right panel's width it
+        # was cut off), in pixels: the curves can run anywhere in the panel
+        xref="paper",
         yref="paper",
         x=0.0,
         y=0.0,

@@ -18,6 +18,7 @@ def test_markers_sit_on_their_curves_and_the_actual_values_are_stated(sample):
     curves = {t.name: t for t in scatters if t.mode != "markers"}
     markers = [t for t in scatters if t.mode == "markers"]
     assert len(markers) == 2
+    assert all(m.name.startswith("at these data's prevalence") for m in markers)
     for m in markers:
         name = m.name.rsplit(": ", 1)[1]
         curve = curves[name]
