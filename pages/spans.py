@@ -12,7 +12,14 @@ from analytics import spans as sp
 from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.text import md, md_lines
-from ui.widgets import download_table, explain, show_error, show_figure, show_table
+from ui.widgets import (
+    download_table,
+    explain,
+    show_error,
+    show_figure,
+    show_table,
+    three_decimals,
+)
 
 via_the_frame("pages/spans.py")  # opened by its address before the app frame ran
 
@@ -191,7 +198,9 @@ with tabs[0]:
         on="label",
         how="left",
     )
-    show_table(per, "spans_per_label", key="spans_per_label", index=False)
+    show_table(
+        per, "spans_per_label", key="spans_per_label", index=False, formats=three_decimals(per)
+    )
 
 with tabs[1]:
     which = st.selectbox("Label", ["all labels", *spans.labels], key="spans_pair_label")
@@ -229,7 +238,7 @@ with tabs[3]:
             f"Document (the {len(worst)} with the lowest agreement first)",
             list(f1),
             format_func=lambda item: f"{item} · F1 {format_number(f1[item])}",
-            key=f"spans_doc_{spans.fingerprint}",
+            key=f"spans_doc_{spans.fingerprint}_{match}",  # its F1s follow the matching
         )
         st.caption("Green: every annotator marked this exact span. Orange: disputed.")
         segments = sp.document_segments(spans, choice)

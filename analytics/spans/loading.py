@@ -277,14 +277,15 @@ def _read_table(
 
 
 def _refuse_repeated_names(content: str, sep: str, source: str) -> None:
-    """Two columns of one name (after blanks and case) are an error, naming it.
+    """Two columns of one name the span reader uses (after blanks and case) are an error.
 
     pandas renames the second ``label`` to ``label.1``, which the span reader then
     ignored: the file's second label column vanished without a word.
     """
     first = next(csv.reader(io.StringIO(content), delimiter=sep), [])
     names = [c.strip().lower() for c in first]
-    repeated = sorted({n for n in names if n and names.count(n) > 1})
+    used = {"item", "annotator", "start", "end", "label", "text"}  # others are ignored
+    repeated = sorted({n for n in names if n in used and names.count(n) > 1})
     if repeated:
         raise AnnotationDataError(
             f"the header names the column {repeated[0]!r} more than once.",

@@ -7,6 +7,7 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
+from analytics import format_number
 from analytics.spans import gold_spans, load_spans, span_f1, unitizing_alpha
 from tests.helpers.markup import shown
 from tests.helpers.paths import ROOT
@@ -163,3 +164,17 @@ def test_a_dropped_file_loads_at_once_and_back_to_the_sample_stays_back():
     assert "concord_spans" not in at.session_state  # the file in the box is not loaded again
     at.run()
     assert "concord_spans" not in at.session_state
+
+
+def test_the_document_picker_follows_the_matching_rule():
+    """The picker's labels give the F1 of the rule chosen. (In the browser the picker kept
+    the exact-matching label after overlap was chosen: its key now carries the rule;
+    AppTest has no such browser state, so this checks the labels themselves.)"""
+    at = _run()
+    at.segmented_control(key="spans_match").set_value("overlap").run()
+    assert not at.exception
+    docs = next(d.value for d in at.dataframe if {"item", "f1"} <= set(d.value.columns))
+    f1 = dict(zip(docs["item"], docs["f1"], strict=True))
+    for option in _document_picker(at).options:
+        item, shown_f1 = option.split(" · F1 ")
+        assert shown_f1 == format_number(f1[item])
