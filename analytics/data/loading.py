@@ -161,6 +161,12 @@ def load_annotations(
     >>> ann.report.n_missing > 0
     True
     """
+    # a generator given as categories or missing is read once here: the check below
+    # would use it up and leave the loader an empty list
+    if categories is not None and iter(categories) is categories:
+        categories = list(categories)
+    if missing is not None and iter(missing) is missing:
+        missing = list(missing)
     check_options(
         item=item,
         annotator=annotator,

@@ -58,13 +58,20 @@ def read_parquet(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, list
             hint="Check that the export finished and wrote the judgements.",
         )
     notes = []
-    if not isinstance(df.index, pd.RangeIndex) or any(n is not None for n in df.index.names):
-        kept = [str(n) for n in df.index.names if n is not None]
-        df = df.reset_index(drop=not kept)
-        if kept:
-            notes.append(
-                f"The file's pandas index ({', '.join(kept)}) is read as column(s) like the others."
-            )
+    positions = (  # an unnamed whole-number index is row positions (a filtered frame)
+        df.index.nlevels == 1
+        and df.index.name is None
+        and pd.api.types.is_integer_dtype(df.index.dtype)
+    )
+    if positions:
+        df = df.reset_index(drop=True)
+    elif not isinstance(df.index, pd.RangeIndex) or any(n is not None for n in df.index.names):
+        names = [str(n) if n is not None else "index" for n in df.index.names]
+        df = df.reset_index()  # an unnamed index becomes the column "index"
+        notes.append(
+            f"The file's stored pandas index ({', '.join(names)}) is read as column(s) like "
+            "the others."
+        )
     _refuse_invalid_text(df, name)
     return df, np.arange(1, len(df) + 1), notes
 

@@ -292,3 +292,35 @@ def test_csv_labels_of_more_than_15_digits_stay_text():
     assert "12345678901234567891" in set(map(str, ann.categories))
     small = load_annotations(upload(b"item,annotator,label\ni1,a,1\ni1,b,2\n", "s.csv"))
     assert small.n_categories == 2 and "whole-number codes" in small.report.kind_reason
+
+
+def test_parquet_row_positions_are_dropped_and_an_index_of_ids_is_kept():
+    """A filtered frame stores its row positions as an unnamed integer index (not data);
+    an unnamed index of text ids is the items, read as the column "index"."""
+    df = pd.DataFrame({"item": ["a", "b", "c"], "w1": ["x", "y", "x"], "w2": ["x", "x", "y"]})
+    buffer = io.BytesIO()
+    df[df["item"] != "b"].to_parquet(buffer)  # index [0, 2]
+    ann = load_annotations(upload(buffer.getvalue(), "f.parquet"))
+    assert list(ann.annotators) == ["w1", "w2"]
+    ids = df.set_index("item")
+    ids.index.name = None
+    buffer = io.BytesIO()
+    ids.to_parquet(buffer)
+    ann = load_annotations(upload(buffer.getvalue(), "i.parquet"))
+    assert sorted(ann.items) == ["a", "b", "c"]
+    assert any("pandas index" in note for note in ann.report.notes)
+
+
+def test_categories_and_missing_may_be_generators():
+    """The option check used a generator up, leaving the loader an empty list."""
+    data = b"item,annotator,label\ni1,a,x\ni1,b,y\ni2,a,NA\n"
+    ann = load_annotations(
+        upload(data, "t.csv"), categories=(c for c in ["x", "y"]), missing=(m for m in ["NA"])
+    )
+    assert list(ann.categories) == ["x", "y"] and ann.report.n_missing == 1
+
+
+def test_a_repeated_column_a_span_table_does_not_use_is_left_alone():
+    data = b"item,annotator,start,end,label,notes,notes\nd1,a,0,4,PER,,\nd1,b,0,4,PER,,\n"
+    spans = load_spans(upload(data, "s.csv"))
+    assert spans.n_spans == 2
