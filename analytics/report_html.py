@@ -99,7 +99,11 @@ def _cell(value: object, p_value: bool = False, whole: bool = False) -> str:
 
 
 def _whole_columns(df: pd.DataFrame) -> list[bool]:
-    """Per column: a float column whose finite values are all whole numbers."""
+    """Per column: a float column of counts, whole numbers of which some are beyond 1.
+
+    A coefficient column of perfect agreement holds only 1s (and 0s, -1s): it reads
+    "1.000", not "1" beside "1.000 to 1.000".
+    """
     out = []
     for j in range(df.shape[1]):
         col = df.iloc[:, j]
@@ -108,7 +112,8 @@ def _whole_columns(df: pd.DataFrame) -> list[bool]:
             continue
         values = col.to_numpy(float)
         values = values[np.isfinite(values)]
-        out.append(bool(len(values)) and bool((values == np.round(values)).all()))
+        whole = bool(len(values)) and bool((values == np.round(values)).all())
+        out.append(whole and bool((np.abs(values) > 1).any()))
     return out
 
 

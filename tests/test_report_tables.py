@@ -76,3 +76,9 @@ def test_numbers_in_a_column_read_alike():
     out = table_html(df)
     assert '<td class="num">0.061</td>' in out and '<td class="num">0.463</td>' in out
     assert '<td class="num">1,200</td>' in out and '<td class="num">35</td>' in out
+
+
+def test_coefficients_of_perfect_agreement_read_as_coefficients():
+    """A column of 1s read "1" beside "1.000 to 1.000"."""
+    out = table_html(pd.DataFrame({"value": [1.0, 1.0], "se": [0.0, 0.0]}))
+    assert '<td class="num">1.000</td>' in out and '<td class="num">0.000</td>' in out
