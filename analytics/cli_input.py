@@ -197,6 +197,11 @@ def engine_of(args: argparse.Namespace) -> str:
 
 def load(args: argparse.Namespace) -> Annotations:
     """The annotations the command's options describe, in memory or on an engine."""
+    roles = {f"--{r}": c for r in ("item", "annotator", "label") if (c := getattr(args, r, None))}
+    for column in roles.values():  # said in the command line's words, not the library's
+        same = [f for f, c in roles.items() if c == column]
+        if len(same) > 1:
+            raise CliError(f"{' and '.join(same)} name the same column ({column!r})")
     engine = engine_of(args)
     if engine != "memory":
         memory_only = {

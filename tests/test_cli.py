@@ -410,3 +410,11 @@ def test_agreement_text_never_prints_alpha_onto_its_threshold(capsys, tmp_path):
     assert main(["agreement", str(path), "--bootstrap", "0"]) == 0
     row = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Kripp"))
     assert row.split()[3] == "0.6667"
+
+
+def test_two_roles_naming_one_column_are_refused_in_the_command_lines_words(capsys, tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("item,annotator,label\ni1,a,x\ni1,b,y\n")
+    assert main(["summary", str(path), "--item", "item", "--annotator", "item"]) == 2
+    err = capsys.readouterr().err
+    assert "--item and --annotator name the same column" in err and "item=" not in err
