@@ -172,13 +172,8 @@ c1.metric(
     f"Span F1 ({match})", format_number(res.f1), help="Mean pairwise F1 over annotator pairs."
 )
 if res.low == res.low:
-    few = (
-        f"; only {spans.n_items} documents, too few for a resampled interval to mean much"
-        if spans.n_items < sp.FEW_DOCUMENTS
-        else ""
-    )
     c1.caption(
-        f"{res.confidence:.0%} interval {res.low:.3f} to {res.high:.3f} (documents resampled{few})"
+        f"{res.confidence:.0%} interval {res.low:.3f} to {res.high:.3f} (documents resampled)"
     )
 c2.metric(
     "Krippendorff's alpha_U", format_number(alpha), help="Krippendorff (2004); 1 perfect, 0 chance."
@@ -188,6 +183,11 @@ gold = sp.gold_spans(spans)
 c3.metric("Gold spans (majority)", f"{len(gold):,}")
 if res.f1.reason:
     st.warning(md(f"Span F1 is undefined: {res.f1.reason}"))
+if spans.n_items < sp.FEW_DOCUMENTS:  # every interval and alpha_U below, not one of them
+    st.caption(
+        f"Only {spans.n_items} documents: too few for the resampled intervals (here and per "
+        "label) or alpha_U to mean much."
+    )
 
 tabs = st.tabs(["Per label", "Annotator pairs", "Label swaps", "Documents", "Gold", "Token level"])
 

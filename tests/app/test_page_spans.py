@@ -147,9 +147,9 @@ def test_an_interval_over_few_documents_says_so():
     at = _run(load_spans(df, text={"d1": "Ada met Bob.", "d2": "Bob met Ada."}))
     assert not at.exception, at.exception
     captions = " ".join(c.value for c in at.caption)
-    assert "only 2 documents, too few for a resampled interval" in captions
+    assert "Only 2 documents: too few for the resampled intervals" in captions
     at = _run()
-    assert "too few for a resampled interval" not in " ".join(c.value for c in at.caption)
+    assert "too few for the resampled intervals" not in " ".join(c.value for c in at.caption)
 
 
 def test_a_dropped_file_loads_at_once_and_back_to_the_sample_stays_back():
