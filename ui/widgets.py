@@ -7,7 +7,7 @@ clicked, so showing a page never pays for files nobody asked for.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -29,17 +29,27 @@ def explain(markdown: str, *, title: str = "What am I looking at?", expanded: bo
 
 
 def download_table(
-    df: pd.DataFrame, name: str, *, key: str, index: bool = True, label: str = "Download CSV"
+    df: pd.DataFrame | Callable[[], pd.DataFrame],
+    name: str,
+    *,
+    key: str,
+    index: bool = True,
+    label: str = "Download CSV",
+    help: str | None = None,
 ) -> None:
-    """A CSV download button for a table (made on click, safe to open in a spreadsheet)."""
+    """A CSV download button for a table (made on click, safe to open in a spreadsheet).
+
+    ``df`` may be a function that makes the table: it then runs on click only.
+    """
     st.download_button(
         label,
-        data=lambda: table_to_csv(df, index=index).encode("utf-8"),
+        data=lambda: table_to_csv(df() if callable(df) else df, index=index).encode("utf-8"),
         file_name=f"{_slug(name)}.csv",
         mime="text/csv",
         key=f"dl_csv_{key}",
         on_click="ignore",
         icon=":material/download:",
+        help=help,
     )
 
 
@@ -151,14 +161,12 @@ def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
             help="A self-contained, interactive copy of the figure. For a PNG use the camera "
             "icon above the figure.",
         )
-        st.download_button(  # the table is made on click, like the HTML
-            "Figure data (CSV)",
-            data=lambda: table_to_csv(figure_table(fig), index=False).encode("utf-8"),
-            file_name=f"{_slug(name)}_data.csv",
-            mime="text/csv",
-            key=f"dl_figdata_{key}",
-            on_click="ignore",
-            icon=":material/download:",
+        download_table(  # the table is made on click, like the HTML
+            lambda: figure_table(fig),
+            f"{name} data",
+            key=f"fig_{key}",
+            index=False,
+            label="Figure data (CSV)",
             help="The numbers drawn, one row per point (per cell for a heatmap).",
         )
 
