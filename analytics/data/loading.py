@@ -167,40 +167,24 @@ def load_annotations(
         categories = list(categories)
     if missing is not None and iter(missing) is missing:
         missing = list(missing)
-    check_options(
-        item=item,
-        annotator=annotator,
-        label=label,
-        format=format,
-        multilabel_sep=multilabel_sep,
-        categories=categories,
-        layout=layout,
-        max_bytes=max_bytes,
-        sheet=sheet,
-        name=name,
-        tool_options=tool_options,
-        limits=limits,
-        missing=missing,
-    )
+    options = {
+        "item": item,
+        "annotator": annotator,
+        "label": label,
+        "format": format,
+        "multilabel_sep": multilabel_sep,
+        "categories": categories,
+        "layout": layout,
+        "max_bytes": max_bytes,
+        "sheet": sheet,
+        "name": name,
+        "tool_options": tool_options,
+        "limits": limits,
+        "missing": missing,
+    }
+    check_options(**options)
     try:
-        return _load(
-            source,
-            item=item,
-            annotator=annotator,
-            label=label,
-            format=format,
-            multilabel_sep=multilabel_sep,
-            categories=categories,
-            duplicates=duplicates,
-            kind=kind,
-            layout=layout,
-            max_bytes=max_bytes,
-            sheet=sheet,
-            name=name,
-            tool_options=tool_options,
-            limits=limits,
-            missing=missing,
-        )
+        return _load(source, duplicates=duplicates, kind=kind, **options)
     except AnnotationDataError:
         raise
     except (MemoryError, KeyboardInterrupt):
