@@ -159,9 +159,10 @@ n_boot = right.select_slider(
 if not spans.texts_known:
     st.caption("Token matching needs the document texts, which this file does not give.")
 
+fp = spans.fingerprint  # a hash of every span: made once per run, not per use
 try:
-    agree = _agreement(spans.fingerprint, spans, match, int(n_boot))
-    fixed = _fixed(spans.fingerprint, spans)
+    agree = _agreement(fp, spans, match, int(n_boot))
+    fixed = _fixed(fp, spans)
 except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
@@ -207,7 +208,7 @@ with tabs[1]:
     if which == "all labels":
         pairs = agree["pairs"]
     else:
-        pairs = _pairs_by_label(spans.fingerprint, spans, match)
+        pairs = _pairs_by_label(fp, spans, match)
         pairs = pairs[pairs["label"] == which].drop(columns="label")
     label = None if which == "all labels" else which
     show_figure(sp.pair_f1_heatmap(pairs, label=label), "span_pairs", key="spans_pairs_fig")
@@ -238,7 +239,7 @@ with tabs[3]:
             f"Document (the {len(worst)} with the lowest agreement first)",
             list(f1),
             format_func=lambda item: f"{item} · F1 {format_number(f1[item])}",
-            key=f"spans_doc_{spans.fingerprint}_{match}",  # its F1s follow the matching
+            key=f"spans_doc_{fp}_{match}",  # its F1s follow the matching
         )
         st.caption("Green: every annotator marked this exact span. Orange: disputed.")
         segments = sp.document_segments(spans, choice)
@@ -306,7 +307,7 @@ with tabs[5]:
     if not spans.texts_known:
         st.info("Token-level coefficients need the document texts, which this file does not give.")
     else:
-        table = _tokens(spans.fingerprint, spans)
+        table = _tokens(fp, spans)
         st.warning(md(table.attrs["caveat"]))
         show_table(table, "token_agreement", key="spans_tokens", index=False)
         st.caption(f"{table.attrs['tokens']:,} tokens.")
