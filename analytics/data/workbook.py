@@ -21,6 +21,8 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data.limits import DEFAULT_LIMITS, Limits, check_archive, check_cells
+from analytics.data.sheet_rows import SAVE_AS as _SAVE_AS
+from analytics.data.sheet_rows import sheet_rows
 
 __all__ = ["EXCEL_MAX_ROWS", "OLE_MAGIC", "read_excel", "workbook_sheets"]
 
@@ -29,7 +31,6 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 #: Excel's last row: a sheet never has more.
 EXCEL_MAX_ROWS = 1_048_576
 _ENCRYPTED_STREAM = "EncryptionInfo".encode("utf-16-le")
-_SAVE_AS = "Open it in Excel and save it as .xlsx (Excel Workbook), or export CSV."
 _FILL_SHEET = (
     "Put the annotations in this sheet (a header row, then the data rows), or choose the "
     "sheet that holds them with sheet= (load_annotations)."
@@ -312,21 +313,19 @@ def _stream_rows(
     """The sheet's non-blank rows (trailing empty cells cut), their row numbers, the count
     of error cells, and where cells are written without a value (row, column).
 
-    The declared dimension is dropped first so openpyxl neither pads rows to it nor stops
-    at it; the cells openpyxl hands over (rows x widest row) are counted against
-    ``max_cells`` before each row is converted.
+    The rows come from :func:`~analytics.data.sheet_rows.sheet_rows` (each cell at the
+    address it names, the declared dimension ignored, rows or cells out of order refused);
+    the sheet's reach so far (last row x widest column) is counted against ``max_cells``
+    before each row is converted.
     """
-    from openpyxl.cell.read_only import EMPTY_CELL
-
-    ws.reset_dimensions()
     records: list[list] = []
     numbers: list[int] = []
     valueless: set[tuple[int, int]] = set()
     n_errors = 0
     widest = 0
     try:
-        for number, row in enumerate(ws.iter_rows(), start=1):
-            if number > EXCEL_MAX_ROWS:  # openpyxl yields every row of a gap: stop here
+        for number, cells in sheet_rows(ws, name):
+            if number > EXCEL_MAX_ROWS:
                 raise AnnotationDataError(
                     f"the sheet has rows past Excel's last row ({EXCEL_MAX_ROWS:,}), so it was "
                     "not written by a spreadsheet program.",
@@ -334,9 +333,7 @@ def _stream_rows(
                     sheet=ws.title,
                     hint=_SAVE_AS,
                 )
-            if not row:
-                continue
-            widest = max(widest, len(row))
+            widest = max(widest, cells[-1]["column"])
             check_cells(
                 number * widest,
                 limits,
@@ -344,20 +341,17 @@ def _stream_rows(
                 f"the sheet reaches row {number:,} and column {widest:,}",
                 sheet=ws.title,
             )
-            values = []
-            for cell in row:
-                if cell is EMPTY_CELL:
-                    values.append(np.nan)
-                elif cell.value is None:  # styled but empty, or a formula never calculated
-                    values.append(np.nan)
-                    valueless.add((number, len(values)))
-                elif cell.data_type == "e":
-                    values.append(np.nan)
+            values: list[Any] = [np.nan] * cells[-1]["column"]  # columns with no cell: empty
+            for cell in cells:
+                col, value = cell["column"], cell["value"]
+                if value is None:  # styled but empty, or a formula never calculated
+                    valueless.add((number, col))
+                elif cell["data_type"] == "e":
                     n_errors += 1
-                elif isinstance(cell.value, float) and cell.value.is_integer():
-                    values.append(int(cell.value))
+                elif isinstance(value, float) and value.is_integer():
+                    values[col - 1] = int(value)
                 else:
-                    values.append(cell.value)
+                    values[col - 1] = value
             while values and _empty(values[-1]):
                 values.pop()
             if values:
