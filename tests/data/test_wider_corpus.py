@@ -324,3 +324,31 @@ def test_a_repeated_column_a_span_table_does_not_use_is_left_alone():
     data = b"item,annotator,start,end,label,notes,notes\nd1,a,0,4,PER,,\nd1,b,0,4,PER,,\n"
     spans = load_spans(upload(data, "s.csv"))
     assert spans.n_spans == 2
+
+
+def _with_slash_path(fmt: str) -> io.BytesIO:
+    """The Label Studio fixture with task 101's ["Sports", "Football"] answered once as the
+    one-name path ["Sports/Football"]."""
+    from tests.helpers.paths import FIXTURES
+
+    name = "label_studio_export.json" if fmt == "full" else "label_studio_export_min.json"
+    records = json.loads((FIXTURES / name).read_text())
+    if fmt == "full":
+        records[0]["annotations"][2]["result"][-1]["value"]["taxonomy"] = [["Sports/Football"]]
+    else:
+        records[2]["category"] = [{"taxonomy": [["Sports/Football"]]}]
+    return upload(json.dumps(records).encode(), "project.json")
+
+
+@pytest.mark.parametrize("fmt", ["full", "min"])
+def test_taxonomy_paths_that_join_to_one_name_are_refused(fmt):
+    """Paths are joined with "/": ["Sports/Football"] and ["Sports", "Football"] were both
+    the category Sports/Football, two answers merged without a word."""
+    with pytest.raises(AnnotationDataError, match="both read as the category 'Sports/Football'"):
+        load_annotations(_with_slash_path(fmt), tool_options={"from_name": "category"})
+    # a name holding "/" that no other path joins to is read as it is
+    records = json.loads(_with_slash_path(fmt).getvalue())
+    text = json.dumps(records).replace('"Business", "Markets"', '"Business/Markets"')
+    text = text.replace('"Sports/Football"', '"Sports", "Football"')
+    ann = load_annotations(upload(text.encode(), "p.json"), tool_options={"from_name": "category"})
+    assert "Business/Markets" in list(ann.categories)

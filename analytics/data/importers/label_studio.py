@@ -46,7 +46,14 @@ from analytics.data.importers.base import (
     settle_sets,
     skip,
 )
-from analytics.data.importers.tool_cells import id_problem, is_name, name_set, preview, tool_id_text
+from analytics.data.importers.tool_cells import (
+    TaxonomyPaths,
+    id_problem,
+    is_name,
+    name_set,
+    preview,
+    tool_id_text,
+)
 from analytics.data.load_report import LoadReport, SkipNote
 
 NAME = "Label Studio"
@@ -332,12 +339,13 @@ def _collect(
     return entries, controls, skipped, n_read, notes
 
 
-def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) -> Any:
+def _value(result: dict, kind: str, control: str, entry: _Entry, paths: TaxonomyPaths) -> Any:
     """The label of one result, after checking its shape against the documented format:
     ``choices`` a list of option names, ``taxonomy`` a list of paths (each a list of
     names), ``rating``/``number`` a number (null: no answer). A wrong shape is an error,
     never a guess (a string would otherwise be split into one-letter options).
     """
+    source = paths.source
     value = result["value"]
     where = f"{entry.task}, the control '{control}'"
     if kind not in value:
@@ -356,7 +364,7 @@ def _value(result: dict, kind: str, control: str, entry: _Entry, source: str) ->
         shape = 'a list of option names, e.g. ["Positive"]'
     elif kind == "taxonomy":
         if isinstance(v, list) and all(name_set(p) is not None for p in v):
-            return frozenset("/".join(str(x) for x in path) for path in v)
+            return paths.join(v, entry.row)
         shape = 'a list of paths, each a list of names, e.g. [["Sports", "Football"]]'
     else:
         if v is None or (is_name(v) and not isinstance(v, str)):
@@ -428,11 +436,12 @@ def convert(
         )
     values: list[Any] = []
     per_region: list[int] = []
+    paths = TaxonomyPaths(source, chosen)
     for e in entries:
         results = e.results.get(chosen, [])
         if len(results) > 1:
             per_region.append(e.row)
-        values.append(_value(results[0], kind, chosen, e, source) if results else None)
+        values.append(_value(results[0], kind, chosen, e, paths) if results else None)
     if per_region:
         raise AnnotationDataError(
             f"the control '{chosen}' has several results in one annotation "

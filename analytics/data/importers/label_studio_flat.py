@@ -49,7 +49,14 @@ from analytics.data.importers.base import (
 )
 from analytics.data.importers.label_studio import NAME, SKIPS
 from analytics.data.importers.label_studio import OPTIONS as FULL_OPTIONS
-from analytics.data.importers.tool_cells import id_problem, is_name, name_set, preview, tool_ids
+from analytics.data.importers.tool_cells import (
+    TaxonomyPaths,
+    id_problem,
+    is_name,
+    name_set,
+    preview,
+    tool_ids,
+)
 from analytics.data.load_report import LoadReport
 
 #: Written in every record of a flat export.
@@ -159,7 +166,7 @@ def _controls(table: pd.DataFrame, items: np.ndarray, text_json: bool) -> tuple[
     return sure, maybe
 
 
-def _label(kind: str, value: Any, where: str, row: int, source: str) -> Any:
+def _label(kind: str, value: Any, where: str, row: int, source: str, paths: TaxonomyPaths) -> Any:
     """The label of one answer of the chosen control; a wrong shape is an error."""
     if kind == "text":  # one option, as written (a CSV reader may have made "1" a number)
         return frozenset({value.strip() if isinstance(value, str) else str(id_text(value))})
@@ -181,7 +188,7 @@ def _label(kind: str, value: Any, where: str, row: int, source: str) -> Any:
         (v,) = value
         if kind == "taxonomy":
             if isinstance(v, list) and all(name_set(p) is not None for p in v):
-                return frozenset("/".join(str(x) for x in path) for path in v)
+                return paths.join(v, row)
             shape = 'a list of paths, e.g. [{"taxonomy": [["Sports", "Football"]]}]'
         elif v is None or (is_name(v) and not isinstance(v, str)):
             return v
@@ -290,6 +297,7 @@ def convert(
     no_annotator = (annotators == None) & ~no_annotation  # noqa: E711
     read = ~cancelled & ~no_annotation & ~no_annotator
     values: list[Any] = []
+    paths = TaxonomyPaths(source, chosen)
     for cell, row in zip(column(table, chosen)[read], rows[read], strict=True):
         shape, value = _shape(cell, text_json)
         if shape != "missing" and shape != kind and {shape, kind} != {"text", "choices"}:
@@ -307,7 +315,7 @@ def convert(
                 hint="Export the project again from Label Studio; was the file edited?",
             )
         values.append(
-            None if shape == "missing" else _label(shape, value, chosen, int(row), source)
+            None if shape == "missing" else _label(shape, value, chosen, int(row), source, paths)
         )
     notes = [
         f"Label Studio {which} export: one record per annotation ({len(table)} in all). "

@@ -19,6 +19,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import id_text, is_missing
 
 __all__ = [
+    "TaxonomyPaths",
     "id_problem",
     "is_name",
     "name_set",
@@ -260,3 +261,51 @@ def name_set(value: Any) -> frozenset[str] | None:
         # text stays as written (even "None": finish() warns about such names)
         return frozenset(x if isinstance(x, str) else str(_id_text(x)) for x in value)
     return None
+
+
+class TaxonomyPaths:
+    """Taxonomy paths read as category names (joined with ``/``), never two paths as one.
+
+    A path's names are joined with ``/``: ``["Sports", "Football"]`` is the category
+    ``Sports/Football``. An option whose own name holds ``/`` would make ``["A/B"]`` and
+    ``["A", "B"]`` the same category; when two different paths of one file join to one
+    name, :meth:`join` refuses, naming both and their rows.
+
+    Parameters
+    ----------
+    source : str
+        The file's name, for error messages.
+    column : str or None, default None
+        The column (control) the paths come from, for error messages.
+
+    Examples
+    --------
+    >>> paths = TaxonomyPaths("x.json")
+    >>> sorted(paths.join([["Sports", "Football"], ["News"]], row=1))
+    ['News', 'Sports/Football']
+    """
+
+    def __init__(self, source: str, column: str | None = None) -> None:
+        self.source, self.column = source, column
+        self._seen: dict[str, tuple[tuple[str, ...], int]] = {}
+
+    def join(self, paths: Sequence[Sequence[Any]], row: int) -> frozenset[str]:
+        """The category names of one answer's paths; an error if one collides."""
+        names = []
+        for path in paths:
+            parts = tuple(str(x) for x in path)
+            name = "/".join(parts)
+            first, first_row = self._seen.setdefault(name, (parts, row))
+            if first != parts:
+                raise AnnotationDataError(
+                    f"the taxonomy paths {list(first)} (row {first_row}) and {list(parts)} "
+                    f"(row {row}) both read as the category '{name}', because an option's "
+                    "name holds '/'.",
+                    source=self.source,
+                    column=self.column,
+                    rows=sorted({first_row, row}),
+                    hint="Rename the option whose name holds '/' (in the labelling config "
+                    "and the file), so that each path reads as its own category.",
+                )
+            names.append(name)
+        return frozenset(names)
