@@ -14,7 +14,6 @@ Dawid-Skene answers come from one yes/no model per category.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,8 +24,11 @@ from analytics._core.formatting import format_count, format_percent
 from analytics._core.lazy import is_lazy
 from analytics.data import Annotations, as_annotations
 from analytics.models import gold_table
-from analytics.overview.measures import expected_label_error
-from analytics.overview.severity import Severity, Verdict, judge
+from analytics.overview.advice import recommend
+from analytics.overview.confusion import MERGE_SHARE
+from analytics.overview.measures import SURE, expected_label_error, judged_by_everyone
+from analytics.overview.results import Answer, Overview, Recommendation
+from analytics.overview.severity import Verdict, judge
 
 __all__ = [
     "CHANCE_SPAMMER_SCORE",
@@ -41,11 +43,6 @@ __all__ = [
 #: An annotator whose spammer score is at least this labels near chance (their labels
 #: barely depend on the item).
 CHANCE_SPAMMER_SCORE = 0.5
-#: A model label is settled when its posterior is at least this.
-SURE = 0.9
-#: "Merge categories a and b" is recommended only when that pair holds at least this
-#: share of all the confusion between categories.
-MERGE_SHARE = 0.5
 
 PAGES = {
     "agreement": ("pages/agreement.py", "Agreement report"),
@@ -53,87 +50,6 @@ PAGES = {
     "gold_labels": ("pages/gold_labels.py", "Gold labels"),
     "next_labels": ("pages/next_labels.py", "Next labels"),
 }
-_RANK = {Severity.BAD: 0, Severity.CAUTION: 1, Severity.UNDEFINED: 2, Severity.GOOD: 3}
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One of the five answers.
-
-    Parameters
-    ----------
-    key : str
-        ``"agreement"``, ``"noise"``, ``"annotators"``, ``"gold"`` or ``"more_labels"``.
-    question : str
-        The question, as a person asks it.
-    sentence : str
-        The answer in one plain sentence.
-    number : str
-        The headline number, formatted.
-    verdict : Verdict
-        Its severity and the rule that gave it.
-    page : str
-        The app page that explains it (a path such as ``"pages/noise.py"``).
-    page_title : str
-        That page's title.
-    """
-
-    key: str
-    question: str
-    sentence: str
-    number: str
-    verdict: Verdict
-    page: str
-    page_title: str
-
-
-@dataclass(frozen=True)
-class Recommendation:
-    """The one thing to do next.
-
-    Parameters
-    ----------
-    text : str
-        What to do, in one sentence.
-    severity : Severity
-        How urgent (the severity of the answer it follows from).
-    page : str
-        The page where it is done.
-    page_title : str
-        That page's title.
-    items : tuple, default ()
-        The items concerned (e.g. the items to relabel), when there are some.
-    verdict : Verdict or None, default None
-        The verdict of the answer it follows from (its rule says why it is urgent).
-    """
-
-    text: str
-    severity: Severity
-    page: str
-    page_title: str
-    items: tuple = ()
-    verdict: Verdict | None = None
-
-
-@dataclass(frozen=True)
-class Overview:
-    """The five answers and the recommendation; :meth:`to_frame` is the table form."""
-
-    answers: tuple[Answer, ...]
-    recommendation: Recommendation
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per answer: question, answer, number, severity, rule, page."""
-        return pd.DataFrame(
-            {
-                "question": [a.question for a in self.answers],
-                "answer": [a.sentence for a in self.answers],
-                "number": [a.number for a in self.answers],
-                "severity": [a.verdict.label for a in self.answers],
-                "rule": [a.verdict.rule.describe() for a in self.answers],
-                "page": [a.page_title for a in self.answers],
-            }
-        )
 
 
 def _answer(key: str, question: str, sentence: str, number: str, verdict: Verdict, page: str):
@@ -224,7 +140,9 @@ def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, f
     return _answer("annotators", q, sentence, number, verdict, "gold_labels"), list(weak.items())
 
 
-def _certainty(ann: Annotations, fits: list, gold: Any = None) -> tuple[Answer, Answer, list]:
+def _certainty(
+    ann: Annotations, fits: list, gold: Any = None
+) -> tuple[Answer, Answer, tuple[list, bool]]:
     q_gold = "How sure are the gold labels?"
     q_more = "Would more labels help?"
     if ann.is_multilabel:
@@ -287,17 +205,31 @@ def _certainty(ann: Annotations, fits: list, gold: Any = None) -> tuple[Answer, 
     unsure = list(items[unsure_mask])
     share = len(unsure) / len(items) if len(items) else np.nan
     more_verdict = judge("uncertain_items", share)
+    nobody_left = (  # every annotator has judged each unsure item: none is left to ask
+        bool(unsure)
+        and not ann.is_multilabel
+        and not is_lazy(ann)
+        and judged_by_everyone(
+            ann.item_codes, ann.annotator_codes, ann.n_annotators, ann.items.get_indexer(unsure)
+        )
+    )
     if unsure:
         sentence = (
             f"Yes, for {format_count(len(unsure), 'item')} ({more_verdict.shown}) whose "
             f"label is less than {SURE:.0%} sure: one or two more labels each would settle "
-            f"them. The model is at least {SURE:.0%} sure of the others, by its own "
+            + (
+                "them, from new annotators or an expert: every annotator here has already "
+                "judged them."
+                if nobody_left
+                else "them."
+            )
+            + f" The model is at least {SURE:.0%} sure of the others, by its own "
             "posteriors, which run overconfident: some of those are wrong too."
         )
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
     if not ann.is_multilabel:
-        sentence += _more_labels_plan(fits[0], is_lazy(ann), error) + sampled
+        sentence += _more_labels_plan(fits[0], is_lazy(ann), error, nobody_left) + sampled
     more = _answer(
         "more_labels",
         q_more,
@@ -308,10 +240,12 @@ def _certainty(ann: Annotations, fits: list, gold: Any = None) -> tuple[Answer, 
         # Gold labels page, whose Dawid-Skene fit holds the posteriors
         "gold_labels" if ann.is_multilabel or is_lazy(ann) else "next_labels",
     )
-    return gold, more, unsure
+    return gold, more, (unsure, nobody_left)
 
 
-def _more_labels_plan(result, lazy: bool = False, error: float = np.nan) -> str:
+def _more_labels_plan(
+    result, lazy: bool = False, error: float = np.nan, nobody_left: bool = False
+) -> str:
     """The model's own forecast of two more judgements per item (next_labels.plan).
 
     The forecast simulates runs like this one from the fitted model; its gain (two more
@@ -339,101 +273,11 @@ def _more_labels_plan(result, lazy: bool = False, error: float = np.nan) -> str:
             "the Next labels page, which picks the items where one more judgement tells "
             "the most, needs the judgements in memory (load a sample)."
             if lazy
+            else "the Next labels page plans batches only from annotators who have not "
+            "judged an item yet, and none is left for the unsure items."
+            if nobody_left
             else "the Next labels page picks the items where one more judgement tells the most."
         )
-    )
-
-
-def _confused_pair(fit_result) -> tuple[Any, Any, float] | None:
-    """The two categories the annotators confuse most (prevalence-weighted, both ways).
-
-    None with fewer than three categories, or when that pair holds less than
-    :data:`MERGE_SHARE` of all the confusion (no single pair stands out).
-    """
-    theta = np.asarray(fit_result.confusion_array, float)
-    if theta.ndim != 3 or theta.shape[1] < 3:
-        return None
-    weights = fit_result.judgements.reindex(fit_result.confusion.keys()).to_numpy(float)
-    weights = weights / weights.sum() if weights.sum() else np.full(len(theta), 1 / len(theta))
-    pi = fit_result.prevalence.to_numpy(float)
-    mass = np.einsum("j,jkl->kl", weights, theta) * pi[:, None]
-    both = mass + mass.T
-    np.fill_diagonal(both, 0.0)
-    total = both.sum() / 2.0
-    k, m = np.unravel_index(int(np.argmax(both)), both.shape)
-    if total <= 0 or both[k, m] < MERGE_SHARE * total:  # confusion spread out: no one pair
-        return None
-    cats = list(fit_result.prevalence.index)
-    return cats[k], cats[m], float(both[k, m])
-
-
-def _recommend(
-    answers: dict[str, Answer],
-    weak: list,
-    unsure: list,
-    fits: list,
-    lazy: bool = False,
-    multilabel: bool = False,
-) -> Recommendation:
-    def rec(text: str, key: str, items: tuple = ()) -> Recommendation:
-        a = answers[key]
-        return Recommendation(text, a.verdict.severity, a.page, a.page_title, items, a.verdict)
-
-    options: list[Recommendation] = []
-    if weak:
-        who, score = weak[0]
-        more = f" (and {len(weak) - 1:,} more)" if len(weak) > 1 else ""
-        options.append(
-            rec(
-                f"Annotator {who} labels at chance (spammer score {score:.2f}){more}: review "
-                "their work, or leave their labels out.",
-                "annotators",
-            )
-        )
-    pair = _confused_pair(fits[0]) if fits and len(fits) == 1 else None
-    if pair is not None:
-        a, b, mass = pair
-        options.append(
-            rec(
-                f"Merge categories {a!s} and {b!s}, or sharpen the guidelines between them: "
-                f"annotators confuse them most ({format_percent(mass)} of all labels).",
-                "agreement",
-            )
-        )
-    if unsure:
-        options.append(
-            rec(
-                # Next labels plans single-label batches only: multi-label data are
-                # pointed at the Gold labels page's per-category posteriors instead
-                (
-                    f"Relabel these {len(unsure):,} items: some category's yes/no is less "
-                    f"than {SURE:.0%} sure (the Gold labels page shows every category's "
-                    "posterior for each item)."
-                )
-                if multilabel
-                else f"Relabel these {len(unsure):,} items: their label is less than "
-                f"{SURE:.0%} sure "
-                + (
-                    "(on data in memory the Next labels page plans that batch)."
-                    if lazy
-                    else "(the Next labels page plans the batch that settles them)."
-                ),
-                "more_labels",
-                tuple(unsure),
-            )
-        )
-    options = [o for o in options if o.severity in (Severity.BAD, Severity.CAUTION)]
-    if options:
-        return min(options, key=lambda o: _RANK[o.severity])
-    if any(a.verdict.severity is Severity.UNDEFINED for a in answers.values()):
-        return rec(
-            "Some answers are undefined for these data (see their reasons): collect more "
-            "overlapping labels before benchmarking.",
-            "agreement",
-        )
-    return rec(
-        "Benchmark on the model's labels: agreement, noise and label certainty all read good.",
-        "gold",
     )
 
 
@@ -501,7 +345,9 @@ def overview(
       pair with the most prevalence-weighted confusion :math:`\\sum_j w_j \\pi_a
       \\theta_{jab}` both ways, when it holds at least :data:`MERGE_SHARE` of all
       confusion) and "relabel these items", the one whose answer is most severe (ties in
-      that order); when all read good, "benchmark on the model's labels".
+      that order); when none applies, "benchmark on the model's labels" only if all five
+      answers read good, and otherwise the answers that do not, named
+      (:func:`~analytics.overview.advice.recommend`).
 
     References
     ----------
@@ -521,7 +367,7 @@ def overview(
         fits = given if given is not None else _fits(ann, dict(fit_options or {}))
         answers["annotators"], weak = _annotators(ann, fits)
     except AnnotationDataError as exc:
-        weak, unsure, fits = [], [], []
+        weak, unsure, fits, nobody_left = [], [], [], False
         for key, q in (
             ("annotators", "Which annotators are biased, and how?"),
             ("gold", "How sure are the gold labels?"),
@@ -539,9 +385,11 @@ def overview(
                 "gold_labels",
             )
     else:  # gold labels that do not fit the data are the caller's error, said as such
-        answers["gold"], answers["more_labels"], unsure = _certainty(ann, fits, gold)
+        answers["gold"], answers["more_labels"], (unsure, nobody_left) = _certainty(ann, fits, gold)
     order = ("agreement", "noise", "annotators", "gold", "more_labels")
     return Overview(
         tuple(answers[k] for k in order),
-        _recommend(answers, weak, unsure, fits, is_lazy(ann), multilabel=ann.is_multilabel),
+        recommend(
+            answers, weak, unsure, fits, is_lazy(ann), ann.is_multilabel, nobody_left=nobody_left
+        ),
     )

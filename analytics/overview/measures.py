@@ -6,7 +6,10 @@ import math
 
 import numpy as np
 
-__all__ = ["expected_label_error"]
+__all__ = ["SURE", "expected_label_error", "judged_by_everyone"]
+
+#: A model label is settled when its posterior is at least this.
+SURE = 0.9
 
 
 def expected_label_error(confidence) -> float:
@@ -40,3 +43,41 @@ def expected_label_error(confidence) -> float:
     if values.size == 0:
         return math.nan
     return round(float(np.mean(1.0 - values)), 12)
+
+
+def judged_by_everyone(item_codes, annotator_codes, n_annotators: int, items) -> bool:
+    """Whether every annotator has already judged each of the given items.
+
+    When they have, no one in the pool is left to give those items another judgement: more
+    labels must come from new annotators (or an expert).
+
+    Parameters
+    ----------
+    item_codes, annotator_codes : array-like of int, shape (n_judgements,)
+        The judgements' item and annotator codes.
+    n_annotators : int
+        How many annotators the pool holds.
+    items : array-like of int
+        The item codes asked about.
+
+    Returns
+    -------
+    bool
+        True when each of ``items`` has judgements from all ``n_annotators`` (repeated
+        judgements by one annotator count once); False for no items.
+
+    Examples
+    --------
+    >>> judged_by_everyone([0, 0, 1], [0, 1, 0], 2, [0])
+    True
+    >>> judged_by_everyone([0, 0, 1], [0, 1, 0], 2, [0, 1])
+    False
+    """
+    items = np.asarray(items, dtype=np.int64)
+    if items.size == 0:
+        return False
+    item_codes = np.asarray(item_codes, dtype=np.int64)
+    mask = np.isin(item_codes, items)
+    pairs = np.unique(item_codes[mask] * max(n_annotators, 1) + np.asarray(annotator_codes)[mask])
+    per_item = np.bincount(pairs // max(n_annotators, 1), minlength=int(items.max()) + 1)
+    return bool((per_item[items] >= n_annotators).all())

@@ -1,0 +1,155 @@
+"""The one recommendation that follows from the Overview's five answers."""
+
+from __future__ import annotations
+
+from analytics._core.formatting import format_percent
+from analytics.overview.confusion import confused_pair
+from analytics.overview.measures import SURE
+from analytics.overview.results import Answer, Recommendation
+from analytics.overview.severity import Severity
+
+__all__ = ["recommend"]
+
+#: How the recommendation names an answer that is not good.
+_NAMES = {
+    "agreement": "agreement",
+    "noise": "the noise bound of the agreed items",
+    "annotators": "annotator quality",
+    "gold": "the model's label certainty",
+    "more_labels": "the share of unsure items",
+}
+_RANK = {Severity.BAD: 0, Severity.CAUTION: 1, Severity.UNDEFINED: 2, Severity.GOOD: 3}
+
+
+def recommend(
+    answers: dict[str, Answer],
+    weak: list,
+    unsure: list,
+    fits: list,
+    lazy: bool = False,
+    multilabel: bool = False,
+    *,
+    nobody_left: bool = False,
+) -> Recommendation:
+    """The one thing to do next, from the answers and what they found.
+
+    Parameters
+    ----------
+    answers : dict of str to Answer
+        The five answers by key.
+    weak : list of (annotator, float)
+        Annotators at or above the chance spammer score, worst first.
+    unsure : list
+        Items whose model label is less than :data:`~analytics.overview.measures.SURE` sure.
+    fits : list of DawidSkeneResult
+        The fitted model (one on single-label data); empty when it could not be fitted.
+    lazy : bool, default False
+        The data live on an engine (the Next labels page needs them in memory).
+    multilabel : bool, default False
+        Multi-label data (Next labels plans single-label batches only).
+    nobody_left : bool, default False
+        Every annotator has already judged each unsure item.
+
+    Returns
+    -------
+    Recommendation
+        Among "review annotator *j*", "merge categories *a* and *b*" and "relabel these
+        items", the one whose answer is most severe (ties in that order). When none
+        applies: "benchmark on the model's labels" if all five answers read good; "collect
+        more overlapping labels" if some are undefined; otherwise the answers that are not
+        good are named, with "benchmark on the model's labels, checked on expert-labelled
+        items" when the model is sure of its labels and "not a benchmark yet" when not,
+        at the severity of the worst of them (low agreement never reads "all good").
+
+    References
+    ----------
+    Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
+    *TACL* 2, 311-326 (low agreement does not rule out a reliable model-based gold standard).
+    """
+
+    def rec(text: str, key: str, items: tuple = ()) -> Recommendation:
+        a = answers[key]
+        return Recommendation(text, a.verdict.severity, a.page, a.page_title, items, a.verdict)
+
+    options: list[Recommendation] = []
+    if weak:
+        who, score = weak[0]
+        more = f" (and {len(weak) - 1:,} more)" if len(weak) > 1 else ""
+        options.append(
+            rec(
+                f"Annotator {who} labels at chance (spammer score {score:.2f}){more}: review "
+                "their work, or leave their labels out.",
+                "annotators",
+            )
+        )
+    pair = confused_pair(fits[0]) if fits and len(fits) == 1 else None
+    if pair is not None:
+        a, b, mass = pair
+        options.append(
+            rec(
+                f"Merge categories {a!s} and {b!s}, or sharpen the guidelines between them: "
+                f"annotators confuse them most ({format_percent(mass)} of all labels).",
+                "agreement",
+            )
+        )
+    if unsure:
+        options.append(
+            rec(
+                # Next labels plans single-label batches only: multi-label data are
+                # pointed at the Gold labels page's per-category posteriors instead
+                (
+                    f"Relabel these {len(unsure):,} items: some category's yes/no is less "
+                    f"than {SURE:.0%} sure (the Gold labels page shows every category's "
+                    "posterior for each item)."
+                )
+                if multilabel
+                else f"Relabel these {len(unsure):,} items with new annotators or an expert: "
+                f"their label is less than {SURE:.0%} sure, and every annotator here has "
+                "already judged them."
+                if nobody_left
+                else f"Relabel these {len(unsure):,} items: their label is less than "
+                f"{SURE:.0%} sure "
+                + (
+                    "(on data in memory the Next labels page plans that batch)."
+                    if lazy
+                    else "(the Next labels page plans the batch that settles them)."
+                ),
+                "more_labels",
+                tuple(unsure),
+            )
+        )
+    options = [o for o in options if o.severity in (Severity.BAD, Severity.CAUTION)]
+    if options:
+        return min(options, key=lambda o: _RANK[o.severity])
+    if any(a.verdict.severity is Severity.UNDEFINED for a in answers.values()):
+        return rec(
+            "Some answers are undefined for these data (see their reasons): collect more "
+            "overlapping labels before benchmarking.",
+            "agreement",
+        )
+    others = [a for a in answers.values() if a.verdict.severity is not Severity.GOOD]
+    if not others:
+        return rec(
+            "Benchmark on the model's labels: agreement, noise, annotators and label "
+            "certainty all read good.",
+            "gold",
+        )
+    # no action above applies, yet some answer is not good (low agreement, a high noise
+    # bound, a biased annotator): never say "all read good" then
+    worst = min(others, key=lambda a: _RANK[a.verdict.severity])
+    read = "; ".join(f"{_NAMES[a.key]} reads {a.verdict.severity} ({a.number})" for a in others)
+    gold = answers["gold"]
+    if gold.verdict.severity is Severity.GOOD:
+        text = (
+            f"Benchmark on the model's labels, not on agreed or majority labels, and check "
+            f"them first on a few expert-labelled items (the Gold labels page scores the "
+            f"model on them): {read}, while the model is sure of its labels ({gold.number} "
+            "expected wrong, by its own posteriors, which run overconfident)."
+        )
+        return Recommendation(
+            text, worst.verdict.severity, gold.page, gold.page_title, (), worst.verdict
+        )
+    text = f"Not a benchmark yet: {read}. Sharpen the guidelines, then collect more labels."
+    return Recommendation(
+        text, worst.verdict.severity, worst.page, worst.page_title, (), worst.verdict
+    )
