@@ -147,6 +147,16 @@ def input_notes(ann: Any) -> list[str]:
     return notes
 
 
+#: Fewer disagreed items than this: the load notes that p rests on few items.
+FEW_DISAGREED = 10
+_ZERO_P = (
+    "on the {d:,} disagreed item(s) no two annotators ever chose the same category, so the "
+    "chance agreement p estimated from them (footnote 3) is 0, and a bound of 0 would follow "
+    "by construction, not from the data. Give p by hand (the Noise calculator's 'By "
+    "hand' mode), or collect more items."
+)
+
+
 def _undefined(
     n: int,
     d: int,
@@ -417,6 +427,13 @@ def bound_from_chance(
         "p_min": float(p_item.min()),
         "p_max": float(p_item.max()),
     }
+    if not p_agreed.any():  # a bound of 0 by construction: undefined, with the reason
+        return _undefined(n, d, confidence, _ZERO_P.format(d=d), notes, base, items=c.items)
+    if d < FEW_DISAGREED:
+        notes.append(
+            f"p is estimated from only {d} disagreed item(s) (footnote 3): with so few, the "
+            "bound is rough; give p by hand to see how it moves."
+        )
     p_mean = float(p_item.mean())
     if np.ptp(p_agreed) <= 1e-12 * max(1.0, float(p_agreed.max())):
         res = noise_bound(n, d, float(p_agreed[0]), confidence)

@@ -146,6 +146,18 @@ def test_chosen_annotators():
             "never disagreed",
         ),
         ([("i1", "A", "x"), ("i1", "B", "y")], "disagreed on every item"),
+        # A says x, z on the disagreed items, B says y, y: p = 0, so 0 noise by construction
+        (
+            [
+                ("g1", "A", "x"),
+                ("g1", "B", "x"),
+                ("d1", "A", "x"),
+                ("d1", "B", "y"),
+                ("d2", "A", "z"),
+                ("d2", "B", "y"),
+            ],
+            "a bound of 0 would follow by construction",
+        ),
     ],
 )
 def test_degenerate_data_gives_nan_with_reason(rows, needle):
@@ -243,3 +255,18 @@ def test_invariant_to_renaming_and_reordering(labels, seed):
     if base.ok:
         assert (base.t0, base.hidden_hard) == (other.t0, other.hidden_hard)
         assert base.p == pytest.approx(other.p)
+
+
+def test_few_disagreed_items_are_noted_and_many_are_not():
+    """A review saw "at most 0.0% noise, good" resting on two disagreed items; p > 0 from
+    fewer than FEW_DISAGREED items is now noted as rough."""
+    from analytics.noise.from_annotations import FEW_DISAGREED
+
+    r = noise_from_annotations(two_annotators())  # 3 disagreed items
+    assert r.n_disagreed == 3 < FEW_DISAGREED and np.isfinite(r.gamma)
+    assert any("only 3 disagreed item(s)" in n for n in r.notes)
+    rows = [(f"g{i}", w, "x" if i % 2 else "y") for i in range(40) for w in ("A", "B")]
+    for i in range(12):  # disagreed: A and B each say x on half of them, y on the others
+        rows += [(f"d{i}", "A", "xy"[i % 2]), (f"d{i}", "B", "yx"[i % 2])]
+    r = noise_from_annotations(frame(rows))
+    assert r.n_disagreed >= FEW_DISAGREED and not any("disagreed item(s)" in n for n in r.notes)
