@@ -30,6 +30,7 @@ from analytics.agreement.prepared import (
     single_label_only,
     undefined,
 )
+from analytics.agreement.reading import FEW_SHARED
 from analytics.agreement.weights import agreement_weights
 from analytics.data import Annotations
 
@@ -278,7 +279,7 @@ def pair_mean(p: Prepared, weights: Weights, which: str, name: str) -> Built:
         if n_ok < all_pairs:
             parts.append(f"{all_pairs - n_ok} pairs share no items or are undefined")
         if few:
-            parts.append(f"{few} of the pairs averaged share fewer than 10 items (noisy)")
+            parts.append(f"{few} {FEW_SHARED}")
     return (
         Coefficient(total / n_ok, "; ".join(parts), shared),
         lambda: _mean_pair_statistic(p, w_or_none, which),

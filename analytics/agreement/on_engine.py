@@ -41,6 +41,7 @@ from analytics.agreement.prepared import (
     prepare,
     undefined,
 )
+from analytics.agreement.reading import FEW_SHARED
 from analytics.agreement.weights import agreement_weights, weights_order_problem
 from analytics.data import Annotations, LabelKind
 
@@ -174,7 +175,7 @@ def _pair_mean(data: PatternData, weights: Any, which: str, name: str) -> Coeffi
             parts.append(f"{all_pairs - int(ok.sum())} pairs share no items or are undefined")
         few = int((ok & (shared < 10)).sum())
         if few:
-            parts.append(f"{few} of the pairs averaged share fewer than 10 items (noisy)")
+            parts.append(f"{few} {FEW_SHARED}")
     return Coefficient(float(vals[ok].mean()), "; ".join(parts), data.pairable)
 
 

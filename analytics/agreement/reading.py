@@ -12,7 +12,10 @@ import numpy as np
 from analytics._core.formatting import format_judged_value
 from analytics._core.validation import check_confidence
 
-__all__ = ["CAVEAT", "band", "reading"]
+__all__ = ["CAVEAT", "FEW_SHARED", "band", "reading"]
+
+#: How a mean over annotator pairs notes the pairs that share few items (in its note).
+FEW_SHARED = "of the pairs averaged share fewer than 10 items (noisy)"
 
 CAVEAT = (
     "Agreement is neither necessary nor sufficient for a good gold standard. Annotators who "
@@ -125,7 +128,8 @@ def reading(
     confidence : float, default 0.95
         The interval's coverage, strictly between 0 and 1.
     note : str, default ""
-        Why the value is undefined, if it is.
+        Why the value is undefined, if it is; for a defined mean over annotator pairs, a
+        note naming pairs that share fewer than 10 items adds a caution sentence.
 
     Returns
     -------
@@ -167,6 +171,13 @@ def reading(
         if lo_band != hi_band and not coefficient.lower().startswith("percent"):
             text += f", from '{lo_band}' to '{hi_band}', so the verbal label is uncertain"
     text += "."
+    few = next((part for part in note.split("; ") if FEW_SHARED in part), None)
+    if few:  # a mean over pairs: pairs sharing two items weigh as much as the others
+        text += (
+            f" Caution: {few.replace(' (noisy)', '')}, and each pair counts as much as any "
+            "other in the mean, so a few pairs that agree on a couple of items can lift it "
+            "(even above percent agreement)."
+        )
     if coefficient.startswith("Fleiss") and 0 < value <= 1:
         text += (
             f" Read as a share of easy items (Beigman Klebanov & Beigman 2009, section 3.3): about "

@@ -90,7 +90,9 @@ def test_per_category_for_multilabel_data():
 
 def test_readings_are_plain_and_cover_undefined_values():
     text = ag.reading("Cohen's kappa", 0.62, 0.58, 0.66)
-    assert text.startswith("0.62: substantial agreement beyond chance; the 95% interval 0.58 to 0.66")
+    assert text.startswith(
+        "0.62: substantial agreement beyond chance; the 95% interval 0.58 to 0.66"
+    )
     wide = ag.reading("Gwet's AC1", 0.5, 0.3, 0.7)
     assert "uncertain" in wide
     assert "reliable" in ag.reading("Krippendorff's alpha (nominal)", 0.85)
@@ -208,3 +210,25 @@ def test_per_category_error_bars_have_a_colour_of_their_own():
     bars = fig.data[0]
     assert not isinstance(bars.marker.color, str)  # coloured by value
     assert isinstance(bars.error_y.color, str)
+
+
+def test_a_mean_over_pairs_that_lean_on_sparse_pairs_carries_a_caution():
+    """A review saw Light's kappa 0.81, "almost perfect", above percent agreement 0.76 on
+    data where three of six pairs shared only two items; the note saying so sat in a table
+    column scrolled off screen. The reading now says it."""
+    import pandas as pd
+
+    from analytics import load_annotations
+    from analytics.agreement import agreement_report, reading
+
+    rows = [
+        (f"i{i}", w, "xyz"[(i + (w == "c") * (i % 3 == 0)) % 3]) for i in range(30) for w in "abc"
+    ]
+    rows += [("i0", "d", "x"), ("i1", "d", "y")]  # d shares two items with each of a, b, c
+    ann = load_annotations(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    report = agreement_report(ann, n_boot=0).set_index("coefficient")
+    light = report.loc["Cohen's kappa (Light's mean over pairs)"]
+    text = reading("Cohen's kappa (Light's mean over pairs)", light["value"], note=light["note"])
+    assert "Caution: 3 of the pairs averaged share fewer than 10 items" in text
+    fleiss = report.loc["Fleiss' kappa"]
+    assert "Caution" not in reading("Fleiss' kappa", fleiss["value"], note=fleiss["note"])
