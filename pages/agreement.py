@@ -120,6 +120,7 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
             "Order",
             list(ORDERS),
             default="clustered",
+            required=True,
             key="agr_pair_order",
             help="Clustered: annotators who agree with each other sit together (average "
             "linkage), so groups show as blocks. Most shared items: the busiest first.",
@@ -239,6 +240,7 @@ with st.container(border=True):
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
         default="Bootstrap (1,000 resamples)" if quick else "Fast (analytic where one exists)",
+        required=True,
         key="agr_interval_mode",
         help="Bootstrap: resample items 1,000 times (a BCa interval, or the basic one when "
         "the estimate is too biased for BCa; a mean over annotator pairs gets the jackknife's "

@@ -345,7 +345,9 @@ download_table(
     label="Download the model's labels with confidence (CSV)",
 )
 
-section = st.segmented_control("Show", SECTIONS, default=SECTIONS[0], key="gl_section")
+section = st.segmented_control(
+    "Show", SECTIONS, default=SECTIONS[0], required=True, key="gl_section"
+)
 section = section or SECTIONS[0]
 
 if section == "Models compared":
@@ -380,7 +382,9 @@ elif section == "Annotators":
     annotators = annotator_table(result)
     c1, c2 = st.columns([2, 1])
     how = (
-        c1.segmented_control("Annotators to draw", list(PICKS), default=PICKS[0], key="gl_pick")
+        c1.segmented_control(
+            "Annotators to draw", list(PICKS), default=PICKS[0], required=True, key="gl_pick"
+        )
         or PICKS[0]
     )
     n = (

@@ -116,7 +116,10 @@ if ann is None:
     )
     mode = MODES[1]
 else:
-    mode = st.segmented_control("Mode", MODES, default=MODES[0], key="noise_mode") or MODES[0]
+    mode = (
+        st.segmented_control("Mode", MODES, default=MODES[0], required=True, key="noise_mode")
+        or MODES[0]
+    )
 confidence = st.select_slider(
     "Confidence",
     options=CONFIDENCES,
@@ -232,7 +235,9 @@ start = follow_up_defaults(result, kappa=data_kappa)
 # the inputs start from the bound above: keyed by it, they follow a new data set or a switch
 # to "By hand" (a widget keeps its own value under a fixed key, whatever value= says)
 sfx = f"{mode}_{start.n_items}_{start.p:.6g}_{start.n_agreed}_{start.kappa:.6g}"
-section = st.segmented_control("Question", SECTIONS, default=SECTIONS[0], key="noise_section")
+section = st.segmented_control(
+    "Question", SECTIONS, default=SECTIONS[0], required=True, key="noise_section"
+)
 
 try:
     if section == SECTIONS[0]:

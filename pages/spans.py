@@ -150,7 +150,9 @@ if spans.n_annotators < 2:
 left, right = st.columns(2)
 matches = ["exact", "overlap", "token"] if spans.texts_known else ["exact", "overlap"]
 match = (
-    left.segmented_control("When do two spans agree?", matches, default="exact", key="spans_match")
+    left.segmented_control(
+        "When do two spans agree?", matches, default="exact", required=True, key="spans_match"
+    )
     or "exact"
 )
 n_boot = right.select_slider(

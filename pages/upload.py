@@ -43,6 +43,8 @@ from ui.widgets import (
 via_the_frame("pages/upload.py")  # opened by its address before the app frame ran
 
 AUTO = "(detect)"
+#: The source segment the page last showed (restored if a client deselects it).
+MODE_SHOWN = "concord_upload_mode_shown"
 
 
 def _fractional(data: bytes, name: str, sheet: str | None):
@@ -51,6 +53,8 @@ def _fractional(data: bytes, name: str, sheet: str | None):
         return fractional_count_agreement(data, name, sheet)
     except AnnotationDataError:
         return None
+
+
 LAYOUTS = {
     "long": "long (one judgement per row)",
     "wide": "wide (one column per annotator)",
@@ -76,17 +80,26 @@ Everything the loader decided, and every row it skipped, is listed under **What 
 
 current = get_annotations()
 source_now = get_source() or ""
-mode = st.segmented_control(
-    "Load from",
-    ["Sample data set", "Upload a file", PATH_MODE],
-    # a data set that did not come from a sample (an upload, or set by a script) stays put
-    default="Sample data set"
+# a data set that did not come from a sample (an upload, or set by a script) stays put
+mode_default = (
+    "Sample data set"
     if current is None or source_now.startswith("sample:")
     else PATH_MODE
     if source_now.startswith("path:")
-    else "Upload a file",
+    else "Upload a file"
+)
+if st.session_state.get("upload_mode", "") is None:
+    # A second click on the selected segment deselects it (None), which once read as
+    # "Sample data set" and replaced an upload with the sample: the choice stays as shown.
+    st.session_state["upload_mode"] = st.session_state.get(MODE_SHOWN, mode_default)
+mode = st.segmented_control(
+    "Load from",
+    ["Sample data set", "Upload a file", PATH_MODE],
+    default=mode_default,
+    required=True,  # in the browser a click on the selected segment does nothing
     key="upload_mode",
 )
+st.session_state[MODE_SHOWN] = mode
 
 data = name = None
 defaults: dict = {}

@@ -97,6 +97,26 @@ def test_upload_then_every_page(page, tmp_path):
     assert "affect_multilabel.csv" in page.get_by_test_id("stSidebar").inner_text()
 
 
+def test_clicking_the_selected_upload_segment_keeps_the_upload(page):
+    """A click on the selected "Upload a file" segment once switched to the sample."""
+    upload(page, ROOT / "sample_data" / "affect_multilabel.csv")
+    page.get_by_text("Loaded: affect_multilabel.csv").wait_for()
+    segment = page.get_by_test_id("stMain").get_by_text("Upload a file", exact=True).first
+    for visit in range(2):  # on the page the upload was made, then after another page
+        if visit:
+            goto_page(page, "Overview")
+            goto_page(page, "Data")
+        for _ in range(2):
+            segment.click()
+            wait_for_app(page)
+        assert_no_traceback(page)
+        assert "affect_multilabel.csv" in page.get_by_test_id("stSidebar").inner_text()
+        assert "crowd_intents" not in page.get_by_test_id("stSidebar").inner_text()
+        assert page.get_by_text("Loaded: affect_multilabel.csv").is_visible()
+        assert page.get_by_test_id("stFileUploaderDropzoneInput").count() == 1
+        assert page.get_by_test_id("stSelectbox").filter(has_text="Sample data set").count() == 0
+
+
 def test_every_page_on_the_sample_with_screenshots(page):
     # multi-label last but one: visiting it loads the multi-label sample
     order = [
