@@ -78,7 +78,8 @@ def _batch(
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def _plan(fingerprint: str, _result, target: float | None, current: bool, max_k: int = 10) -> Plan:
-    return plan(_result, target, current=current, max_k=max_k if not current else 5, n_draws=20)
+    # plan's own draws and seed: the command line's next-batch gives the same plan
+    return plan(_result, target, current=current, max_k=max_k if not current else 5)
 
 
 st.title("Next labels: what to label next, and how many labels are enough")
@@ -222,7 +223,7 @@ try:
         accuracy_curve_figure(
             more,
             now=float(conf.mean()),
-            after_batch=float(after.mean()),
+            after_batch=float(after.mean()) if len(batch) else None,  # no star for nothing
             batch_size=len(batch),
             n_items=ann.n_items,
             measured_now=measured,
@@ -234,9 +235,14 @@ try:
         "Expected accuracy is the model's own: the share of labels that match the true category "
         "if the model is right about the annotators. Against expert gold on public data it is "
         "close for 1-3 judgements per item on RTE and a few points optimistic on harder sets, "
-        "more so with more judgements (hard items fool several annotators at once). The "
-        "star is this batch, placed at its judgements per item: aimed at the items where "
-        "they tell the most, it can sit above the curve, which spreads them over every item."
+        "more so with more judgements (hard items fool several annotators at once)."
+        + (
+            " The star is this batch, placed at its judgements per item: aimed at the items "
+            "where they tell the most, it can sit above the curve, which spreads them over "
+            "every item."
+            if len(batch)
+            else ""
+        )
         + (
             ""
             if measured is None
@@ -265,10 +271,22 @@ try:
     )
     for note in new_run.notes:
         st.caption(md(note))
-    st.markdown("**For a new run like this one: would two more annotators per item help?**")
-    k_now = int(max(2, round(ann.n_judgements / max(ann.n_items, 1))))
+    per_item_now = ann.n_judgements / max(ann.n_items, 1)
+    k_now = int(max(2, round(per_item_now)))
     if k_now + 2 > 10:  # the curve above stops at 10 per item: simulate as far as needed
         new_run = _plan(ann.fingerprint, result, float(target), False, k_now + 2)
+    st.caption(
+        "Two accuracies for about the same design, both the model's own: 'now' on the chart "
+        f"({format_percent(conf.mean())}, {per_item_now:.1f} judgements per item) is these "
+        "items given the judgements they actually received, scored with the fitted "
+        "annotators' error rates as if they were known exactly. The table "
+        f"({format_percent(new_run.accuracy_at(k_now))} at {k_now}) is a new run from "
+        "scratch: each simulated replicate first redraws the annotators' error rates within "
+        "what these data allow, then gives fresh items k judgements from annotators picked at "
+        "random, so it also carries the uncertainty about the annotators, which usually pulls "
+        "it down. Neither is wrong: plan a new run with the table."
+    )
+    st.markdown("**For a new run like this one: would two more annotators per item help?**")
     kappa = float(fleiss_kappa(ann))
     side = pd.DataFrame(
         {
@@ -307,7 +325,7 @@ try:
         "not about these labels (the Overview's 'right now' is these labels' own figure). "
         "The model's answer simulates the fitted annotators. The Noise calculator's answer uses "
         "agreement alone (Beigman Klebanov & Beigman 2009, section 5.3, with Fleiss' kappa "
-        f"{kappa:.2f} read as the share of easy items): how many of the items all annotators "
+        f"{kappa:.3f} read as the share of easy items): how many of the items all annotators "
         "agree on could be coin-flips, at 95% confidence."
     )
 except AnnotationDataError as exc:

@@ -120,6 +120,8 @@ class Planner:
     annotator_cap: int | None = None
     _conf: dict[int, float] = field(default_factory=dict, repr=False)
     _pre: dict[int, tuple] = field(default_factory=dict, repr=False)
+    #: the last score :meth:`run` computed for an item it re-scored (NaN: stopped)
+    last_score: dict[int, float] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._row_entropy = entr(self.theta).sum(-1)  # (J, K): H of every confusion row, nats
@@ -135,6 +137,32 @@ class Planner:
         self._used[who] += 1
         if self._used[who] >= self.annotator_cap:
             self._full[who] = True
+
+    @property
+    def full(self) -> np.ndarray:
+        """Which annotators are at ``annotator_cap`` (all False without a cap)."""
+        return self._full
+
+    def why_stopped(self, i: int) -> str:
+        """Why item ``i``, with judgements planned, takes no more in this batch.
+
+        Returns
+        -------
+        str
+            ``"at_item_cap"``, ``"reached_stop_at"``, ``"nobody_left"`` (every annotator
+            has judged it or is planned to), ``"annotators_at_cap"``, ``"no_gain"`` (its
+            next judgement is worth nothing), or ``""`` when it could take another one.
+        """
+        if len(self.state(i)[2]) >= self.cap:
+            return "at_item_cap"
+        if self.confidence(i) >= self.stop_at:
+            return "reached_stop_at"
+        if not len(self._free_of(i)):
+            return "nobody_left"
+        if not len(self.free(i)):
+            return "annotators_at_cap"
+        last = self.last_score.get(i, float("nan"))
+        return "no_gain" if np.isfinite(last) and last <= 0 else ""
 
     def state(self, i: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """(branch weights, branch posteriors, annotators planned) of item ``i``."""
@@ -365,6 +393,7 @@ class Planner:
                 # queued for an annotator now at the cap: score it again without them
                 self._pre.pop(i, None)
                 nxt, nxt_who = self.score(i)
+                self.last_score[i] = nxt
                 if np.isfinite(nxt) and nxt > 0:
                     heapq.heappush(heap, (-nxt, i, nxt_who))
                 continue
@@ -372,6 +401,7 @@ class Planner:
             out.append((i, *self.plan(i, who, known)))
             stamp[i] = len(self.state(i)[2])
             nxt, nxt_who = self.score(i)
+            self.last_score[i] = nxt
             if np.isfinite(nxt) and nxt > 0:
                 heapq.heappush(heap, (-nxt, i, nxt_who))
         return out

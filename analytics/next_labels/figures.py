@@ -46,7 +46,8 @@ def accuracy_curve_figure(
     -------
     plotly.graph_objects.Figure
         Accuracy in percent against judgements per item added, with the plan's interval
-        as a band.
+        as a band; the y axis spans every point drawn (the band's edges included) with a
+        margin.
 
     Examples
     --------
@@ -54,8 +55,9 @@ def accuracy_curve_figure(
     >>> import pandas as pd
     >>> curve = pd.DataFrame({"k": [0, 1], "accuracy": [0.8, 0.9], "low": [0.7, 0.85],
     ...                       "high": [0.9, 0.95]})
-    >>> len(accuracy_curve_figure(SimpleNamespace(curve=curve), now=0.8).data)
-    3
+    >>> fig = accuracy_curve_figure(SimpleNamespace(curve=curve), now=0.8)
+    >>> len(fig.data), [round(y, 1) for y in fig.layout.yaxis.range]
+    (3, [68.5, 96.5])
     """
     curve = more.curve
     title = "Expected accuracy of the model's labels"
@@ -124,6 +126,14 @@ def accuracy_curve_figure(
         x_title="more judgements per item",
         y_title="expected accuracy (%)",
     )
+    # Plotly pads no line-only trace, so a band reaching the data's extremes sat on the
+    # plot's edge, cut off: give every drawn point some room
+    drawn = np.concatenate([np.asarray(t.y, float) for t in fig.data])
+    drawn = drawn[np.isfinite(drawn)]
+    if len(drawn):
+        lo, hi = float(drawn.min()), float(drawn.max())
+        pad = max(0.06 * (hi - lo), 0.02)
+        fig.update_yaxes(range=[lo - pad, hi + pad])
     return fig
 
 

@@ -6,7 +6,12 @@ drawn from the prevalence :math:`\\pi` (or, for the items at hand, from their cu
 posterior :math:`q_i`), each judgement from the confusion row of a randomly chosen
 annotator. Simulating that story and decoding each simulated item by Bayes' rule gives
 the accuracy of the model's labels after :math:`k` judgements per item, for every
-:math:`k` at once (the judgements are added one at a time).
+:math:`k` at once: the judgements are added one at a time to the same simulated items
+(common random numbers across :math:`k`), and each item counts with its posterior
+probability of being labelled right rather than 0 or 1, which has the same expectation and
+far less simulation noise. Under its own parameters a replicate's expected accuracy cannot
+fall with more judgements, so each replicate's curve is made non-decreasing (isotonic
+regression): what dips is simulation noise, and the curve and its band never do.
 
 Uncertainty: each of ``n_draws`` replicates first draws its own parameters from the
 Dirichlet distributions the fit's expected counts imply (when the result carries
@@ -23,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import isotonic_regression
 
 from analytics._core.errors import AnnotationDataError
 from analytics.next_labels.parameters import model_arrays
@@ -39,7 +45,7 @@ class Plan:
     curve : pandas.DataFrame
         Columns ``k`` (judgements per item; more judgements per item when
         ``current=True``, starting at 0), ``accuracy`` (mean over replicates), ``low``,
-        ``high`` (the interval at ``level``).
+        ``high`` (the interval at ``level``); all three are non-decreasing in ``k``.
     target_accuracy : float
         NaN when no target was given.
     needed : int or None
@@ -114,6 +120,15 @@ def _pick_annotators(rng: np.random.Generator, weights: np.ndarray, n: int, k: i
     return order
 
 
+def _top_posterior(log_post: np.ndarray) -> np.ndarray:
+    """Each row's largest posterior, from unnormalised log posteriors.
+
+    Under the replicate's own parameters this is the probability that the row's label
+    (the argmax) is the true category: the expected accuracy of that one item.
+    """
+    return 1.0 / np.exp(log_post - log_post.max(1, keepdims=True)).sum(1)
+
+
 def plan(
     result: Any,
     target_accuracy: float | None = None,
@@ -169,7 +184,15 @@ def plan(
     :math:`z_i \\sim \\pi^r`, judgements :math:`y_{im} \\sim \\theta^r_{j_{im} z_i \\cdot}`,
     and is labelled :math:`\\hat z_i = \\arg\\max_k \\pi^r_k \\prod_m \\theta^r_{j_{im} k y_{im}}`
     (decoding with the replicate's own parameters: as if a refit recovered them, which is
-    optimistic for very small data). Accuracy is the share of :math:`\\hat z_i = z_i`.
+    optimistic for very small data). Accuracy is the share of :math:`\\hat z_i = z_i`,
+    estimated by the mean of :math:`\\max_c p^r(z_i = c \\mid y_{i1}, \\ldots, y_{ik})`, the
+    probability under the replicate's parameters that the label is right (its conditional
+    expectation given the judgements: unbiased, with less noise than the 0/1 score). A
+    replicate's curve is then replaced by its isotonic (non-decreasing) regression over
+    :math:`k`: its true curve is non-decreasing (Bayes' rule with the generating parameters
+    never loses accuracy from more evidence), so the projection can only bring the estimate
+    closer to it (in squared error), and the mean and quantiles over replicates are
+    non-decreasing as well.
 
     References
     ----------
@@ -180,6 +203,9 @@ def plan(
 
     Efraimidis, P. S. and Spirakis, P. G. (2006). Weighted random sampling with a
     reservoir. *Information Processing Letters* 97(5), 181-185.
+
+    Robertson, T., Wright, F. T. and Dykstra, R. L. (1988). *Order Restricted Statistical
+    Inference*. Wiley (isotonic regression).
     """
     _check(target_accuracy, max_k, n_items, n_draws, level)
     names, theta, pi, q = model_arrays(result)
@@ -214,7 +240,7 @@ def plan(
         log_th = np.log(np.maximum(th, 1e-300))
         col = 0
         if current:
-            acc[r, 0] = np.mean(log_post.argmax(1) == z)
+            acc[r, 0] = _top_posterior(log_post).mean()
             col = 1
         for m in range(max_k):
             j = who[:, m]
@@ -222,8 +248,11 @@ def plan(
             y = (rng.random((n_items, 1)) > np.cumsum(rows_theta, 1)).sum(1)
             y = np.minimum(y, th.shape[-1] - 1)
             log_post += log_th[j, :, y]
-            acc[r, col] = np.mean(log_post.argmax(1) == z)
+            acc[r, col] = _top_posterior(log_post).mean()
             col += 1
+    # each replicate's expected accuracy cannot fall with more judgements (its decoder is
+    # Bayes' rule under its own parameters): project its simulated curve onto that shape
+    acc = np.array([isotonic_regression(row).x for row in acc])
     tail = (1 - level) / 2
     curve = pd.DataFrame(
         {

@@ -14,6 +14,7 @@ from analytics.next_labels.batch import MAX_BRANCHES, STRATEGIES, Planner
 from analytics.next_labels.gain import pool_gains
 from analytics.next_labels.parameters import annotator_codes, judged_pairs, model_view
 from analytics.next_labels.pruning import best_available, mean_bounds
+from analytics.next_labels.shortfall import excluded_counts, shortfall_note
 
 __all__ = ["BATCH_COLUMNS", "check_batch_settings", "next_batch"]
 
@@ -115,7 +116,12 @@ def next_batch(
         now), ``expected_gain`` (bits this judgement is expected to add, given the ones
         before it in the batch) and ``expected_confidence`` (expected top posterior of the
         item after it). Fewer rows than ``budget`` when no more judgement is worth
-        anything; ``.attrs["notes"]`` says so.
+        anything; ``.attrs["notes"]`` then says why, with counts. ``.attrs["excluded"]``
+        counts the items that can take no further judgement after this batch by reason
+        (:data:`~analytics.next_labels.shortfall.EXCLUSIONS`, each item under the first
+        that applies: ``judged_by_all``, ``confident``, ``at_item_cap``,
+        ``reached_stop_at``, ``nobody_left``, ``annotators_at_cap``, ``no_gain``); items
+        that could take more when the budget ran out are not counted.
 
     Raises
     ------
@@ -190,6 +196,7 @@ def next_batch(
     )
     first_who = np.full(ann.n_items, -1, np.int64)
     exact = None
+    scored = np.full(ann.n_items, np.nan)  # exact first scores, where bounds were refined
     if strategy == "gain" and assign:
         first, first_who = best_available(q, view.confusion, pool, judged)
     elif strategy == "gain":
@@ -198,6 +205,7 @@ def next_batch(
 
         def exact(items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             mean = pool_gains(q, view.confusion, pool, judged, items)[2]
+            scored[items] = mean
             return mean, np.full(len(items), -1, np.int64)
 
     elif strategy == "uncertainty":
@@ -225,23 +233,23 @@ def next_batch(
     out["current_confidence"] = conf[codes]
     out["expected_gain"] = np.array([r[2] for r in rows], float)
     out["expected_confidence"] = np.array([r[3] for r in rows], float)
-    why = (
-        f"at the stop-at confidence ({stop_at:g}), at its per-item cap of {per_item_cap}, "
-        + (
-            ""
-            if per_annotator_cap is None
-            else f"left only to annotators at their cap of {per_annotator_cap}, "
-        )
-        + "has nobody left to judge it, or would gain nothing."
+    excluded = excluded_counts(
+        planner, n_free, conf, np.fmin(scored, first), np.unique(codes), available_mask
     )
-    if not len(out):
-        notes = (f"No judgement is worth asking for: every item is {why}",)
-    elif len(out) < budget:
-        notes = (
-            f"Only {len(out)} of the {budget} judgements are worth asking for: every other "
-            f"item is {why}",
-        )
-    else:
-        notes = ()
+    note = shortfall_note(
+        excluded,
+        len(out),
+        int(budget),
+        ann.n_items,
+        {
+            "pool": len(pool),
+            "n_annotators": n_ann,
+            "stop_at": float(stop_at),
+            "per_item_cap": int(per_item_cap),
+            "per_annotator_cap": per_annotator_cap,
+        },
+    )
+    notes = (note,) if note else ()
+    out.attrs["excluded"] = excluded
     out.attrs["notes"] = notes
     return out

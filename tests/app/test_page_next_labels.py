@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 
+import numpy as np
 import pandas as pd
 
 from analytics import Annotations
@@ -59,7 +62,9 @@ def test_batch_table_downloads_and_curves():
     assert two_more["judgements per item"].tolist() == [5, 7]  # 1500 judgements / 300 items
     acc = two_more["model: a new run's expected accuracy"].to_numpy()
     assert acc[1] > acc[0]
-    bound = two_more["agreement alone: share of agreed items that may be coin-flips (bound)"].to_numpy()
+    bound = two_more[
+        "agreement alone: share of agreed items that may be coin-flips (bound)"
+    ].to_numpy()
     assert bound[1] < bound[0]
 
 
@@ -111,7 +116,12 @@ def test_a_fully_judged_data_set_says_nobody_is_left():
     at = run(bluebirds())
     assert not at.error
     assert at.dataframe[0].value.empty
-    assert any("nobody left to judge it" in i.value for i in at.info)
+    ann = bluebirds()
+    assert any(
+        f"each of the {ann.n_annotators} annotators has already judged all "
+        f"{ann.n_items} items" in i.value.replace("\\", "")
+        for i in at.info
+    )
 
 
 def test_a_sample_with_true_labels_shows_todays_measured_accuracy():
@@ -135,3 +145,65 @@ def test_a_sample_with_true_labels_shows_todays_measured_accuracy():
     measured = gold_table({"m": fit(ann)}, sample_truth("crowd_intents")).loc["m", "accuracy"]
     assert abs(circle["y"][0] - 100 * measured) < 1e-9
     assert any("against the sample's true labels" in c.value for c in at.caption)
+
+
+def spec_arrays(trace: dict, axis: str) -> np.ndarray:
+    """A figure trace's x or y values (Plotly sends numeric arrays base64-encoded)."""
+    value = trace[axis]
+    if isinstance(value, dict):
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+    return np.asarray(value, float)
+
+
+def test_two_annotators_who_judged_everything(tmp_path, capsys):
+    """The empty batch says which reason applies, the chart draws no star for it and keeps
+    the band inside the plot, and the page's plan is the command line's."""
+    from analytics import load_annotations
+    from analytics.cli import main
+    from tests.next_labels.test_shortfall import small_crowd
+
+    path = tmp_path / "two.csv"
+    small_crowd(2).to_csv(path, index=False)
+    ann = load_annotations(path)
+    at = run(ann)
+    assert not at.error
+    info = [i.value.replace("\\", "") for i in at.info]
+    assert any(
+        v.startswith(
+            "No judgement is worth asking for: each of the 2 annotators has already "
+            "judged all 30 items. To get more: bring in new annotators"
+        )
+        for v in info
+    ), info
+    assert not any("or would gain nothing" in v for v in info)  # the old list of four
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert not any("after this batch" in (t.get("name") or "") for t in spec["data"])
+    assert not any("The star is this batch" in c.value for c in at.caption)
+    band = next(t for t in spec["data"] if t.get("name") == "interval")
+    low, high = spec["layout"]["yaxis"]["range"]
+    ys = spec_arrays(band, "y")
+    assert low < ys.min() and ys.max() < high  # the band is not cut at the plot's edge
+
+    # the plan table is the command line's, to the last digit (same draws and seed)
+    table = next(d.value for d in at.dataframe if list(d.value.columns)[:2] == ["k", "accuracy"])
+    assert main(["next-batch", str(path), "--budget", "5", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)["plan"]
+    curve = pd.DataFrame(cli["curve"])
+    for column in ("accuracy", "low", "high"):
+        np.testing.assert_allclose(table[column], 100 * curve[column], rtol=0, atol=1e-9)
+    page_reason = next(m.value for m in at.markdown if "A new run with annotators" in m.value)
+    assert cli["reason"].split(";")[1].strip(" .") in page_reason.replace("\\", "")
+
+
+def test_the_two_accuracies_are_explained_and_kappa_has_one_precision():
+    at = run(crowd())
+    two = next(c.value for c in at.caption if c.value.startswith("Two accuracies"))
+    # the crowd sample: 99.2% now, with 5 judgements per item; a new run at 5: 95.6%
+    assert "'now' on the chart (99.2%, 5.0 judgements per item)" in two
+    assert "The table (95.6% at 5) is a new run from scratch" in two
+    kappas = [
+        re.search(r"Fleiss' kappa (\S+)", c.value).group(1)
+        for c in at.caption
+        if "Fleiss' kappa" in c.value
+    ]
+    assert len(kappas) == 2 and kappas[0] == kappas[1] and len(kappas[0].split(".")[1]) == 3

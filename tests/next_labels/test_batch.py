@@ -83,7 +83,9 @@ def test_second_judgement_of_an_item_is_worth_its_conditional_information():
     named = next_batch(res, ann, 2, per_item_cap=2, stop_at=1.0, annotators=["a", "c"])
     # a and b judged x already and c may judge it once in a batch: one judgement is left
     assert named["annotator"].tolist() == ["c"]
-    assert "nobody left to judge it" in named.attrs["notes"][0]
+    assert named.attrs["excluded"] == {"nobody_left": 1}
+    assert "every annotator left planned in this batch" in named.attrs["notes"][0]
+    assert "name more of the data's annotators" in named.attrs["notes"][0]
 
 
 def test_caps_stop_at_and_assignments(fitted):
@@ -128,7 +130,11 @@ def test_a_short_batch_says_why(fitted):
     # nothing at all: it said "Only 0 of the 10 judgements are worth asking for"
     empty = next_batch(res, ann, 10, stop_at=0.01)
     assert len(empty) == 0
-    assert empty.attrs["notes"][0].startswith("No judgement is worth asking for: every item")
+    assert empty.attrs["excluded"] == {"confident": ann.n_items}
+    assert empty.attrs["notes"][0] == (
+        f"No judgement is worth asking for: all {ann.n_items} items are already at the "
+        "stop-at confidence (0.01). To get more: raise the stop-at confidence."
+    )
 
 
 @pytest.mark.parametrize(
@@ -259,7 +265,12 @@ def test_per_annotator_cap_spreads_the_work_and_keeps_the_greedy_order():
     judged = set(zip(ann.items[ann.item_codes], ann.annotators[ann.annotator_codes], strict=True))
     pairs = list(zip(capped["item"], capped["annotator"], strict=True))
     assert not judged & set(pairs) and len(set(pairs)) == len(pairs)
-    assert "at their cap of 10" in capped.attrs["notes"][0]
+    # short of the budget because of the items, not the cap: the note says which
+    why = capped.attrs["excluded"]
+    assert sum(why.values()) == ann.n_items and "annotators_at_cap" not in why
+    assert why["reached_stop_at"] == capped["item"].nunique()
+    assert f"{why['confident']} items are already at the stop-at" in capped.attrs["notes"][0]
+    assert "cap of 10" not in capped.attrs["notes"][0]
     # a cap nobody reaches changes nothing
     pd.testing.assert_frame_equal(
         next_batch(res, ann, 100, annotators=names, per_annotator_cap=100), free

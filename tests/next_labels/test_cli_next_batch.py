@@ -55,3 +55,40 @@ def test_per_annotator_limit(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "--per-annotator limits the annotators --assign names" in err and "without" in err
     assert main(["next-batch", CROWD, "--budget", "5", "--assign", "--per-annotator", "0"]) == 2
+
+
+def test_an_empty_batch_says_which_reason_applies(capsys, tmp_path):
+    """Two annotators who both judged every item: nobody is left to ask, and it says so
+    (it listed four possible reasons without saying which)."""
+    from tests.next_labels.test_shortfall import small_crowd
+
+    path = tmp_path / "two.csv"
+    small_crowd(2).to_csv(path, index=False)
+    assert main(["next-batch", str(path), "--budget", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "0 judgements of 0 items" in out
+    assert "each of the 2 annotators has already judged all 30 items" in out
+    assert "bring in new annotators" in out
+    assert main(["next-batch", str(path), "--budget", "10", "--json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert len(notes) == 1 and "already judged all 30 items" in notes[0]
+
+
+def test_the_plan_is_the_librarys(capsys, tmp_path):
+    """Same draws and seed as plan's defaults (the page uses them too)."""
+    from analytics import load_annotations
+    from analytics.dawid_skene import fit
+    from analytics.next_labels import plan
+    from tests.next_labels.test_shortfall import small_crowd
+
+    path = tmp_path / "four.csv"
+    small_crowd(4, accuracy=0.7).to_csv(path, index=False)
+    assert main(["next-batch", str(path), "--budget", "5", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["plan"]
+    want = plan(fit(load_annotations(path)), 0.95)
+    assert (got["needed"], got["needed_surely"], got["reason"]) == (
+        want.needed,
+        want.needed_surely,
+        want.reason,
+    )
+    pd.testing.assert_frame_equal(pd.DataFrame(got["curve"]), want.curve, check_dtype=False)
