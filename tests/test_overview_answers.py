@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics import Annotations
+from analytics import Annotations, load_annotations
 from analytics.data import load_sample
 from analytics.overview import MERGE_SHARE, Severity, expected_label_error, judge, overview
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import FIXTURES, ROOT
 
 KEYS = ["agreement", "noise", "annotators", "gold", "more_labels"]
 
@@ -167,3 +167,26 @@ def test_a_value_just_under_a_threshold_is_not_printed_on_it():
     text = reading("Krippendorff's alpha (nominal)", 2 / 3)
     assert text.startswith("0.6667: not reliable by Krippendorff's standard (below 0.667)")
     assert reading("Fleiss' kappa", 0.5999).startswith("0.5999: moderate")
+
+
+def test_the_strongest_bias_reads_as_shares_that_add_up(crowd):
+    """It read "gives '0' 52 points less often than it is true"; now the annotator's share,
+    the model's share and their difference, which add up."""
+    import re
+
+    sentence = {a.key: a for a in overview(crowd).answers}["annotators"].sentence
+    found = re.search(
+        r"labels ([\d.]+)% of items '.+', where the model puts ([\d.]+)% of them "
+        r"\(([+-]\d+) points\)",
+        sentence,
+    )
+    assert found, sentence
+    usage, prevalence, points = (float(g) for g in found.groups())
+    assert abs(usage - prevalence - points) <= 0.6
+
+
+def test_no_about_before_a_bound():
+    """ "about >99.9%" read oddly: a bound is said without "about"."""
+    result = overview(load_annotations(FIXTURES / "low_agreement_sure_model.csv"))
+    text = " ".join(a.sentence for a in result.answers)
+    assert "about >" not in text and "about <" not in text

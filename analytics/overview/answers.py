@@ -131,10 +131,11 @@ def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, f
             values = bias.to_numpy(float)
             j, k = np.unravel_index(int(np.nanargmax(np.abs(values))), values.shape)
             towards = bias.columns[k].removeprefix("bias toward ")
-            sign = "more" if values[j, k] > 0 else "less"
+            truly = float(fits[0].prevalence.iloc[k])  # bias: usage share - prevalence
             sentence += (
-                f" Strongest bias: {bias.index[j]} gives '{towards}' "
-                f"{abs(values[j, k]) * 100:.0f} points {sign} often than it is true."
+                f" Strongest bias: {bias.index[j]} labels {format_percent(truly + values[j, k])}"
+                f" of items '{towards}', where the model puts {format_percent(truly)} of them "
+                f"({values[j, k] * 100:+.0f} points)."
             )
     number = f"{len(weak):,} of {len(spam):,}"
     return _answer("annotators", q, sentence, number, verdict, "gold_labels"), list(weak.items())
@@ -265,9 +266,12 @@ def _more_labels_plan(
     def at(x: float) -> str:
         return format_percent(min(max(x + shift, 0.0), 1.0))
 
+    def about(text: str) -> str:  # never "about >99.9%"
+        return text if text[:1] in "<>" else f"about {text}"
+
     return (
-        f" By the model's own account about {format_percent(level)} of its labels are right "
-        f"now; two more judgements on every item would make that about {at(two['accuracy'])} "
+        f" By the model's own account {about(format_percent(level))} of its labels are right "
+        f"now; two more judgements on every item would make that {about(at(two['accuracy']))} "
         f"({at(two['low'])} to {at(two['high'])}; the gain simulated from the fitted model); "
         + (
             "the Next labels page, which picks the items where one more judgement tells "
