@@ -334,7 +334,12 @@ for col in free_text:
         icon=":material/visibility_off:",
         type="primary",
     )
-if raw_columns:
+if raw_columns and ann.report.tool:  # a tool's fields, not columns mapped to roles
+    st.caption(
+        f"Read as a {md(ann.report.tool)} export: its importer reads the fields it knows "
+        "(see **What the loader did**), so there are no column roles to set."
+    )
+elif raw_columns:
     with st.expander("Column roles", expanded=bool(free_text or set_aside)):
         st.dataframe(
             column_roles(raw_columns, chosen_columns, set_aside, free_text),

@@ -76,3 +76,14 @@ def test_column_roles_table():
         "role": ["item", *["annotator (wide form)"] * 3, "ignored (your choice)"],
         "note": ["", "", "", "looks like free text, not labels", ""],
     }
+
+
+def test_a_tool_export_shows_no_column_roles_but_says_which_importer_read_it():
+    """A review saw a Label Studio JSON's id, data and annotations listed as "not used",
+    though its 120 judgements came from them: a tool export's fields are the importer's."""
+    from tests.helpers.paths import FIXTURES
+
+    at = uploaded((FIXTURES / "label_studio_export.json").read_bytes(), "project.json")
+    assert at.session_state["concord_annotations"].report.tool == "Label Studio"
+    assert not any(list(d.value.columns) == ["column", "role", "note"] for d in at.dataframe)
+    assert any("Read as a Label Studio export" in shown(c.value) for c in at.caption)
