@@ -16,7 +16,7 @@ from ui.report import report_button
 from ui.settings import report_settings
 from ui.state import require_annotations
 from ui.text import md, md_lines
-from ui.widgets import annotation_downloads, download_table, explain
+from ui.widgets import annotation_downloads, data_file_name, download_table, explain
 
 via_the_frame("pages/export.py")  # opened by its address before the app frame ran
 
@@ -113,7 +113,7 @@ for label, file_name, make in results:
     st.download_button(
         label,
         data=lambda make=make: table_to_csv(make(), index=False).encode("utf-8"),
-        file_name=file_name,
+        file_name=data_file_name(file_name),
         mime="text/csv",
         key=f"export_{file_name}",
         on_click="ignore",

@@ -30,7 +30,7 @@ from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.state import require_annotations, sample_gold
 from ui.text import md
-from ui.widgets import explain, show_error, show_figure, show_table
+from ui.widgets import data_file_name, explain, show_error, show_figure, show_table
 
 via_the_frame("pages/next_labels.py")  # opened by its address before the app frame ran
 
@@ -206,7 +206,7 @@ for col, fmt, label, make in (
     col.download_button(
         label,
         data=(lambda make=make: make(batch).encode("utf-8")) if len(batch) else b"",
-        file_name=name,
+        file_name=data_file_name(name),
         mime=mime,
         key=f"nl_dl_{fmt}",
         on_click="ignore",

@@ -19,7 +19,7 @@ from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
 from ui.state import require_annotations, sample_gold
 from ui.text import md
-from ui.widgets import explain, page_link
+from ui.widgets import data_file_name, explain, page_link
 
 via_the_frame("pages/overview.py")  # opened by its address before the app frame ran
 
@@ -106,7 +106,7 @@ if rec.items:
     st.download_button(
         f"Download the {len(rec.items):,} items (CSV)",
         data=lambda: table_to_csv(pd.DataFrame({"item": list(rec.items)}), index=False).encode(),
-        file_name="items_to_relabel.csv",
+        file_name=data_file_name("items_to_relabel.csv"),
         mime="text/csv",
         key="ov_items",
         on_click="ignore",

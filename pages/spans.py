@@ -13,6 +13,8 @@ from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.text import md, md_lines
 from ui.widgets import (
+    DOWNLOAD_STEM,
+    data_file_name,
     download_table,
     explain,
     show_error,
@@ -136,6 +138,7 @@ st.markdown(
 )
 # the sidebar names the label data set of the other pages; this page shows its span data
 st.sidebar.caption(md(f"This page: span data {spans.name} (kept apart from the label data)."))
+st.session_state[DOWNLOAD_STEM] = Path(spans.name).stem  # downloads named by the span data
 report = spans.report
 if report.cautions:
     st.warning(md_lines(report.cautions))
@@ -278,7 +281,7 @@ with tabs[4]:
     col1.download_button(
         "Gold as Label Studio JSON",
         data=lambda: sp.to_label_studio(gold, texts).encode("utf-8"),
-        file_name="gold_spans_label_studio.json",
+        file_name=data_file_name("gold_spans_label_studio.json"),
         mime="application/json",
         key="spans_gold_ls",
         on_click="ignore",
@@ -287,7 +290,7 @@ with tabs[4]:
     col2.download_button(
         "Gold as Prodigy JSONL",
         data=lambda: sp.to_prodigy(gold, texts).encode("utf-8"),
-        file_name="gold_spans_prodigy.jsonl",
+        file_name=data_file_name("gold_spans_prodigy.jsonl"),
         mime="application/jsonl",
         key="spans_gold_prodigy",
         on_click="ignore",

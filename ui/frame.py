@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.widgets import DOWNLOAD_STEM
+
 __all__ = ["FRAME_RAN", "WANTED_PAGE", "open_wanted_page", "via_the_frame"]
 
 #: Session key: the page a visit asked for before the frame had run.
@@ -37,6 +39,7 @@ def via_the_frame(page: str) -> None:
     page : str
         The page's path as the navigation names it, e.g. ``"pages/agreement.py"``.
     """
+    st.session_state.pop(DOWNLOAD_STEM, None)  # a page sets it again in this run if it must
     if _folder_mode() and not st.session_state.get(FRAME_RAN):
         st.session_state[WANTED_PAGE] = page
         st.switch_page("app.py")

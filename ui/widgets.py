@@ -22,6 +22,28 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "concord"
 
 
+#: A page whose data are not the loaded annotations (Spans) names its downloads by this.
+DOWNLOAD_STEM = "concord_download_stem"
+
+
+def data_file_name(file_name: str) -> str:
+    """A download's file name, led by the data set's name (``intents_coverage.csv``), so
+    the files of several data sets never overwrite one another in a downloads folder.
+
+    The data set is the loaded annotations, or what the page set under
+    :data:`DOWNLOAD_STEM` in this run (:func:`ui.frame.via_the_frame` clears it first).
+    """
+    from ui.state import get_annotations
+
+    ann = get_annotations()
+    named = st.session_state.get(DOWNLOAD_STEM)
+    stem = _slug(named or (ann.name.rsplit(".", 1)[0] if ann is not None else ""))
+    stem = "" if stem == "concord" and not named else stem
+    if not stem or _slug(file_name).startswith(stem):
+        return file_name
+    return f"{stem}_{file_name}"
+
+
 def explain(markdown: str, *, title: str = "What am I looking at?", expanded: bool = False) -> None:
     """A collapsible plain-language explanation for first-time visitors."""
     with st.expander(title, expanded=expanded, icon=":material/help:"):
@@ -44,7 +66,7 @@ def download_table(
     st.download_button(
         label,
         data=lambda: table_to_csv(df() if callable(df) else df, index=index).encode("utf-8"),
-        file_name=f"{_slug(name)}.csv",
+        file_name=data_file_name(f"{_slug(name)}.csv"),
         mime="text/csv",
         key=f"dl_csv_{key}",
         on_click="ignore",
@@ -146,14 +168,18 @@ def show_figure(fig: go.Figure, name: str, *, key: str) -> None:
         key=f"fig_{key}",
         config={
             "displaylogo": False,
-            "toImageButtonOptions": {"format": "png", "filename": _slug(name), "scale": 2},
+            "toImageButtonOptions": {
+                "format": "png",
+                "filename": data_file_name(_slug(name)),
+                "scale": 2,
+            },
         },
     )
     with st.container(horizontal=True):
         st.download_button(
             "Download figure (HTML)",
             data=lambda: fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8"),
-            file_name=f"{_slug(name)}.html",
+            file_name=data_file_name(f"{_slug(name)}.html"),
             mime="text/html",
             key=f"dl_fig_{key}",
             on_click="ignore",
@@ -191,7 +217,7 @@ def annotation_downloads(ann: Annotations, *, key: str) -> None:
             st.download_button(
                 label,
                 data=lambda make=make: make(ann).encode("utf-8"),
-                file_name=file_name,
+                file_name=data_file_name(file_name),
                 mime="text/csv",
                 key=f"dl_{key}_{file_name}",
                 on_click="ignore",
