@@ -53,7 +53,7 @@ from analytics.models import (
     split_notes,
     stack_parts,
 )
-from analytics.overview import expected_label_error, judge
+from analytics.overview import SURE, expected_label_error, judge
 from ui.cached import ds_fit_per_category, kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
@@ -73,7 +73,7 @@ from ui.widgets import (
 via_the_frame("pages/gold_labels.py")  # opened by its address before the app frame ran
 
 NAMES = {
-    "auto": "auto (models stacked without gold)",
+    "auto": "auto (chosen or stacked without gold)",
     "majority": "majority vote",
     "one_coin": "one-coin Dawid-Skene",
     "mace": "MACE (trust and spam)",
@@ -81,6 +81,9 @@ NAMES = {
     "dawid_skene": "Dawid-Skene (full confusion)",
     "hierarchical": "hierarchical Dawid-Skene",
 }
+SHORT = {m: name.split(" (")[0] for m, name in NAMES.items()}  # "GLAD", "MACE", ...
+#: columns of an interval's two ends and its estimate: drawn alike (0.430 to 0.798, not 0.43)
+INTERVALS = ("estimate", "low", "high", "accuracy", "accuracy_low", "accuracy_high")
 INITS = {
     "majority": "Majority vote (ties split)",
     "soft": "Share of votes",
@@ -123,6 +126,25 @@ def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
     elif use_truth:
         return truth, truth_key, "Against the sample's known true labels"
     return None, "", ""
+
+
+def _auto_title(result) -> str:
+    """What auto fitted, from its weights (``settings["weights"]``, ``{model: 1.0}`` when one
+    model took all the weight): the model it chose, or the models it stacked."""
+    weights = pd.Series(result.settings.get("weights") or {result.model: 1.0}, dtype=float)
+    if result.settings.get("comparison") is None:
+        return f"auto: {SHORT.get(result.model, result.model)} (nothing could be held out)"
+    if len(weights) == 1:
+        return f"auto: {SHORT.get(weights.index[0], weights.index[0])}, chosen without gold (held-out likelihood)"
+    shares = ", ".join(
+        f"{SHORT.get(m, m)} {w:.0%}" for m, w in weights.sort_values(ascending=False).items()
+    )
+    return f"auto: {len(weights)} models stacked without gold (held-out likelihood): {shares}"
+
+
+def _intervals(df: pd.DataFrame) -> dict[str, str]:
+    """``formats`` for a table's intervals: both ends and the estimate with three decimals."""
+    return {c: "{:.3f}" for c in INTERVALS if c in df.columns}
 
 
 def _ds_settings() -> dict:
@@ -178,7 +200,10 @@ def _multilabel(ann) -> None:
         fits = ds_fit_per_category(ann)
     per_cat = per_category_table(fits)
     show_figure(per_category_figure(per_cat), "per-category prevalence", key="gl_ml_fig")
-    show_table(per_cat, "per-category models", key="gl_ml_table", index=False)
+    # its "sure labels" are at least 0.99 sure (per_category_table): say so, since the
+    # Overview calls a label sure from 90%
+    shown = per_cat.rename(columns={"sure labels": "at least 99% sure"})
+    show_table(shown, "per-category models", key="gl_ml_table", index=False)
     st.markdown(
         "**Each item's label set by the per-category models** (a category is in the set when "
         "its posterior P(yes) is at least 0.5), with every category's posterior:"
@@ -291,15 +316,16 @@ if gold is not None:
     except AnnotationDataError as exc:
         show_error(exc)
 
-st.subheader(f"The chosen model: {NAMES[choice]}")
-headline = fit_summary(result)
+st.subheader(f"The chosen model: {_auto_title(result) if choice == 'auto' else NAMES[choice]}")
+headline = fit_summary(result, SURE)  # "sure" as on the Overview, which calls the rest unsure
 m1, m2, m3, m4 = st.columns(4)
 # short labels (they must fit a quarter of a 1,024 px window); the details are in the help
 m1.metric("Items", f"{headline.n_items:,}")
 m2.metric(
-    "Sure labels",
+    f"At least {SURE:.0%} sure",
     f"{headline.confident_share:.1%}",
-    help="Share of items whose most likely label has a posterior of at least 0.99.",
+    help=f"Share of items whose most likely label has a posterior of at least {SURE:.2f}: "
+    "the Overview calls the others unsure.",
 )
 m3.metric(
     "Same as majority",
@@ -360,7 +386,7 @@ if section == "Models compared":
         shown = comparison_with_gold(table, scored)
         top = auto.model if auto.model in shown.index else None
         show_figure(comparison_figure(shown, chosen=top), "model comparison", key="gl_cmp")
-        show_table(shown, "model comparison", key="gl_cmp_table")
+        show_table(shown, "model comparison", key="gl_cmp_table", formats=_intervals(shown))
         st.caption(
             f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
             "judgements hidden from the fit (higher is better); error bars are paired standard "
@@ -424,8 +450,8 @@ elif section == "Prevalence and confidence":
         "Where the model's prevalence differs from majority vote, annotators are biased toward "
         "or against that category."
     )
-    show_figure(confidence_histogram(result), "posterior confidence", key="gl_conf")
-    show_table(confident_share(result), "confident labels per category", key="gl_share")
+    show_figure(confidence_histogram(result, SURE), "posterior confidence", key="gl_conf")
+    show_table(confident_share(result, SURE), "confident labels per category", key="gl_share")
     show_table(majority_agreement(result), "model vs majority agreement", key="gl_agree")
 
 elif section == "Item browser":
@@ -467,7 +493,8 @@ elif section == "Against gold":
         )
     elif scored is not None:
         st.subheader(gold_title)
-        show_table(scored, "accuracy on gold", key="gl_gold_table", formats=three_decimals(scored))
+        formats = three_decimals(scored) | _intervals(scored)  # not "0.867 to 1"
+        show_table(scored, "accuracy on gold", key="gl_gold_table", formats=formats)
         st.caption(
             "Accuracy on the gold items with a 95% item-bootstrap interval (ties count 1/t); "
             "items clamped in a fit are left out of its row."
@@ -492,7 +519,12 @@ elif section == "Against gold":
                 "annotator gold accuracy",
                 key="gl_ann_gold",
             )
-            show_table(per_annotator, "annotator gold accuracy", key="gl_ann_gold_table")
+            show_table(
+                per_annotator,
+                "annotator gold accuracy",
+                key="gl_ann_gold_table",
+                formats=_intervals(per_annotator),
+            )
         except AnnotationDataError as exc:
             show_error(exc)
 
@@ -525,8 +557,11 @@ elif section == "Model uncertainty":
             "annotator accuracy intervals",
             key="gl_boot_fig",
         )
-        show_table(unc.annotator_accuracy, "annotator accuracy intervals", key="gl_boot_acc")
-        show_table(unc.prevalence, "prevalence intervals", key="gl_boot_prev")
+        for frame, title, key in (
+            (unc.annotator_accuracy, "annotator accuracy intervals", "gl_boot_acc"),
+            (unc.prevalence, "prevalence intervals", "gl_boot_prev"),
+        ):
+            show_table(frame, title, key=key, formats=_intervals(frame))
 
 else:
     seconds = result.settings.get("seconds")

@@ -199,8 +199,10 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
     tuple of (str, str)
         The model with the highest held-out log-likelihood per judgement, and a sentence
         naming the runner-up, the margin in standard errors and the share of items the
-        two label differently (how much the choice matters). When nothing could be
-        held out (every item has one judgement), majority vote, saying so.
+        two label differently (how much the choice matters; when they give every item
+        the same label, it says so, and does not ask to compare their labels even when
+        they are within noise of each other). When nothing could be held out (every item
+        has one judgement), majority vote, saying so.
     """
     scores = table["heldout_ll"]
     if not np.isfinite(scores.to_numpy(dtype=float)).any():
@@ -226,11 +228,20 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
         reason += f"; next best {second} ({nats(scores[second])}), {margin} behind."
         if 0 < gap < PRACTICAL_GAP:
             reason += f" That is {gap:.1g} nats per judgement, too small to matter."
+        noise = bool(se > 0 and gap < 2 * se)
         codes = table.attrs.get("labels")
+        differ = None
         if codes is not None and best in codes and second in codes:
-            differ = float((codes[best] != codes[second]).mean())
-            reason += f" The two label {differ:.1%} of the items differently."
-        if se > 0 and gap < 2 * se:
+            differ = int((codes[best] != codes[second]).sum())
+            share = differ / len(codes) if len(codes) else 0.0
+            if differ == 0:  # nothing to compare, however close the two score
+                within = " are within noise of each other and" if noise else ""
+                reason += f" The two{within} agree on every item."
+            elif share < 0.0005:  # not "0.0%"
+                reason += f" The two label {differ:,} of {len(codes):,} items differently."
+            else:
+                reason += f" The two label {share:.1%} of the items differently."
+        if noise and differ != 0:
             reason += " The two are within noise of each other: compare their labels."
     else:
         reason += "."

@@ -73,11 +73,11 @@ def test_auto_compares_and_says_why():
     assert table.index[0] == "hierarchical" and len(table) == 6
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert spec["data"][0]["type"] == "bar"
-    assert any(s.value.startswith("The chosen model: auto") for s in at.subheader)
+    assert any(s.value.startswith("The chosen model: auto: 4 models stacked") for s in at.subheader)
     weights = next(f for f in frames(at) if "weight" in f.columns)
     assert abs(weights["weight"].sum() - 1) < 1e-9
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Items"] == "108" and metrics["Sure labels"].endswith("%")
+    assert metrics["Items"] == "108" and metrics["At least 90% sure"].endswith("%")
     # every table and figure has its download; the labels download is there too
     buttons = at.get("download_button")
     assert len(buttons) >= len(frames(at)) + len(at.get("plotly_chart")) + 1
@@ -213,6 +213,7 @@ def test_multilabel_and_degenerate_data_explained():
     assert "one yes/no" in at.info[0].value
     per_cat = next(d.value for d in at.dataframe if "prevalence" in d.value.columns)
     assert list(per_cat["category"]) == ["p", "q"]
+    assert "at least 99% sure" in per_cat.columns  # not bare "sure": the Overview's is 90%
     one = Annotations.from_frame(
         pd.DataFrame({"item": ["a", "b"], "annotator": ["x", "x"], "label": ["p", "q"]})
     )
@@ -320,3 +321,120 @@ def test_majority_vote_claims_no_uncertainty_it_does_not_model():
     assert any(r"Dawid\-Skene on RTE in datasets\/" in a.value for a in alerts)  # escaped
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Same as majority"].endswith("%")
+
+
+# Small crowds of 30 items whose labels are p(os), n(eg) or neu(u), one string per annotator:
+# with two annotators auto puts all the weight on GLAD; with four it stacks Dawid-Skene and
+# the hierarchical model, which label every item alike.
+CROWD = {
+    "ann1": "pnnupuppnppuupupnupnnuppnnpupu",
+    "ann2": "pnnupupuuppuupupnupnnuppnnpupu",
+    "ann3": "pnnununnnuppnupnnupnnuppnnnupu",
+    "ann4": "pnnununuupnuunupuununnppunpppu",
+}
+TRUTH = "pnnupuppuppuupupnupnnuppnnpupu"
+WORDS = {"p": "pos", "n": "neg", "u": "neu"}
+
+
+def crowd(annotators: int) -> Annotations:
+    names = list(CROWD)[:annotators]
+    rows = [(f"item{i:02d}", a, WORDS[CROWD[a][i]]) for i in range(len(TRUTH)) for a in names]
+    frame = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    return Annotations.from_frame(frame, name=f"crowd of {annotators}")
+
+
+def truth_csv() -> bytes:
+    rows = "".join(f"item{i:02d},{WORDS[c]}\n" for i, c in enumerate(TRUTH))
+    return ("item,label\n" + rows).encode()
+
+
+def heading(at) -> str:
+    (head,) = [s.value for s in at.subheader if s.value.startswith("The chosen model")]
+    return head
+
+
+def test_the_headline_names_the_one_model_auto_chose():
+    # auto kept GLAD alone, and the headline read "auto (models stacked without gold)"
+    at = run(crowd(2))
+    assert heading(at) == "The chosen model: auto: GLAD, chosen without gold (held-out likelihood)"
+    assert any("auto chose glad" in i.value for i in at.info)
+    assert not [s for s in at.subheader if "stack" in s.value]
+    show(at, "Models compared")
+    assert not [f for f in frames(at) if list(f.columns) == ["weight"]]  # no stack to weigh
+
+
+def test_the_headline_of_a_stack_gives_its_models_and_weights():
+    at = run(crowd(4))
+    assert heading(at) == (
+        "The chosen model: auto: 2 models stacked without gold (held-out likelihood): "
+        "Dawid-Skene 77%, hierarchical Dawid-Skene 23%"
+    )
+    weights = next(f for f in frames(at) if list(f.columns) == ["weight"])
+    assert weights["weight"].round(2).to_dict() == {"dawid_skene": 0.77, "hierarchical": 0.23}
+
+
+def test_two_models_that_agree_on_every_item_are_not_sent_to_compare_labels():
+    # it said "The two label 0.0% of the items differently ... compare their labels"
+    at = run(crowd(4))
+    (note,) = [i.value for i in at.info if "auto stacked" in i.value]
+    assert "agree on every item" in note
+    assert "compare their labels" not in note and "0\\.0\\%" not in note
+
+
+def test_sure_means_what_it_means_on_the_overview():
+    # the tile said "Sure labels" at a posterior of 0.99 (in a tooltip only), where the
+    # Overview calls a label unsure below 90%
+    from analytics.models import fit
+    from analytics.overview import SURE
+
+    ann = crowd(4)
+    at = run(ann)
+    metrics = {m.label: m.value for m in at.metric}
+    assert SURE == 0.9 and "Sure labels" not in metrics
+    expected = (fit(ann).confidence >= SURE).mean()
+    assert metrics["At least 90% sure"] == f"{expected:.1%}" == "100.0%"  # 96.7% at 0.99
+    show(at, "Prevalence and confidence")
+    share = next(f for f in frames(at) if "confident items" in f.columns)
+    assert share["share of all items"].iloc[-1] == pytest.approx(expected)
+    (hist,) = [
+        json.loads(c.proto.spec) for c in at.get("plotly_chart") if "How sure" in str(c.proto.spec)
+    ]
+    assert "of items at or above 0.9" in hist["layout"]["annotations"][-1]["text"]
+
+
+def interval_formats(at) -> list[set[str]]:
+    """How each table's interval columns (both ends and the estimate) are drawn: a printf
+    format, or the decimals of the texts a column with a missing cell is drawn as."""
+    import re
+
+    found = []
+    for element in at.dataframe:
+        df, config = element.value, json.loads(element.proto.columns or "{}")
+        ends = [c for c in df.columns if c in ("low", "high") or str(c).endswith(("_low", "_high"))]
+        forms = set()
+        for c in ends + [c for c in ("estimate", "accuracy") if ends and c in df.columns]:
+            form = config.get(c, {}).get("type_config", {}).get("format")
+            if form is None and df[c].dtype == object:  # texts: "0.900" or "–"
+                form = {f"{len(m)} decimals" for m in re.findall(r"\.(\d+)", " ".join(df[c]))}
+                form = "/".join(sorted(form))
+            forms.add(str(form))
+        if forms:
+            found.append(forms)
+    return found
+
+
+def test_every_interval_has_the_same_precision_at_both_ends():
+    # "0.43 to 0.798": the grid trims trailing zeros unless a format is given, and the gold
+    # table drew an all-1.0 upper end as "1" beside "0.867"
+    at = run(crowd(4))
+    at.file_uploader(key="gl_gold").set_value(("gold.csv", truth_csv(), "text/csv")).run()
+    assert not at.exception and not at.error
+    seen = []
+    for section in ("Models compared", "Against gold"):
+        seen += interval_formats(show(at, section))
+    show(at, "Model uncertainty")
+    at.select_slider(key="gl_nboot").set_value(20)
+    at.toggle(key="gl_boot").set_value(True).run()
+    seen += interval_formats(at)
+    assert len(seen) == 5, seen  # comparison, gold, annotators on gold, two bootstrap tables
+    assert all(forms == {"%.3f"} for forms in seen), seen

@@ -245,3 +245,31 @@ def test_choose_calls_a_negligible_gap_negligible():
     assert "too small to matter" in reason
     table.loc["one_coin", "heldout_ll"] = -0.2
     assert "too small to matter" not in choose(table)[1]
+
+
+def test_choose_does_not_send_two_models_that_agree_everywhere_to_compare_labels():
+    # "The two label 0.0% of the items differently. The two are within noise of each
+    # other: compare their labels." where there was nothing to compare
+    from analytics.models import choose
+
+    def reason(differ: int, n: int = 5000, se: float = 0.05) -> str:
+        table = pd.DataFrame(
+            {"heldout_ll": [-0.49, -0.54], "heldout_se": [0.0, se]},
+            index=["dawid_skene", "hierarchical"],
+        )
+        other = np.zeros(n, int)
+        other[:differ] = 1
+        table.attrs["labels"] = pd.DataFrame(
+            {"dawid_skene": np.zeros(n, int), "hierarchical": other}
+        )
+        return choose(table)[1]
+
+    same = reason(0)
+    assert same.endswith("The two are within noise of each other and agree on every item.")
+    assert "compare their labels" not in same and "0.0%" not in same
+    assert reason(0, se=0.001).endswith(" behind. The two agree on every item.")  # not noise
+    # one item in 5,000 is counted, not rounded to "0.0%", and is worth a look
+    one = reason(1)
+    assert "The two label 1 of 5,000 items differently." in one and "0.0%" not in one
+    assert one.endswith("compare their labels.")
+    assert "The two label 10.0% of the items differently." in reason(500)
