@@ -272,8 +272,13 @@ try:
             help="Starts at the data's Fleiss' kappa (section 3.3: kappa estimates the share "
             "of easy items), or 80% by hand.",
         )
+        m_data = ann.n_categories if mode == MODES[0] and ann is not None else 2
         m_a = c3.number_input(
-            "Categories on hard items (equally likely)", 2, 20, value=2, key="noise_add_m"
+            "Categories on hard items (equally likely)",
+            2,
+            20,
+            value=min(max(int(m_data), 2), 20),  # the data's categories, when data are loaded
+            key=f"noise_add_m_{sfx}_{m_data}",
         )
         k_lo, k_hi = st.slider("Annotators", 2, 15, (2, 10), key="noise_add_k")
         with st.spinner("Computing the bound for each number of annotators…"):
@@ -297,7 +302,9 @@ try:
             "expected_disagreed: the most likely whole number of disagreements (rounded, as "
             "the paper does), so the two need not add up to the items; gamma: the bound with "
             "the chosen confidence, for that many disagreements; true_noise: the expected "
-            "share of coin-flips."
+            "share of coin-flips. A what-if from kappa's share of easy items and equally "
+            "likely categories on hard items, not from the disagreements observed: its row "
+            "for the data's own number of annotators need not equal the bound above."
         )
     elif section == SECTIONS[2]:
         st.markdown(

@@ -437,7 +437,8 @@ def kappa_noise_estimate(kappa: float, n_items: int, n_agreed: int) -> KappaNois
     elif easy > a + 1e-9:
         reason = (
             f"kappa says {easy:,.0f} items are easy but only {a:,} are agreed; the data do not "
-            "fit the model's reading of kappa (skewed categories make kappa unreliable here)."
+            "fit the model's reading of kappa (easy items agreed by everyone, hard items "
+            "labelled by coin-flips), so it cannot say how many agreed items are coin-flips."
         )
     if reason:
         return KappaNoiseEstimate(k, n, a, NAN, NAN, NAN, reason)

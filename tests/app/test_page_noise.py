@@ -170,3 +170,18 @@ def test_kappa_questions_start_from_the_loaded_datas_kappa():
     at.segmented_control(key="noise_mode").set_value("By hand").run()
     easy = next(w for w in at.number_input if w.label == "Easy items (%)")
     assert easy.value == 80.0  # the paper's example, by hand
+
+
+def test_hard_item_categories_start_at_the_datas():
+    """They were 2 whatever the data: crowd_intents' 4 categories gave a bound at 5
+    annotators twice the one the page headline states for the same data."""
+    from analytics.data import load_sample
+
+    at = run(load_sample("crowd_intents"))
+    at.segmented_control(key="noise_section").set_value("Would more annotators help?").run()
+    assert not at.exception
+    cats = next(w for w in at.number_input if w.label.startswith("Categories on hard items"))
+    assert cats.value == 4
+    at.segmented_control(key="noise_mode").set_value("By hand").run()
+    cats = next(w for w in at.number_input if w.label.startswith("Categories on hard items"))
+    assert cats.value == 2
