@@ -62,7 +62,13 @@ def _summary_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
             )
             + f" ({ann.kind.value} labels).",
         ),
-        Block(s, "table", "Data summary", table=ann.summary()),
+        Block(
+            s,
+            "table",
+            "Data summary",
+            table=ann.summary(),
+            display=ann.summary(separators=True),  # 1,500 as on the pages; the CSV keeps 1500
+        ),
         Block(s, "text", "What the loader did", text="\n".join(ann.report.messages())),
         Block(s, "text", "Settings of this report", text="\n".join(settings.describe())),
         Block(s, "figure", "Judgements per item", figure=judgements_per_item_figure(ann)),

@@ -51,7 +51,7 @@ st.caption(
 annotation_downloads(ann, key="export")
 download_table(
     ann.summary(),
-    f"{ann.name} summary",
+    "summary",  # led by the data set name (data_file_name)
     key="export_summary",
     index=False,
     label="Data summary CSV",

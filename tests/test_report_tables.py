@@ -82,3 +82,19 @@ def test_coefficients_of_perfect_agreement_read_as_coefficients():
     """A column of 1s read "1" beside "1.000 to 1.000"."""
     out = table_html(pd.DataFrame({"value": [1.0, 1.0], "se": [0.0, 0.0]}))
     assert '<td class="num">1.000</td>' in out and '<td class="num">0.000</td>' in out
+
+
+def test_the_data_summary_shows_thousands_separators_and_its_csv_plain_digits():
+    """A review saw "judgements 1500" in the report beside "1,500" on the pages."""
+    import io
+    import zipfile
+
+    from analytics.data import load_sample
+    from analytics.report import build_report, build_report_zip
+
+    ann = load_sample("crowd_intents")
+    html_text = build_report(ann, sections=("summary",))
+    assert '<td class="text">1,500</td>' in html_text and ">1500</td>" not in html_text
+    with zipfile.ZipFile(io.BytesIO(build_report_zip(ann, sections=("summary",)))) as z:
+        name = next(n for n in z.namelist() if "data_summary" in n)
+        assert "judgements,1500" in z.read(name).decode()
