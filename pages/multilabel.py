@@ -16,7 +16,14 @@ from ui.loaders import load_sample_cached
 from ui.severity import show_verdict
 from ui.state import require_annotations, set_annotations, set_source
 from ui.text import md
-from ui.widgets import download_table, explain, show_error, show_figure, show_table
+from ui.widgets import (
+    download_table,
+    explain,
+    show_error,
+    show_figure,
+    show_table,
+    three_decimals,
+)
 
 via_the_frame("pages/multilabel.py")  # opened by its address before the app frame ran
 
@@ -24,6 +31,12 @@ MULTILABEL_SAMPLE = "affect_multilabel"
 LARGE_UNITS = 50_000  # item-pair units above which slow sections wait for a click (1,000
 # resamples of 50,000 units take about half a second here)
 STYLE_ROWS = 3_000  # highlight tie-breaks row by row up to this many items
+
+
+def _three(df: pd.DataFrame) -> dict[str, str]:
+    """``formats``: every statistic (float) column at three decimals, 1.000 and 0.500
+    included (``three_decimals`` would write an all-whole column as a count)."""
+    return {c: "{:.3f}" for c in df.select_dtypes("float").columns}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -37,6 +50,7 @@ def _core(fingerprint: str, _ann) -> dict:
         "confusion": ml.category_pair_confusion(_ann),
         "per_category": ag.per_category(_ann, n_boot=0),
         "pair_types": ml.set_pair_types(_ann),
+        "exact": ag.percent_agreement(_ann),  # what the Agreement page calls agreement
     }
 
 
@@ -150,13 +164,21 @@ c4.metric(
     format_number(am4.a_m),
     help="The same with [0 1] and [1 0] kept apart in chance agreement.",
 )
+st.caption(
+    "P_o is not the percent agreement the Agreement page shows "
+    f"({format_number(core['exact'])} here). P_o gives partial credit: it is the share of "
+    "(item, two annotators, two categories) on which both annotators gave the same yes/no "
+    "to both categories, so two label sets that share some labels agree in part. Percent "
+    "agreement is the share of (item, two annotators) whose whole label sets are exactly "
+    "the same."
+)
 show_verdict(
     am_verdict,
     f"A_m = {am_shown}: chance-corrected agreement on label sets, read by the "
     "same thresholds as alpha.",
 )
 if not am.reason:
-    st.markdown(f"**Reading:** {ml.am_summary(am, am4)}")
+    st.markdown(f"**Reading:** {md(ml.am_summary(am, am4))}")  # category names as text
 if interval is not None and len(interval.replicates):
     with st.expander("How sure is A_m? The bootstrap distribution", expanded=False):
         st.markdown(
@@ -185,7 +207,7 @@ with tabs[0]:
     show_figure(ml.pairwise_am_heatmap(pairs), "pairwise_am", key="ml_pairs_heat")
     if 0 < len(pairs) <= 30:
         show_figure(ml.pairwise_am_bars(pairs), "pairwise_am_bars", key="ml_pairs_bars")
-    show_table(pairs, "pairwise_am", key="ml_pairs", index=False)
+    show_table(pairs, "pairwise_am", key="ml_pairs", index=False, formats=_three(pairs))
     if lowest := ml.lowest_pair(pairs):
         st.caption(md(lowest))
 
@@ -196,7 +218,7 @@ with tabs[1]:
     )
     bands = core["bands"]
     show_figure(ml.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
-    show_table(bands, "items_by_agreement", key="ml_bands", index=False)
+    show_table(bands, "items_by_agreement", key="ml_bands", index=False, formats=_three(bands))
     if bands.attrs.get("reason"):
         st.caption(md(f"No item has an observed agreement: {bands.attrs['reason']}"))
     elif bands.attrs.get("n_without_agreement"):
@@ -224,11 +246,9 @@ with tabs[2]:
     show_figure(
         ag.per_category_bars(per_cat, measure="both"), "per_category_agreement", key="ml_percat_fig"
     )
+    per_cat = per_cat.drop(columns=["kappa_low", "kappa_high", "alpha_low", "alpha_high"])
     show_table(
-        per_cat.drop(columns=["kappa_low", "kappa_high", "alpha_low", "alpha_high"]),
-        "per_category_agreement",
-        key="ml_percat",
-        index=False,
+        per_cat, "per_category_agreement", key="ml_percat", index=False, formats=_three(per_cat)
     )
 
 with tabs[3]:
@@ -242,7 +262,8 @@ with tabs[3]:
         ml.category_pair_confusion_heatmap(conf), "category_pair_confusion", key="ml_conf_heat"
     )
     show_figure(ml.category_pair_bars(conf), "category_pairs", key="ml_conf_bars")
-    show_table(conf, "category_pair_confusion", key="ml_conf")
+    # counts (floats only for the empty lower triangle): whole numbers
+    show_table(conf, "category_pair_confusion", key="ml_conf", formats=three_decimals(conf))
 
 with tabs[4]:
     st.markdown(
@@ -330,4 +351,7 @@ with tabs[5]:
             show_figure(
                 ml.set_distance_alpha_bars(alphas), "set_distance_alpha", key="ml_alpha_fig"
             )
-            show_table(core["pair_types"], "set_relations", key="ml_pair_types", index=False)
+            types = core["pair_types"]
+            show_table(
+                types, "set_relations", key="ml_pair_types", index=False, formats=_three(types)
+            )

@@ -20,7 +20,6 @@ from ui.widgets import (
     show_error,
     show_figure,
     show_table,
-    three_decimals,
 )
 
 via_the_frame("pages/spans.py")  # opened by its address before the app frame ran
@@ -29,6 +28,14 @@ SPANS_KEY = "concord_spans"
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "news_spans.csv"
 WORST = 50  # documents offered in the browser
 UPLOAD_TYPES = ["csv", "tsv", "json", "jsonl", "conll", "bio", "iob", "bilou", "txt"]
+
+
+def _three(df, counts: tuple[str, ...] = ()) -> dict[str, str]:
+    """``formats``: every statistic (float) column at three decimals, 1.000 and 0.500
+    included (``three_decimals`` would write an all-whole column as a count); the
+    ``counts`` as whole numbers even when a missing cell made them floats."""
+    stats = {c: "{:.3f}" for c in df.select_dtypes("float").columns if c not in counts}
+    return stats | {c: "{:,.0f}" for c in counts if c in df.columns}
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the spans...")
@@ -82,7 +89,9 @@ and left **without** spans as "no span here": leaving those out would inflate ag
   a span covers counts apart. The headline is the mean over annotator pairs, with an
   interval from resampling documents.
 - **Krippendorff's alpha_U**: chance-corrected agreement on where units lie and what they
-  are (1 perfect, 0 chance), on the documents every annotator finished.
+  are (1 perfect, 0 chance), on the documents every annotator finished. The headline value
+  pools the labels (one minus observed over expected disagreement, each summed over the
+  labels), so it is not the mean of the per-label values.
 - **Gold spans**: the spans a majority of annotators share, with each one's support.
 """
 )
@@ -182,7 +191,10 @@ if res.low == res.low:
         f"{res.confidence:.0%} interval {res.low:.3f} to {res.high:.3f} (documents resampled)"
     )
 c2.metric(
-    "Krippendorff's alpha_U", format_number(alpha), help="Krippendorff (2004); 1 perfect, 0 chance."
+    "Krippendorff's alpha_U",
+    format_number(alpha),
+    help="Krippendorff (2004); 1 perfect, 0 chance. Pooled over the labels: 1 - D_o / D_e "
+    "with both disagreements summed over the labels, not the mean of the per-label values.",
 )
 c2.caption(md(alpha.reason or alpha.note))
 gold = sp.gold_spans(spans)
@@ -198,14 +210,17 @@ if spans.n_items < sp.FEW_DOCUMENTS:  # every interval and alpha_U below, not on
 tabs = st.tabs(["Per label", "Annotator pairs", "Label swaps", "Documents", "Gold", "Token level"])
 
 with tabs[0]:
-    st.markdown("F1 and alpha_U for each label taken alone.")
+    st.markdown(
+        "F1 and alpha_U for each label taken alone. The headline alpha_U pools the labels "
+        "rather than averaging these: a label with more room for disagreement weighs more."
+    )
     per = agree["by_label"].merge(
         fixed["alpha_by_label"][["label", "alpha", "units"]].rename(columns={"alpha": "alpha_U"}),
         on="label",
         how="left",
     )
     show_table(
-        per, "spans_per_label", key="spans_per_label", index=False, formats=three_decimals(per)
+        per, "spans_per_label", key="spans_per_label", index=False, formats=_three(per, ("units",))
     )
 
 with tabs[1]:
@@ -217,7 +232,7 @@ with tabs[1]:
         pairs = pairs[pairs["label"] == which].drop(columns="label")
     label = None if which == "all labels" else which
     show_figure(sp.pair_f1_heatmap(pairs, label=label), "span_pairs", key="spans_pairs_fig")
-    show_table(pairs, "span_pairs", key="spans_pairs", index=False)
+    show_table(pairs, "span_pairs", key="spans_pairs", index=False, formats=_three(pairs))
 
 with tabs[2]:
     st.markdown(
@@ -259,14 +274,17 @@ with tabs[3]:
                     piece += " :gray[" + md("[" + ", ".join(map(str, row.closes)) + "]") + "]"
                 pieces.append(piece)
             st.markdown(f"**{md(who)}**: " + "".join(pieces))
-    show_table(docs, "span_documents", key="spans_docs", index=False)
+    show_table(docs, "span_documents", key="spans_docs", index=False, formats=_three(docs))
 
 with tabs[4]:
-    quorum = st.slider(
-        "Annotators a gold span needs (0 = a majority of those who finished the document)",
-        0,
-        spans.n_annotators,
-        0,
+    quorum = st.selectbox(  # 0 stands for the library's default, a strict majority
+        "Annotators a gold span needs",
+        range(spans.n_annotators + 1),
+        format_func=lambda k: (
+            "a majority of those who finished the document"
+            if k == 0
+            else f"at least {k} annotator{'s' if k > 1 else ''}"
+        ),
         key="spans_quorum",
     )
     gold = sp.gold_spans(spans, quorum=None if quorum == 0 else int(quorum))
@@ -314,5 +332,5 @@ with tabs[5]:
     else:
         table = _tokens(fp, spans)
         st.warning(md(table.attrs["caveat"]))
-        show_table(table, "token_agreement", key="spans_tokens", index=False)
+        show_table(table, "token_agreement", key="spans_tokens", index=False, formats=_three(table))
         st.caption(f"{table.attrs['tokens']:,} tokens.")

@@ -15,7 +15,7 @@ With complete data every I_xy = I and this is equations 4 and 8 exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -56,6 +56,9 @@ class AmResult:
         Categories declared (the empty set included as a judgement, not a category).
     reason : str
         Empty when the coefficient is defined.
+    categories : tuple of str
+        The categories' names, in the data's order (for examples in words, e.g.
+        :func:`~analytics.multilabel.am_summary`); not compared in ``==``.
 
     References
     ----------
@@ -73,6 +76,7 @@ class AmResult:
     n_annotator_pairs: int
     n_categories: int
     reason: str = ""
+    categories: tuple[str, ...] = field(default=(), compare=False)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per quantity (like the paper's table 1): columns ``measure``, ``value``."""
@@ -225,6 +229,7 @@ def am_agreement(ann: Annotations | pd.DataFrame, combinations: str = "clubbed")
         n_units=jp.n_units,
         n_annotator_pairs=jp.n_pairs,
         n_categories=ann.n_categories,
+        categories=tuple(str(c) for c in ann.categories),
     )
     if engine.reason:
         return AmResult(np.nan, np.nan, np.nan, reason=engine.reason, **counts)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analytics._core.formatting import format_number
 from analytics.multilabel.am import AmResult
 from analytics.overview import Severity, format_judged, judge
 
@@ -78,16 +79,31 @@ def am_summary(am: AmResult, four: AmResult) -> str:
     Returns
     -------
     str
-        Markdown; "" when A_m is undefined (``am.reason`` says why).
+        Plain text (a page escapes it before showing it as Markdown); "" when A_m is
+        undefined (``am.reason`` says why). Its example of the clubbing uses the data's
+        own first two categories (``am.categories``), "a" and "b" when they are unknown.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": ["1", "1", "2", "2", "3", "3"],
+    ...                    "annotator": ["u", "v"] * 3,
+    ...                    "label": [{"a"}, {"a", "b"}, {"b"}, {"b"}, {"c"}, {"a", "c"}]})
+    >>> from analytics.multilabel import am_agreement, am_agreement_unclubbed
+    >>> text = am_summary(am_agreement(df), am_agreement_unclubbed(df))
+    >>> text[text.index("counts"):text.index(" as chance")]
+    "counts one annotator's [a, not b] meeting another's [b, not a]"
     """
     if am.reason:
         return ""
+    first, second = am.categories[:2] if len(am.categories) >= 2 else ("a", "b")
     return (
-        f"A_m = {format_judged('agreement', am.a_m)}, {am_reading(am.a_m)}. Over {am.n_items:,} items judged "
-        f"by two or more annotators ({am.n_annotator_pairs:,} annotator pairs, "
-        f"{am.n_categories} categories). The paper's version counts one annotator's "
-        "*[anger, not disgust]* meeting another's *[disgust, not anger]* as chance *agreement*, "
-        f"which raises P_e; keeping the two apart gives {four.a_m:.3f}."
+        f"A_m = {format_judged('agreement', am.a_m)}, {am_reading(am.a_m)}. Over "
+        f"{am.n_items:,} items judged by two or more annotators "
+        f"({am.n_annotator_pairs:,} annotator pairs, {am.n_categories} categories). The "
+        f"paper's version counts one annotator's [{first}, not {second}] meeting another's "
+        f"[{second}, not {first}] as chance agreement, which raises P_e; keeping the two "
+        f"apart gives {format_number(four.a_m)}."
     )
 
 

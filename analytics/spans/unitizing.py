@@ -21,8 +21,13 @@ placed (Krippendorff 2004, p. 253-254; as in DKPro Agreement)::
              / ( m L (m L - 1) - sum over units u of c of l_u (l_u - 1) )
 
 with ``N_c`` the units of ``c`` of all annotators and the gaps those of all annotators.
-``alpha_U(c) = 1 - D_o(c) / D_e(c)``; over all labels ``alpha_U = 1 - mean_c D_o(c) /
-mean_c D_e(c)`` (Krippendorff 2004; DKPro's ``KrippendorffAlphaUnitizingAgreement``).
+``alpha_U(c) = 1 - D_o(c) / D_e(c)``. Over all labels the value is **pooled**, not the
+mean of the per-label alphas: ``alpha_U = 1 - sum_c D_o(c) / sum_c D_e(c)``, both
+disagreements summed over the labels before dividing (Krippendorff 2004, p. 254, where
+``1 - 0.0144 / (0.0532 + 0.0490)`` gives the overall value of the worked example; DKPro's
+``KrippendorffAlphaUnitizingAgreement``). A label with more room for disagreement (a
+larger ``D_e``) weighs more, so the pooled value can lie well away from the mean of the
+per-label values.
 
 References
 ----------
@@ -172,9 +177,11 @@ def unitizing_alpha(
     Returns
     -------
     Coefficient or pandas.DataFrame
-        Overall: ``1 - mean_c D_o(c) / mean_c D_e(c)`` as a :class:`Coefficient` (NaN with
-        a reason when fewer than two annotators, no document completed by all, or no
-        span). ``by_label``: ``label, observed, expected, units, alpha``.
+        Overall: pooled over the labels, ``1 - sum_c D_o(c) / sum_c D_e(c)`` (both
+        disagreements summed over the labels, not the mean of the per-label alphas), as
+        a :class:`Coefficient` (NaN with a reason when fewer than two annotators, no
+        document completed by all, or no span). ``by_label``: ``label, observed,
+        expected, units, alpha``.
 
     Notes
     -----
@@ -198,15 +205,43 @@ def unitizing_alpha(
     >>> spans = load_spans(df, text={"doc": "x" * 300})
     >>> round(float(unitizing_alpha(spans)), 4)
     0.8587
-    >>> unitizing_alpha(spans, by_label=True)["alpha"].round(4).tolist()
+    >>> table = unitizing_alpha(spans, by_label=True)
+    >>> table["alpha"].round(4).tolist()
     [0.7286, 1.0]
+
+    The overall value pools the labels; it is not the mean of the two (0.8643):
+
+    >>> round(float(1 - table["observed"].sum() / table["expected"].sum()), 4)
+    0.8587
     """
     table, note, n_docs = unitizing_table(spans)
     if by_label:
         return table
     if not len(table):
         return Coefficient(float("nan"), note or NO_UNITS, n_docs)
-    d_o, d_e = table["observed"].mean(), table["expected"].mean()
+    d_o, d_e = table["observed"].sum(), table["expected"].sum()  # pooled, as in the paper
     if not d_e > 0:
         return Coefficient(float("nan"), NO_UNITS, n_docs)
-    return Coefficient(1.0 - d_o / d_e, f"{note}; mean over {len(table)} labels", n_docs)
+    return Coefficient(1.0 - d_o / d_e, f"{note}; {_pooled_note(len(table))}", n_docs)
+
+
+def _pooled_note(n_labels: int) -> str:
+    """How the overall alpha_U combines the labels, in plain words (for its caption).
+
+    Parameters
+    ----------
+    n_labels : int
+        The number of labels pooled.
+
+    Returns
+    -------
+    str
+        E.g. "pooled over the 4 labels: one minus observed over expected disagreement,
+        each summed over the labels (not the mean of the per-label values)".
+    """
+    if n_labels == 1:
+        return "one label, so the same as its own alpha_U"
+    return (
+        f"pooled over the {n_labels} labels: one minus observed over expected disagreement, "
+        "each summed over the labels (not the mean of the per-label values)"
+    )

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics import Annotations
+from analytics.agreement import percent_agreement
 from analytics.data import load_sample
 from analytics.multilabel import am_agreement, gold_standard
 from tests.helpers.app import run_page
+from tests.helpers.markup import shown
+from ui.widgets import MISSING
 
 
 def _run(ann: Annotations | None) -> AppTest:
@@ -58,9 +62,78 @@ def test_verdict_and_reading_speak_with_one_voice():
     alerts = [e.value.replace("\\", "") for e in at.error]  # md() escapes the sentence
     verdict = next(a for a in alerts if "A_m =" in a)
     assert verdict.startswith("**Bad.** A_m = 0.428")
-    reading = next(m.value for m in at.markdown if m.value.startswith("**Reading:**"))
+    reading = _reading(at)
     assert "A_m = 0.428, bad:" in reading
     assert "moderate" not in reading
+
+
+def _reading(at: AppTest) -> str:
+    """The reading as shown (md() escapes it: names in it stay text)."""
+    return shown(next(m.value for m in at.markdown if m.value.startswith("**Reading:**")))
+
+
+def _abc() -> Annotations:
+    rows = [
+        ("i1", "u", {"a"}),
+        ("i1", "v", {"a", "b"}),
+        ("i2", "u", {"b", "c"}),
+        ("i2", "v", {"b"}),
+        ("i3", "u", {"c"}),
+        ("i3", "v", {"a", "c"}),
+        ("i4", "u", set()),
+        ("i4", "v", {"c"}),
+    ]
+    frame = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    return Annotations.from_frame(frame, kind="multilabel", categories=["a", "b", "c"])
+
+
+def test_the_reading_takes_its_example_from_the_data():
+    """The reading said "[anger, not disgust]" for data labelled a, b, c."""
+    at = _run(_abc())
+    assert not at.exception, at.exception
+    reading = _reading(at)
+    assert "[a, not b] meeting another's [b, not a]" in reading, reading
+    assert "anger" not in reading and "disgust" not in reading
+    affect = _reading(_run(load_sample("affect_multilabel")))
+    assert "[anger, not disgust] meeting another's [disgust, not anger]" in affect
+
+
+def test_a_caption_tells_p_o_from_exact_set_percent_agreement():
+    """Agreement showed "Percent agreement 0.343", this page "P_o 0.700", unexplained."""
+    ann = load_sample("affect_multilabel")
+    at = _run(ann)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Observed agreement P_o"] == f"{am_agreement(ann).p_o:.3f}" == "0.700"
+    captions = [shown(c.value) for c in at.caption]
+    (caption,) = [c for c in captions if "P_o is not the percent agreement" in c]
+    assert f"({float(percent_agreement(ann)):.3f} here)" in caption
+    assert "(0.343 here)" in caption
+    assert "same yes/no" in caption and "exactly the same" in caption
+
+
+def test_every_statistic_in_the_tables_has_three_decimals():
+    """The pairs table showed 0.7113 beside 0.723, the items table 0.1667 beside 0.5."""
+    at = _run(load_sample("affect_multilabel"))
+    assert not at.exception, at.exception
+    checked = set()
+    for frame in at.dataframe:
+        config = json.loads(frame.proto.columns or "{}")
+        df = frame.value
+        for column in df.columns:
+            spec = config.get(column, {}).get("type_config", {})
+            if df[column].dtype.kind == "f" and "anger" not in df.columns:
+                assert spec.get("format") == "%.3f", (list(df.columns), column, spec)
+                checked.add(column)
+            elif df[column].dtype.kind == "f":  # category pair confusion: counts
+                assert spec.get("format") == "localized", (column, spec)
+            elif spec.get("type") == "text":  # a column with a missing cell
+                cells = [v for v in df[column] if v != MISSING]
+                counts = "anger" in df.columns  # the confusion's empty lower triangle
+                pattern = r"[\d,]+" if counts else r"-?\d\.\d{3}"
+                assert all(re.fullmatch(pattern, v) for v in cells), (column, cells[:5])
+                checked.add(column)
+    for column in ("p_o", "p_e", "a_m", "lower", "upper", "share", "fleiss_kappa"):
+        assert column in checked, (column, checked)
 
 
 def test_gold_table_and_ties_highlighted():

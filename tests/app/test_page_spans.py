@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics import format_number
@@ -12,6 +14,7 @@ from analytics.spans import gold_spans, load_spans, span_f1, unitizing_alpha
 from tests.helpers.markup import shown
 from tests.helpers.paths import ROOT
 from ui.text import md
+from ui.widgets import MISSING
 
 SAMPLE = ROOT / "sample_data" / "news_spans.csv"
 
@@ -178,3 +181,69 @@ def test_the_document_picker_follows_the_matching_rule():
     for option in _document_picker(at).options:
         item, shown_f1 = option.split(" · F1 ")
         assert shown_f1 == format_number(f1[item])
+
+
+def test_every_statistic_in_the_tables_has_three_decimals():
+    """The Documents tab showed 0.2778 beside 0.5, the token table four decimals."""
+    at = _run()
+    assert not at.exception, at.exception
+    checked = 0
+    for frame in at.dataframe:
+        config = json.loads(frame.proto.columns or "{}")
+        df = frame.value
+        for column in df.columns:
+            if df[column].dtype.kind == "f" and column != "units":
+                spec = config[column]["type_config"]
+                assert spec.get("format") == "%.3f" or spec.get("type") == "text", column
+                checked += 1
+            elif column in ("units", "pairs", "documents", "spans", "support"):
+                assert config.get(column, {}).get("type_config", {}).get("format") in (
+                    None,
+                    "localized",
+                ), column  # counts stay whole numbers
+    assert checked >= 8  # per label, pairs, documents and the token table
+    docs = next(d for d in at.dataframe if {"item", "f1", "spans"} <= set(d.value.columns))
+    f1 = json.loads(docs.proto.columns)["f1"]["type_config"]
+    if f1.get("type") == "text":  # a document nobody marked has no F1: drawn as text
+        cells = [v for v in docs.value["f1"] if v != MISSING]
+        assert cells and all(re.fullmatch(r"\d\.\d{3}", v) for v in cells), cells[:5]
+    else:
+        assert f1["format"] == "%.3f"
+    tokens = next(d for d in at.dataframe if "coefficient" in d.value.columns)
+    assert json.loads(tokens.proto.columns)["value"]["type_config"]["format"] == "%.3f"
+
+
+def test_the_headline_alpha_u_says_it_is_pooled_not_a_mean():
+    """The caption said "mean over 4 labels" under 0.700, the per-label values' mean
+    being 0.744: the value pools the disagreements of the labels."""
+    at = _run()
+    spans = load_spans(SAMPLE)
+    table = unitizing_alpha(spans, by_label=True)
+    pooled = 1 - table["observed"].sum() / table["expected"].sum()
+    assert float(unitizing_alpha(spans)) == pytest.approx(pooled)
+    assert abs(table["alpha"].mean() - pooled) > 0.03  # the two differ on the sample
+    captions = " ".join(shown(c.value) for c in at.caption)
+    assert "pooled over the 4 labels" in captions and "not the mean" in captions
+    assert "mean over 4 labels" not in captions
+    metric = next(m for m in at.metric if m.label == "Krippendorff's alpha_U")
+    assert metric.value == f"{pooled:.3f}" and "summed over the labels" in metric.proto.help
+
+
+def test_the_gold_quorum_says_majority_instead_of_zero():
+    """A slider at 0 read as "no annotator needed"; 0 meant a majority."""
+    at = _run()
+    spans = load_spans(SAMPLE)
+    box = at.selectbox(key="spans_quorum")
+    assert box.label == "Annotators a gold span needs"
+    assert box.options[0] == "a majority of those who finished the document"
+    assert box.options[1:] == [
+        "at least 1 annotator",
+        *[f"at least {k} annotators" for k in range(2, spans.n_annotators + 1)],
+    ]
+    gold = next(d.value for d in at.dataframe if "label_tie" in d.value.columns)
+    assert len(gold) == len(gold_spans(spans))
+    box.set_value(2).run()
+    assert not at.exception, at.exception
+    gold = next(d.value for d in at.dataframe if "label_tie" in d.value.columns)
+    assert len(gold) == len(gold_spans(spans, quorum=2)) != len(gold_spans(spans))
+    assert at.selectbox(key="spans_quorum").value == 2

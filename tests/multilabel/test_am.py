@@ -14,6 +14,7 @@ from analytics.multilabel import (
     am_agreement,
     am_agreement_unclubbed,
     am_bootstrap,
+    am_summary,
     pairwise_am,
 )
 from analytics.multilabel.am import am_statistic
@@ -365,3 +366,21 @@ def test_bootstrap_replicates_are_am_of_the_resampled_items():
     expect = am_agreement(from_array(x[pick], judged[pick])).a_m
     got = statistic.finish(statistic.totals(counts[None, :].astype(float)))[0]
     assert got == pytest.approx(expect, abs=1e-12) or (np.isnan(got) and np.isnan(expect))
+
+
+def test_the_summary_takes_its_example_from_the_data_s_categories():
+    """The reading said "[anger, not disgust]" whatever the categories were."""
+    df = pd.DataFrame(
+        {
+            "item": ["1", "1", "2", "2", "3", "3"],
+            "annotator": ["u", "v"] * 3,
+            "label": [{"a"}, {"a", "b"}, {"b", "c"}, {"b"}, {"c"}, {"a", "c"}],
+        }
+    )
+    am = am_agreement(df)
+    assert am.categories == ("a", "b", "c")
+    text = am_summary(am, am_agreement_unclubbed(df))
+    assert "[a, not b] meeting another's [b, not a] as chance agreement" in text
+    assert "anger" not in text and "*" not in text  # plain text: the page escapes it
+    renamed = df.assign(label=df["label"].map(lambda s: {c.upper() for c in s}))
+    assert am_agreement(renamed) == am  # the names do not change the result's equality

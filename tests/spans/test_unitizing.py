@@ -64,6 +64,28 @@ def test_krippendorff_2004_worked_example():
     assert overall.items_used == 1 and "1 documents" in overall.note
 
 
+def test_the_overall_value_pools_the_labels_and_says_so():
+    """Krippendorff (2004, p. 254): the overall alpha_U is 1 - (sum of the labels' D_o) /
+    (sum of their D_e), 1 - 0.0144 / (0.0532 + 0.0490); not the mean of the per-label
+    alphas (there 0.8643), which the note once implied ("mean over 2 labels")."""
+    spans = _k2004()
+    table = unitizing_alpha(spans, by_label=True)
+    overall = unitizing_alpha(spans)
+    pooled = 1 - table["observed"].sum() / table["expected"].sum()
+    assert float(overall) == pytest.approx(pooled, abs=1e-12)
+    assert round(1 - 0.0144 / (0.0532 + 0.0490), 4) == 0.8591  # the book's arithmetic
+    assert table["alpha"].mean() == pytest.approx(0.8643, abs=1e-4)
+    assert "pooled over the 2 labels" in overall.note and "mean over" not in overall.note
+    assert "not the mean of the per-label values" in overall.note
+    one = load_spans(
+        pd.DataFrame(
+            [r for r in K2004 if r[3] == "c"], columns=["annotator", "start", "end", "label"]
+        ).assign(item="doc"),
+        text={"doc": "x" * 450},
+    )
+    assert "pooled" not in unitizing_alpha(one).note  # one label: its own alpha_U
+
+
 def test_krippendorff_1995_observed_and_expected():
     table = unitizing_alpha(_k1995(), by_label=True).set_index("label")
     expected_do = {"A": 0.03125, "B": 2.26736, "C": 0.02777, "D": 0.38715}
