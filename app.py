@@ -22,7 +22,7 @@ from ui.loaders import load_sample_cached
 from ui.report import report_button
 from ui.settings import report_settings
 from ui.state import get_annotations, restore_kept, set_annotations, set_source, sync_url
-from ui.text import md
+from ui.text import kind_text, md
 
 # the favicon is a file in the repository: a Material or emoji icon would be fetched from the
 # internet, and show nothing offline
@@ -65,7 +65,7 @@ with st.sidebar:
                     format_count(ann.n_annotators, "annotator"),
                     format_count(ann.n_judgements, "judgement"),
                     format_count(ann.n_categories, "category", "categories"),
-                    md(ann.kind.value),
+                    md(kind_text(ann.kind)),
                 ]
             )
         )

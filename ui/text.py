@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import string
 
-__all__ = ["md", "md_lines"]
+__all__ = ["kind_text", "md", "md_lines"]
 
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -54,3 +54,10 @@ def md(text: object) -> str:
 def md_lines(lines: list[str] | tuple[str, ...]) -> str:
     """Plain sentences as a Markdown bullet list, each shown literally (see :func:`md`)."""
     return "\n".join(f"- {md(line)}" for line in lines)
+
+
+def kind_text(kind: object) -> str:
+    """A label kind as the pages write it: "multi-label" (the library's value is
+    ``"multilabel"``), "nominal", "ordinal", "numeric"."""
+    value = str(getattr(kind, "value", kind))
+    return "multi-label" if value == "multilabel" else value

@@ -15,7 +15,7 @@ import streamlit as st
 
 from analytics import figure_table
 from analytics.data import Annotations, table_to_csv, to_long_csv, to_wide_csv
-from ui.text import md
+from ui.text import kind_text, md
 
 
 def _slug(text: str) -> str:
@@ -250,4 +250,4 @@ def data_set_counts(ann) -> None:
     m[1].metric("Annotators", f"{ann.n_annotators:,}")
     m[2].metric("Judgements", f"{ann.n_judgements:,}")
     m[3].metric("Categories", f"{ann.n_categories:,}")
-    m[4].metric("Label kind", ann.kind.value)
+    m[4].metric("Label kind", kind_text(ann.kind))

@@ -33,3 +33,12 @@ def test_download_names_lead_with_the_data_set():
         "crowd_intents_next_batch.csv",
         "news_spans_gold_spans.json",
     ]
+
+
+def test_the_label_kind_reads_multi_label():
+    """The sidebar and the Data page said "multilabel", the report and CLI "multi-label"."""
+    from analytics.data import LabelKind
+    from ui.text import kind_text
+
+    assert kind_text(LabelKind.MULTILABEL) == "multi-label"
+    assert kind_text(LabelKind.ORDINAL) == "ordinal"
