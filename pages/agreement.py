@@ -83,7 +83,9 @@ def _paradox(fp: str, _ann: Annotations):
 
 def _shown_value(name: str, value: float) -> str:
     """A coefficient's value as the cards and the table print it: three decimals, more
-    near the agreement rule's thresholds (percent agreement is not judged by the rule)."""
+    near the agreement rule's thresholds (percent agreement is not judged by the rule);
+    float error (0.7999999999999999 for 0.8) is rounded away first, as the readings do."""
+    value = round(float(value), 9)
     return f"{value:.3f}" if name == "Percent agreement" else format_judged("agreement", value)
 
 
@@ -234,6 +236,12 @@ with st.container(border=True):
             )
         ),
     )
+    if options == ["nominal"]:
+        right.caption(
+            "Only nominal: these text labels have no declared order, so an ordinal distance "
+            "would depend on the order of the rows. Load with the categories listed in order "
+            "(or as ordinal) to get it."
+        )
     c1, c2 = st.columns([2, 1])
     quick = bootstrap_is_quick(ann)
     interval_mode = c1.segmented_control(
@@ -319,6 +327,10 @@ with tab_summary:
         headline.index[-1],
     )
     picks = [alpha_name, "Gwet's AC1", "Fleiss' kappa", "Percent agreement"]
+    weighted = [n for n in headline.index if n.startswith(("Gwet's AC2", "Cohen's kappa ("))]
+    weighted = [n for n in weighted if "weights" in n]
+    if weighted:  # ordinal or numeric labels: the weighted forms, beside an ordered alpha
+        picks = [alpha_name, *weighted[:2], "Percent agreement"]
     if sub.is_multilabel:  # kappa and AC1 compare single labels: n/a tiles said nothing
         others = [n for n in headline.index if n.startswith("Krippendorff") and n != alpha_name]
         picks = [alpha_name, *others, "Percent agreement"][:4]
@@ -338,6 +350,12 @@ with tab_summary:
             delta_color="off",
             delta_arrow="off",  # the interval is context, not a change up or down
             help=md(row["note"]) if row["note"] else None,
+        )
+    if ann.report.kind_caution:  # 1-5 ratings read as codes: every disagreement counts alike
+        st.warning(
+            "These whole-number labels were read as nominal codes; if they are a scale, "
+            "choose the label kind ordinal (Data page, Label kind) for ordinal measures.",
+            icon=":material/warning:",
         )
     alpha_row = headline.loc[alpha_name]
     show_verdict(
@@ -461,6 +479,10 @@ with tab_items:
             formats=three_decimals(levels),
         )
         st.markdown("**Every item** (sorted: least agreement first)")
+        st.caption(
+            "top_label: the most frequent label; on a tie (tied is true) every tied label, "
+            "in category order, e.g. 'neu / pos'."
+        )
         show_table(
             items.sort_values("agreement", na_position="last"),
             "agreement per item",

@@ -99,6 +99,28 @@ def pairwise_heatmap(pw: Pairwise) -> go.Figure:
     return fig
 
 
+def _short_text(text: object, width: int = 70) -> str:
+    """``text`` on one line, cut at a word boundary with an ellipsis when longer than ``width``.
+
+    Examples
+    --------
+    >>> _short_text("defined for single-label data only; for multi-label data use alpha", 40)
+    'defined for single-label data only; for…'
+    >>> _short_text("defined for single-label data only; for multi-label data use alpha", 42)
+    'defined for single-label data only; for…'
+    >>> _short_text("short enough")
+    'short enough'
+    """
+    line = " ".join(str(text).split())
+    if len(line) <= width:
+        return line
+    cut = line[: width - 1]
+    space = cut.rfind(" ")
+    if line[len(cut)] != " " and space >= width // 2:  # back to a word boundary, if near
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.") + "…"
+
+
 def forest_plot(report: pd.DataFrame) -> go.Figure:
     """Every coefficient with its interval.
 
@@ -152,7 +174,8 @@ def forest_plot(report: pd.DataFrame) -> go.Figure:
         fig.add_annotation(
             x=0,
             y=name,
-            text=f"undefined: {plotly_text(note[:70])}",
+            text=f"undefined: {plotly_text(_short_text(note))}",
+            hovertext=plotly_text(note),  # the whole reason, on hover
             showarrow=False,
             xanchor="left",
             font={"color": BAD, "size": 11},

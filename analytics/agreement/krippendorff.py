@@ -37,6 +37,38 @@ __all__ = [
     "krippendorff_alpha",
 ]
 
+ORDERED_DISTANCES = ("ordinal", "interval", "ratio")
+"""Alpha's distances that depend on the order of the categories (not defined without one)."""
+
+
+def _has_order(ann: Annotations) -> bool:
+    """Whether the categories have an order: an ordinal or numeric kind, numbers, or a
+    declared list (``categories=[...]``, given in order)."""
+    return (
+        ann.kind in (LabelKind.ORDINAL, LabelKind.NUMERIC)
+        or pd.api.types.is_numeric_dtype(ann.categories)
+        or ann.report.categories_declared
+    )
+
+
+def _no_order_reason(ann: Annotations, name: str) -> str:
+    """Why an order-dependent distance is not used on these categories ("" when it is)."""
+    if name not in ORDERED_DISTANCES or _has_order(ann):
+        return ""
+    names = sorted(map(str, ann.categories))  # sorted: the reason must not depend on rows
+    shown = ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
+    # an engine keeps no input order: its text categories come sorted (docs/scale.md)
+    on_engine = ann.report.format in ("duckdb", "spark")
+    seen = "sorted order" if on_engine else "first-seen order"
+    return (
+        f"the {name} distance needs the categories in order, but these are nominal text "
+        f"labels without a declared order (only their {seen}, NOT declared, which is not "
+        "a scale: alpha would change with it, e.g. with the order of the rows); declare the "
+        "order: "
+        f"load with categories=[...] listed in order (the categories: {shown}), or "
+        'kind="ordinal"'
+    )
+
 
 def default_distance(ann: Annotations | pd.DataFrame) -> str:
     """The alpha distance that suits the label kind.
@@ -81,12 +113,17 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
         Multi-label data: the set distances, ``"nominal"``, then DKPro's readings
         (:data:`~analytics.agreement.set_distances.DKPRO_SET_DISTANCES`); numeric labels:
         ``"nominal", "ordinal", "interval", "ratio"``; text labels: ``"nominal",
-        "ordinal"`` (interval and ratio need numbers).
+        "ordinal"`` when the categories have an order (an ordinal kind, or categories
+        declared in order), else ``"nominal"`` only (interval and ratio need numbers; an
+        ordinal distance on unordered text would depend on the order of the rows).
 
     Examples
     --------
     >>> df = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"]})
     >>> distance_options(df)
+    ['nominal']
+    >>> from analytics.data import load_annotations
+    >>> distance_options(load_annotations(df, categories=["y", "x"]))
     ['nominal', 'ordinal']
     """
     ann = ann if is_lazy(ann) else as_annotations(ann)  # kind and categories only
@@ -94,7 +131,7 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
         return [*SET_DISTANCES, "nominal", *DKPRO_SET_DISTANCES]
     if pd.api.types.is_numeric_dtype(ann.categories):
         return ["nominal", "ordinal", "interval", "ratio"]
-    return ["nominal", "ordinal"]
+    return ["nominal", "ordinal"] if _has_order(ann) else ["nominal"]
 
 
 def alpha_statistic(ann: Annotations, distance: str | Callable) -> ItemStatistic:
@@ -167,6 +204,8 @@ def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
         )
     if ann.n_judgements == 0:
         return undefined("there are no judgements"), None
+    if isinstance(name, str) and (unordered := _no_order_reason(ann, name)):
+        return undefined(unordered), None
     table = value_table(ann)
     o, m = coincidence_matrix(table.counts)
     used = int((m >= 2).sum())

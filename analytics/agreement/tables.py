@@ -223,6 +223,27 @@ def _set_names(ann: Annotations) -> list[str]:
     ]
 
 
+def _top_labels(c, top: np.ndarray, names: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each item's most frequent label as text, every tied one joined by " / ", and
+    whether there was a tie (``c``: the sparse items x labels counts; ``top``: row maxima)."""
+    n = len(top)
+    label = np.full(n, names[0] if len(names) else None, dtype=object)
+    coo = c.tocoo()
+    hit = (coo.data == top[coo.row]) & (coo.data > 0)
+    rows, cols = coo.row[hit], coo.col[hit]
+    order = np.lexsort((cols, rows))  # by item, then in category order
+    rows, cols = rows[order], cols[order]
+    n_top = np.bincount(rows, minlength=n)
+    first = np.unique(rows, return_index=True)
+    label[first[0]] = names[cols[first[1]]]
+    tied = n_top > 1
+    if tied.any():
+        many = tied[rows]
+        joined = pd.Series(names[cols[many]]).groupby(rows[many], sort=True).agg(" / ".join)
+        label[joined.index.to_numpy()] = joined.to_numpy()
+    return label, tied
+
+
 def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     """Observed agreement on every item.
 
@@ -236,8 +257,10 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     DataFrame
         Indexed by item: ``judgements``, ``agreement`` (share of agreeing pairs of
         judgements; NaN with one judgement), ``top_votes`` (judgements in the most frequent
-        label), ``top_share``, ``top_label`` (ties: the first in category order; multi-label
-        data: the set as text, categories in declared order, ``{}`` for the empty set).
+        label), ``top_share``, ``top_label`` (text: the label; on a tie every tied label,
+        in category order, joined by ``" / "``, e.g. ``"neu / pos"``; multi-label data:
+        the set as text, categories in declared order, ``{}`` for the empty set) and
+        ``tied`` (True when two or more labels share the top votes).
 
     Notes
     -----
@@ -259,15 +282,16 @@ def item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     with np.errstate(invalid="ignore", divide="ignore"):
         share_pairs = np.where(n_i >= 2, agree / (n_i * (n_i - 1)), np.nan)
     top = np.asarray(c.max(axis=1).toarray()).ravel() if c.shape[1] else np.zeros(len(n_i))
-    top_code = np.asarray(c.argmax(axis=1)).ravel() if c.shape[1] else np.zeros(len(n_i), int)
-    labels = np.asarray(_set_names(ann) if ann.is_multilabel else ann.categories, dtype=object)
+    names = _set_names(ann) if ann.is_multilabel else [str(x) for x in ann.categories]
+    top_label, tied = _top_labels(c, top, np.asarray(names, dtype=object))
     frame = pd.DataFrame(
         {
             "judgements": p.n_i.astype(np.int64),
             "agreement": share_pairs,
             "top_votes": top.astype(np.int64),
             "top_share": np.divide(top, n_i, out=np.full(len(n_i), np.nan), where=n_i > 0),
-            "top_label": labels[top_code] if len(labels) else None,
+            "top_label": top_label,
+            "tied": tied,
         },
         index=ann.items,
     )

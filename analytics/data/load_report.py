@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analytics.data.kinds import codes_caution
+
 __all__ = ["LoadReport", "SkipNote", "missing_token_cautions"]
 
 
@@ -121,6 +123,15 @@ class LoadReport:
     notes: tuple[str, ...] = ()
 
     @property
+    def kind_caution(self) -> str:
+        """The caution for whole numbers read as nominal codes ("" otherwise).
+
+        Derived from ``kind`` and ``kind_reason`` (not stored in ``cautions``, so a report
+        copied with another kind does not keep it); :meth:`warnings` includes it.
+        """
+        return codes_caution(self.kind, self.kind_reason)
+
+    @property
     def n_skipped(self) -> int:
         """How many rows were skipped, over all reasons."""
         return int(sum(s.count for s in self.skipped))
@@ -176,6 +187,8 @@ class LoadReport:
             Empty when nothing needs the user's attention.
         """
         out = [str(s) for s in self.skipped] + list(self.cautions)
+        if self.kind_caution:
+            out.append(self.kind_caution)
         if self.n_duplicates and self.duplicates in ("first", "last"):
             out.append(
                 f"{self.n_duplicates:,} repeated judgements were dropped "

@@ -121,7 +121,9 @@ def test_multilabel_item_table_is_displayable():
     assert not at.exception
     tables = [df.value for df in at.dataframe]
     items = next(t for t in tables if "top_label" in t.columns)
-    assert set(items["top_label"]) <= {"p, q", "{}", "q"}
+    # item a is a 1-1 tie between two sets: both are named, not the first one alone
+    assert set(items["top_label"]) <= {"p, q / {}", "{} / p, q", "q"}
+    assert items["tied"].tolist().count(True) == 1
 
 
 def test_a_count_table_shows_the_count_coefficients_and_says_why_others_are_missing():
@@ -217,3 +219,73 @@ def test_the_pairwise_table_shows_a_dash_on_its_diagonal_not_none():
     assert not values.astype(str).isin(["None", "nan", "NaN", "<NA>"]).any().any()
     off = values.to_numpy()[~np.eye(len(names), dtype=bool)]
     assert all(len(v.split(".")[-1]) == 3 for v in off)  # three decimals, as elsewhere
+
+
+def _sentiment(categories: list[str] | None = None) -> Annotations:
+    """Text labels; item i3 is a 2-2 split (neu, neu, pos, pos)."""
+    labels = [
+        ("pos", "pos", "pos", "neu"),
+        ("neg", "neg", "neu", "neg"),
+        ("neu", "neg", "neu", "neu"),
+        ("neu", "neu", "pos", "pos"),
+        ("neg", "neg", "neg", "neg"),
+    ]
+    df = pd.DataFrame(
+        [(f"i{i}", f"a{j}", lab) for i, row in enumerate(labels) for j, lab in enumerate(row)],
+        columns=["item", "annotator", "label"],
+    )
+    return Annotations.from_frame(df, categories=categories)
+
+
+def test_unordered_text_offers_only_the_nominal_distance_and_says_why():
+    at = _run(_sentiment())
+    assert not at.exception
+    assert at.selectbox(key="agr_distance").options == ["nominal"]
+    captions = " ".join(shown(c.value) for c in at.caption)
+    assert "Only nominal" in captions and "no declared order" in captions
+    at = _run(_sentiment(categories=["neg", "neu", "pos"]))
+    assert at.selectbox(key="agr_distance").options == ["nominal", "ordinal"]
+    at.selectbox(key="agr_distance").set_value("ordinal").run()
+    assert not at.exception
+    report = at.dataframe[0].value.set_index("coefficient")
+    assert report.loc["Krippendorff's alpha (ordinal)", "value"] != "–"
+
+
+def test_items_table_shows_a_tie_as_a_tie():
+    at = _run(_sentiment(categories=["neg", "neu", "pos"]))
+    assert not at.exception
+    items = next(d.value for d in at.dataframe if "top_label" in d.value.columns)
+    tied = items[items["tied"]]
+    assert tied["top_label"].tolist() == ["neu / pos"]
+    assert "on a tie" in " ".join(shown(c.value) for c in at.caption)
+
+
+def test_whole_number_codes_are_cautioned_beside_the_headline():
+    df = pd.DataFrame(
+        {
+            "item": [f"q{i // 3}" for i in range(12)],
+            "annotator": ["r1", "r2", "r3"] * 4,
+            "label": [4, 5, 3, 1, 2, 1, 5, 5, 4, 3, 3, 2],
+        }
+    )
+    at = _run(Annotations.from_frame(df))
+    assert not at.exception
+    assert any("read as nominal codes" in w.value for w in at.warning)
+    at = _run(Annotations.from_frame(df, kind="ordinal"))
+    assert not any("read as nominal codes" in w.value for w in at.warning)
+
+
+def test_ordinal_data_show_the_weighted_coefficients_in_the_tiles():
+    df = pd.DataFrame(
+        {
+            "item": [f"q{i // 3}" for i in range(12)],
+            "annotator": ["r1", "r2", "r3"] * 4,
+            "label": [4, 5, 3, 1, 2, 1, 5, 5, 4, 3, 3, 2],
+        }
+    )
+    at = _run(Annotations.from_frame(df, kind="ordinal"))
+    assert not at.exception
+    tiles = [m.label for m in at.metric]
+    assert tiles[0] == "Krippendorff's alpha (ordinal)"
+    assert "Gwet's AC2 (quadratic weights)" in tiles and "Gwet's AC1" not in tiles
+    assert "Fleiss' kappa" not in tiles

@@ -1,0 +1,77 @@
+"""Order-dependent alpha distances need an order: never the order of the rows in the file.
+
+The reviewer's case: text labels (pos/neg/neu) loaded as nominal, ordinal alpha 0.511 on the
+file as given and 0.625 on the same rows sorted, because the category order was the order
+of first appearance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics import load_annotations
+from analytics.agreement import agreement_report, distance_options, krippendorff_alpha
+
+LABELS = [
+    ("pos", "pos", "pos", "neu"),
+    ("neg", "neg", "neu", "neg"),
+    ("neu", "neu", "pos", "pos"),
+    ("pos", "neu", "pos", "pos"),
+    ("neg", "neg", "neg", "neg"),
+    ("neu", "neg", "neu", "neu"),
+    ("pos", "pos", "neg", "pos"),
+    ("neg", "neu", "neg", "neu"),
+]
+
+
+def _frames() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The same judgements twice: as given (pos first) and sorted by label (neg first)."""
+    rows = [
+        (f"it{i}", f"ann{j}", label)
+        for i, labels in enumerate(LABELS)
+        for j, label in enumerate(labels)
+    ]
+    df = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    return df, df.sort_values(["label", "item"], kind="stable").reset_index(drop=True)
+
+
+def test_ordinal_alpha_on_unordered_text_is_undefined_whatever_the_row_order():
+    given, resorted = _frames()
+    a, b = load_annotations(given), load_annotations(resorted)
+    assert list(a.categories) != list(b.categories)  # first appearance differs
+    alpha_a, alpha_b = krippendorff_alpha(a, "ordinal"), krippendorff_alpha(b, "ordinal")
+    assert np.isnan(alpha_a) and np.isnan(alpha_b)
+    assert alpha_a.note == alpha_b.note  # the reason does not depend on the rows either
+    assert "categories=[...]" in alpha_a.note and 'kind="ordinal"' in alpha_a.note
+    assert "neg, neu, pos" in alpha_a.note
+    # nominal alpha is unaffected, and the report keeps its row with the reason
+    assert krippendorff_alpha(a) == pytest.approx(krippendorff_alpha(b))
+    report = agreement_report(a, n_boot=0, distance="ordinal").set_index("coefficient")
+    row = report.loc["Krippendorff's alpha (ordinal)"]
+    assert np.isnan(row["value"]) and "declare the order" in row["note"]
+
+
+def test_only_nominal_is_offered_for_unordered_text():
+    given, _ = _frames()
+    assert distance_options(load_annotations(given)) == ["nominal"]
+    order = ["neg", "neu", "pos"]
+    assert distance_options(load_annotations(given, categories=order)) == ["nominal", "ordinal"]
+    assert distance_options(load_annotations(given, kind="ordinal")) == ["nominal", "ordinal"]
+
+
+def test_declared_order_still_gives_ordinal_alpha_and_the_same_on_both_files():
+    given, resorted = _frames()
+    order = ["neg", "neu", "pos"]
+    for kind in (None, "ordinal"):
+        a = load_annotations(given, categories=order, kind=kind)
+        b = load_annotations(resorted, categories=order, kind=kind)
+        alpha_a, alpha_b = krippendorff_alpha(a, "ordinal"), krippendorff_alpha(b, "ordinal")
+        assert np.isfinite(alpha_a) and alpha_a == pytest.approx(alpha_b)
+        assert "declared order" in alpha_a.note
+    # numbers have their own order, whatever the kind
+    codes = given.assign(label=given["label"].map({"neg": 1, "neu": 2, "pos": 3}))
+    as_codes = load_annotations(codes)
+    assert as_codes.kind.value == "nominal"
+    assert krippendorff_alpha(as_codes, "ordinal") == pytest.approx(alpha_a)
