@@ -525,7 +525,10 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
     fig.update_yaxes(title_text="Share of judgements", tickformat=".0%", row=1, col=1)
     fig.update_xaxes(title_text="Category", type="category", row=1, col=1)
     fig.update_xaxes(
-        title_text="Prevalence of the majority category", tickformat=".0%", row=1, col=2
+        title_text="Prevalence of the larger side (top category or the rest)",
+        tickformat=".0%",
+        row=1,
+        col=2,
     )
     fig.update_yaxes(
         title_text=f"Coefficient at observed agreement {view.observed:.2f}",

@@ -40,3 +40,15 @@ def test_the_html_report_has_no_word_cut_in_half():
     # the figure's JSON held "... only; for multi-label d" (70 characters, mid-word)
     assert 'only; for multi-label d"' not in html
     assert "only; for multi-label\\u2026" in html or "only; for multi-label…" in html
+
+
+def test_the_paradox_axis_names_the_side_its_markers_sit_on():
+    """With no category at half the judgements the markers sit at the rest's share (62%
+    on a review's file) under an axis that said "majority category" (37.5% there)."""
+    from analytics.agreement import kappa_paradox_figure
+    from analytics.data import load_sample
+
+    fig = kappa_paradox_figure(load_sample("crowd_intents"))
+    assert (
+        fig.layout.xaxis2.title.text == "Prevalence of the larger side (top category or the rest)"
+    )
