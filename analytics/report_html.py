@@ -74,6 +74,9 @@ th,td{border:1px solid #dee2e6;padding:.25rem .5rem} th{background:#f3f5fa}
 .text{text-align:left} .num{text-align:right;font-variant-numeric:tabular-nums} .note{color:#5c6370;font-size:.85rem}
 .sev-good b{color:#2b8a3e} .sev-caution b{color:#e67700} .sev-bad b{color:#c92a2a} .sev-undefined b{color:#5c6370}
 nav ul{columns:2} pre{white-space:pre-wrap;background:#f8f9fa;padding:.6rem;border-radius:4px}
+@media print{body{max-width:none;margin:0;font-size:.8rem} nav{display:none}
+table{display:table;font-size:.7rem;overflow:visible} td,th{padding:.1rem .3rem}
+h2{break-before:page} tr,.plotly-graph-div{break-inside:avoid}}
 """
 
 

@@ -98,3 +98,14 @@ def test_the_data_summary_shows_thousands_separators_and_its_csv_plain_digits():
     with zipfile.ZipFile(io.BytesIO(build_report_zip(ann, sections=("summary",)))) as z:
         name = next(n for n in z.namelist() if "data_summary" in n)
         assert "judgements,1500" in z.read(name).decode()
+
+
+def test_the_report_prints_wide_tables_whole():
+    """On screen a wide table scrolls; printed, scrolling hides its right-hand columns, so
+    print styles lay tables out whole in smaller type, and start each section on a page."""
+    from analytics.data import load_sample
+    from analytics.report import build_report
+
+    text = build_report(load_sample("crowd_intents"), sections=("summary",))
+    style = text[text.index("<style>") : text.index("</style>")]
+    assert "@media print" in style and "table{display:table" in style
