@@ -228,6 +228,13 @@ with st.container(border=True):
         help=md(
             f"Default for {ann.kind.value} labels: {default}."
             + (
+                " Only nominal here: these text labels have no declared order, so an ordinal "
+                "distance would depend on the order of the rows. Load them as ordinal (Data "
+                "page, Label kind) to get the others."
+                if options == ["nominal"]
+                else ""
+            )
+            + (
                 " passonneau_dkpro and masi_dkpro are DKPro Agreement's readings (the empty "
                 "set is a subset of every set; DKPro's MASI is the Jaccard distance times "
                 "Passonneau's)."
@@ -236,12 +243,6 @@ with st.container(border=True):
             )
         ),
     )
-    if options == ["nominal"]:
-        right.caption(
-            "Only nominal: these text labels have no declared order, so an ordinal distance "
-            "would depend on the order of the rows. Load with the categories listed in order "
-            "(or as ordinal) to get it."
-        )
     c1, c2 = st.columns([2, 1])
     quick = bootstrap_is_quick(ann)
     interval_mode = c1.segmented_control(
@@ -481,7 +482,12 @@ with tab_items:
         st.markdown("**Every item** (sorted: least agreement first)")
         st.caption(
             "top_label: the most frequent label; on a tie (tied is true) every tied label, "
-            "in category order, e.g. 'neu / pos'."
+            "in category order"
+            + (
+                md(f", e.g. '{ann.categories[0]} / {ann.categories[1]}'.")
+                if ann.n_categories >= 2 and not ann.is_multilabel
+                else "."
+            )
         )
         show_table(
             items.sort_values("agreement", na_position="last"),

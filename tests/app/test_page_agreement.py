@@ -241,8 +241,9 @@ def test_unordered_text_offers_only_the_nominal_distance_and_says_why():
     at = _run(_sentiment())
     assert not at.exception
     assert at.selectbox(key="agr_distance").options == ["nominal"]
-    captions = " ".join(shown(c.value) for c in at.caption)
-    assert "Only nominal" in captions and "no declared order" in captions
+    # said in the control's help (a caption there left a gap beside the other controls)
+    helptext = shown(at.selectbox(key="agr_distance").help)
+    assert "Only nominal" in helptext and "no declared order" in helptext
     at = _run(_sentiment(categories=["neg", "neu", "pos"]))
     assert at.selectbox(key="agr_distance").options == ["nominal", "ordinal"]
     at.selectbox(key="agr_distance").set_value("ordinal").run()
@@ -289,3 +290,11 @@ def test_ordinal_data_show_the_weighted_coefficients_in_the_tiles():
     assert tiles[0] == "Krippendorff's alpha (ordinal)"
     assert "Gwet's AC2 (quadratic weights)" in tiles and "Gwet's AC1" not in tiles
     assert "Fleiss' kappa" not in tiles
+
+
+def test_the_tie_example_uses_the_datas_own_categories():
+    """The Items caption's example was always 'neu / pos', whatever the data's labels."""
+    ann = _sentiment()
+    at = _run(ann)
+    captions = " ".join(shown(c.value) for c in at.caption)
+    assert f"e.g. '{ann.categories[0]} / {ann.categories[1]}'" in captions
