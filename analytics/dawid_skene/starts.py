@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from analytics._core.formatting import format_count
 from analytics.dawid_skene.em import N_RANDOM_STARTS, EMEngine, EMRun, initial_posteriors
 
 __all__ = ["FEW_ITEMS", "SAME_OPTIMUM", "best_run", "starts_disagree"]
@@ -126,7 +127,8 @@ def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
         n = max(d for d, _ in same)
         notes.append(
             f"Not identified: {len(same)} of {len(runs)} starts reached an equally likely fit "
-            f"that labels {n:,} item(s) differently (for example with categories swapped), "
+            f"that labels {format_count(n, 'item')} differently (for example with categories "
+            "swapped), "
             "so these data cannot decide those labels; do not read them as the model's "
             "answer. More judgements, known gold labels or a prior break the tie."
         )
@@ -145,7 +147,7 @@ def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
             notes.append(
                 f"The starts disagree: {len(lower)} of {len(runs)} starts ended at a less "
                 f"likely fit (log-likelihood lower by {gap:.3g} or more) labelling up to "
-                f"{n:,} item(s) differently; the most likely fit is kept, but its labels "
+                f"{format_count(n, 'item')} differently; the most likely fit is kept, but its labels "
                 "depend on where EM starts."
             )
     return tuple(notes)

@@ -31,6 +31,7 @@ import pandas as pd
 from scipy.optimize import isotonic_regression
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.next_labels.parameters import model_arrays
 
 __all__ = ["Plan", "plan"]
@@ -272,7 +273,7 @@ def plan(
         needed_surely = int(sure.iloc[0]) if len(sure) else None
         more = "more " if current else ""
         reason = (
-            f"{needed} {more}judgement(s) per item reach an expected accuracy of "
+            f"{format_count(needed, more + 'judgement')} per item reach an expected accuracy of "
             f"{target_accuracy:.1%}"
             + (
                 f"; {needed_surely} reach it at the interval's lower end."

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from analytics._core.formatting import format_count
 from analytics._core.lazy import engine_answer, is_lazy
 from analytics._core.validation import check_confidence, check_method
 from analytics.data import Annotations, as_annotations
@@ -150,10 +151,10 @@ def input_notes(ann: Any) -> list[str]:
 #: Fewer disagreed items than this: the load notes that p rests on few items.
 FEW_DISAGREED = 10
 _ZERO_P = (
-    "on the {d:,} disagreed item(s) no two annotators ever chose the same category, so the "
-    "chance agreement p estimated from them (footnote 3) is 0, and a bound of 0 would follow "
-    "by construction, not from the data. Give p by hand (the Noise calculator's 'By "
-    "hand' mode), or collect more items."
+    "on the {items} no two annotators ever chose the same category, so the chance "
+    "agreement p estimated from them (Beigman Klebanov & Beigman 2009, footnote 3) is 0, "
+    "and a bound of 0 would follow by construction, not from the data. Give p by hand "
+    "(the Noise calculator's 'By hand' mode), or collect more items."
 )
 
 
@@ -428,10 +429,12 @@ def bound_from_chance(
         "p_max": float(p_item.max()),
     }
     if not p_agreed.any():  # a bound of 0 by construction: undefined, with the reason
-        return _undefined(n, d, confidence, _ZERO_P.format(d=d), notes, base, items=c.items)
+        why = _ZERO_P.format(items=format_count(d, "disagreed item"))
+        return _undefined(n, d, confidence, why, notes, base, items=c.items)
     if d < FEW_DISAGREED:
         notes.append(
-            f"p is estimated from only {d} disagreed item(s) (footnote 3): with so few, the "
+            f"p is estimated from only {format_count(d, 'disagreed item')} (Beigman Klebanov & "
+            f"Beigman 2009, footnote 3): with so few, the "
             "bound is rough; give p by hand to see how it moves."
         )
     p_mean = float(p_item.mean())

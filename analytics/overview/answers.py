@@ -172,7 +172,8 @@ def _certainty(
     )
     if measured is None:
         first = (
-            f"By {what}'s own posteriors about {gold_verdict.shown} of its labels are wrong. "
+            f"By {what}'s own posteriors {_about_share(gold_verdict.shown, error)} of its "
+            "labels are wrong. "
             "Read it as a lower bound: fitted models are overconfident (on the RTE data in "
             "datasets/, 0.8% by its own account against 7.3% wrong by expert gold); gold "
             "labels for some items give the true figure."
@@ -244,6 +245,13 @@ def _certainty(
     return gold, more, (unsure, nobody_left)
 
 
+def _about_share(shown: str, value: float) -> str:
+    """ "about 1.2%"; a share above 0 that rounds to "0.0%" reads "less than 0.1%"."""
+    if shown == "0.0%" and np.isfinite(value) and value > 0:
+        return "less than 0.1%"
+    return f"about {shown}"
+
+
 def _more_labels_plan(
     result, lazy: bool = False, error: float = np.nan, nobody_left: bool = False
 ) -> str:
@@ -272,7 +280,11 @@ def _more_labels_plan(
     return (
         f" By the model's own account {about(format_percent(level))} of its labels are right "
         f"now; two more judgements on every item would make that {about(at(two['accuracy']))} "
-        f"({at(two['low'])} to {at(two['high'])}; the gain simulated from the fitted model); "
+        + (
+            f"({at(two['low'])} to {at(two['high'])}; the gain simulated from the fitted model); "
+            if at(two["low"]) != at(two["high"])
+            else "(the gain simulated from the fitted model); "
+        )
         + (
             "the Next labels page, which picks the items where one more judgement tells "
             "the most, needs the judgements in memory (load a sample)."

@@ -46,7 +46,7 @@ def test_equal_and_lower_optima_are_told_apart():
     agreeing = run([0, 1, 0], -11.0)
     notes = starts_disagree([best, swapped, lower, agreeing], 0)
     assert len(notes) == 2
-    assert "1 of 4 starts reached an equally likely fit that labels 3 item(s)" in notes[0]
+    assert "1 of 4 starts reached an equally likely fit that labels 3 items" in notes[0]
     assert "1 of 4 starts ended at a less likely fit (log-likelihood lower by 2.5" in notes[1]
     assert starts_disagree([best, agreeing], 0) == ()
 
@@ -62,4 +62,4 @@ def test_a_lower_optimum_moving_a_few_items_is_a_remark_not_a_warning():
     assert few.startswith("1 of 2 starts ended at a less likely fit") and "1 of 200 items" in few
     assert "disagree" not in few
     (alarm,) = starts_disagree([run(truth, -10.0), run(many, -10.5)], 0)
-    assert alarm.startswith("The starts disagree") and "10 item(s)" in alarm
+    assert alarm.startswith("The starts disagree") and "10 items" in alarm

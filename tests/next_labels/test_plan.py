@@ -58,7 +58,7 @@ def test_target_answer_and_its_reason():
     # majority of 7 at 0.7 is 0.874; of 5 is 0.837 (and 6 ties back to 5's level)
     assert p.needed == 7
     assert p.needed_surely is None or p.needed_surely >= 7
-    assert "7 judgement(s) per item" in p.reason
+    assert "7 judgements per item" in p.reason
     far = plan(res, 0.999, max_k=3, n_items=500, n_draws=3)
     assert far.needed is None and "do not reach" in far.reason
 

@@ -86,3 +86,11 @@ def test_judged_by_everyone_counts_each_annotator_once():
     assert judged_by_everyone(items, who, 2, [0])
     assert not judged_by_everyone(items, who, 2, [1])
     assert not judged_by_everyone(items, who, 2, [])
+
+
+def test_tiny_shares_and_empty_intervals_read_plainly():
+    """A review read "about 0.0% of its labels are wrong" and ">99.9% (>99.9% to >99.9%)"."""
+    result = overview(load_annotations(FIXTURES / "low_agreement_sure_model.csv"))
+    text = " ".join(a.sentence for a in result.answers)
+    assert "less than 0.1% of its labels are wrong" in text and "about 0.0%" not in text
+    assert "(>99.9% to >99.9%" not in text
