@@ -232,6 +232,14 @@ data_kappa = None
 if mode == MODES[0] and ann is not None and not ann.is_multilabel:
     data_kappa = _kappa(ann.fingerprint, ann)  # the kappa and easy-share questions start here
 start = follow_up_defaults(result, kappa=data_kappa)
+if result is not None and start.p_from_example:
+    st.caption(
+        f"These questions start from the data's {start.n_items:,} items, with the paper's "
+        f"example p = {start.p:g}: the data's own p is undefined (see above). Change it below."
+        if start.n_items == result.n_items
+        else "These questions start from the paper's worked example (1,000 items, p = 0.5): "
+        "the data give no bound to start from (see above)."
+    )
 # the inputs start from the bound above: keyed by it, they follow a new data set or a switch
 # to "By hand" (a widget keeps its own value under a fixed key, whatever value= says)
 sfx = f"{mode}_{start.n_items}_{start.p:.6g}_{start.n_agreed}_{start.kappa:.6g}"

@@ -46,6 +46,9 @@ class FollowUpDefaults:
         kappa when there are data), and, clipped to [0, 1], the share of easy items the
         "would more annotators help?" question starts from (section 3.3: kappa estimates
         it).
+    p_from_example : bool, default True
+        Whether ``p`` (and ``hidden_hard``) are the example's, not a bound's: True also
+        when the data's counts are used but their bound was undefined.
 
     References
     ----------
@@ -58,6 +61,7 @@ class FollowUpDefaults:
     n_agreed: int = 900
     hidden_hard: int = 125
     kappa: float = 0.8
+    p_from_example: bool = True
 
     def n_agreed_within(self, n_items: int) -> int:
         """The agreed items, at most ``n_items`` (a start that is always legal).
@@ -103,6 +107,9 @@ class FollowUpDefaults:
 def follow_up_defaults(result: NoiseBound | None, kappa: float | None = None) -> FollowUpDefaults:
     """Start the follow-up questions from a bound, or from the paper's example.
 
+    An undefined bound of real data keeps the data's counts (items, agreed items) with the
+    example's p, and says so (``p_from_example``).
+
     Parameters
     ----------
     result : NoiseBound or None
@@ -122,15 +129,28 @@ def follow_up_defaults(result: NoiseBound | None, kappa: float | None = None) ->
     1900
     >>> follow_up_defaults(None).hidden_hard
     125
+    >>> follow_up_defaults(noise_bound(30, 30, 0.5)).n_items  # nothing agreed: the example
+    1000
     """
     k = {} if kappa is None or not np.isfinite(kappa) else {"kappa": float(kappa)}
-    if result is None or not result.ok:
+    if result is None:
         return FollowUpDefaults(**k)
+    if not result.ok:  # an undefined bound of real data: their counts, the example's p
+        n, d = int(result.n_items), int(result.n_disagreed)
+        if n < 1 or not 0 <= d < n:  # no agreed item: the gold-standard inputs need one
+            return FollowUpDefaults(**k)
+        return FollowUpDefaults(
+            n_items=n,
+            n_agreed=n - d,
+            hidden_hard=min(FollowUpDefaults.hidden_hard, n - d),
+            **k,
+        )
     return FollowUpDefaults(
         n_items=int(result.n_items),
         p=float(result.p),
         n_agreed=int(result.n_agreed),
         hidden_hard=int(result.hidden_hard),
+        p_from_example=False,
         **k,
     )
 

@@ -185,3 +185,15 @@ def test_hard_item_categories_start_at_the_datas():
     at.segmented_control(key="noise_mode").set_value("By hand").run()
     cats = next(w for w in at.number_input if w.label.startswith("Categories on hard items"))
     assert cats.value == 2
+
+
+def test_an_undefined_bound_keeps_the_datas_counts_for_the_questions():
+    """They fell back to the paper's 1,000 items beside the data's own easy share."""
+    rows = [("g1", "A", "x"), ("g1", "B", "x"), ("g2", "A", "y"), ("g2", "B", "y")]
+    rows += [("d1", "A", "x"), ("d1", "B", "y"), ("d2", "A", "z"), ("d2", "B", "y")]
+    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    at = run(ann)
+    assert not at.exception
+    items = next(w for w in at.number_input if w.key.startswith("noise_rev_n_"))
+    assert items.value == 4
+    assert any("the data's own p is undefined" in c.value for c in at.caption)

@@ -21,18 +21,34 @@ from analytics.noise import (
 def test_follow_up_defaults_start_from_the_bound():
     start = follow_up_defaults(noise_bound(2000, 100, 0.25))
     assert start == FollowUpDefaults(
-        n_items=2000, p=0.25, n_agreed=1900, hidden_hard=start.hidden_hard
+        n_items=2000, p=0.25, n_agreed=1900, hidden_hard=start.hidden_hard, p_from_example=False
     )
     assert start.hidden_hard == noise_bound(2000, 100, 0.25).hidden_hard
     assert isinstance(start.n_items, int) and isinstance(start.hidden_hard, int)
 
 
-@pytest.mark.parametrize("result", [None, noise_bound(10, 10, 0.5)])
-def test_follow_up_defaults_fall_back_on_the_papers_example(result):
+def test_follow_up_defaults_fall_back_on_the_papers_example():
     # section 3.1: n = 1000, d = 100, p = 0.5 leave 900 agreed items, at most 125 coin-flips
-    start = follow_up_defaults(result)
+    start = follow_up_defaults(None)
     assert (start.n_items, start.p, start.n_agreed, start.hidden_hard) == (1000, 0.5, 900, 125)
     assert noise_bound(1000, 100, 0.5).hidden_hard == start.hidden_hard
+    assert start.p_from_example
+
+
+def test_an_undefined_bound_keeps_its_counts_and_the_examples_p():
+    """An undefined bound with agreed items: the questions start from the data's counts;
+    with none agreed (the gold-standard inputs need one), from the example."""
+    from analytics.noise import noise_from_annotations
+    from tests.noise.test_from_annotations import frame
+
+    rows = [("g1", "A", "x"), ("g1", "B", "x"), ("d1", "A", "x"), ("d1", "B", "y")]
+    rows += [("d2", "A", "z"), ("d2", "B", "y")]  # p = 0 on the disagreed items: undefined
+    result = noise_from_annotations(frame(rows))
+    assert not result.ok
+    start = follow_up_defaults(result)
+    assert (start.n_items, start.p, start.n_agreed, start.hidden_hard) == (3, 0.5, 1, 1)
+    assert start.p_from_example
+    assert follow_up_defaults(noise_bound(10, 10, 0.5)).n_items == 1000
 
 
 def test_follow_up_defaults_are_capped_to_stay_legal():
