@@ -229,8 +229,8 @@ with st.container(border=True):
             f"Default for {ann.kind.value} labels: {default}."
             + (
                 " Only nominal here: these text labels have no declared order, so an ordinal "
-                "distance would depend on the order of the rows. Load them as ordinal (Data "
-                "page, Label kind) to get the others."
+                "distance would depend on the order of the rows. Give their order on the Data "
+                "page (Columns and parsing, Category order) to get the others."
                 if options == ["nominal"]
                 else ""
             )

@@ -17,6 +17,7 @@ from ui.loaders import (
     describe_upload,
     fractional_count_agreement,
     load_cached,
+    parse_category_order,
     parse_missing,
     preview_upload,
     read_cached,
@@ -235,6 +236,15 @@ if data is not None:
                 "your data (e.g. 'none' for a relation type); clear the box to treat only "
                 "empty cells as missing.",
             )
+            order_text = st.text_input(
+                "Category order (optional)",
+                value="",
+                key=f"map_order_{name}",
+                placeholder="e.g. negative, neutral, positive",
+                help="The categories in their order, comma-separated: an order for ordinal "
+                "distances and weighted coefficients, and the categories nobody used. Labels "
+                "outside them are an error. Empty: the categories as found.",
+            )
         options = {
             "item": None if item_col == AUTO else item_col,
             "annotator": None if annotator_col == AUTO else annotator_col,
@@ -253,6 +263,8 @@ if data is not None:
             options["tool_options"] = tuple(sorted(tool_options.items()))
         if "categories" in defaults:
             options["categories"] = tuple(defaults["categories"])
+        if parse_category_order(order_text):
+            options["categories"] = parse_category_order(order_text)
         choice = (*origin, tuple(sorted(options.items())))
         # Load only when the choice differs from what this page last loaded, so that a
         # data set set elsewhere (another page, a script) is never silently replaced.

@@ -113,6 +113,20 @@ def parse_missing(text: str) -> tuple[str, ...] | None:
     return None if tokens == default else tokens
 
 
+def parse_category_order(text: str) -> tuple[str, ...] | None:
+    """The Data page's category-order text as ``categories=``: None when empty.
+
+    Comma-separated, in order, blanks around each name ignored; a name given twice is kept
+    once, at its first place.
+
+    >>> parse_category_order(" neg, neu ,pos,neg "), parse_category_order("  ")
+    (('neg', 'neu', 'pos'), None)
+    """
+    names = [t.strip() for t in text.split(",")]
+    ordered = tuple(dict.fromkeys(n for n in names if n))
+    return ordered or None
+
+
 def load_sample_cached(key: str) -> Annotations:
     data, name, options = sample_source(key)
     options = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}

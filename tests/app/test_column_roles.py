@@ -87,3 +87,24 @@ def test_a_tool_export_shows_no_column_roles_but_says_which_importer_read_it():
     assert at.session_state["concord_annotations"].report.tool == "Label Studio"
     assert not any(list(d.value.columns) == ["column", "role", "note"] for d in at.dataframe)
     assert any("Read as a Label Studio export" in shown(c.value) for c in at.caption)
+
+
+def test_a_category_order_typed_on_the_data_page_is_the_loaded_order():
+    """The Agreement page said to declare an order for ordinal distances; the Data page
+    had no way to do it."""
+    data = b"item,annotator,label\n" + b"".join(
+        f"i{i},{w},{lab}\n".encode()
+        for i, labs in enumerate([("pos", "neu"), ("neg", "neg"), ("neu", "pos")])
+        for w, lab in zip(("a", "b"), labs, strict=True)
+    )
+    at = uploaded(data, "order.csv")
+    assert list(at.session_state["concord_annotations"].categories) == ["pos", "neu", "neg"]
+    at.text_input(key="map_order_order.csv").set_value(" neg, neu ,pos").run()
+    assert not at.exception
+    ann = at.session_state["concord_annotations"]
+    assert list(ann.categories) == ["neg", "neu", "pos"]
+    from analytics.agreement import distance_options
+
+    assert "ordinal" in distance_options(ann)
+    at.text_input(key="map_order_order.csv").set_value("neg, pos").run()  # neu left out
+    assert not at.exception and at.error  # labels outside the declared categories
