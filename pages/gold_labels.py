@@ -28,9 +28,6 @@ from analytics.dawid_skene import (
     majority_agreement,
     model_labels_table,
     mutual_information_figure,
-    per_category_figure,
-    per_category_labels,
-    per_category_table,
     pick_annotators,
     prevalence_comparison,
     prevalence_figure,
@@ -54,9 +51,10 @@ from analytics.models import (
     stack_parts,
 )
 from analytics.overview import SURE, expected_label_error, judge
-from ui.cached import ds_fit_per_category, kept
+from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
+from ui.gold_views import ds_settings, show_multilabel_models
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import require_annotations, sample_gold
@@ -84,12 +82,6 @@ NAMES = {
 SHORT = {m: name.split(" (")[0] for m, name in NAMES.items()}  # "GLAD", "MACE", ...
 #: columns of an interval's two ends and its estimate: drawn alike (0.430 to 0.798, not 0.43)
 INTERVALS = ("estimate", "low", "high", "accuracy", "accuracy_low", "accuracy_high")
-INITS = {
-    "majority": "Majority vote (ties split)",
-    "soft": "Share of votes",
-    "best": "Best of several starts (slower)",
-}
-TOLERANCES = {f"1e-{n}": 10.0**-n for n in range(4, 11)}  # shown -> relative change
 SECTIONS = [
     "Models compared",
     "Annotators",
@@ -147,72 +139,6 @@ def _intervals(df: pd.DataFrame) -> dict[str, str]:
     return {c: "{:.3f}" for c in INTERVALS if c in df.columns}
 
 
-def _ds_settings() -> dict:
-    """The Dawid-Skene settings (the report, the Overview and the Export use them too)."""
-    with st.expander("Dawid-Skene settings", expanded=False):
-        st.caption(
-            "They apply to the full-confusion Dawid-Skene model on this page (auto's "
-            "comparison keeps every model's defaults), and to the Overview, the report and "
-            "the Export."
-        )
-        c1, c2, c3 = st.columns(3)
-        init = c1.selectbox(
-            "Start from",
-            list(INITS),
-            format_func=INITS.get,
-            key="gl_init",
-            help="EM finds a local optimum; 'best' runs several starts and keeps the most "
-            "likely fit.",
-        )
-        smoothing = c2.number_input(
-            "Smoothing (pseudo-count)",
-            min_value=0.0,
-            max_value=10.0,
-            value=0.01,
-            step=0.01,
-            format="%.3f",
-            key="gl_smoothing",
-            help="Added to every confusion-matrix cell and prevalence count (a Dirichlet "
-            "prior). 0 gives the plain maximum-likelihood fit.",
-        )
-        max_iter = c3.number_input("Most EM iterations", 1, 10_000, 500, key="gl_max_iter")
-        tol = TOLERANCES[
-            st.select_slider(
-                "Stop when the log-likelihood changes by less than (relative)",
-                options=list(TOLERANCES),
-                value="1e-7",
-                key="gl_tol",
-            )
-        ]
-    return {"init": init, "smoothing": float(smoothing), "max_iter": int(max_iter), "tol": tol}
-
-
-def _multilabel(ann) -> None:
-    """Multi-label data: one yes/no Dawid-Skene model per category."""
-    st.info(
-        "This data set is multi-label (each judgement is a set of categories), and the "
-        "annotator models need one label per judgement: Concord fits **one yes/no "
-        "Dawid-Skene model per category** (did the annotator include it?) and shows them "
-        "together. Dependencies between categories are not modelled.",
-        icon=":material/info:",
-    )
-    with st.spinner(f"Fitting {ann.n_categories} yes/no models…"):
-        fits = ds_fit_per_category(ann)
-    per_cat = per_category_table(fits)
-    show_figure(per_category_figure(per_cat), "per-category prevalence", key="gl_ml_fig")
-    # its "sure labels" are at least 0.99 sure (per_category_table): say so, since the
-    # Overview calls a label sure from 90%
-    shown = per_cat.rename(columns={"sure labels": "at least 99% sure"})
-    show_table(shown, "per-category models", key="gl_ml_table", index=False)
-    st.markdown(
-        "**Each item's label set by the per-category models** (a category is in the set when "
-        "its posterior P(yes) is at least 0.5), with every category's posterior:"
-    )
-    show_table(
-        per_category_labels(fits), "per-category model labels", key="gl_ml_labels", index=False
-    )
-
-
 st.title("Gold labels: one model of the annotators, chosen and checked")
 explain(
     """
@@ -241,13 +167,13 @@ shows how sure the estimates themselves are.
 engine_page("gold_labels")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 if ann.is_multilabel:
-    _multilabel(ann)
+    show_multilabel_models(ann)
     st.stop()
 
 c1, c2 = st.columns([2, 1])
 with c1:
     choice = st.selectbox("Model", list(NAMES), format_func=NAMES.get, key="gl_model")
-    ds_options = _ds_settings()
+    ds_options = ds_settings()
 with c2:
     gold, gold_key, gold_title = _gold_choice(ann)
 remember(

@@ -1,0 +1,82 @@
+"""Parts of the Gold labels page: the Dawid-Skene settings, and the multi-label view."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics.dawid_skene import per_category_figure, per_category_labels, per_category_table
+from ui.cached import ds_fit_per_category
+from ui.widgets import show_figure, show_table
+
+INITS = {
+    "majority": "Majority vote (ties split)",
+    "soft": "Share of votes",
+    "best": "Best of several starts (slower)",
+}
+TOLERANCES = {f"1e-{n}": 10.0**-n for n in range(4, 11)}  # shown -> relative change
+
+
+def ds_settings() -> dict:
+    """The Dawid-Skene settings (the report, the Overview and the Export use them too)."""
+    with st.expander("Dawid-Skene settings", expanded=False):
+        st.caption(
+            "They apply to the full-confusion Dawid-Skene model on this page (auto's "
+            "comparison keeps every model's defaults), and to the Overview, the report and "
+            "the Export."
+        )
+        c1, c2, c3 = st.columns(3)
+        init = c1.selectbox(
+            "Start from",
+            list(INITS),
+            format_func=INITS.get,
+            key="gl_init",
+            help="EM finds a local optimum; 'best' runs several starts and keeps the most "
+            "likely fit.",
+        )
+        smoothing = c2.number_input(
+            "Smoothing (pseudo-count)",
+            min_value=0.0,
+            max_value=10.0,
+            value=0.01,
+            step=0.01,
+            format="%.3f",
+            key="gl_smoothing",
+            help="Added to every confusion-matrix cell and prevalence count (a Dirichlet "
+            "prior). 0 gives the plain maximum-likelihood fit.",
+        )
+        max_iter = c3.number_input("Most EM iterations", 1, 10_000, 500, key="gl_max_iter")
+        tol = TOLERANCES[
+            st.select_slider(
+                "Stop when the log-likelihood changes by less than (relative)",
+                options=list(TOLERANCES),
+                value="1e-7",
+                key="gl_tol",
+            )
+        ]
+    return {"init": init, "smoothing": float(smoothing), "max_iter": int(max_iter), "tol": tol}
+
+
+def show_multilabel_models(ann) -> None:
+    """Multi-label data: one yes/no Dawid-Skene model per category."""
+    st.info(
+        "This data set is multi-label (each judgement is a set of categories), and the "
+        "annotator models need one label per judgement: Concord fits **one yes/no "
+        "Dawid-Skene model per category** (did the annotator include it?) and shows them "
+        "together. Dependencies between categories are not modelled.",
+        icon=":material/info:",
+    )
+    with st.spinner(f"Fitting {ann.n_categories} yes/no models…"):
+        fits = ds_fit_per_category(ann)
+    per_cat = per_category_table(fits)
+    show_figure(per_category_figure(per_cat), "per-category prevalence", key="gl_ml_fig")
+    # its "sure labels" are at least 0.99 sure (per_category_table): say so, since the
+    # Overview calls a label sure from 90%
+    shown = per_cat.rename(columns={"sure labels": "at least 99% sure"})
+    show_table(shown, "per-category models", key="gl_ml_table", index=False)
+    st.markdown(
+        "**Each item's label set by the per-category models** (a category is in the set when "
+        "its posterior P(yes) is at least 0.5), with every category's posterior:"
+    )
+    show_table(
+        per_category_labels(fits), "per-category model labels", key="gl_ml_labels", index=False
+    )
