@@ -84,12 +84,18 @@ def posterior_figure(result: NoiseBound) -> go.Figure:
         ),
         secondary_y=True,
     )
-    fig.add_hline(
+    fig.add_hline(y=cut, line={"color": BAD, "dash": "dash"}, secondary_y=True)
+    # the label is placed on the right-hand axis itself: add_hline's own annotation sits at
+    # y = cut on the left-hand axis (a plotly quirk with secondary_y), far above the line
+    fig.add_annotation(
+        x=1,
+        xref="x domain",
         y=cut,
-        line={"color": BAD, "dash": "dash"},
-        secondary_y=True,
-        annotation_text=f"1 - confidence = {cut:.3g}",
-        annotation_position="top right",
+        yref="y2",
+        text=f"1 - confidence = {cut:.3g}",
+        showarrow=False,
+        xanchor="right",
+        yanchor="bottom",
     )
     fig.add_vline(
         x=result.hidden_hard,

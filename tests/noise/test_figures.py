@@ -53,3 +53,17 @@ def test_posterior_figure_axis_ends_where_the_mass_does():
     low, high = posterior_figure(r).layout.xaxis.range
     assert low < hidden[0] and r.hidden_hard < high < hidden[-1]
     assert tail.to_numpy()[hidden <= high - 1.5].min() < 1e-4  # nothing drawn is cut off
+
+
+def test_the_cut_off_label_sits_on_its_line():
+    """add_hline's label sat at y = 1 - confidence on the left-hand axis (0-0.33 there),
+    far above the dashed line drawn on the right-hand axis."""
+    from analytics.data import load_sample
+    from analytics.noise import noise_from_annotations
+    from analytics.noise.figures import posterior_figure
+
+    result = noise_from_annotations(load_sample("crowd_intents"))
+    fig = posterior_figure(result)
+    label = next(a for a in fig.layout.annotations if a.text.startswith("1 - confidence"))
+    line = next(s for s in fig.layout.shapes if s.line.dash == "dash")
+    assert label.yref == line.yref == "y2" and abs(label.y - line.y0) < 1e-12
