@@ -28,7 +28,7 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics._core.threads import in_parallel
 from analytics.data.cells import CellColumn, missing_tokens, set_codes
-from analytics.data.kinds import LabelKind
+from analytics.data.kinds import SCALE_CAUTION, LabelKind
 from analytics.data.label_codes import encode_labels
 from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.repeats import DUPLICATE_POLICIES, duplicates_kept, one_per_pair
@@ -251,6 +251,7 @@ def encode_frame(
             "categories_declared": categories is not None,
             "cautions": tuple(cautions),
             "notes": tuple(notes),
+            "kind_caution": SCALE_CAUTION if kind is None and _codes_scale(lk, cat_values) else "",
         }
     )
     return Encoded(
@@ -267,6 +268,16 @@ def encode_frame(
 
 
 # ---------------------------------------------------------------------- steps
+def _codes_scale(kind: LabelKind, categories: pd.Index) -> bool:
+    """Three or more whole numbers inferred to be nominal codes (with two, 0/1, every
+    distance gives the same agreement): they may be a scale read without its order."""
+    return (
+        kind is LabelKind.NOMINAL
+        and pd.api.types.is_numeric_dtype(categories)
+        and len(categories) >= 3
+    )
+
+
 class _KeptRows:
     """``rows[keep]``, gathered only when an error message asks for row numbers.
 

@@ -9,15 +9,11 @@ ordinal: ranks; numeric: differences; multi-label: set distances).
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 
 from analytics._core.errors import AnnotationDataError
 
-__all__ = ["SCALE_CAUTION", "WHOLE_NUMBER_CODES", "LabelKind", "codes_caution", "infer_kind"]
-
-WHOLE_NUMBER_CODES = "whole-number codes read as categories"
-"""The words of :func:`infer_kind`'s reason when it reads whole numbers as nominal codes."""
+__all__ = ["SCALE_CAUTION", "LabelKind", "infer_kind"]
 
 SCALE_CAUTION = (
     "The labels are whole numbers and were read as nominal codes: every disagreement then "
@@ -26,7 +22,8 @@ SCALE_CAUTION = (
     'parsing on the Data page, kind="ordinal" in the library, --kind ordinal on the command '
     "line."
 )
-"""The caution shown when whole numbers were read as nominal codes (:func:`codes_caution`)."""
+"""The load caution when three or more whole numbers were read as nominal codes (with two,
+0/1, every distance gives the same agreement)."""
 
 
 class LabelKind(StrEnum):
@@ -112,7 +109,7 @@ def infer_kind(categories: list, numeric: bool) -> tuple[LabelKind, str]:
     if all(float(c).is_integer() for c in categories) and len(categories) <= 12:
         return (
             LabelKind.NOMINAL,
-            f"Label kind: nominal ({len(categories)} {WHOLE_NUMBER_CODES}); "
+            f"Label kind: nominal ({len(categories)} whole-number codes read as categories); "
             "choose ordinal or numeric if the numbers are a scale.",
         )
     return (
@@ -120,33 +117,3 @@ def infer_kind(categories: list, numeric: bool) -> tuple[LabelKind, str]:
         f"Label kind: numeric ({len(categories)} distinct numbers); choose nominal or ordinal "
         "if they are codes.",
     )
-
-
-def codes_caution(kind: str, kind_reason: str) -> str:
-    """:data:`SCALE_CAUTION` when three or more whole numbers were read as nominal codes.
-
-    With two codes (0/1) every distance gives the same agreement, so there is nothing to
-    caution about.
-
-    Parameters
-    ----------
-    kind : str
-        The label kind loaded (a :class:`LabelKind` value).
-    kind_reason : str
-        Why that kind (:func:`infer_kind`'s reason, or the caller's choice).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> kind, why = infer_kind([1, 2, 3, 4, 5], numeric=True)
-    >>> codes_caution(kind, why) == SCALE_CAUTION, codes_caution("ordinal", "as chosen")
-    (True, '')
-    >>> codes_caution(*infer_kind([0, 1], numeric=True))
-    ''
-    """
-    found = re.search(rf"\((\d+) {WHOLE_NUMBER_CODES}\)", kind_reason)
-    many = found is not None and int(found.group(1)) >= 3
-    return SCALE_CAUTION if kind == LabelKind.NOMINAL and many else ""

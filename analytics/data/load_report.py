@@ -19,8 +19,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics.data.kinds import codes_caution
-
 __all__ = ["LoadReport", "SkipNote", "missing_token_cautions"]
 
 
@@ -99,6 +97,10 @@ class LoadReport:
         Guesses and repairs the user should check.
     notes : tuple of str, default ()
         Other decisions (format, delimiter, ...).
+    kind_caution : str, default ""
+        :data:`~analytics.data.kinds.SCALE_CAUTION` when the loader read three or more
+        whole numbers as nominal codes (a 1-5 scale would lose its order); listed by
+        :meth:`warnings`.
     """
 
     source: str = "<DataFrame>"
@@ -121,15 +123,7 @@ class LoadReport:
     categories_declared: bool = False
     cautions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
-
-    @property
-    def kind_caution(self) -> str:
-        """The caution for whole numbers read as nominal codes ("" otherwise).
-
-        Derived from ``kind`` and ``kind_reason`` (not stored in ``cautions``, so a report
-        copied with another kind does not keep it); :meth:`warnings` includes it.
-        """
-        return codes_caution(self.kind, self.kind_reason)
+    kind_caution: str = ""
 
     @property
     def n_skipped(self) -> int:
