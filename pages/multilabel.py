@@ -22,6 +22,7 @@ from ui.widgets import (
     show_error,
     show_figure,
     show_table,
+    statistic_formats,
     three_decimals,
 )
 
@@ -31,12 +32,6 @@ MULTILABEL_SAMPLE = "affect_multilabel"
 LARGE_UNITS = 50_000  # item-pair units above which slow sections wait for a click (1,000
 # resamples of 50,000 units take about half a second here)
 STYLE_ROWS = 3_000  # highlight tie-breaks row by row up to this many items
-
-
-def _three(df: pd.DataFrame) -> dict[str, str]:
-    """``formats``: every statistic (float) column at three decimals, 1.000 and 0.500
-    included (``three_decimals`` would write an all-whole column as a count)."""
-    return {c: "{:.3f}" for c in df.select_dtypes("float").columns}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -207,7 +202,7 @@ with tabs[0]:
     show_figure(ml.pairwise_am_heatmap(pairs), "pairwise_am", key="ml_pairs_heat")
     if 0 < len(pairs) <= 30:
         show_figure(ml.pairwise_am_bars(pairs), "pairwise_am_bars", key="ml_pairs_bars")
-    show_table(pairs, "pairwise_am", key="ml_pairs", index=False, formats=_three(pairs))
+    show_table(pairs, "pairwise_am", key="ml_pairs", index=False, formats=statistic_formats(pairs))
     if lowest := ml.lowest_pair(pairs):
         st.caption(md(lowest))
 
@@ -218,7 +213,9 @@ with tabs[1]:
     )
     bands = core["bands"]
     show_figure(ml.items_by_agreement_bars(bands), "items_by_agreement", key="ml_bands_fig")
-    show_table(bands, "items_by_agreement", key="ml_bands", index=False, formats=_three(bands))
+    show_table(
+        bands, "items_by_agreement", key="ml_bands", index=False, formats=statistic_formats(bands)
+    )
     if bands.attrs.get("reason"):
         st.caption(md(f"No item has an observed agreement: {bands.attrs['reason']}"))
     elif bands.attrs.get("n_without_agreement"):
@@ -248,7 +245,11 @@ with tabs[2]:
     )
     per_cat = per_cat.drop(columns=["kappa_low", "kappa_high", "alpha_low", "alpha_high"])
     show_table(
-        per_cat, "per_category_agreement", key="ml_percat", index=False, formats=_three(per_cat)
+        per_cat,
+        "per_category_agreement",
+        key="ml_percat",
+        index=False,
+        formats=statistic_formats(per_cat),
     )
 
 with tabs[3]:
@@ -353,5 +354,9 @@ with tabs[5]:
             )
             types = core["pair_types"]
             show_table(
-                types, "set_relations", key="ml_pair_types", index=False, formats=_three(types)
+                types,
+                "set_relations",
+                key="ml_pair_types",
+                index=False,
+                formats=statistic_formats(types),
             )

@@ -20,6 +20,7 @@ from ui.widgets import (
     show_error,
     show_figure,
     show_table,
+    statistic_formats,
 )
 
 via_the_frame("pages/spans.py")  # opened by its address before the app frame ran
@@ -28,14 +29,6 @@ SPANS_KEY = "concord_spans"
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "news_spans.csv"
 WORST = 50  # documents offered in the browser
 UPLOAD_TYPES = ["csv", "tsv", "json", "jsonl", "conll", "bio", "iob", "bilou", "txt"]
-
-
-def _three(df, counts: tuple[str, ...] = ()) -> dict[str, str]:
-    """``formats``: every statistic (float) column at three decimals, 1.000 and 0.500
-    included (``three_decimals`` would write an all-whole column as a count); the
-    ``counts`` as whole numbers even when a missing cell made them floats."""
-    stats = {c: "{:.3f}" for c in df.select_dtypes("float").columns if c not in counts}
-    return stats | {c: "{:,.0f}" for c in counts if c in df.columns}
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the spans...")
@@ -220,7 +213,11 @@ with tabs[0]:
         how="left",
     )
     show_table(
-        per, "spans_per_label", key="spans_per_label", index=False, formats=_three(per, ("units",))
+        per,
+        "spans_per_label",
+        key="spans_per_label",
+        index=False,
+        formats=statistic_formats(per, ("units",)),
     )
 
 with tabs[1]:
@@ -232,7 +229,9 @@ with tabs[1]:
         pairs = pairs[pairs["label"] == which].drop(columns="label")
     label = None if which == "all labels" else which
     show_figure(sp.pair_f1_heatmap(pairs, label=label), "span_pairs", key="spans_pairs_fig")
-    show_table(pairs, "span_pairs", key="spans_pairs", index=False, formats=_three(pairs))
+    show_table(
+        pairs, "span_pairs", key="spans_pairs", index=False, formats=statistic_formats(pairs)
+    )
 
 with tabs[2]:
     st.markdown(
@@ -274,7 +273,9 @@ with tabs[3]:
                     piece += " :gray[" + md("[" + ", ".join(map(str, row.closes)) + "]") + "]"
                 pieces.append(piece)
             st.markdown(f"**{md(who)}**: " + "".join(pieces))
-    show_table(docs, "span_documents", key="spans_docs", index=False, formats=_three(docs))
+    show_table(
+        docs, "span_documents", key="spans_docs", index=False, formats=statistic_formats(docs)
+    )
 
 with tabs[4]:
     quorum = st.selectbox(  # 0 stands for the library's default, a strict majority
@@ -332,5 +333,11 @@ with tabs[5]:
     else:
         table = _tokens(fp, spans)
         st.warning(md(table.attrs["caveat"]))
-        show_table(table, "token_agreement", key="spans_tokens", index=False, formats=_three(table))
+        show_table(
+            table,
+            "token_agreement",
+            key="spans_tokens",
+            index=False,
+            formats=statistic_formats(table),
+        )
         st.caption(f"{table.attrs['tokens']:,} tokens.")

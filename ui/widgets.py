@@ -97,6 +97,15 @@ def three_decimals(df: pd.DataFrame) -> dict[str, str]:
     return formats
 
 
+def statistic_formats(df: pd.DataFrame, counts: Sequence[str] = ()) -> dict[str, str]:
+    """``formats`` for :func:`show_table` where every float column is a statistic: three
+    decimals, 1.000 and 0.500 included (:func:`three_decimals` would write an all-whole
+    column as a count); the ``counts`` as whole numbers even when a missing cell made them
+    floats."""
+    stats = {c: "{:.3f}" for c in df.select_dtypes("float").columns if c not in counts}
+    return stats | {c: "{:,.0f}" for c in counts if c in df.columns}
+
+
 def show_table(
     df: pd.DataFrame,
     name: str,
