@@ -62,24 +62,29 @@ def excluded_counts(
         counted once under the first reason that applies; items that could still take a
         judgement (the budget ran out first) are not counted.
     """
-    reason = np.full(len(conf), "", dtype=object)
-    reason[(conf >= planner.stop_at)] = "confident"
-    reason[n_free <= 0] = "judged_by_all"
-    for i in planned.tolist():
+    keys = list(EXCLUSIONS)  # codes: 1 + position; 0: not excluded
+    code = {key: k + 1 for k, key in enumerate(keys)}
+    reason = np.zeros(len(conf), np.int8)
+    reason[conf >= planner.stop_at] = code["confident"]
+    reason[n_free <= 0] = code["judged_by_all"]
+    for i in planned.tolist():  # the batch's items: at most the budget
         if not reason[i]:
-            reason[i] = planner.why_stopped(i)
-    rest = np.flatnonzero(reason == "")
+            reason[i] = code.get(planner.why_stopped(i), 0)
+    rest = np.flatnonzero(reason == 0)
     if planner.assign and planner.full.any() and len(rest):
         for a in range(0, len(rest), _CHUNK):
             block = rest[a : a + _CHUNK]
             free = (available_mask(block) & ~planner.full[None, :]).any(1)
-            reason[block[~free]] = "annotators_at_cap"
-        rest = np.flatnonzero(reason == "")
-    last = np.array([planner.last_score.get(i, np.nan) for i in rest.tolist()], float)
+            reason[block[~free]] = code["annotators_at_cap"]
+        rest = np.flatnonzero(reason == 0)
+    last = np.full(len(conf), np.nan)  # re-scored items only (planned ones)
+    if planner.last_score:
+        last[np.fromiter(planner.last_score, np.int64)] = list(planner.last_score.values())
     with np.errstate(invalid="ignore"):
-        worthless = (first[rest] <= 0) | (last <= 0)
-    reason[rest[worthless]] = "no_gain"
-    return {key: int((reason == key).sum()) for key in EXCLUSIONS if (reason == key).any()}
+        worthless = (first[rest] <= 0) | (last[rest] <= 0)
+    reason[rest[worthless]] = code["no_gain"]
+    counts = np.bincount(reason, minlength=len(keys) + 1)[1:]
+    return {key: int(n) for key, n in zip(keys, counts, strict=True) if n}
 
 
 def _phrase(key: str, n: int, n_items: int, settings: dict) -> str:
