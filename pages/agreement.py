@@ -83,9 +83,7 @@ def _paradox(fp: str, _ann: Annotations):
 
 def _shown_value(name: str, value: float) -> str:
     """A coefficient's value as the cards and the table print it: three decimals, more
-    near the agreement rule's thresholds (percent agreement is not judged by the rule);
-    float error (0.7999999999999999 for 0.8) is rounded away first, as the readings do."""
-    value = round(float(value), 9)
+    near the agreement rule's thresholds (percent agreement is not judged by the rule)."""
     return f"{value:.3f}" if name == "Percent agreement" else format_judged("agreement", value)
 
 

@@ -122,3 +122,14 @@ def test_format_judged_value_on_band_edges():
 def test_format_judged_names_unknown_kinds():
     with pytest.raises(AnnotationDataError):
         format_judged("nonsense", 0.5)
+
+
+def test_float_error_at_a_threshold_is_the_threshold_for_verdict_and_print():
+    """0.1 + 0.7 is 0.7999999999999999: it is 0.8, good, printed 0.800 (the readings, the
+    verdicts and the printed values snap alike, in analytics._core.formatting)."""
+    v = 0.1 + 0.7
+    assert v < 0.8
+    assert judge("agreement", v).severity is Severity.GOOD
+    assert judge("agreement", v).value == v  # the verdict keeps the value as given
+    assert format_judged("agreement", v) == "0.800"
+    assert judge("agreement", 0.6670000001).severity is Severity.CAUTION  # a real difference

@@ -118,6 +118,42 @@ def _side(x: Decimal, threshold: Decimal) -> int:
     return (x > threshold) - (x < threshold)
 
 
+#: How near a threshold a value counts as on it: float error is about 1e-16 (0.1 + 0.7 is
+#: 0.7999999999999999), while a real difference of 1e-10 stays a difference.
+EDGE_TOLERANCE = 1e-12
+
+
+def snap_to_edges(x: float, edges: Iterable[float]) -> float:
+    """``x``, or the edge (threshold) it lies within float error of.
+
+    A verdict or a band compares a value with thresholds: 0.39999999999999997 (an exact
+    0.4 computed in floats) must read as 0.4 does, not as the band below it.
+
+    Parameters
+    ----------
+    x : float
+        The value.
+    edges : iterable of float
+        The thresholds.
+
+    Returns
+    -------
+    float
+        The edge when ``|x - edge| <= EDGE_TOLERANCE * max(1, |edge|)``, else ``x``.
+
+    Examples
+    --------
+    >>> snap_to_edges(0.1 + 0.7, [0.8, 0.667]), snap_to_edges(0.6670000001, [0.8, 0.667])
+    (0.8, 0.6670000001)
+    """
+    x = float(x)
+    for edge in edges:
+        edge = float(edge)
+        if math.isfinite(x) and abs(x - edge) <= EDGE_TOLERANCE * max(1.0, abs(edge)):
+            return edge
+    return x
+
+
 def format_judged_value(
     x: float,
     thresholds: Iterable[float],
@@ -160,7 +196,8 @@ def format_judged_value(
     >>> format_judged_value(0.1504, [0.05, 0.15], digits=1, max_digits=4, percent=True)
     '15.04%'
     """
-    x = float(x)
+    thresholds = list(thresholds)
+    x = snap_to_edges(x, thresholds)  # float error at a threshold is the threshold
     if not math.isfinite(x):
         return "n/a"
     with localcontext() as ctx:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analytics._core.formatting import format_judged_value
+from analytics._core.formatting import format_judged_value, snap_to_edges
 from analytics._core.validation import check_confidence
 
 __all__ = ["CAVEAT", "FEW_SHARED", "band", "reading"]
@@ -50,20 +50,9 @@ def _thresholds(coefficient: str) -> tuple[float, ...]:
     return tuple(top for top, _ in _BANDS[:-1])
 
 
-EDGE_DECIMALS = 9
-"""Values are rounded to this many decimals before banding and showing: a float error of
-1e-16 (0.39999999999999997 for an exact 0.4) must not move a value off a band's edge."""
-
-
-def _snap(value: float) -> float:
-    """``value`` rounded to :data:`EDGE_DECIMALS` decimals (NaN and infinities unchanged)."""
-    value = float(value)
-    return round(value, EDGE_DECIMALS) if np.isfinite(value) else value
-
-
 def _shown(coefficient: str, value: float) -> str:
     """Two decimals, more when rounding would put the value on or across a band's edge."""
-    return format_judged_value(_snap(value), _thresholds(coefficient), digits=2, max_digits=6)
+    return format_judged_value(value, _thresholds(coefficient), digits=2, max_digits=6)
 
 
 def band(coefficient: str, value: float) -> str:
@@ -86,8 +75,8 @@ def band(coefficient: str, value: float) -> str:
     Kappa-type coefficients: below 0 "less than chance", then the bands 0-0.20, 0.21-0.40,
     0.41-0.60, 0.61-0.80 and 0.81-1 (slight, fair, moderate, substantial, almost perfect).
     Alpha: at least 0.8 reliable, 0.667 to 0.8 only for tentative conclusions, below
-    0.667 not reliable. The value is first rounded to 9 decimals, so float error
-    (0.39999999999999997 for an exact 0.4) does not move it across an edge.
+    0.667 not reliable. A value within float error of an edge is the edge
+    (:func:`~analytics._core.formatting.snap_to_edges`): 0.39999999999999997 reads as 0.4.
 
     References
     ----------
@@ -105,7 +94,7 @@ def band(coefficient: str, value: float) -> str:
     >>> band("Brennan-Prediger", 0.39999999999999997) == band("Brennan-Prediger", 0.4)
     True
     """
-    value = _snap(value)
+    value = snap_to_edges(value, _thresholds(coefficient))
     if not np.isfinite(value):
         return "undefined"
     if coefficient.lower().startswith("percent"):

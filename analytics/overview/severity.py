@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_judged_value
+from analytics._core.formatting import format_judged_value, snap_to_edges
 
 __all__ = ["RULES", "Rule", "Severity", "Verdict", "format_judged", "judge"]
 
@@ -88,7 +88,7 @@ class Rule:
         """The verdict on one value (NaN or None: undefined, with ``reason``)."""
         if value is None or not math.isfinite(float(value)):
             return Verdict(Severity.UNDEFINED, math.nan, self, reason or "no value")
-        v = float(value)
+        v = snap_to_edges(value, (self.good, self.caution))  # 0.7999999999999999 is 0.8
         if self.higher_is_better:
             sev = (
                 Severity.GOOD
@@ -105,7 +105,7 @@ class Rule:
                 if v <= self.caution
                 else Severity.BAD
             )
-        return Verdict(sev, v, self, reason)
+        return Verdict(sev, float(value), self, reason)
 
 
 @dataclass(frozen=True)
