@@ -263,8 +263,8 @@ if data is not None:
             options["tool_options"] = tuple(sorted(tool_options.items()))
         if "categories" in defaults:
             options["categories"] = tuple(defaults["categories"])
-        if parse_category_order(order_text):
-            options["categories"] = parse_category_order(order_text)
+        if order := parse_category_order(order_text):
+            options["categories"] = order
         choice = (*origin, tuple(sorted(options.items())))
         # Load only when the choice differs from what this page last loaded, so that a
         # data set set elsewhere (another page, a script) is never silently replaced.
