@@ -172,7 +172,7 @@ def _certainty(
     )
     if measured is None:
         first = (
-            f"By {what}'s own posteriors {_about_share(gold_verdict.shown, error)} of its "
+            f"By {what}'s own posteriors {_about(gold_verdict.shown, error)} of its "
             "labels are wrong. "
             "Read it as a lower bound: fitted models are overconfident (on the RTE data in "
             "datasets/, 0.8% by its own account against 7.3% wrong by expert gold); gold "
@@ -245,11 +245,12 @@ def _certainty(
     return gold, more, (unsure, nobody_left)
 
 
-def _about_share(shown: str, value: float) -> str:
-    """ "about 1.2%"; a share above 0 that rounds to "0.0%" reads "less than 0.1%"."""
+def _about(shown: str, value: float = np.nan) -> str:
+    """ "about 1.2%"; a bound reads as itself (">99.9%", never "about >99.9%"), and a share
+    above 0 that rounds to "0.0%" reads "less than 0.1%"."""
     if shown == "0.0%" and np.isfinite(value) and value > 0:
         return "less than 0.1%"
-    return f"about {shown}"
+    return shown if shown[:1] in "<>" else f"about {shown}"
 
 
 def _more_labels_plan(
@@ -274,12 +275,9 @@ def _more_labels_plan(
     def at(x: float) -> str:
         return format_percent(min(max(x + shift, 0.0), 1.0))
 
-    def about(text: str) -> str:  # never "about >99.9%"
-        return text if text[:1] in "<>" else f"about {text}"
-
     return (
-        f" By the model's own account {about(format_percent(level))} of its labels are right "
-        f"now; two more judgements on every item would make that {about(at(two['accuracy']))} "
+        f" By the model's own account {_about(format_percent(level))} of its labels are right "
+        f"now; two more judgements on every item would make that {_about(at(two['accuracy']))} "
         + (
             f"({at(two['low'])} to {at(two['high'])}; the gain simulated from the fitted model); "
             if at(two["low"]) != at(two["high"])
