@@ -69,3 +69,26 @@ def test_a_cached_figure_gives_the_same_table_and_uneven_bars_keep_both_ends():
     dots = direct[direct["trace"] == "dots"]
     assert dots["x_low"].tolist() == pytest.approx([0.2, 0.6])
     assert direct[direct["trace"] == "heat"]["z"].tolist() == list(range(6))
+
+
+def test_a_band_is_one_row_per_x_with_its_ends_and_other_closed_shapes_stay_outlines():
+    from types import SimpleNamespace
+
+    from analytics.next_labels.figures import accuracy_curve_figure
+
+    curve = pd.DataFrame(
+        {
+            "k": [0, 1, 2],
+            "accuracy": [0.8, 0.9, 0.95],
+            "low": [0.7, 0.85, 0.9],
+            "high": [0.9, 0.95, 0.99],
+        }
+    )
+    table = figure_table(accuracy_curve_figure(SimpleNamespace(curve=curve), now=0.8))
+    band = table[table["trace"] == "interval"]
+    assert band["x"].tolist() == [0, 1, 2]
+    np.testing.assert_allclose(band["y_low"], 100 * curve["low"])
+    np.testing.assert_allclose(band["y_high"], 100 * curve["high"])
+    assert band["y"].isna().all()
+    triangle = go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 1, 0], fill="toself"))
+    assert figure_table(triangle)["y"].tolist() == [0, 1, 0]

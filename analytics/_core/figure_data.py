@@ -29,7 +29,9 @@ def figure_table(fig: go.Figure) -> pd.DataFrame:
         only when the figure has several panels), ``x``, ``y``, and, where some trace has
         them, ``z`` (heatmaps, one row per cell), ``x_low``/``x_high`` and
         ``y_low``/``y_high`` (the ends of error bars, symmetric or not) and ``text``. A
-        histogram's rows are its raw values (the bins are plotly's). Shapes and
+        band drawn as one closed outline (``fill="toself"``: x forward, then the same x
+        backward) is one row per x with its ``y_low`` and ``y_high``, not the outline's
+        points. A histogram's rows are its raw values (the bins are plotly's). Shapes and
         annotations (reference lines, notes) are not data and are left out. Arrays plotly
         holds encoded (``{"dtype": "f8", "bdata": ...}``, as in a figure that went through
         a pickle or a cache) are decoded.
@@ -42,6 +44,9 @@ def figure_table(fig: go.Figure) -> pd.DataFrame:
     >>> heat = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]], x=["u", "v"], y=["p", "q"]))
     >>> figure_table(heat)[["x", "y", "z"]].values.tolist()
     [['u', 'p', 1], ['v', 'p', 2], ['u', 'q', 3], ['v', 'q', 4]]
+    >>> band = go.Figure(go.Scatter(x=[0, 1, 1, 0], y=[5, 6, 2, 1], fill="toself"))
+    >>> figure_table(band).to_dict("list")
+    {'trace': ['trace 1', 'trace 1'], 'x': [0, 1], 'y_low': [1.0, 2.0], 'y_high': [5.0, 6.0]}
     """
     parts = []
     for number, trace in enumerate(fig.data, start=1):
@@ -100,7 +105,33 @@ def _error_ends(trace: Any, axis: str, centre: np.ndarray | None) -> dict[str, n
     return {f"{axis}_low": middle - minus, f"{axis}_high": middle + plus}
 
 
+def _band_rows(trace: Any) -> pd.DataFrame | None:
+    """A closed band (x forward, then backward): one row per x, its low and high y."""
+    if getattr(trace, "fill", None) != "toself":
+        return None
+    x, y = _values(trace, "x"), _values(trace, "y")
+    if x is None or y is None or len(x) != len(y) or len(x) % 2 or not len(x):
+        return None
+    half = len(x) // 2
+    if not (x[half:][::-1] == x[:half]).all():
+        return None  # some other closed shape: its outline is its data
+    try:
+        ends = np.stack([np.asarray(y[:half], float), np.asarray(y[half:][::-1], float)])
+    except (TypeError, ValueError):
+        return None
+    return pd.DataFrame(
+        {
+            "x": pd.Series(x[:half]).infer_objects(),
+            "y_low": ends.min(axis=0),
+            "y_high": ends.max(axis=0),
+        }
+    )
+
+
 def _trace_rows(trace: Any) -> pd.DataFrame | None:
+    band = _band_rows(trace)
+    if band is not None:
+        return band
     z = _values(trace, "z")
     if z is not None and z.ndim == 2:  # a grid: one row per cell
         rows, cols = z.shape
