@@ -179,7 +179,7 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
         "--engine",
         choices=["auto", "memory", "duckdb", "spark"],
         default="auto",
-        help="auto (default): memory below 200 MB, duckdb for a bigger Parquet/CSV/TSV file",
+        help="auto (default): memory below 200 MiB, duckdb for a bigger Parquet/CSV/TSV file",
     )
     g.add_argument("--memory-limit", help="DuckDB's memory bound, e.g. 3GB (it spills past it)")
 

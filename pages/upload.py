@@ -109,8 +109,8 @@ if mode == "Upload a file":
         "Drop an annotation file here",
         type=UPLOAD_TYPES,
         key="upload_file",
-        help="CSV, TSV, JSON, JSON Lines, Excel or Parquet; long or wide form. Up to 1 GB: "
-        "Parquet, CSV and TSV files from 200 MB are read by DuckDB. Bigger files: open them "
+        help="CSV, TSV, JSON, JSON Lines, Excel or Parquet; long or wide form. Up to 1 GiB: "
+        "Parquet, CSV and TSV files from 200 MiB are read by DuckDB. Bigger files: open them "
         f"by path ({PATH_MODE}).",
     )
     if uploaded is not None:

@@ -4,7 +4,7 @@ Streamlit holds an upload in memory and caps it at ``server.maxUploadSize``
 (``.streamlit/config.toml``); for 10^8 judgements the useful way is a path on the machine
 running Concord: a Parquet or CSV file, or a folder of Parquet files, which DuckDB reads
 where it lies. The engine follows the command line's rule
-(:func:`analytics.engines.default_engine`: in memory below 200 MB, DuckDB from there), with
+(:func:`analytics.engines.default_engine`: in memory below 200 MiB, DuckDB from there), with
 a control to override it.
 """
 

@@ -19,7 +19,7 @@ Examples
 ...     budget_bytes()
 1048576
 >>> format_bytes(3 * 2**30)
-'3.0 GiB'
+'3 GiB'
 """
 
 from __future__ import annotations
@@ -106,15 +106,35 @@ def memory_budget(nbytes: int | float | str) -> Iterator[int]:
 
 
 def format_bytes(nbytes: float) -> str:
-    """``nbytes`` as text with a binary unit (``"5.6 GiB"``)."""
+    """``nbytes`` as text, in the largest binary unit that keeps a digit before the point.
+
+    Binary units with their IEC names (1 KiB = 1,024 bytes), so a size reads the same
+    wherever Concord prints it: file limits, memory budgets, engine thresholds.
+
+    Parameters
+    ----------
+    nbytes : float
+        A size in bytes.
+
+    Returns
+    -------
+    str
+        ``"812 bytes"``, ``"2.4 KiB"``, ``"200 MiB"``, ``"3.1 GiB"``, ``"2 TiB"``: one
+        decimal, dropped when it is zero.
+
+    Examples
+    --------
+    >>> format_bytes(812), format_bytes(200 * 2**20), format_bytes(5 * 2**30 // 2)
+    ('812 bytes', '200 MiB', '2.5 GiB')
+    """
     size = float(nbytes)
     if size < 1024:
         return f"{int(size):,} bytes"
-    for unit in ("KiB", "MiB", "GiB"):
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
         size /= 1024
-        if size < 1024:
-            return f"{size:.1f} {unit}"
-    return f"{size / 1024:.1f} TiB"
+        if size < 1024 or unit == "TiB":
+            break
+    return f"{size:,.1f} {unit}".replace(".0 ", " ")
 
 
 def estimate_bytes(*cells: float, itemsize: int = 8, copies: float = 1.0) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analytics._core.budget import format_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics.data import DEFAULT_MAX_BYTES, detect_columns
 from analytics.engines.loading import load_annotations
@@ -75,42 +76,9 @@ class LocalSource:
         return default_engine(self.n_bytes)
 
     def describe(self) -> str:
-        """One line: kind, files and size (``"parquet folder, 12 files, 3.1 GB"``)."""
+        """One line: kind, files and size (``"parquet folder, 12 files, 3.1 GiB"``)."""
         files = f", {self.n_files:,} files" if self.kind == "parquet folder" else ""
         return f"{self.kind}{files}, {format_bytes(self.n_bytes)}"
-
-
-def format_bytes(n: int) -> str:
-    """``n`` bytes in the largest unit that keeps one digit before the point (1024-based).
-
-    Parameters
-    ----------
-    n : int
-        A size in bytes.
-
-    Returns
-    -------
-    str
-        ``"812 bytes"``, ``"2.4 KB"``, ``"200 MB"``, ``"3.1 GB"`` (one decimal, dropped
-        when zero; GB is the largest unit).
-
-    Examples
-    --------
-    >>> format_bytes(ENGINE_THRESHOLD_BYTES)
-    '200 MB'
-    >>> format_bytes(300 * 2**20)
-    '300 MB'
-    >>> format_bytes(5 * 2**30 // 2)
-    '2.5 GB'
-    """
-    size = float(n)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            break
-        size /= 1024
-    if unit == "bytes":
-        return f"{int(size):,} bytes"
-    return f"{size:.1f} {unit}".replace(".0 ", " ")
 
 
 def default_engine(n_bytes: int, suffix: str = ".parquet") -> str:

@@ -73,7 +73,7 @@ def test_check_budget_says_what_how_much_the_budget_and_what_to_do() -> None:
         with pytest.raises(AnnotationDataError) as err:
             check_budget(3 * 2**30, "the big table", "Use a subset.")
     text = str(err.value)
-    assert "the big table" in text and "3.0 GiB" in text and "1.0 MiB" in text
+    assert "the big table" in text and "3 GiB" in text and "1 MiB" in text
     assert "Use a subset." in text and BUDGET_ENV in text
 
 
@@ -133,7 +133,7 @@ def test_pairwise_refuses_a_table_over_the_budget_before_allocating() -> None:
         pairwise(ann)
     text = str(err.value)
     assert "pairwise table of 400 annotators" in text and "79,800 annotator pairs" in text
-    assert "2.0 MiB" in text and "subset" in text
+    assert "2 MiB" in text and "subset" in text
 
 
 def test_report_refuses_only_the_bootstrap_of_pair_means_over_the_budget() -> None:

@@ -41,5 +41,5 @@ def test_report_shows_a_refused_section_as_text_and_builds_the_others() -> None:
         blocks = report_blocks(ann, sections=["agreement", "dawid_skene"], n_boot=0)
     refused = [b for b in blocks if b.section == "dawid_skene"]
     assert len(refused) == 1 and refused[0].text.startswith("Not computed for this data:")
-    assert "memory budget of 2.0 MiB" in refused[0].text
+    assert "memory budget of 2 MiB" in refused[0].text
     assert any(b.section == "agreement" and b.kind == "table" for b in blocks)

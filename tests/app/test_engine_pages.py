@@ -76,7 +76,7 @@ def test_a_small_parquet_forced_onto_duckdb_opens_by_path(parquet):
     at = path_typed(parquet)
     captions = texts(at.caption)
     # the rule is stated: this small file would be read in memory
-    assert "by default read in memory (in memory below 200 MB, DuckDB from 200 MB)" in captions
+    assert "by default read in memory (in memory below 200 MiB, DuckDB from 200 MiB)" in captions
     assert at.radio(key="engine_path_choice").value == "memory"
     # the columns are recognised by name, as the in-memory loader does
     assert at.selectbox(key="engine_path_form_item").value == "task"
@@ -94,7 +94,7 @@ def test_a_small_parquet_forced_onto_duckdb_opens_by_path(parquet):
     labels = next(d.value for d in at.dataframe if "category" in d.value.columns)
     assert labels["judgements"].sum() == 3 * N_ITEMS
     side = texts(at.sidebar.markdown) + texts(at.sidebar.caption)
-    assert "Engine: DuckDB" in side and "KB" in side  # the engine and the size
+    assert "Engine: DuckDB" in side and "KiB" in side  # the engine and the size
     assert "judgements.parquet" in side
 
 

@@ -61,5 +61,5 @@ def test_fit_refuses_a_model_over_the_budget_before_em() -> None:
     with memory_budget("1M"), pytest.raises(AnnotationDataError) as err:
         fit(ann)
     text = str(err.value)
-    assert "Dawid-Skene model of 2 annotators x 200 x 200" in text and "1.0 MiB" in text
+    assert "Dawid-Skene model of 2 annotators x 200 x 200" in text and "1 MiB" in text
     assert fit(ann).posteriors.shape == (50, k)  # within the default budget it fits
