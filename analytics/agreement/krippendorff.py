@@ -112,7 +112,8 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
     list of str
         Multi-label data: the set distances, ``"nominal"``, then DKPro's readings
         (:data:`~analytics.agreement.set_distances.DKPRO_SET_DISTANCES`); numeric labels:
-        ``"nominal", "ordinal", "interval", "ratio"``; text labels: ``"nominal",
+        ``"nominal", "ordinal", "interval", "ratio"`` (``"ratio"`` only when no value is
+        below 0: a ratio scale starts at a true zero); text labels: ``"nominal",
         "ordinal"`` when the categories have an order (an ordinal kind, or categories
         declared in order), else ``"nominal"`` only (interval and ratio need numbers; an
         ordinal distance on unordered text would depend on the order of the rows).
@@ -130,7 +131,8 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
     if ann.kind is LabelKind.MULTILABEL:
         return [*SET_DISTANCES, "nominal", *DKPRO_SET_DISTANCES]
     if pd.api.types.is_numeric_dtype(ann.categories):
-        return ["nominal", "ordinal", "interval", "ratio"]
+        signed = len(ann.categories) and ann.categories.min() < 0
+        return ["nominal", "ordinal", "interval"] + ([] if signed else ["ratio"])
     return ["nominal", "ordinal"] if _has_order(ann) else ["nominal"]
 
 
@@ -201,6 +203,14 @@ def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
         raise AnnotationDataError(
             f"the {name} distance needs numeric labels; these are text.",
             hint="Use 'nominal' or 'ordinal' (ordinal uses the declared category order).",
+        )
+    if name == "ratio" and ann.n_categories and ann.categories.min() < 0:
+        # (c - k) / (c + k) compares values with a true zero: across zero it is no distance
+        # (-1 and 1 would be as far apart as 0 and 1, and c + k = 0 divides by zero)
+        raise AnnotationDataError(
+            f"the ratio distance needs values of 0 or more (a ratio scale starts at a true "
+            f"zero), but the smallest value is {ann.categories.min():g}.",
+            hint="Use 'interval' for values on both sides of zero.",
         )
     if ann.n_judgements == 0:
         return undefined("there are no judgements"), None

@@ -12,6 +12,7 @@ else. :func:`as_annotations` is the door every analysis function goes through.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Sequence
 from functools import partial
@@ -376,7 +377,31 @@ def _load(
             sheet=exc.sheet,
             hint=SPAN_HINT + (f" If not, {exc.hint[:1].lower()}{exc.hint[1:]}" if exc.hint else ""),
         ) from None
-    return Annotations.from_encoded(enc, display, labels=long["label"])
+    return Annotations.from_encoded(
+        _name_empty_annotator_columns(enc, columns), display, labels=long["label"]
+    )
+
+
+def _name_empty_annotator_columns(enc: Any, columns: dict[str, Any]) -> Any:
+    """A wide table's annotator columns with no label at all, named in the report.
+
+    Such a column is no annotator (an annotator is someone who judged something), so the
+    count of annotators is below the count of columns the layout reason gives; the
+    report's cautions say which columns those are, never leaving them to be guessed.
+    """
+    if "annotators" not in columns:
+        return enc
+    present = {str(a) for a in enc.annotators}
+    empty = [str(c).strip() for c in columns["annotators"] if str(c).strip() not in present]
+    if not empty:
+        return enc
+    shown = ", ".join(f"'{c}'" for c in empty[:8]) + (" ..." if len(empty) > 8 else "")
+    caution = (
+        f"{len(empty)} annotator column(s) hold no label at all ({shown}): not counted as "
+        "annotators."
+    )
+    report = LoadReport(**{**enc.report.__dict__, "cautions": (*enc.report.cautions, caution)})
+    return dataclasses.replace(enc, report=report)
 
 
 #: The hint on a loading error of a table with ``start`` and ``end`` columns.

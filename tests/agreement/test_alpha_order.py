@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics import load_annotations
+from analytics import AnnotationDataError, load_annotations
 from analytics.agreement import agreement_report, distance_options, krippendorff_alpha
 
 LABELS = [
@@ -75,3 +75,24 @@ def test_declared_order_still_gives_ordinal_alpha_and_the_same_on_both_files():
     as_codes = load_annotations(codes)
     assert as_codes.kind.value == "nominal"
     assert krippendorff_alpha(as_codes, "ordinal") == pytest.approx(alpha_a)
+
+
+def test_ratio_alpha_refuses_values_below_zero_and_is_not_offered_for_them():
+    # -1 against 1 is a disagreement; the ratio metric's 0/0 had made this alpha 1.0
+    df = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3],
+            "annotator": ["a", "b"] * 3,
+            "label": [-1.0, 1.0, 2.5, 2.5, 3.0, 3.0],
+        }
+    )
+    signed = load_annotations(df)
+    assert distance_options(signed) == ["nominal", "ordinal", "interval"]
+    with pytest.raises(AnnotationDataError, match="smallest value is -1") as err:
+        krippendorff_alpha(signed, "ratio")
+    assert "interval" in err.value.hint
+    with pytest.raises(AnnotationDataError, match="ratio distance"):
+        agreement_report(signed, distance="ratio", n_boot=0)
+    zero = load_annotations(df.assign(label=df["label"] + 1))
+    assert "ratio" in distance_options(zero)
+    assert np.isfinite(krippendorff_alpha(zero, "ratio"))

@@ -99,3 +99,22 @@ def test_detect_separator_ignores_the_chosen_missing_tokens():
     cells = np.array(["a;b", "a", "b"] + ["none"] * 20, dtype=object)
     assert detect_separator(cells) == ";"  # 'none' is missing: 1 of 3 text cells
     assert detect_separator(cells, frozenset({""})) is None  # 'none' a label: 1 of 23
+
+
+def test_a_wide_annotator_column_with_no_label_is_named_not_silently_dropped():
+    from analytics import load_annotations
+
+    wide = pd.DataFrame(
+        {
+            "item": ["i1", "i2", "i3"],
+            "r1": ["a", "a", "b"],
+            "r2": ["b", "a", "b"],
+            "r3": [None, "", "NA"],
+        }
+    )
+    ann = load_annotations(wide)
+    assert list(ann.annotators) == ["r1", "r2"]
+    said = " ".join(ann.report.cautions)
+    assert "1 annotator column(s) hold no label at all ('r3')" in said
+    full = load_annotations(wide.assign(r3=["a", "b", "b"]))
+    assert not any("hold no label" in c for c in full.report.cautions)
