@@ -26,6 +26,7 @@ one integer matrix product instead of broadcasting an n x n x categories array.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -49,10 +50,33 @@ EMPTY_SET_READINGS = ("disjoint", "subset")
 SetDistance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
+def _rows(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two label sets as boolean rows: rows as given, or two Python sets over their union.
+
+    Anything else (a list of names, numbers other than 0 and 1) is refused: read as
+    booleans, a list of names would be a set of every category.
+    """
+    sets = isinstance(a, (set, frozenset)), isinstance(b, (set, frozenset))
+    if all(sets):
+        names = sorted(a | b, key=repr)
+        return np.isin(names, list(a)), np.isin(names, list(b))
+    rows = np.asarray(a), np.asarray(b)
+    for row, was_set in zip(rows, sets, strict=True):
+        if row.dtype == bool:
+            continue
+        numeric = np.issubdtype(row.dtype, np.number)
+        if was_set or not numeric or not np.isin(row, (0, 1)).all():
+            raise AnnotationDataError(
+                "a set distance takes two label sets as boolean category rows (True where "
+                "the set holds the category), or as two Python sets.",
+                hint="Pass e.g. masi({'a', 'b'}, {'a'}) or masi([True, True], [True, False]).",
+            )
+    return rows[0].astype(bool, copy=False), rows[1].astype(bool, copy=False)
+
+
 def _sizes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``|A & B|``, ``|A|``, ``|B|`` for broadcast boolean rows."""
-    a = np.asarray(a, bool)
-    b = np.asarray(b, bool)
+    """``|A & B|``, ``|A|``, ``|B|`` for broadcast boolean rows (or two Python sets)."""
+    a, b = _rows(a, b)
     inter = (a & b).sum(axis=-1)
     na, nb = np.broadcast_arrays(a.sum(axis=-1), b.sum(axis=-1))
     return inter, na, nb
@@ -127,8 +151,9 @@ def jaccard(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    a, b : array_like of bool, shape (..., n_categories)
-        Label sets as boolean category rows; they broadcast against each other.
+    a, b : array_like of bool, shape (..., n_categories), or two sets
+        Label sets as boolean category rows (they broadcast against each other), or as
+        two Python sets (or frozensets) of category names.
 
     Returns
     -------
@@ -158,8 +183,9 @@ def dice(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    a, b : array_like of bool, shape (..., n_categories)
-        Label sets as boolean category rows; they broadcast against each other.
+    a, b : array_like of bool, shape (..., n_categories), or two sets
+        Label sets as boolean category rows (they broadcast against each other), or as
+        two Python sets (or frozensets) of category names.
 
     Returns
     -------
@@ -190,8 +216,9 @@ def passonneau(a: np.ndarray, b: np.ndarray, empty_set: str = "disjoint") -> np.
 
     Parameters
     ----------
-    a, b : array_like of bool, shape (..., n_categories)
-        Label sets as boolean category rows; they broadcast against each other.
+    a, b : array_like of bool, shape (..., n_categories), or two sets
+        Label sets as boolean category rows (they broadcast against each other), or as
+        two Python sets (or frozensets) of category names.
     empty_set : {"disjoint", "subset"}, default "disjoint"
         The empty set against a non-empty set: disjoint (distance 1, Concord's reading)
         or a subset (1/3, DKPro Agreement's ``SetAnnotationDistanceFunction``).
@@ -234,8 +261,9 @@ def masi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    a, b : array_like of bool, shape (..., n_categories)
-        Label sets as boolean category rows; they broadcast against each other.
+    a, b : array_like of bool, shape (..., n_categories), or two sets
+        Label sets as boolean category rows (they broadcast against each other), or as
+        two Python sets (or frozensets) of category names.
 
     Returns
     -------
@@ -260,6 +288,8 @@ def masi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     --------
     >>> round(float(masi([True, True, False], [True, False, False])), 3)
     0.667
+    >>> round(float(masi({"a", "b"}, {"a"})), 3)  # NLTK's masi_distance: 0.667
+    0.667
     """
     return _masi(*_sizes(a, b))
 
@@ -269,8 +299,9 @@ def masi_dkpro(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    a, b : array_like of bool, shape (..., n_categories)
-        Label sets as boolean category rows; they broadcast against each other.
+    a, b : array_like of bool, shape (..., n_categories), or two sets
+        Label sets as boolean category rows (they broadcast against each other), or as
+        two Python sets (or frozensets) of category names.
 
     Returns
     -------

@@ -62,6 +62,17 @@ def test_masi_and_jaccard_equal_nltk_on_non_empty_sets(a, b):
     ra, rb = row("".join(a)), row("".join(b))
     assert float(masi(ra, rb)) == pytest.approx(masi_distance(set(a), set(b)), abs=1e-12)
     assert float(jaccard(ra, rb)) == pytest.approx(jaccard_distance(set(a), set(b)), abs=1e-12)
+    # the same sets passed as Python sets (they had been read as one True each: 0.0)
+    assert float(masi(set(a), b)) == pytest.approx(masi_distance(set(a), set(b)), abs=1e-12)
+    assert float(jaccard(a, set(b))) == pytest.approx(jaccard_distance(set(a), set(b)), abs=1e-12)
+
+
+@pytest.mark.parametrize("fn", [jaccard, dice, masi, masi_dkpro, passonneau])
+def test_names_and_mixed_arguments_are_refused_not_read_as_booleans(fn):
+    for a, b in [(["a", "b"], ["a"]), ({"a"}, [True, False]), ([2, 0], [1, 0])]:
+        with pytest.raises(AnnotationDataError, match="boolean category rows"):
+            fn(a, b)
+    assert float(fn([1, 0], [1, 0])) == 0.0  # 0/1 integers are rows
 
 
 @settings(max_examples=200, deadline=None)
