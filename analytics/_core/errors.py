@@ -16,7 +16,15 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["MAX_MESSAGE_CHARS", "MAX_NAME_CHARS", "AnnotationDataError", "show_text"]
+__all__ = [
+    "MAX_MESSAGE_CHARS",
+    "MAX_NAME_CHARS",
+    "AnnotationDataError",
+    "ArgumentTypeError",
+    "require",
+    "show_text",
+    "wrong_type",
+]
 
 #: Names from the user's file (file, sheet, column) are cut to this many characters.
 MAX_NAME_CHARS = 80
@@ -145,3 +153,46 @@ class AnnotationDataError(ValueError):
                 text = text.rstrip() + "."
             text += " " + _cut(_escape(str(self.hint)[: MAX_MESSAGE_CHARS + 1]), MAX_MESSAGE_CHARS)
         return text
+
+
+class ArgumentTypeError(AnnotationDataError, TypeError):
+    """An argument of the wrong kind (a path where annotations go, annotations where a
+    fitted result goes): an :class:`AnnotationDataError`, so the app and the command line
+    show it in plain words, and a ``TypeError``, as Python code expects."""
+
+
+def wrong_type(value: Any, expected: str, *, hint: str | None = None) -> ArgumentTypeError:
+    """The :class:`ArgumentTypeError` for ``value``, naming what was expected and what came.
+
+    Parameters
+    ----------
+    value : Any
+        The argument given.
+    expected : str
+        What was expected, in words ("Annotations or a pandas DataFrame").
+    hint : str or None, default None
+        How to get one.
+
+    Examples
+    --------
+    >>> print(wrong_type("a.csv", "Annotations"))
+    expected Annotations, got str ('a.csv').
+    """
+    if isinstance(value, str):
+        shown = f" ({show_text(value, 40)})"
+    elif isinstance(value, (int, float)):
+        shown = f" ({value!r})"
+    else:
+        shown = ""
+    return ArgumentTypeError(f"expected {expected}, got {type(value).__name__}{shown}.", hint=hint)
+
+
+def require(value: Any, test: bool, expected: str, *, hint: str | None = None) -> None:
+    """Raise :func:`wrong_type`'s error unless ``test`` holds.
+
+    Examples
+    --------
+    >>> require([], True, "a list")
+    """
+    if not test:
+        raise wrong_type(value, expected, hint=hint)

@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from analytics._core.errors import require
 from analytics._core.formatting import plotly_labels, plotly_text
 from analytics._core.style import (
     ACCENT,
@@ -134,6 +135,12 @@ def forest_plot(report: pd.DataFrame) -> go.Figure:
     plotly.graph_objects.Figure
         One marker per coefficient with its interval; undefined coefficients say why.
     """
+    require(
+        report,
+        isinstance(report, pd.DataFrame) and {"coefficient", "value"} <= set(report.columns),
+        "the table agreement_report returns",
+        hint="Draw it from the report: forest_plot(agreement_report(ann)).",
+    )
     fig = go.Figure()
     apply_layout(
         fig,

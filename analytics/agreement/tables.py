@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.budget import check_budget, estimate_bytes
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, require
 from analytics._core.validation import check_choice
 from analytics.agreement.annotator_pairs import pair_labels, pair_margin_values, two_annotators
 from analytics.agreement.pair_margins import pair_margin_blocks, pairwise_bytes
@@ -343,6 +343,12 @@ def item_agreement_summary(items: pd.DataFrame) -> ItemAgreementSummary:
     *Psychological Bulletin* 76(5), 378-382 (:math:`P_i` and their mean
     :math:`\\bar P`, the observed agreement of kappa).
     """
+    require(
+        items,
+        isinstance(items, pd.DataFrame) and "agreement" in items.columns,
+        "the table item_agreement returns",
+        hint="Summarise the item table: item_agreement_summary(item_agreement(ann)).",
+    )
     values = items["agreement"].dropna()
     if values.empty:
         return ItemAgreementSummary(0, float("nan"), float("nan"))

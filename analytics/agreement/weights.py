@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.budget import check_budget, estimate_bytes
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, wrong_type
 from analytics.agreement.prepared import Weights
 from analytics.data import Annotations
 
@@ -211,6 +211,9 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
         "Use unweighted coefficients (weights=None), or merge categories.",
     )
     if isinstance(weights, str):
+        weights = weights.strip().lower()  # "Linear" as "linear", as distances are read
+        if weights in ("identity", "none", "unweighted"):
+            return np.eye(q), ""
         if weights not in WEIGHT_FAMILIES:
             raise AnnotationDataError(
                 f"unknown weights {weights!r}.",
@@ -233,11 +236,19 @@ def weight_matrix(ann: Annotations, weights: Weights) -> tuple[np.ndarray, str]:
                 "for scales that reach 0 or below.",
             )
         return _family_weights(x, weights), f"{weights} weights"
-    w = np.asarray(weights, dtype=float)
+    try:
+        w = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError):  # ["linear"], {"a": 1}: neither a family nor a matrix
+        w = None
+    if w is None or w.ndim != 2 or isinstance(weights, (bool, int, float, dict)):
+        raise wrong_type(
+            weights,
+            "weights as None, a family name or a categories x categories matrix",
+            hint=f"Families: {', '.join(map(repr, WEIGHT_FAMILIES))}.",
+        )
     if w.shape != (q, q):
         raise AnnotationDataError(
-            f"the weight matrix is {w.shape[0] if w.ndim else 0} x {w.shape[1] if w.ndim > 1 else 0}, "
-            f"but there are {q} categories.",
+            f"the weight matrix is {w.shape[0]} x {w.shape[1]}, but there are {q} categories.",
             hint="Give one row and one column per category, in the declared order.",
         )
     if not np.allclose(np.diag(w), 1.0) or (w < 0).any() or (w > 1).any():

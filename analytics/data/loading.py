@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, wrong_type
 from analytics._core.lazy import is_lazy
 from analytics._core.threads import in_parallel
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
@@ -457,8 +457,9 @@ def as_annotations(data: Annotations | pd.DataFrame, **kwargs: Any) -> Annotatio
 
     Raises
     ------
-    TypeError
-        For anything else (a path, say: load files with :func:`load_annotations`).
+    ArgumentTypeError
+        For anything else (a path, say: load files with :func:`load_annotations`); an
+        :class:`AnnotationDataError` and a ``TypeError``.
     AnnotationDataError
         When the DataFrame cannot be read as annotations.
 
@@ -483,7 +484,12 @@ def as_annotations(data: Annotations | pd.DataFrame, **kwargs: Any) -> Annotatio
             hint="On an engine: agreement_report, the coefficient functions, "
             "noise_from_annotations and dawid_skene.fit; otherwise load a subset in memory.",
         )
-    raise TypeError(
-        f"expected Annotations or a pandas DataFrame, got {type(data).__name__}; "
-        "load files with analytics.load_annotations()."
+    is_path = isinstance(data, (str, os.PathLike))
+    raise wrong_type(
+        data,
+        "Annotations or a pandas DataFrame",
+        hint="Load the file first: ann = analytics.load_annotations(path)."
+        if is_path
+        else "Load a file with analytics.load_annotations(path), or pass a long DataFrame "
+        "(item, annotator and label columns).",
     )

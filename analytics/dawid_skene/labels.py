@@ -24,7 +24,7 @@ from analytics._core.validation import check_number
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene.em import category_codes, majority_posteriors
 from analytics.dawid_skene.information import mutual_information
-from analytics.dawid_skene.model import DawidSkeneResult
+from analytics.dawid_skene.model import DawidSkeneResult, require_fitted
 
 __all__ = ["gold_accuracy", "item_judgements", "model_labels_table", "uncertain_items"]
 
@@ -66,20 +66,24 @@ def gold_accuracy(
     Returns
     -------
     pandas.DataFrame
-        Indexed by method (``majority vote``, ``Dawid-Skene``) with columns ``items``,
+        Indexed by method (``majority vote``, then the model: ``Dawid-Skene``, or the
+        ``model`` of a :func:`analytics.models.fit` result) with columns ``items``,
         ``correct``, ``accuracy`` and ``tied items`` (majority vote only).
 
     Raises
     ------
     AnnotationDataError
-        No item has both a known gold label and a judgement.
+        No item has both a known gold label and a judgement, or no gold label is among
+        the categories.
 
     Notes
     -----
     Evaluated over items that have a gold label and at least one judgement:
     :math:`\\mathrm{accuracy} = \\mathrm{correct} / \\mathrm{items}`. Majority-vote ties
     score 1/t when the gold label is among the t tied categories. A gold label that is
-    not among the categories counts as wrong for both.
+    not among the categories (an expert's category no annotator used) counts as wrong
+    for both; when no gold label is among them, the values do not match (``"yes"``
+    against ``1``) and that is an error.
 
     References
     ----------
@@ -118,6 +122,14 @@ def gold_accuracy(
         )
     g = codes[use]
     valid = g >= 0
+    if not valid.any():  # "yes"/"no" against 0/1: a mismatch, not a model right nowhere
+        g_series = gold if isinstance(gold, pd.Series) else pd.Series(gold)
+        shown = ", ".join(repr(v) for v in pd.unique(g_series.to_numpy(object))[:4])
+        raise AnnotationDataError(
+            f"none of the gold labels ({shown}) is among the categories "
+            f"({', '.join(map(repr, list(result.categories)[:6]))}).",
+            hint="Write the gold labels with the same values as the annotations.",
+        )
     mv = majority_posteriors(result.votes)[use]
     mv_correct = float(mv[np.flatnonzero(valid), g[valid]].sum())
     tied = int(((mv > 0).sum(axis=1) > 1).sum())
@@ -130,9 +142,15 @@ def gold_accuracy(
             "accuracy": [mv_correct / n, ds_correct / n],
             "tied items": [tied, 0],
         },
-        index=pd.Index(["majority vote", "Dawid-Skene"], name="method"),
+        index=pd.Index(["majority vote", _model_name(result)], name="method"),
     )
     return out
+
+
+def _model_name(result: DawidSkeneResult) -> str:
+    """The row name of a fit in :func:`gold_accuracy`: its model's name (Dawid-Skene's by default)."""
+    model = getattr(result, "model", "")
+    return "Dawid-Skene" if model in ("", "dawid_skene") else model
 
 
 def _in_gold_index(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series) -> np.ndarray:
@@ -180,6 +198,7 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
     *Transactions of the ACL* 2, 311-326, section 2.2.1 (the posterior) and Fig. 7
     (model vs majority-vote labels).
     """
+    require_fitted(result, "model_labels_table")
     cats = np.asarray(result.categories, dtype=object)
     votes = result.votes
     judged = votes.sum(axis=1)

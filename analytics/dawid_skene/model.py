@@ -47,7 +47,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from analytics._core.budget import check_budget, estimate_bytes
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, require
 from analytics._core.lazy import engine_answer, is_lazy
 from analytics._core.validation import (
     check_choice,
@@ -68,12 +68,22 @@ from analytics.dawid_skene.em import (
 from analytics.dawid_skene.initial import initial_error_counts
 from analytics.dawid_skene.starts import best_run
 
-__all__ = ["DawidSkeneResult", "check_param_tol", "fit", "log_likelihood"]
+__all__ = ["DawidSkeneResult", "check_param_tol", "fit", "log_likelihood", "require_fitted"]
 
 ANON = "a count table's raters are anonymous (load the judgements instead)."
 
 
 # ---------------------------------------------------------------------- result
+def require_fitted(result: Any, call: str) -> None:
+    """Refuse anything but a fitted model (annotations passed where the fit goes, say)."""
+    require(
+        result,
+        isinstance(result, DawidSkeneResult),
+        "a fitted model (what dawid_skene.fit or models.fit returns)",
+        hint=f"Fit the annotations first: {call}(fit(ann)).",
+    )
+
+
 @dataclass(frozen=True, eq=False)
 class DawidSkeneResult:
     """A fitted Dawid-Skene model (what :func:`fit` returns).

@@ -31,7 +31,7 @@ import pandas as pd
 from analytics._core.validation import check_confusions, check_probability
 from analytics.dawid_skene.em import majority_posteriors
 from analytics.dawid_skene.information import entropy, mutual_information
-from analytics.dawid_skene.model import DawidSkeneResult
+from analytics.dawid_skene.model import DawidSkeneResult, require_fitted
 
 __all__ = [
     "FitSummary",
@@ -166,6 +166,7 @@ def annotator_table(result: DawidSkeneResult) -> pd.DataFrame:
     error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, section 2
     (the confusion matrices :math:`\\theta_j` and the prevalence :math:`\\pi`).
     """
+    require_fitted(result, "annotator_table")
     theta = result.confusion_array
     pi = result.prevalence.to_numpy()
     cats = list(result.categories)

@@ -26,7 +26,9 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.bootstrap import check_resampling
+from analytics._core.errors import require
 from analytics.data import Annotations, as_annotations
+from analytics.dawid_skene import DawidSkeneResult
 from analytics.models.registry import check_model, fit_model
 from analytics.models.result import ModelResult, code
 from analytics.models.selection import quick
@@ -107,15 +109,11 @@ def resample_items(ann: Annotations, rng: np.random.Generator) -> tuple[Annotati
     return sample, drawn
 
 
-def _refit(result: ModelResult, coded: Any, seed: int) -> tuple[np.ndarray, ...]:
-    """Confusions, prevalence and posteriors of the model of ``result`` refitted to
+def _refit(result: ModelResult, name: str, coded: Any, seed: int) -> tuple[np.ndarray, ...]:
+    """Confusions, prevalence and posteriors of the model ``name`` (of ``result``) refitted to
     ``coded`` from one start; a stacked model refits each component and keeps its
     weights."""
-    weights = (
-        result.parameters["weights"]
-        if result.model == "stacked"
-        else pd.Series([1.0], index=[result.model])
-    )
+    weights = result.parameters["weights"] if name == "stacked" else pd.Series([1.0], index=[name])
     theta = pi = post = 0.0
     for model, w in weights.items():
         fitted = fit_model(coded, model, gold=None, seed=seed, **quick(model))
@@ -140,8 +138,9 @@ def bootstrap(
     ----------
     ann : Annotations or pandas.DataFrame
         The data ``result`` was fitted to.
-    result : ModelResult
-        The fit (from :func:`analytics.models.fit`); its model is refitted.
+    result : ModelResult or DawidSkeneResult
+        The fit (from :func:`analytics.models.fit`); its model is refitted (a
+        :func:`analytics.dawid_skene.fit` result as the family's ``"dawid_skene"``).
     n_boot : int, default 50
         Bootstrap fits (a whole number >= 2); each is one start (majority vote), no gold;
         a stacked fit (``fit(ann)``) refits each of its models and keeps the weights.
@@ -170,7 +169,15 @@ def bootstrap(
     Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, chapter 13.
     """
     ann = as_annotations(ann)
-    model = result.model if result.model == "stacked" else check_model(result.model)
+    require(
+        result,
+        isinstance(result, DawidSkeneResult),
+        "a fitted model (what models.fit or dawid_skene.fit returns)",
+        hint="Fit the annotations first: bootstrap(ann, fit(ann)).",
+    )
+    # a dawid_skene.fit result has no model name: it is the family's Dawid-Skene
+    name = getattr(result, "model", "") or "dawid_skene"
+    model = name if name == "stacked" else check_model(name)
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed, min_boot=2)
     seed = 0 if seed is None else seed
     rng = np.random.default_rng(seed)
@@ -183,7 +190,7 @@ def bootstrap(
     full_top = result.posteriors.to_numpy().argmax(axis=1)
     for b in range(n_boot):
         sample, drawn = resample_items(ann, rng)
-        theta, pi, post = _refit(result, code(sample), seed)
+        theta, pi, post = _refit(result, model, code(sample), seed)
         present = np.bincount(sample.annotator_codes, minlength=j) > 0
         thetas[b, present] = theta[present]
         pis[b] = pi

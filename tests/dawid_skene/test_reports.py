@@ -200,3 +200,18 @@ def test_gold_accuracy_refuses_a_whole_table_in_words():
     assert (
         gold_accuracy(fit(ann), table.set_index("item")["label"]).loc["Dawid-Skene", "items"] == 2
     )
+
+
+def test_gold_accuracy_names_the_model_and_refuses_gold_in_other_values():
+    import analytics.models as models
+    from analytics.data import load_sample, sample_truth
+
+    rte = load_sample("rte_snow2008")
+    truth = sample_truth("rte_snow2008")
+    mace = models.fit(rte, model="mace")
+    assert list(gold_accuracy(mace, truth).index) == ["majority vote", "mace"]
+    assert list(gold_accuracy(fit(rte), truth).index) == ["majority vote", "Dawid-Skene"]
+    # "yes"/"no" against 0/1 labels: a mismatch, not a model wrong on every item
+    words = truth.map({0: "no", 1: "yes", "0": "no", "1": "yes"})
+    with pytest.raises(AnnotationDataError, match="none of the gold labels"):
+        gold_accuracy(fit(rte), words)
