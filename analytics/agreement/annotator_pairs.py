@@ -277,7 +277,11 @@ def pair_mean(p: Prepared, weights: Weights, which: str, name: str) -> Built:
     if all_pairs > 1:
         parts.append(f"mean over {n_ok} of {all_pairs} annotator pairs")
         if n_ok < all_pairs:
-            parts.append(f"{all_pairs - n_ok} pairs share no items or are undefined")
+            left = all_pairs - n_ok
+            parts.append(
+                f"{left} {'pair shares' if left == 1 else 'pairs share'} no items or "
+                f"{'is' if left == 1 else 'are'} undefined"
+            )
         if few:
             parts.append(f"{few} {FEW_SHARED}")
     return (

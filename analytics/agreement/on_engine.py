@@ -172,7 +172,11 @@ def _pair_mean(data: PatternData, weights: Any, which: str, name: str) -> Coeffi
     if all_pairs > 1:
         parts.append(f"mean over {int(ok.sum())} of {all_pairs} annotator pairs")
         if ok.sum() < all_pairs:
-            parts.append(f"{all_pairs - int(ok.sum())} pairs share no items or are undefined")
+            left = all_pairs - int(ok.sum())
+            parts.append(
+                f"{left} {'pair shares' if left == 1 else 'pairs share'} no items or "
+                f"{'is' if left == 1 else 'are'} undefined"
+            )
         few = int((ok & (shared < 10)).sum())
         if few:
             parts.append(f"{few} {FEW_SHARED}")

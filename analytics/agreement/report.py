@@ -220,10 +220,13 @@ def agreement_report(
         ordinal and numeric labels), columns :data:`REPORT_COLUMNS`:
 
         - ``value``; ``ci_low``, ``ci_high``, ``ci_method``: the interval (bootstrap when
-          ``n_boot > 0``, else the analytic one), and how it was made;
+          ``n_boot > 0``, else the analytic one; for a mean over annotator pairs, Cohen's
+          kappa and Scott's pi of more than two annotators, a bias-corrected jackknife t
+          interval, see Notes), and how it was made;
         - ``se``, ``p_value``, ``se_method``: the analytic standard error and the two-sided
           t test of "no agreement beyond chance" where a variance formula exists, else the
-          bootstrap SD (no p-value), as ``se_method`` says;
+          bootstrap SD (no p-value), as ``se_method`` says; percent agreement has no chance
+          level (its 0 is total disagreement), so no p-value;
         - ``analytic_low``, ``analytic_high``: the analytic t interval, whenever it exists
           (so a bootstrap report shows both);
         - ``items_used``, ``note``.
@@ -242,7 +245,12 @@ def agreement_report(
     percentile interval then sits on the wrong side of the estimate. When the bias is so
     large that BCa would need an extreme tail of the resamples, the basic interval is used
     (Davison & Hinkley 1997); if even that excludes the estimate, the interval is withheld
-    with the reason. The analytic interval is :math:`\\hat\\kappa \\pm t_{df, (1+c)/2}\\,
+    with the reason. A mean over annotator pairs (Cohen's kappa and Scott's pi of three or
+    more annotators) gets the jackknife bias-corrected t interval instead,
+    :math:`\\hat\\theta - \\hat b \\pm t_{n-1}\\,\\widehat{SE}_{jack}` with Quenouille's
+    bias :math:`\\hat b = (n-1)(\\bar\\theta_{(\\cdot)} - \\hat\\theta)`: the bootstrap
+    underestimates that bias (docs/agreement.md, coverage).
+    The analytic interval is :math:`\\hat\\kappa \\pm t_{df, (1+c)/2}\\,
     \\widehat{SE}`, with the standard errors of :mod:`analytics.agreement.standard_errors`.
     Every interval end beyond the coefficient's range (above 1; below 0 for percent
     agreement, below -1 for Cohen's kappa and Scott's pi) is moved back to it
@@ -255,6 +263,8 @@ def agreement_report(
     Statistical Association* 82(397), 171-185.
     Davison, A. C., & Hinkley, D. V. (1997). *Bootstrap Methods and their Application*,
     Cambridge University Press, section 5.2 (the basic interval).
+    Quenouille, M. H. (1956). Notes on bias in estimation. *Biometrika* 43(3/4), 353-360
+    (the jackknife's bias estimate).
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. (the variance of
     the agreement coefficients).
     Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
@@ -341,6 +351,8 @@ def agreement_report(
         se_method = ""
         if isinstance(analytic, Analytic) and np.isfinite(analytic.se):
             a_lo, a_hi, p_value = t_interval(float(value), analytic, confidence, cap=False)
+            if name == "Percent agreement":  # no chance level: 0 is total disagreement
+                p_value = float("nan")
             se, se_method = analytic.se, f"{analytic.method}, t({analytic.df}) interval"
             if population is not None:
                 se_method += f", finite-population correction N={population:,g}"

@@ -279,3 +279,15 @@ def test_perfect_agreement_has_zero_standard_error_in_any_order():
         report = _analytic_columns(frame)
         assert (report["se"].dropna() == 0).all()
         assert report["p_value"].isna().all()  # no test against a zero SE
+
+
+def test_percent_agreement_has_an_interval_but_no_p_value():
+    # its 0 is total disagreement, not chance: a t test of 0 rejected at p = 1e-120
+    from analytics.agreement import agreement_report
+    from analytics.data import load_sample
+
+    report = agreement_report(load_sample(), n_boot=0).set_index("coefficient")
+    row = report.loc["Percent agreement"]
+    assert np.isfinite(row["se"]) and np.isfinite(row["analytic_low"])
+    assert np.isnan(row["p_value"])
+    assert np.isfinite(report.loc["Fleiss' kappa", "p_value"])
