@@ -16,7 +16,7 @@ Commands
     The judgements to ask for next (expected information gain under the Dawid-Skene model,
     ``analytics.next_labels``), written in the format the team sends work out in, and how
     many judgements per item a new run needs for ``--target`` accuracy.
-``report FILE -o report.html`` or ``report FILE -o report.zip [--zip]``
+``report FILE -o report.html [--gold GOLD.csv]`` or ``report FILE -o report.zip [--zip]``
     The self-contained HTML report, or (output ending in .zip) a zip with every table as
     CSV; ``--zip`` with an output that does not end in .zip is refused.
 
@@ -363,11 +363,16 @@ def cmd_report(args: argparse.Namespace) -> None:
             f"name it {out.with_suffix('.html')} or {out.with_suffix('.zip')}"
         )
     ann = load(args)
+    kw = {"title": args.title, "n_boot": args.bootstrap}
+    if args.gold:
+        from analytics.data import read_gold_labels
+
+        kw["gold"] = read_gold_labels(args.gold)
     if as_zip:
-        out.write_bytes(build_report_zip(ann, title=args.title, n_boot=args.bootstrap))
+        out.write_bytes(build_report_zip(ann, **kw))
         print(f"zip (report.html and every table as CSV) written to {out}")
     else:
-        out.write_text(build_report(ann, title=args.title, n_boot=args.bootstrap), encoding="utf-8")
+        out.write_text(build_report(ann, **kw), encoding="utf-8")
         print(f"HTML report written to {out}")
 
 
@@ -496,6 +501,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=1000,
         help="bootstrap resamples for the agreement intervals (default 1000, as `agreement` "
         "and the app; 0 for analytic intervals only)",
+    )
+    p.add_argument(
+        "--gold",
+        help="known true labels of some items (CSV: item, label): the overview judges the "
+        "labels' error against them",
     )
     p.add_argument(
         "--zip",

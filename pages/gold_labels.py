@@ -57,7 +57,15 @@ from ui.frame import via_the_frame
 from ui.gold_views import ds_settings, show_multilabel_models
 from ui.settings import remember
 from ui.severity import show_verdict
-from ui.state import require_annotations, sample_gold
+from ui.state import (
+    SAMPLE_TRUTH_KEY,
+    forget_gold,
+    known_gold,
+    remember_gold,
+    require_annotations,
+    sample_gold,
+    uploaded_gold,
+)
 from ui.text import md
 from ui.widgets import (
     download_table,
@@ -95,29 +103,41 @@ SECTIONS = [
 
 
 def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
-    """The gold labels to evaluate against, a key for the caches, and a title."""
-    truth_key, truth = sample_gold(ann)
-    use_truth = truth is not None and st.checkbox(
-        "Use the sample's true labels",
-        value=True,
-        key="gl_sample_truth",
-        help="Evaluate the models against them: this sample ships with the true label of "
-        "every item; an uploaded gold file replaces it.",
-    )
+    """The gold labels to evaluate against, a key for the caches, and a title.
+
+    An uploaded file is kept for the session (every page evaluates against it) until it is
+    removed from the uploader or another data set is loaded.
+    """
+    if sample_gold(ann)[1] is not None:
+        use = st.checkbox(
+            "Use the sample's true labels",
+            value=st.session_state.get(SAMPLE_TRUTH_KEY, True),
+            key="gl_sample_truth",
+            help="Evaluate the models against them: this sample ships with the true label of "
+            "every item; an uploaded gold file replaces it.",
+        )
+        st.session_state[SAMPLE_TRUTH_KEY] = use
     upload = st.file_uploader(
         "Gold labels for some items (optional): CSV with columns item, label",
         type=["csv", "tsv", "txt"],
         key="gl_gold",
+        on_change=forget_gold,  # a file removed (or replaced) here is no longer the gold
     )
     if upload is not None:
         try:
             digest = hashlib.blake2b(upload.getvalue(), digest_size=10).hexdigest()
-            return read_gold_labels(upload), digest, "Against your gold labels"
+            remember_gold(ann, upload.name, digest, read_gold_labels(upload))
         except AnnotationDataError as exc:
             st.error(md(f"Could not read the gold file: {exc}"))
-    elif use_truth:
-        return truth, truth_key, "Against the sample's known true labels"
-    return None, "", ""
+    elif (kept := uploaded_gold(ann)) is not None:
+        st.caption(md(f"Gold labels: {kept[0]}, uploaded earlier in this session."))
+        if st.button("Forget these gold labels", key="gl_forget_gold"):
+            forget_gold()
+            st.rerun()
+    key, gold, what = known_gold(ann)
+    if gold is None:
+        return None, "", ""
+    return gold, key, f"Against {what}"
 
 
 def _auto_title(result) -> str:
@@ -271,7 +291,23 @@ else:
         f"{headline.mean_accuracy:.1%}",
         help="The annotators' mean estimated accuracy (the model's confusion matrices).",
     )
-if choice == "majority":
+n_gold = 0 if scored is None else int(scored.loc[choice, "gold_items"])
+if n_gold:
+    # gold measures the error: the verdict is on it, not on the model's own account
+    gold_error = 1.0 - float(scored.loc[choice, "accuracy"])
+    gold_verdict = judge("gold_error", gold_error)
+    own = (
+        ""
+        if choice == "majority"
+        else f" By its own posteriors the model expected about "
+        f"{judge('gold_error', expected_label_error(result.confidence)).shown} wrong."
+    )
+    show_verdict(
+        gold_verdict,
+        f"Against the {n_gold:,} items with known gold labels, {gold_verdict.shown} of the "
+        f"model's labels are wrong ({gold_error * n_gold:,.0f} of {n_gold:,}).{own}",
+    )
+elif choice == "majority":
     # its "posteriors" are 1 for a clear winner and 1/t in a tie: no uncertainty to read
     st.info(
         "Majority vote has no model of its own uncertainty: a 3-2 vote counts as sure as a "

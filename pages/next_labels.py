@@ -28,7 +28,7 @@ from analytics.noise import adding_annotators, equal_rates
 from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
-from ui.state import require_annotations, sample_gold
+from ui.state import known_gold, require_annotations
 from ui.text import md
 from ui.widgets import data_file_name, explain, show_error, show_figure, show_table
 
@@ -110,7 +110,7 @@ if ann.is_multilabel:
         "yes/no data set per category instead."
     )
     st.stop()
-gold_key, gold = sample_gold(ann)  # a bundled sample's true labels, or none
+gold_key, gold, gold_what = known_gold(ann)  # uploaded gold, a sample's true labels, or none
 
 try:
     with st.spinner("Fitting the Dawid-Skene model…"):
@@ -340,12 +340,9 @@ if per_item.max(initial=0) < 2:
     )
 else:
     st.caption(
-        "Scored against "
-        + (
-            "the sample's known true labels."
-            if gold is not None
-            else "the model fitted on every judgement."
-        )
+        md(f"Scored against {gold_what}.")
+        if gold is not None
+        else "Scored against the model fitted on every judgement."
     )
     if st.toggle("Run the replay", value=False, key="nl_replay"):
         bar = st.progress(0.0, text="Replaying the strategies…")

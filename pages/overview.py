@@ -17,7 +17,7 @@ from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
-from ui.state import require_annotations, sample_gold
+from ui.state import known_gold, require_annotations
 from ui.text import md
 from ui.widgets import data_file_name, explain, page_link
 
@@ -59,8 +59,9 @@ def _answers(ann, settings):
         except AnnotationDataError:
             fits = None  # overview() fits again and says why it cannot
         st.write("Agreement, and the answers…")
-        # a bundled sample's true labels: the gold answer is then measured, not estimated
-        gold_key, gold = sample_gold(ann)
+        # gold uploaded on the Gold labels page, or a bundled sample's true labels: the gold
+        # answer is then measured, not estimated
+        gold_key, gold, _ = known_gold(ann)
         result = _overview(
             ann.fingerprint, settings.key(), gold_key, ann, settings, noise, fits, gold
         )

@@ -45,11 +45,12 @@ PUBLIC_FACES = {
     "analytics.report",
 }
 # the report's modules: computing the blocks, drawing them, and the settings they use
-REPORT_MODULES = {"report.py", "report_html.py", "report_settings.py"}
+REPORT_MODULES = {"report.py", "report_html.py", "report_sections.py", "report_settings.py"}
 # the command line's and the report's modules, above every family
 CLI_AND_REPORT = (
     "report",
     "report_html",
+    "report_sections",
     "report_settings",
     "cli",
     "cli_input",
@@ -191,6 +192,7 @@ def test_imports_run_downwards():
                     "analytics.cli_input",
                     "analytics.cli_tables",
                     "analytics.report_html",
+                    "analytics.report_sections",
                     "analytics.report_settings",
                 }, where
             elif layer in FAMILIES:

@@ -167,3 +167,36 @@ def test_overview_answers_are_not_prefixed_with_their_number(crowd):
     texts = [b.text for b in blocks if b.kind == "text"][1:]  # after 'What to do next'
     assert texts == [a.sentence for a in answers]
     assert not any(t.startswith(f"{a.number}: ") for t, a in zip(texts, answers, strict=True))
+
+
+def test_known_gold_judges_the_overview_as_the_app_does(crowd, tmp_path):
+    """With gold the overview's error answer is measured, not the model's own account (the
+    app's Overview used the sample's truth while the downloaded report did not)."""
+    from analytics.cli import main
+    from analytics.data import sample_truth
+    from tests.helpers.paths import ROOT
+
+    gold = sample_truth("crowd_intents")
+    text = " ".join(b.text or "" for b in report_blocks(crowd, "overview", gold=gold))
+    assert "Against the 300 items with known gold labels" in text
+    without = " ".join(b.text or "" for b in report_blocks(crowd, "overview"))
+    assert "known gold labels" not in without and "own posteriors" in without
+    path = tmp_path / "gold.csv"
+    gold.rename_axis("item").reset_index(name="label").to_csv(path, index=False)
+    out = tmp_path / "r.html"
+    assert (
+        main(
+            [
+                "report",
+                str(ROOT / "sample_data" / "crowd_intents.csv"),
+                "-o",
+                str(out),
+                "--bootstrap",
+                "0",
+                "--gold",
+                str(path),
+            ]
+        )
+        == 0
+    )
+    assert "Against the 300 items with known gold labels" in out.read_text(encoding="utf-8")

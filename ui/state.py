@@ -67,6 +67,43 @@ def _sample_truth(key: str) -> pd.Series | None:
     return sample_truth(key)
 
 
+# --- gold labels the user gave on the Gold labels page ---------------------------------
+GOLD_KEY = "concord_gold"
+#: The Gold labels page's "use the sample's true labels" choice (on by default), kept
+#: apart from the box's own key, which Streamlit forgets when the page is left.
+SAMPLE_TRUTH_KEY = "concord_use_sample_truth"
+
+
+def remember_gold(ann: Annotations, name: str, digest: str, labels: pd.Series) -> None:
+    """Keep an uploaded gold file for this data set, for every page, until the data change."""
+    st.session_state[GOLD_KEY] = (ann.fingerprint, name, digest, labels)
+
+
+def forget_gold() -> None:
+    st.session_state.pop(GOLD_KEY, None)
+
+
+def uploaded_gold(ann: Annotations) -> tuple[str, str, pd.Series] | None:
+    """The gold file uploaded for this data set: (file name, digest, labels), or None."""
+    kept = st.session_state.get(GOLD_KEY)
+    if kept is None or kept[0] != ann.fingerprint:
+        return None
+    return kept[1], kept[2], kept[3]
+
+
+def known_gold(ann: Annotations) -> tuple[str, pd.Series | None, str]:
+    """The true labels every page evaluates against: an uploaded gold file, else the
+    bundled sample's (unless unticked on the Gold labels page); (cache key, labels, what)."""
+    upload = uploaded_gold(ann)
+    if upload is not None:
+        name, digest, labels = upload
+        return f"upload:{digest}", labels, f"your gold labels ({name})"
+    key, truth = sample_gold(ann)
+    if truth is not None and st.session_state.get(SAMPLE_TRUTH_KEY, True):
+        return key, truth, "the sample's known true labels"
+    return "", None, ""
+
+
 # --- keeping an upload across a reload of the tab ---------------------------------------
 #: The URL query parameter that names the uploaded data set (its content fingerprint).
 URL_KEY = "data"

@@ -70,3 +70,45 @@ def test_data_set_survives_page_switches(app):
     for page in PAGES:
         app.switch_page(page).run()
     assert app.session_state["concord_annotations"] is ratings
+
+
+def _alerts(at) -> str:
+    """Every verdict and message the page shows, as plain text."""
+    return " ".join(
+        shown(e.value)
+        for kind in ("success", "warning", "error", "info", "markdown")
+        for e in getattr(at, kind)
+    )
+
+
+def test_uploaded_gold_is_kept_for_the_session_and_used_by_every_page(app):
+    """Gold uploaded on Gold labels stays when the page is left, and the Overview, the Next
+    labels replay and the report are judged against it (it had been dropped on leaving)."""
+    from analytics.data import sample_truth
+
+    truth = sample_truth("crowd_intents")
+    part = truth.iloc[:120].rename_axis("item").reset_index(name="label")
+    app.switch_page("pages/gold_labels.py").run()
+    app.file_uploader(key="gl_gold").set_value(
+        ("expert.csv", part.to_csv(index=False).encode(), "text/csv")
+    ).run()
+    assert not app.exception and not app.error
+    assert any(m.label == "Right on gold" for m in app.metric)
+    said = _alerts(app)
+    assert "Against the 120 items with known gold labels" in said
+    app.switch_page("pages/overview.py").run()
+    assert not app.exception
+    overview = _alerts(app)
+    assert "120 items with known gold labels" in overview
+    app.switch_page("pages/gold_labels.py").run()
+    assert any("expert.csv, uploaded earlier" in shown(c.value) for c in app.caption)
+    assert any(m.label == "Right on gold" for m in app.metric)
+    # forgetting it goes back to the sample's own true labels (all 300 items)
+    app.button(key="gl_forget_gold").click().run()
+    said = _alerts(app)
+    assert "Against the 300 items with known gold labels" in said
+    # unticking those is remembered by the Overview too
+    app.checkbox(key="gl_sample_truth").uncheck().run()
+    app.switch_page("pages/overview.py").run()
+    overview = _alerts(app)
+    assert "known gold labels" not in overview and "own posteriors" in overview

@@ -167,7 +167,7 @@ def test_gold_upload_shows_the_evaluation():
     assert any("Upload gold labels" in i.value for i in at.info)
     at.file_uploader(key="gl_gold").set_value(("gold.csv", bluebird_gold_csv(), "text/csv")).run()
     assert not at.exception and not at.error
-    assert any(s.value == "Against your gold labels" for s in at.subheader)
+    assert any(s.value == "Against your gold labels (gold.csv)" for s in at.subheader)
     assert any(m.label == "Right on gold" for m in at.metric)
     gold_rows = next(f for f in frames(at) if "ece" in f.columns)
     assert gold_rows.loc["auto", "accuracy"] == 97 / 108
