@@ -8,7 +8,7 @@ from analytics.overview.measures import SURE
 from analytics.overview.results import Answer, Recommendation
 from analytics.overview.severity import Severity
 
-__all__ = ["recommend"]
+__all__ = ["FEW_ITEMS", "recommend"]
 
 #: How the recommendation names an answer that is not good.
 _NAMES = {
@@ -19,6 +19,9 @@ _NAMES = {
     "more_labels": "the share of unsure items",
 }
 _RANK = {Severity.BAD: 0, Severity.CAUTION: 1, Severity.UNDEFINED: 2, Severity.GOOD: 3}
+#: Fewer items than this are no benchmark, whatever the answers read: on six items a
+#: model is "sure" of every label and an interval is a point.
+FEW_ITEMS = 30
 
 
 def recommend(
@@ -30,6 +33,7 @@ def recommend(
     multilabel: bool = False,
     *,
     nobody_left: bool = False,
+    n_items: int = 0,
 ) -> Recommendation:
     """The one thing to do next, from the answers and what they found.
 
@@ -49,14 +53,19 @@ def recommend(
         Multi-label data (Next labels plans single-label batches only).
     nobody_left : bool, default False
         Every annotator has already judged each unsure item.
+    n_items : int, default 0
+        How many items the data hold (0: not said). Below :data:`FEW_ITEMS`, when no
+        action above applies, the advice is to label more items, at caution, whatever
+        the answers read.
 
     Returns
     -------
     Recommendation
         Among "review annotator *j*", "merge categories *a* and *b*" and "relabel these
         items", the one whose answer is most severe (ties in that order). When none
-        applies: "benchmark on the model's labels" if all five answers read good; "collect
-        more overlapping labels" if some are undefined; otherwise the answers that are not
+        applies: "benchmark on the model's labels" if all five answers read good; "not a
+        benchmark yet" if some are undefined (at their own, undefined, severity: their
+        reasons say what is missing); otherwise the answers that are not
         good are named, with "benchmark on the model's labels, checked on expert-labelled
         items" when the model is sure of its labels and "not a benchmark yet" when not,
         at the severity of the worst of them (low agreement never reads "all good").
@@ -121,11 +130,25 @@ def recommend(
     options = [o for o in options if o.severity in (Severity.BAD, Severity.CAUTION)]
     if options:
         return min(options, key=lambda o: _RANK[o.severity])
-    if any(a.verdict.severity is Severity.UNDEFINED for a in answers.values()):
+    if 0 < n_items < FEW_ITEMS:
+        a = answers["agreement"]
+        return Recommendation(
+            f"Not a benchmark yet: {n_items:,} items are too few for these answers to mean "
+            "much (each figure rests on a handful of items; intervals and the model's "
+            f"certainty are rough). Label at least {FEW_ITEMS} items, then read them again.",
+            Severity.CAUTION,
+            a.page,
+            a.page_title,
+        )
+    undefined = [k for k, a in answers.items() if a.verdict.severity is Severity.UNDEFINED]
+    if undefined:
+        # judged as the undefined answer itself, never green or red by whichever other
+        # answer happened to be named (the same advice had shown in both colours)
         return rec(
-            "Some answers are undefined for these data (see their reasons): collect more "
-            "overlapping labels before benchmarking.",
-            "agreement",
+            "Not a benchmark yet: some answers are undefined for these data; their reasons "
+            "say what is missing (often more items, more overlapping labels, or some "
+            "disagreement to learn from).",
+            undefined[0],
         )
     others = [a for a in answers.values() if a.verdict.severity is not Severity.GOOD]
     if not others:

@@ -94,3 +94,30 @@ def test_tiny_shares_and_empty_intervals_read_plainly():
     text = " ".join(a.sentence for a in result.answers)
     assert "less than 0.1% of its labels are wrong" in text and "about 0.0%" not in text
     assert "(>99.9% to >99.9%" not in text
+
+
+def test_an_undefined_answer_gives_advice_in_its_own_colour_not_a_neighbours():
+    """ "Collect more overlapping labels" had shown green on data whose agreement read good
+    and red where it read bad: the same advice, judged by whichever answer it borrowed."""
+    labels = list("cd" * 20)
+    agree = pd.DataFrame(
+        {
+            "item": [i for i in range(40) for _ in "ab"],
+            "annotator": ["a", "b"] * 40,
+            "label": [x for x in labels for _ in "ab"],
+        }
+    )
+    result = overview(agree)
+    assert any(a.verdict.severity is Severity.UNDEFINED for a in result.answers)
+    assert result.recommendation.severity is Severity.UNDEFINED
+    assert result.recommendation.text.startswith("Not a benchmark yet")
+
+
+def test_a_handful_of_items_is_never_called_a_benchmark():
+    """Six items read "Benchmark on the model's labels ... 0.0% expected wrong"."""
+    few = pd.DataFrame(
+        {"item": [1, 1, 2, 2, 3, 3], "annotator": ["a", "b"] * 3, "label": list("ccddcc")}
+    )
+    rec = overview(few).recommendation
+    assert rec.severity is Severity.CAUTION
+    assert rec.text.startswith("Not a benchmark yet: 3 items are too few")
