@@ -187,7 +187,8 @@ shows how sure the estimates themselves are.
 engine_page("gold_labels")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
 if ann.is_multilabel:
-    show_multilabel_models(ann)
+    ml_gold, _, ml_title = _gold_choice(ann)
+    show_multilabel_models(ann, ml_gold, ml_title)
     st.stop()
 
 c1, c2 = st.columns([2, 1])
@@ -327,7 +328,7 @@ else:
     )
 download_table(
     model_labels_table(result),
-    f"{ann.name} {choice} labels with confidence",
+    f"{choice} labels with confidence",
     key="gl_labels",
     index=False,
     label="Download the model's labels with confidence (CSV)",

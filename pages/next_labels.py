@@ -190,7 +190,7 @@ m4.metric(
     help="The mean of the items' expected top posteriors after the batch, by the model's "
     "own account (fitted models are overconfident); the change is in percentage points.",
 )
-show_table(batch, f"{ann.name} next batch", key="nl_batch", index=False)
+show_table(batch, "next batch", key="nl_batch", index=False)
 st.caption(
     "current_confidence: the model's top posterior now; expected_gain: bits this judgement is "
     "expected to add (given the earlier ones in the batch); expected_confidence: the item's "

@@ -122,7 +122,7 @@ def _agreement_view(ann: Any) -> None:
         show_error(exc)
         return
     show_figure(forest_plot(report), "agreement coefficients", key="eng_agr_forest")
-    show_table(report, f"{ann.name} agreement report", key="eng_agr_table", index=False)
+    show_table(report, "agreement report", key="eng_agr_table", index=False)
     st.caption(
         "Every coefficient is computed on all "
         f"{format_count(ann.n_items, 'item')}; the intervals are percentile bootstrap "

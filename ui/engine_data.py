@@ -225,9 +225,9 @@ def engine_summary_view(ann: Any) -> None:
     tables = engine_summary(ann)
     tab_labels, tab_annotators = st.tabs(["Labels", "Judgements per annotator"])
     with tab_labels:
-        show_table(tables["labels"], f"{ann.name} labels", key="eng_labels", index=False)
+        show_table(tables["labels"], "labels", key="eng_labels", index=False)
     with tab_annotators:
-        show_table(tables["annotators"], f"{ann.name} annotators", key="eng_annotators")
+        show_table(tables["annotators"], "annotators", key="eng_annotators")
         st.caption(
             f"{format_count(ann.n_annotators, 'annotator')}, busiest first; each category's "
             "share of that annotator's judgements."

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics.dawid_skene import per_category_figure, per_category_labels, per_category_table
+from analytics import AnnotationDataError
+from analytics.dawid_skene import (
+    per_category_figure,
+    per_category_gold,
+    per_category_labels,
+    per_category_table,
+)
+from analytics.overview import judge
 from ui.cached import ds_fit_per_category
-from ui.widgets import show_figure, show_table
+from ui.severity import show_verdict
+from ui.text import md
+from ui.widgets import show_error, show_figure, show_table
 
 INITS = {
     "majority": "Majority vote (ties split)",
@@ -56,8 +65,9 @@ def ds_settings() -> dict:
     return {"init": init, "smoothing": float(smoothing), "max_iter": int(max_iter), "tol": tol}
 
 
-def show_multilabel_models(ann) -> None:
-    """Multi-label data: one yes/no Dawid-Skene model per category."""
+def show_multilabel_models(ann, gold=None, gold_title: str = "") -> None:
+    """Multi-label data: one yes/no Dawid-Skene model per category, and, with true label
+    sets for some items (``gold``), how many of its sets and decisions are right."""
     st.info(
         "This data set is multi-label (each judgement is a set of categories), and the "
         "annotator models need one label per judgement: Concord fits **one yes/no "
@@ -79,4 +89,30 @@ def show_multilabel_models(ann) -> None:
     )
     show_table(
         per_category_labels(fits), "per-category model labels", key="gl_ml_labels", index=False
+    )
+    if gold is None:
+        return
+    st.subheader(gold_title)
+    try:
+        scored = per_category_gold(fits, gold)
+    except AnnotationDataError as exc:
+        show_error(exc)
+        return
+    exact = scored.iloc[-1]
+    error = 1.0 - float(exact["model"])
+    verdict = judge("gold_error", error)
+    show_verdict(
+        verdict,
+        f"Against the {int(exact['gold_items']):,} items with known label sets, "
+        f"{verdict.shown} of the model's sets are wrong in at least one category "
+        f"(majority vote: {1.0 - float(exact['majority']):.1%}).",
+    )
+    st.caption(
+        md(
+            "Per category: the share of yes/no decisions that are right (a majority tie "
+            "counts 1/2); last row, whole sets."
+        )
+    )
+    show_table(
+        scored, "per-category accuracy on gold", key="gl_ml_gold", percents=("model", "majority")
     )

@@ -10,7 +10,8 @@
   :func:`design_matrix`, :func:`gold_codes`, :func:`data_notes`, :func:`best_run`.
 - Multi-label data: :func:`fit_per_category` (one yes/no model per category, from
   :func:`category_yes_no`), read with :func:`per_category_table`,
-  :func:`per_category_labels` and :func:`per_category_figure`.
+  :func:`per_category_labels` and :func:`per_category_figure`, and scored against true
+  label sets with :func:`per_category_gold`.
 - :func:`mutual_information`: bits one label carries about the true category
   (section 2.2.2).
 - Figures: :func:`confusion_heatmaps`, :func:`prevalence_figure`,
@@ -61,6 +62,7 @@ from analytics.dawid_skene.per_category import (
     category_yes_no,
     fit_per_category,
     per_category_figure,
+    per_category_gold,
     per_category_labels,
     per_category_table,
 )
@@ -109,6 +111,7 @@ __all__ = [
     "mutual_information",
     "mutual_information_figure",
     "per_category_figure",
+    "per_category_gold",
     "per_category_labels",
     "per_category_table",
     "pick_annotators",

@@ -438,3 +438,28 @@ def test_every_interval_has_the_same_precision_at_both_ends():
     seen += interval_formats(at)
     assert len(seen) == 5, seen  # comparison, gold, annotators on gold, two bootstrap tables
     assert all(forms == {"%.3f"} for forms in seen), seen
+
+
+def test_multilabel_models_are_scored_against_the_samples_true_sets_and_an_upload():
+    """The affect sample ships true label sets that no page used."""
+    from analytics.data import load_sample, sample_truth
+
+    at = AppTest.from_file(str(ROOT / "pages" / "gold_labels.py"), default_timeout=180)
+    at.session_state["concord_annotations"] = load_sample("affect_multilabel")
+    at.session_state["concord_sample"] = "affect_multilabel"
+    at.run()
+    assert not at.exception  # the verdict on 16.7% wrong is an error box: bad, by the rule
+    assert any(s.value == "Against the sample's known true labels" for s in at.subheader)
+    from tests.helpers.markup import shown
+
+    said = " ".join(shown(e.value) for e in [*at.error, *at.warning])
+    assert "Against the 300 items with known label sets, 16.7%" in said
+    scored = next(d.value for d in at.dataframe if "majority" in d.value.columns)
+    assert scored.index[-1] == "every category (exact set)"
+    # an upload of part of the sets replaces them
+    part = sample_truth("affect_multilabel").iloc[:50]
+    csv = part.rename_axis("item").reset_index(name="label").to_csv(index=False).encode()
+    at.file_uploader(key="gl_gold").set_value(("sets.csv", csv, "text/csv")).run()
+    assert not at.exception
+    scored = next(d.value for d in at.dataframe if "majority" in d.value.columns)
+    assert (scored["gold_items"] == 50).all()

@@ -63,3 +63,37 @@ def test_refusals(affect):
         category_yes_no(single, single.categories[0])
     with pytest.raises(AnnotationDataError, match="unknown category"):
         category_yes_no(affect, "nope")
+
+
+def test_per_category_gold_counts_decisions_and_whole_sets_by_hand():
+    from analytics.dawid_skene import per_category_gold
+
+    rows = [
+        ("i1", "a", "x;y"), ("i1", "b", "x;y"), ("i1", "c", "x;y"),
+        ("i2", "a", "x"), ("i2", "b", "x"), ("i2", "c", "y"),
+        ("i3", "a", "y"), ("i3", "b", "{}"), ("i3", "c", "y"),
+        ("i4", "a", "x"), ("i4", "b", "y"),
+    ]  # fmt: skip
+    ann = Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]), multilabel_sep=";"
+    )
+    fits = fit_per_category(ann)
+    gold = pd.Series({"i1": "x;y", "i2": "x", "i3": "{}", "i4": "x", "elsewhere": "y"})
+    table = per_category_gold(fits, gold)
+    assert list(table["gold_items"]) == [4, 4, 4]
+    # majority per decision (i4: one yes, one no on each: a tie, 1/2):
+    # x: i1 yes right, i2 yes right, i3 no right, i4 tie -> 3.5 / 4
+    # y: i1 yes right, i2 no right, i3 yes wrong, i4 tie -> 2.5 / 4
+    assert table.loc["x", "majority"] == pytest.approx(3.5 / 4)
+    assert table.loc["y", "majority"] == pytest.approx(2.5 / 4)
+    # whole sets: i1 1, i2 1, i3 0 (y wrong), i4 1/2 * 1/2
+    assert table.iloc[-1]["majority"] == pytest.approx((1 + 1 + 0 + 0.25) / 4)
+    p = pd.DataFrame({c: f.posteriors.iloc[:, -1] for c, f in fits.items()}) >= 0.5
+    truth = pd.DataFrame({"x": [1, 1, 0, 1], "y": [1, 0, 0, 0]}, index=["i1", "i2", "i3", "i4"])
+    right = p.loc[truth.index].to_numpy() == truth.astype(bool).to_numpy()
+    assert table.loc["x", "model"] == pytest.approx(right[:, 0].mean())
+    assert table.iloc[-1]["model"] == pytest.approx(right.all(axis=1).mean())
+    with pytest.raises(AnnotationDataError, match="categories the data do not have: z"):
+        per_category_gold(fits, pd.Series({"i1": "x;z"}))
+    with pytest.raises(AnnotationDataError, match="no item has both"):
+        per_category_gold(fits, pd.Series({"nowhere": "x"}))
