@@ -176,7 +176,8 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns: ``item``, ``label`` (original values), ``confidence`` (top posterior),
-        ``judgements``, ``majority label`` (first tied category when tied),
+        ``judgements``, ``majority label`` (in a tie, the model's label when it is one of
+        the tied categories, else the first of them),
         ``categories tied at top`` (how many categories share the top vote count; 1 = no
         tie), ``agrees with majority``, ``clamped`` (known gold given to the fit) and ``p(<category>)`` for
         every category.
@@ -186,7 +187,8 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
     An item's ``label`` is :math:`\\hat z_i = \\arg\\max_k p(z_i = k \\mid y)` and its
     ``confidence`` that maximum, where the posterior is the fitted model's
     :math:`p(z_i = k \\mid y) \\propto \\pi_k \\prod_j \\theta_{j, k, y_{ij}}`. The
-    majority label is the most frequent label (ties: the first of the tied categories).
+    majority label is the most frequent label (ties: the model's label when it is among
+    the tied categories, else the first of them).
 
     References
     ----------
@@ -207,6 +209,9 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
     mv_code = votes.argmax(axis=1) if votes.shape[1] else np.zeros(len(votes), np.int64)
     model_code = result.posteriors.to_numpy().argmax(axis=1)
     in_tie = votes[np.arange(len(votes)), model_code] == top
+    # a tie the model's label is part of is shown as that label, so a row never reads
+    # "majority: a, agrees with majority" for a model label b tied with a
+    mv_code = np.where(in_tie, model_code, mv_code)
     out = pd.DataFrame(
         {
             "item": np.asarray(result.items, dtype=object),

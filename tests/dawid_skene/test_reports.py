@@ -163,6 +163,9 @@ def test_model_labels_table_and_item_judgements(ann, res):
     assert t.loc["i8", "majority label"] == "x" and t.loc["i8", "judgements"] == 2
     for i in res.items:
         assert t.loc[i, "agrees with majority"] == (mv_share(ann, i, res.labels[i]) > 0)
+        # the row never contradicts itself: it agrees exactly when it shows the same label
+        agrees = t.loc[i, "agrees with majority"]
+        assert agrees == (t.loc[i, "majority label"] == t.loc[i, "label"]), i
     np.testing.assert_allclose(t[["p(x)", "p(y)", "p(z)"]].to_numpy(), res.posteriors.to_numpy())
     j = item_judgements(ann, res, "i3")
     assert list(j["annotator"]) == ["a", "b", "c"] and list(j["label"]) == ["x", "z", "z"]
