@@ -30,6 +30,7 @@ from analytics.agreement import (
     per_category,
     per_category_bars,
     reading,
+    shown_value,
 )
 from analytics.overview import format_judged, judge
 from ui.crowd import annotator_picker, window
@@ -298,6 +299,7 @@ not_bootstrap = [
     for r in report.itertuples()
     if r.ci_method and not str(r.ci_method).startswith("bootstrap")
 ]
+took = f"{seconds:.1f} s" if seconds >= 0.1 else "under 0.1 s"  # "0.0 s" read as a cache hit
 st.caption(
     f"{format_count(sub.n_items, 'item')}, {format_count(sub.n_annotators, 'annotator')}, "
     f"{format_count(sub.n_judgements, 'judgement')}, "
@@ -309,9 +311,9 @@ st.caption(
             if not_bootstrap
             else ""
         )
-        + f"; computed in {seconds:.1f} s."
+        + f"; computed in {took}."
         if n_boot
-        else f"Analytic intervals where one exists, computed in {seconds:.1f} s."
+        else f"Analytic intervals where one exists, computed in {took}."
     )
 )
 
@@ -338,7 +340,9 @@ with tab_summary:
         row = headline.loc[name]
         value = row["value"]
         ci = (
-            f"{confidence:.0%} interval {row['ci_low']:.2f} to {row['ci_high']:.2f}"
+            # as the reading below prints it: more digits where 0.20 would hide a band edge
+            f"{confidence:.0%} interval {shown_value(name, row['ci_low'])} to "
+            f"{shown_value(name, row['ci_high'])}"
             if np.isfinite(row["ci_low"])
             else "no interval"
         )

@@ -47,7 +47,7 @@ from analytics.agreement.krippendorff import default_distance, distance_options,
 from analytics.agreement.ordering import ORDERS, annotator_order, pairwise_window
 from analytics.agreement.paradox import KappaParadox, kappa_max, kappa_paradox
 from analytics.agreement.prepared import Coefficient
-from analytics.agreement.reading import CAVEAT, band, reading
+from analytics.agreement.reading import CAVEAT, band, reading, shown_value
 from analytics.agreement.report import COEFFICIENTS, agreement_report, bootstrap_cost
 from analytics.agreement.set_distances import (
     DKPRO_SET_DISTANCES,
@@ -120,5 +120,6 @@ __all__ = [
     "percent_agreement",
     "reading",
     "scott_pi",
+    "shown_value",
     "weight_matrix",
 ]

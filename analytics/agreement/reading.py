@@ -12,7 +12,7 @@ import numpy as np
 from analytics._core.formatting import format_judged_value, snap_to_edges
 from analytics._core.validation import check_confidence
 
-__all__ = ["CAVEAT", "FEW_SHARED", "band", "reading"]
+__all__ = ["CAVEAT", "FEW_SHARED", "band", "reading", "shown_value"]
 
 #: How a mean over annotator pairs notes the pairs that share few items (in its note).
 FEW_SHARED = "of the pairs averaged share fewer than 10 items (noisy)"
@@ -50,8 +50,13 @@ def _thresholds(coefficient: str) -> tuple[float, ...]:
     return tuple(top for top, _ in _BANDS[:-1])
 
 
-def _shown(coefficient: str, value: float) -> str:
-    """Two decimals, more when rounding would put the value on or across a band's edge."""
+def shown_value(coefficient: str, value: float) -> str:
+    """A coefficient's value or interval end as the reading prints it: two decimals, more
+    (up to six) when rounding would put the value on or across a band's edge.
+
+    >>> shown_value("Fleiss' kappa", 0.1952), shown_value("Fleiss' kappa", 0.2801)
+    ('0.195', '0.28')
+    """
     return format_judged_value(value, _thresholds(coefficient), digits=2, max_digits=6)
 
 
@@ -162,14 +167,14 @@ def reading(
     confidence = check_confidence(confidence)
     if not np.isfinite(value):
         return f"Undefined: {note}." if note else "Undefined for these data."
-    text = f"{_shown(coefficient, value)}: {band(coefficient, value)}"
+    text = f"{shown_value(coefficient, value)}: {band(coefficient, value)}"
     if coefficient.lower().startswith("percent"):
         text += " (not corrected for chance)"
     if np.isfinite(ci_low) and np.isfinite(ci_high):
         lo_band, hi_band = band(coefficient, ci_low), band(coefficient, ci_high)
         text += (
-            f"; the {confidence:.0%} interval {_shown(coefficient, ci_low)} to "
-            f"{_shown(coefficient, ci_high)} says that with other items "
+            f"; the {confidence:.0%} interval {shown_value(coefficient, ci_low)} to "
+            f"{shown_value(coefficient, ci_high)} says that with other items "
             f"of the same kind the value could plausibly lie anywhere in that range"
         )
         if lo_band != hi_band and not coefficient.lower().startswith("percent"):
