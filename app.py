@@ -28,6 +28,20 @@ from ui.text import kind_text, md
 # internet, and show nothing offline
 FAVICON = Image.open(Path(__file__).resolve().parent / "ui" / "favicon.png")
 st.set_page_config(page_title="Concord", page_icon=FAVICON, layout="wide")
+# metric cards wrap their label and value instead of cutting them to "0.4…" in a narrow
+# window (Streamlit ends them with an ellipsis); values shrink a little below 1,000 px
+st.html(
+    """<style>
+[data-testid="stMetric"] [data-testid="stMarkdownContainer"],
+[data-testid="stMetric"] [data-testid="stMarkdownContainer"] p {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  word-break: normal !important; overflow-wrap: normal !important;
+}
+@media (max-width: 1000px) {
+  [data-testid="stMetricValue"] { font-size: 1.5rem !important; }
+}
+</style>"""
+)
 
 if get_annotations() is None and not st.session_state.get("concord_started"):
     st.session_state["concord_started"] = True

@@ -191,3 +191,17 @@ def test_export_page_downloads_the_gold_labels(page, tmp_path):
     info.value.save_as(target)
     lines = target.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("item,label,confidence") and len(lines) == 301
+
+
+def test_metric_cards_are_never_cut_with_an_ellipsis_in_a_narrow_window(page):
+    """At 800 px a review read "0.4…", "Krippendor…" and "Expected ac…" on the cards."""
+    page.set_viewport_size({"width": 800, "height": 1000})
+    cut = """() => Array.from(document.querySelectorAll('[data-testid=stMetric] *'))
+        .filter(e => getComputedStyle(e).textOverflow === 'ellipsis'
+                     && e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.textContent)"""
+    for title in ("Overview", "Agreement report", "Gold labels", "Next labels"):
+        goto_page(page, title)
+        assert_no_traceback(page)
+        assert page.locator("[data-testid=stMetric]").count(), title
+        assert page.evaluate(cut) == [], title
