@@ -93,6 +93,9 @@ REPORT_COLUMNS = [
 ]
 """The columns of :func:`agreement_report`, in order."""
 JACKKNIFE_CELLS = 50_000_000
+#: Below this many items compared, resampling items gives no interval worth showing: one
+#: item resamples to itself (an interval "0.00 to 0.00"), three to a handful of values.
+MIN_RESAMPLED_ITEMS = 10
 """Above this many (patterns x statistic width) cells, the BCa acceleration is left at 0
 (the jackknife would cost more than about 50 million cells of work, the bootstrap of a
 wide statistic several times over)."""
@@ -324,12 +327,20 @@ def agreement_report(
         lo = hi = float("nan")
         method, note = "", value.note
         jack_row = None
-        if name in boot and _pair_mean_row(ann, name):
+        few = 0 < value.items_used < MIN_RESAMPLED_ITEMS
+        if few and name in boot:
+            method = "none (too few items to resample)"
+            note = join_notes(
+                note,
+                f"no resampled interval: {value.items_used} items compared, fewer than "
+                f"{MIN_RESAMPLED_ITEMS}",
+            )
+        elif name in boot and _pair_mean_row(ann, name):
             jack_row = _jackknife_row(to_boot[name], p.patterns, float(value), confidence)
         if jack_row is not None:
             lo, hi, method, extra = jack_row
             note = join_notes(note, extra)
-        elif name in boot:
+        elif name in boot and not few:
             lo, hi, n_ok, kind = _bca(to_boot[name], p.patterns, boot[name], value, confidence)
             method = f"bootstrap over items ({n_boot:,} resamples, {kind})"
             if n_ok < n_boot:

@@ -100,6 +100,7 @@ def test_report_without_room_to_jackknife_says_bc(monkeypatch):
         }
     )
     monkeypatch.setattr(rp, "JACKKNIFE_CELLS", 0)
+    monkeypatch.setattr(rp, "MIN_RESAMPLED_ITEMS", 0)  # the interval machinery, on 6 items
     report = rp.agreement_report(df, n_boot=200).set_index("coefficient")
     assert report.loc["Fleiss' kappa", "ci_method"].startswith(
         "bootstrap over items (200 resamples, BC: bias-corrected, no acceleration"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import math
 
+import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +38,10 @@ def _assert_in_range(report: pd.DataFrame) -> None:
                 assert bottom - 1e-12 <= v <= top + 1e-12, (row["coefficient"], col, v)
 
 
-def test_gwet_basic_interval_on_four_items_stops_at_one():
+def test_gwet_basic_interval_on_four_items_stops_at_one(monkeypatch):
+    from analytics.agreement import report as rp
+
+    monkeypatch.setattr(rp, "MIN_RESAMPLED_ITEMS", 0)  # the basic interval's clipping
     ann = load_annotations(io.StringIO(MD_LABELS))
     report = agreement_report(ann).set_index("coefficient")
     ac1 = report.loc["Gwet's AC1"]
@@ -100,3 +105,36 @@ def test_every_reported_interval_lies_in_the_range(data):
     ann = Annotations.from_frame(df, kind=kind, categories=sorted(df["label"].unique()))
     _assert_in_range(agreement_report(ann, n_boot=60, seed=1))
     _assert_in_range(agreement_report(ann, n_boot=0))
+
+
+@pytest.mark.parametrize("n_items", [1, 3, 9])
+def test_too_few_items_get_no_resampled_interval(n_items):
+    """One item resampled to itself read "95% interval 0.00 to 0.00"; three items gave
+    Fleiss' kappa -0.21 with an interval that excluded 0."""
+    rng = np.random.default_rng(n_items)
+    df = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(n_items), 3),
+            "annotator": np.tile(["a", "b", "c"], n_items),
+            "label": rng.choice(["x", "y"], 3 * n_items),
+        }
+    )
+    report = agreement_report(df, n_boot=200).set_index("coefficient")
+    kappa = report.loc["Fleiss' kappa"]
+    if np.isfinite(kappa["value"]):
+        assert np.isnan(kappa["ci_low"]) and np.isnan(kappa["ci_high"])
+        assert kappa["ci_method"] == "none (too few items to resample)"
+        assert f"{n_items} items compared, fewer than 10" in kappa["note"]
+
+
+def test_ten_items_are_resampled():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(10), 3),
+            "annotator": np.tile(["a", "b", "c"], 10),
+            "label": rng.choice(["x", "y"], 30, p=[0.7, 0.3]),
+        }
+    )
+    kappa = agreement_report(df, n_boot=200).set_index("coefficient").loc["Fleiss' kappa"]
+    assert kappa["ci_method"].startswith("bootstrap over items")
