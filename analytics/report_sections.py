@@ -62,7 +62,12 @@ def summary_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
             display=ann.summary(separators=True),  # 1,500 as on the pages; the CSV keeps 1500
         ),
         Block(s, "text", "What the loader did", text="\n".join(ann.report.messages())),
-        Block(s, "text", "Settings of this report", text="\n".join(settings.describe())),
+        Block(
+            s,
+            "text",
+            "Settings of this report",
+            text="\n".join(settings.describe(_alpha_default(ann))),
+        ),
         Block(s, "figure", "Judgements per item", figure=judgements_per_item_figure(ann)),
         Block(s, "figure", "Coverage", figure=coverage_figure(ann)),
         Block(s, "figure", "Label distribution", figure=label_distribution_figure(ann)),
@@ -321,3 +326,10 @@ def overview_blocks(ann: Annotations, settings: ReportSettings, gold: Any = None
         items = pd.DataFrame({"item": list(rec.items)})
         blocks.append(Block(s, "table", "Items to relabel", table=items))
     return blocks
+
+
+def _alpha_default(ann: Annotations) -> str:
+    """The alpha distance ``distance=None`` means for these data."""
+    from analytics.agreement import default_distance
+
+    return default_distance(ann)

@@ -71,14 +71,24 @@ class ReportSettings:
         """The settings as a plain tuple (a cache key)."""
         return tuple(getattr(self, f.name) for f in fields(self))
 
-    def describe(self) -> list[str]:
-        """One sentence per analysis saying how it was computed."""
+    def describe(self, default_distance: str | None = None) -> list[str]:
+        """One sentence per analysis saying how it was computed.
+
+        ``default_distance``: the distance that ``distance=None`` means for the data
+        (:func:`analytics.agreement.default_distance`), named instead of "default".
+        """
         boot = (
             f"{self.agreement_n_boot:,} bootstrap resamples"
             if self.agreement_n_boot
             else "analytic intervals where one exists (no bootstrap)"
         )
-        dist = f"{self.distance} distance" if self.distance else "default distance"
+        dist = (
+            f"{self.distance} distance"
+            if self.distance
+            else f"{default_distance} distance (the default for these labels)"
+            if default_distance
+            else "default distance"
+        )
         who = (
             "all annotators"
             if self.noise_annotators is None

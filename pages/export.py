@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics import format_count
-from analytics.agreement import agreement_report
+from analytics.agreement import agreement_report, default_distance
 from analytics.data import table_to_csv
 from analytics.dawid_skene import fit, model_labels_table
 from analytics.multilabel import gold_standard
@@ -41,7 +41,7 @@ settings = report_settings(ann)
 report_button(ann, settings, key="export", zip_too=True)
 st.markdown(
     "**Computed with the settings chosen on the pages** (a page not visited yet uses its "
-    "defaults); the report lists them too:\n" + md_lines(settings.describe())
+    "defaults); the report lists them too:\n" + md_lines(settings.describe(default_distance(ann)))
 )
 
 st.subheader("The annotations")

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from analytics import AnnotationDataError, Annotations
+from analytics.agreement import default_distance
 from analytics.data import load_sample
 from analytics.report import SECTIONS, build_report, build_report_zip, report_blocks
 
@@ -200,3 +201,12 @@ def test_known_gold_judges_the_overview_as_the_app_does(crowd, tmp_path):
         == 0
     )
     assert "Against the 300 items with known gold labels" in out.read_text(encoding="utf-8")
+
+
+def test_the_settings_name_the_default_distance_they_used(crowd):
+    """The report said "default distance for alpha" where the Export page named it."""
+    text = " ".join(b.text or "" for b in report_blocks(crowd, "summary", n_boot=0))
+    assert "nominal distance (the default for these labels) for alpha" in text
+    ratings = load_sample("ratings_ordinal")
+    text = " ".join(b.text or "" for b in report_blocks(ratings, "summary", n_boot=0))
+    assert f"{default_distance(ratings)} distance (the default" in text
