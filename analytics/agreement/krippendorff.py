@@ -229,6 +229,10 @@ def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
         )
         return undefined(reason, used), None
     note = f"{distance_label(name)} distance"
+    if name == "nominal" and ann.kind in (LabelKind.NUMERIC, LabelKind.ORDINAL):
+        # the function's default: on numbers it ignores how far apart two labels are
+        better = "interval" if ann.kind is LabelKind.NUMERIC else "ordinal"
+        note += f" (these labels have an order: distance='{better}' counts how far apart)"
     if name == "ordinal" and not pd.api.types.is_numeric_dtype(ann.categories):
         order = ", ".join(map(str, ann.categories[:8])) + (" ..." if ann.n_categories > 8 else "")
         # an engine keeps no input order, so its categories are sorted (docs/scale.md); its

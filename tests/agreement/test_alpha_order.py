@@ -96,3 +96,17 @@ def test_ratio_alpha_refuses_values_below_zero_and_is_not_offered_for_them():
     zero = load_annotations(df.assign(label=df["label"] + 1))
     assert "ratio" in distance_options(zero)
     assert np.isfinite(krippendorff_alpha(zero, "ratio"))
+
+
+def test_nominal_alpha_on_ordered_labels_says_which_distance_counts_how_far_apart():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "item": np.repeat(range(40), 2),
+            "annotator": ["a", "b"] * 40,
+            "label": rng.normal(size=80).round(2),
+        }
+    )
+    numeric = load_annotations(df)
+    assert "distance='interval'" in krippendorff_alpha(numeric).note
+    assert "distance=" not in krippendorff_alpha(numeric, "interval").note
