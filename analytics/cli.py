@@ -284,6 +284,9 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
             + ("" if args.assign else " without --assign")
             + "): e.g. --assign --per-annotator 10"
         )
+    if args.as_format and not args.output:  # it had been ignored without a word
+        raise CliError(f"--as {args.as_format} is the format of the batch file: add -o FILE")
+    args.as_format = args.as_format or "csv"
     if args.output:
         _writable(args.output)
     ann = load(args)
@@ -486,7 +489,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("-o", "--output", help="write the batch to this file")
     p.add_argument(
-        "--as", dest="as_format", choices=BATCH_FORMATS, default="csv", help="batch file format"
+        "--as",
+        dest="as_format",
+        choices=BATCH_FORMATS,
+        help="the format of the batch file -o writes (default csv)",
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_next_batch)

@@ -418,3 +418,18 @@ def test_two_roles_naming_one_column_are_refused_in_the_command_lines_words(caps
     assert main(["summary", str(path), "--item", "item", "--annotator", "item"]) == 2
     err = capsys.readouterr().err
     assert "--item and --annotator name the same column" in err and "item=" not in err
+
+
+def test_next_batch_format_without_a_file_is_refused(capsys):
+    """--as label-studio without -o had printed the plain table and exited 0."""
+    path = str(SAMPLE_DATA / "crowd_intents.csv")
+    assert main(["next-batch", path, "--budget", "3", "--as", "label-studio"]) == 2
+    assert "add -o FILE" in capsys.readouterr().err
+
+
+def test_a_bad_duckdb_memory_limit_is_a_one_line_error(capsys, tmp_path):
+    pytest.importorskip("duckdb")
+    parquet = tmp_path / "j.parquet"
+    pd.read_csv(SAMPLE_DATA / "crowd_intents.csv").to_parquet(parquet)
+    code = main(["agreement", str(parquet), "--engine", "duckdb", "--memory-limit", "xyz"])
+    assert code == 2 and "DuckDB refused the settings" in capsys.readouterr().err

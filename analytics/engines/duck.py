@@ -54,7 +54,15 @@ class DuckRunner(Runner):
                 config["temp_directory"] = temp_directory
             if threads:
                 config["threads"] = int(threads)
-            connection = duckdb.connect(":memory:", config=config)
+            try:
+                connection = duckdb.connect(":memory:", config=config)
+            except (duckdb.Error, ValueError, TypeError) as exc:  # "xyz", "0", -3 ...
+                raise AnnotationDataError(
+                    f"DuckDB refused the settings memory_limit={memory_limit!r}, "
+                    f"temp_directory={temp_directory!r}, threads={threads!r}: {exc}",
+                    hint="Give the memory limit as a size such as '3GB' or '512MB', and "
+                    "threads as a whole number of at least 1.",
+                ) from None
         self.con = connection
 
     def quote(self, column: str) -> str:
