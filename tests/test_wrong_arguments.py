@@ -57,3 +57,28 @@ def test_weight_family_names_ignore_case():
     assert ag.cohen_kappa(ratings, a, b, weights=" Linear") == pytest.approx(
         ag.cohen_kappa(ratings, a, b, weights="linear")
     )
+
+
+def test_a_misspelt_model_setting_names_the_settings():
+    with pytest.raises(AnnotationDataError, match="takes no setting 'max_iters'") as err:
+        models.fit(ANN, "dawid_skene", max_iters=3)
+    assert "max_iter" in err.value.hint and not isinstance(err.value, TypeError)
+
+
+def test_bootstrap_refuses_a_fit_of_other_annotations():
+    other = load_sample("rte_snow2008")
+    with pytest.raises(AnnotationDataError, match="not made on these annotations"):
+        models.bootstrap(ANN, models.fit(other, "majority"), n_boot=2)
+
+
+def test_compare_takes_one_model_name():
+    assert list(models.compare(ANN, models="majority").index) == ["majority"]
+
+
+def test_duckdb_settings_it_refuses_are_said_in_words():
+    pytest.importorskip("duckdb")
+    from analytics.engines.duck import DuckRunner
+
+    for limit in ("xyz", "0"):
+        with pytest.raises(AnnotationDataError, match="DuckDB refused the settings"):
+            DuckRunner(memory_limit=limit)

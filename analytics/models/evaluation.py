@@ -243,12 +243,34 @@ def expected_calibration_error(
     >>> expected_calibration_error(np.array([0.9, 0.9]), np.array([True, False]))
     0.4
     """
-    table = _bins(np.asarray(confidence, float), np.asarray(correct, float), bins)
+    conf, right = _checked_scores(confidence, correct)
+    table = _bins(conf, right, check_whole(bins, "bins", 1))
     n = table["items"].sum()
     if n == 0:
         return float("nan")
     gap = (table["accuracy"] - table["mean_confidence"]).abs().fillna(0.0)
     return float(round((table["items"] * gap).sum() / n, 12))
+
+
+def _checked_scores(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Confidences in [0, 1] and credits in [0, 1], one each per item, as float arrays."""
+    try:
+        conf = np.asarray(confidence, float).reshape(-1)
+        right = np.asarray(correct, float).reshape(-1)
+    except (TypeError, ValueError):
+        raise AnnotationDataError("confidence and correct must be numbers, one per item.") from None
+    if len(conf) != len(right):
+        raise AnnotationDataError(
+            f"{len(conf):,} confidences but {len(right):,} correct values: give one of each "
+            "per item."
+        )
+    for name, x in (("confidence", conf), ("correct", right)):
+        if len(x) and not (np.isfinite(x).all() and (x >= 0).all() and (x <= 1).all()):
+            bad = float(x[~(np.isfinite(x) & (x >= 0) & (x <= 1))][0])
+            raise AnnotationDataError(
+                f"every {name} value must be a number from 0 to 1, not {bad:g}."
+            )
+    return conf, right
 
 
 def _bins(conf: np.ndarray, correct: np.ndarray, bins: int) -> pd.DataFrame:

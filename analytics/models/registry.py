@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from analytics._core.errors import AnnotationDataError
@@ -58,13 +59,26 @@ _OPTIONS = {
 }
 
 
+def _dawid_skene_settings() -> tuple[str, ...]:
+    """The keywords :func:`analytics.dawid_skene.fit` takes besides the data, gold and seed."""
+    from analytics.dawid_skene import fit
+
+    skip = {"ann", "gold", "seed"}
+    return tuple(
+        name
+        for name, p in inspect.signature(fit).parameters.items()
+        if p.kind is p.KEYWORD_ONLY and name not in skip
+    )
+
+
 def check_options(model: str, seed: Any, options: dict[str, Any]) -> dict[str, Any]:
     """Refuse settings a model does not take; check the common ones (seed included)."""
-    unknown = sorted(set(options) - set(_OPTIONS[model]))
-    if unknown and model != "dawid_skene":  # that fit checks its own (and may gain some)
+    known = _dawid_skene_settings() if model == "dawid_skene" else _OPTIONS[model]
+    unknown = sorted(set(options) - set(known))
+    if unknown:  # max_iters for max_iter: said here, not a TypeError from inside the fit
         raise AnnotationDataError(
             f"the {model} model takes no setting {unknown[0]!r}.",
-            hint=f"Its settings are: {', '.join(_OPTIONS[model])}.",
+            hint=f"Its settings are: {', '.join(known)}.",
         )
     max_iter, tol, smoothing, init, _ = check_settings(
         max_iter=options.get("max_iter", 500),

@@ -68,8 +68,9 @@ def compare(
     ----------
     ann : Annotations or pandas.DataFrame
         Single-label annotations.
-    models : sequence of str, default None
-        Models to compare (names from :data:`~analytics.models.MODELS`); None: all.
+    models : str, sequence of str or None, default None
+        Models to compare (names from :data:`~analytics.models.MODELS`; one name is a list
+        of one); None: all.
     gold : mapping or pandas.Series, default None
         Known gold labels (item -> label). Used only for the accuracy columns; never in
         the fits and never in the held-out criterion.
@@ -116,6 +117,8 @@ def compare(
     ----------
     Paun et al. (2018). Comparing Bayesian models of annotation. *TACL* 6, section 5.
     """
+    if isinstance(models, str):  # one name, not its letters ("unknown model 'm'")
+        models = [models]
     names = list(MODELS) if models is None else [check_model(m) for m in models]
     if not names:
         raise AnnotationDataError("no model to compare.", hint=f"Name some of {MODELS}.")

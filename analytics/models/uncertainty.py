@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.bootstrap import check_resampling
-from analytics._core.errors import require
+from analytics._core.errors import AnnotationDataError, require
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import DawidSkeneResult
 from analytics.models.registry import check_model, fit_model
@@ -175,6 +175,17 @@ def bootstrap(
         "a fitted model (what models.fit or dawid_skene.fit returns)",
         hint="Fit the annotations first: bootstrap(ann, fit(ann)).",
     )
+    for what, ours, theirs in (
+        ("items", ann.items, result.items),
+        ("annotators", ann.annotators, result.annotators),
+        ("categories", ann.categories, result.categories),
+    ):
+        if len(ours) != len(theirs) or not (pd.Index(ours) == pd.Index(theirs)).all():
+            raise AnnotationDataError(
+                f"the fit was not made on these annotations: its {what} differ "
+                f"({len(theirs):,} in the fit, {len(ours):,} in the data).",
+                hint="Pass the annotations the model was fitted on: bootstrap(ann, fit(ann)).",
+            )
     # a dawid_skene.fit result has no model name: it is the family's Dawid-Skene
     name = getattr(result, "model", "") or "dawid_skene"
     model = name if name == "stacked" else check_model(name)

@@ -118,3 +118,21 @@ def test_best_calibrated_passes_over_majority_vote():
     assert best_calibrated(tables) == "mace"
     assert best_calibrated({"majority": tables["majority"]}) == "majority"  # nothing else
     assert best_calibrated({}) is None
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (([1.5], [1]), "confidence value must be a number from 0 to 1, not 1.5"),
+        (([float("nan"), 0.9], [1, 1]), "not nan"),
+        (([0.9], [1, 0]), "1 confidences but 2 correct values"),
+        (([0.9, 0.8], [1, 0], 0), "bins must be at least 1"),
+        (([0.9], [1], 2.5), "bins must be a whole number"),
+    ],
+)
+def test_calibration_error_checks_its_inputs(args, said):
+    """A confidence of 1.5 had given 0.5, a NaN had been binned, bad bins a numpy error."""
+    from analytics.models import expected_calibration_error
+
+    with pytest.raises(AnnotationDataError, match=said):
+        expected_calibration_error(*args)
