@@ -120,10 +120,18 @@ def match_units(
     part of token matching).
     """
     n_labels = max(len(spans.labels), 1)
-    group = spans.item_code * n_labels + spans.label_code
     if match != "token":
-        width = int(spans.lengths().max(initial=0)) + 1
-        base = group * width
+        # each (document, label) gets its own range of positions, as long as its document:
+        # n_labels x (the documents' total length) positions, not n_groups x the longest
+        # document, which overflowed int64 for thousands of documents and one far offset
+        size = spans.lengths().astype(np.int64) + 1
+        doc_start = np.concatenate([[0], np.cumsum(size)[:-1]]) * n_labels
+        if n_labels * float(size.sum()) >= 2.0**62:
+            raise AnnotationDataError(
+                "the span offsets are too large to compare (documents of billions of characters).",
+                hint="Offsets count characters within a document; check the start and end columns.",
+            )
+        base = doc_start[spans.item_code] + spans.label_code * size[spans.item_code]
         return pd.DataFrame(
             {
                 "annotator": spans.annotator_code,

@@ -167,3 +167,14 @@ def test_invariant_to_annotator_order_and_label_names(rows, order):
         two = span_f1(_spans(other), match=match, n_boot=0).f1
         assert (np.isnan(one) and np.isnan(two)) or one == pytest.approx(two)
         assert np.isnan(one) or 0 <= one <= 1
+
+
+def test_far_offsets_in_many_documents_do_not_overflow_into_a_false_match():
+    """3,000 documents and one span ending near 2**53 overflowed int64 positions (one
+    document times the longest), and a span of b's matched one of a's elsewhere."""
+    docs = [f"d{i:04d}" for i in range(3000)]
+    rows = [(d, "a", 0, 3, "X") for d in docs] + [(d, "b", 5, 8, "X") for d in docs]
+    rows.append(("d0000", "a", 10, 2**53 - 10, "X"))
+    spans = load_spans(pd.DataFrame(rows, columns=["item", "annotator", "start", "end", "label"]))
+    table = pairwise_f1(spans, match="overlap")
+    assert int(table["matched_a"].sum()) == 0 and int(table["matched_b"].sum()) == 0
