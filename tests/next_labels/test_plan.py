@@ -166,3 +166,11 @@ def test_the_batch_star_sits_at_its_judgements_per_item():
     assert star.x[0] == 0.5 and "on the chosen items" in star.name
     unplaced = accuracy_curve_figure(SimpleNamespace(curve=curve), now=0.9, after_batch=0.93)
     assert unplaced.data[-1].x[0] == 0
+
+
+def test_a_best_short_of_the_target_never_reads_as_the_target():
+    """'does not reach 95.0% ... (best: 95.0%)': the best was 0.94955."""
+    from analytics.next_labels.planning import _below
+
+    assert _below(0.94955, 0.95) in ("94.95%", "94.96%")
+    assert _below(0.9, 0.95) == "90.0%"
