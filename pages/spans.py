@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from analytics import AnnotationDataError, format_number
+from analytics import AnnotationDataError, format_count, format_number
 from analytics import spans as sp
 from ui.engine import engine_page
 from ui.frame import via_the_frame
@@ -29,6 +29,8 @@ SPANS_KEY = "concord_spans"
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "news_spans.csv"
 WORST = 50  # documents offered in the browser
 UPLOAD_TYPES = ["csv", "tsv", "json", "jsonl", "conll", "bio", "iob", "bilou", "txt"]
+#: The extensions a CoNLL file may have (several files at once are CoNLL, one per annotator).
+CONLL = {".conll", ".bio", ".iob", ".bilou", ".txt"}
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the spans...")
@@ -114,6 +116,16 @@ with st.expander(
     if chosen is not None and st.session_state.get(DISMISSED) != chosen:
         try:
             if len(files) > 1:
+                tables = [f.name for f in files if Path(f.name).suffix.lower() not in CONLL]
+                if tables:  # two CSVs had been read as CoNLL: "a token line needs the tag"
+                    raise AnnotationDataError(
+                        f"{len(files)} files are in the box, and several files are read as "
+                        "CoNLL files, one per annotator; "
+                        + ", ".join(f"'{n}'" for n in tables[:3])
+                        + (" is not one." if len(tables) == 1 else " are not."),
+                        hint="Load one table at a time: remove the other files from the box "
+                        "(the x beside each).",
+                    )
                 data = tuple((f.name, f.getvalue()) for f in files)
                 loaded = _load(data, ", ".join(f.name for f in files), "conll")
             else:
@@ -135,8 +147,9 @@ if spans is None:
     spans = _load(SAMPLE.read_bytes(), SAMPLE.name, None)
     st.caption("Showing the bundled sample: 150 simulated news sentences, 4 annotators.")
 st.markdown(
-    f"**{md(spans.name)}**: {spans.n_items:,} documents · {spans.n_annotators:,} annotators · "
-    f"{spans.n_spans:,} spans · {len(spans.labels)} labels"
+    f"**{md(spans.name)}**: {format_count(spans.n_items, 'document')} · "
+    f"{format_count(spans.n_annotators, 'annotator')} · {format_count(spans.n_spans, 'span')} · "
+    f"{format_count(len(spans.labels), 'label')}"
 )
 # the sidebar names the label data set of the other pages; this page shows its span data
 st.sidebar.caption(md(f"This page: span data {spans.name} (kept apart from the label data)."))
@@ -196,8 +209,9 @@ if res.f1.reason:
     st.warning(md(f"Span F1 is undefined: {res.f1.reason}"))
 if spans.n_items < sp.FEW_DOCUMENTS:  # every interval and alpha_U below, not one of them
     st.caption(
-        f"Only {spans.n_items} documents: too few for the resampled intervals (here and per "
-        "label) or alpha_U to mean much."
+        f"Only {format_count(spans.n_items, 'document')}: too few for resampled intervals "
+        f"(none is given below {sp.FEW_DOCUMENTS}, here and per label) or for alpha_U to "
+        "mean much."
     )
 
 tabs = st.tabs(["Per label", "Annotator pairs", "Label swaps", "Documents", "Gold", "Token level"])

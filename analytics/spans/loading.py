@@ -263,8 +263,13 @@ def _read_table(
         raise AnnotationDataError(f"cannot read the table: {exc}", source=source) from None
     _refuse_repeated_names(content, sep, source)
     frame.columns = [str(c).strip().lower() for c in frame.columns]
-    if "text" in frame.columns:  # an empty text cell: the text is not given on that row
-        frame["text"] = frame["text"].where(frame["text"] != "", None)
+    if "text" in frame.columns:  # an empty text cell: the text is not given on that row,
+        blank = frame["text"] == ""  # unless the document is empty: every cell blank, no span
+        keep = pd.Series(False, index=frame.index)
+        if {"item", "start", "end"} <= set(frame.columns):
+            spanless = blank & (frame["start"].str.strip() == "") & (frame["end"].str.strip() == "")
+            keep = spanless.groupby(frame["item"]).transform("all")
+        frame["text"] = frame["text"].where(~blank | keep, None)
     report = SpanLoadReport(
         source=source,
         format="table",

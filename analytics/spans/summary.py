@@ -32,8 +32,8 @@ from analytics.spans.model import SpanAnnotations
 
 __all__ = ["FEW_DOCUMENTS", "SpanF1", "mean_over_pairs", "span_f1"]
 
-#: Below this many documents a document-bootstrap interval says little (with two
-#: documents it has at most three distinct values); the page says so beside it.
+#: Below this many documents there is no document-bootstrap interval (with two documents
+#: it has at most three distinct values; the agreement report's rule for items).
 FEW_DOCUMENTS = 10
 
 NO_PAIR = (
@@ -139,7 +139,7 @@ def span_f1(
         pair_f1 = f1_from_totals(np.asarray(counts.stats.sum(axis=0)).ravel())
         value = mean_over_pairs(pair_f1, n_pairs)
         defined = np.isfinite(pair_f1.reshape(n_pairs, m)).sum(axis=0)
-        if n_boot:
+        if n_boot and spans.n_items >= FEW_DOCUMENTS:  # fewer: no interval, as for items
             patterns = Patterns.identity(spans.n_items)
             reps = bootstrap_replicates({"f1": stat}, patterns, n_boot, seed)["f1"]
             reps = reps.reshape(-1, m)
@@ -148,6 +148,11 @@ def span_f1(
         low, high, _ = percentile_interval(reps[:, j], confidence)
         k = int(defined[j])
         note = f"mean over {k} annotator pair{'s' if k != 1 else ''}" if k else NO_PAIR
+        if n_boot and k and spans.n_items < FEW_DOCUMENTS:
+            note += (
+                f"; no resampled interval: {spans.n_items} documents, fewer than "
+                f"{FEW_DOCUMENTS}"
+            )
         rows.append((Coefficient(float(value[j]), note, spans.n_items), low, high, k))
     if not by_label:
         f1, low, high, _ = rows[0]

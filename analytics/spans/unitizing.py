@@ -44,6 +44,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analytics._core.formatting import format_count
 from analytics.agreement import Coefficient
 from analytics.spans.model import SpanAnnotations
 
@@ -133,7 +134,8 @@ def unitizing_table(spans: SpanAnnotations) -> tuple[pd.DataFrame, str, int]:
     total = int(lengths.sum())
     note = f"on the {n_docs:,} documents every annotator completed ({total:,} characters)"
     if spans.n_items > n_docs:
-        note += f"; {spans.n_items - n_docs} documents not completed by all are left out"
+        left = spans.n_items - n_docs
+        note += f"; {format_count(left, 'document')} not completed by all {'is' if left == 1 else 'are'} left out"
     if not spans.texts_known:
         note += (
             "; some texts are unknown, so those documents are taken to end at their last "

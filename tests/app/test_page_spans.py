@@ -118,7 +118,7 @@ def test_an_upload_named_conll_is_read_as_conll():
     data = b"-DOCSTART-\n\nJohn\tB-PER\nsmiled\tO\n"
     at = _upload(data, "ann1.conll")
     assert not at.error, [e.value for e in at.error]
-    assert any(shown(m.value).startswith("**ann1.conll**: 1 documents") for m in at.markdown)
+    assert any(shown(m.value).startswith("**ann1.conll**: 1 document") for m in at.markdown)
 
 
 def _document_picker(at: AppTest):
@@ -150,9 +150,10 @@ def test_an_interval_over_few_documents_says_so():
     at = _run(load_spans(df, text={"d1": "Ada met Bob.", "d2": "Bob met Ada."}))
     assert not at.exception, at.exception
     captions = " ".join(c.value for c in at.caption)
-    assert "Only 2 documents: too few for the resampled intervals" in captions
+    assert "Only 2 documents: too few for resampled intervals" in captions
+    assert not any("documents resampled" in c.value for c in at.caption)
     at = _run()
-    assert "too few for the resampled intervals" not in " ".join(c.value for c in at.caption)
+    assert "too few for resampled intervals" not in " ".join(c.value for c in at.caption)
 
 
 def test_a_dropped_file_loads_at_once_and_back_to_the_sample_stays_back():
@@ -247,3 +248,16 @@ def test_the_gold_quorum_says_majority_instead_of_zero():
     gold = next(d.value for d in at.dataframe if "label_tie" in d.value.columns)
     assert len(gold) == len(gold_spans(spans, quorum=2)) != len(gold_spans(spans))
     assert at.selectbox(key="spans_quorum").value == 2
+
+
+def test_two_tables_in_the_box_say_to_load_one_at_a_time():
+    """A second CSV dropped beside the first had been read, with it, as CoNLL files."""
+    at = _run()
+    rows = "item,annotator,start,end,label\nd1,u,0,3,PER\nd1,v,0,3,PER\n"
+    at.file_uploader(key="spans_upload").set_value(
+        [("a.csv", rows.encode(), "text/csv"), ("b.csv", rows.encode(), "text/csv")]
+    ).run()
+    assert not at.exception
+    said = " ".join(shown(e.value) for e in at.error)
+    assert "'a.csv', 'b.csv' are not." in said and "one table at a time" in said
+    assert "token line" not in said

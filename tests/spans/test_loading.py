@@ -178,3 +178,21 @@ def test_bytes_are_named_by_name_and_an_empty_file_is_called_empty():
     assert str(info.value).endswith(
         "label. Rename the columns, or choose the tool's export format."
     )
+
+
+def test_an_empty_document_is_a_known_empty_text_not_an_unknown_one():
+    """One document with text "" and no span turned off every text feature for the file."""
+    import io
+
+    csv = (
+        "item,annotator,start,end,label,text\n"
+        'd1,a,0,5,PER,"Alice met Bob."\n'
+        'd1,b,0,5,PER,"Alice met Bob."\n'
+        'd2,a,,,,""\n'
+        'd2,b,,,,""\n'
+    )
+    spans = load_spans(io.StringIO(csv))
+    assert spans.texts_known and spans.texts.tolist() == ["Alice met Bob.", ""]
+    # a blank text cell on a row with a span still means "not given on this row"
+    partial = "item,annotator,start,end,label,text\nd1,a,0,5,PER,Alice met Bob.\nd1,b,0,5,PER,\n"
+    assert load_spans(io.StringIO(partial)).texts.tolist() == ["Alice met Bob."]
