@@ -354,7 +354,9 @@ if raw_columns and ann.report.tool:  # a tool's fields, not columns mapped to ro
 elif raw_columns:
     with st.expander("Column roles", expanded=bool(free_text or set_aside)):
         st.dataframe(
-            column_roles(raw_columns, chosen_columns, set_aside, free_text),
+            column_roles(
+                raw_columns, chosen_columns, set_aside, free_text, annotators=ann.annotators
+            ),
             width="stretch",
             hide_index=True,
         )

@@ -18,6 +18,7 @@ def column_roles(
     chosen: Mapping[str, Any],
     ignored: Sequence[Any] = (),
     free_text: Sequence[Any] = (),
+    annotators: Sequence[Any] | None = None,
 ) -> pd.DataFrame:
     """One row per column of the file: its role, and a note when it needs a look.
 
@@ -32,6 +33,9 @@ def column_roles(
         Columns the user set aside.
     free_text : sequence, default ()
         Columns that look like free text rather than labels.
+    annotators : sequence or None, default None
+        The annotators loaded: a wide-form annotator column not among them holds no label
+        and says so (the load report's caution names it too).
 
     Returns
     -------
@@ -44,6 +48,7 @@ def column_roles(
             if col is not None:
                 role_of[str(col)] = ROLE_NAMES.get(role, role)
     flagged = {str(c) for c in free_text}
+    named = {str(a).strip() for a in annotators} if annotators is not None else set()
     rows = []
     for col in columns:
         key = str(col)
@@ -51,7 +56,10 @@ def column_roles(
             rows.append((key, "ignored (your choice)", ""))
             continue
         note = "looks like free text, not labels" if key in flagged else ""
-        rows.append((key, role_of.get(key, "not used"), note))
+        role = role_of.get(key, "not used")
+        if role == ROLE_NAMES["annotators"] and annotators is not None and key.strip() not in named:
+            role, note = "not used", "holds no label at all: not an annotator"
+        rows.append((key, role, note))
     return pd.DataFrame(rows, columns=["column", "role", "note"])
 
 

@@ -264,7 +264,8 @@ class NoiseBound(ExplainedResult):
             return f"No noise bound: {self.reason}"
         return (
             f"With {format_confidence(self.confidence)} confidence, at most "
-            f"{int(self.hidden_hard):,} of your {self.n_agreed:,} agreed items are coin-flips "
+            f"{int(self.hidden_hard):,} of your {self.n_agreed:,} agreed items "
+            f"{'is a coin-flip' if int(self.hidden_hard) == 1 else 'are coin-flips'} "
             "(hard items the annotators agreed on by chance): the agreed gold standard is at "
             f"most {format_percent(self.gamma) if shown is None else shown} noise."
         )

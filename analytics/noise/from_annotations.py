@@ -58,12 +58,13 @@ LOG_ZERO = -1e4  # log of a zero rate: exp(-1e4) is exactly 0.0, and sums stay f
 
 
 def _category_names(ann: Annotations) -> list[str]:
-    """Display names of the label codes (label sets joined with '|' for multi-label data)."""
+    """Display names of the label codes: label sets joined with ';', ``{}`` the empty set,
+    as every CSV Concord writes them (and its loader reads them back)."""
     if not ann.is_multilabel:
         return [str(c) for c in ann.categories]
     cats = np.asarray(ann.categories, dtype=object)
     return [
-        "|".join(str(c) for c in cats[row]) if row.any() else "∅ (empty set)"
+        ";".join(str(c) for c in cats[row]) if row.any() else "{}"
         for row in ann.label_sets_table
     ]
 

@@ -28,7 +28,9 @@ def uploaded(data: bytes, name: str = "wide.csv") -> AppTest:
 
 
 def roles(at: AppTest) -> dict[str, str]:
-    table = next(d.value for d in at.dataframe if list(d.value.columns) == ["column", "role", "note"])
+    table = next(
+        d.value for d in at.dataframe if list(d.value.columns) == ["column", "role", "note"]
+    )
     return dict(zip(table["column"], table["role"], strict=True))
 
 
@@ -61,7 +63,12 @@ def test_a_notes_column_named_in_markdown_is_named_literally_on_its_button():
 
 def test_long_form_roles_name_every_column():
     at = uploaded(b"task,worker,answer,when\nt1,w1,yes,mon\nt1,w2,no,tue\nt2,w1,yes,mon\n", "l.csv")
-    assert roles(at) == {"task": "item", "worker": "annotator", "answer": "label", "when": "not used"}
+    assert roles(at) == {
+        "task": "item",
+        "worker": "annotator",
+        "answer": "label",
+        "when": "not used",
+    }
 
 
 def test_column_roles_table():
@@ -76,6 +83,12 @@ def test_column_roles_table():
         "role": ["item", *["annotator (wide form)"] * 3, "ignored (your choice)"],
         "note": ["", "", "", "looks like free text, not labels", ""],
     }
+    # a wide column with no label at all is no annotator: the table agrees with the caution
+    empty = column_roles(
+        ["id", "a", "b"], {"item": "id", "annotators": ["a", "b"]}, annotators=["a"]
+    )
+    assert empty["role"].tolist() == ["item", "annotator (wide form)", "not used"]
+    assert empty["note"].iloc[2] == "holds no label at all: not an annotator"
 
 
 def test_a_tool_export_shows_no_column_roles_but_says_which_importer_read_it():
