@@ -145,7 +145,7 @@ class LoadReport:
         out.extend(self.notes)
         if self.layout_reason:
             out.append(self.layout_reason)
-        if self.encoding and self.encoding.lower() not in ("utf-8", "utf-8-sig", "ascii"):
+        if self.encoding and not _unicode(self.encoding):
             out.append(f"The file is not valid UTF-8; it was decoded as {self.encoding}.")
         if self.kind_reason:
             out.append(self.kind_reason)
@@ -188,9 +188,16 @@ class LoadReport:
                 f"{self.n_duplicates:,} repeated judgements were dropped "
                 f"(policy '{self.duplicates}')."
             )
-        if self.encoding and self.encoding.lower() not in ("utf-8", "utf-8-sig", "ascii"):
+        if self.encoding and not _unicode(self.encoding):
             out.append(f"The file was decoded as {self.encoding}, not UTF-8.")
         return out
+
+
+def _unicode(encoding: str) -> bool:
+    """UTF-8, or UTF-16/32 (told by a byte-order mark, read exactly): nothing was guessed, so
+    nothing to caution about (Excel's "Unicode Text" had read "decoded as utf-16-le, not
+    UTF-8" in yellow)."""
+    return encoding.lower().replace("_", "-").startswith(("utf-8", "utf-16", "utf-32", "ascii"))
 
 
 def missing_token_cautions(

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError, wrong_type
+from analytics._core.errors import AnnotationDataError, show_text, wrong_type
 from analytics._core.lazy import is_lazy
 from analytics._core.threads import in_parallel
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
@@ -377,9 +377,20 @@ def _load(
             sheet=exc.sheet,
             hint=SPAN_HINT + (f" If not, {exc.hint[:1].lower()}{exc.hint[1:]}" if exc.hint else ""),
         ) from None
-    return Annotations.from_encoded(
-        _name_empty_annotator_columns(enc, columns), display, labels=long["label"]
-    )
+    enc = _name_empty_annotator_columns(enc, columns)
+    if len(enc.annotators) == 1:  # a load that leaves one annotator says what it cannot do
+        caution = (
+            f"Only one annotator ({show_text(enc.annotators[0])}) is left: agreement and the "
+            "annotator models compare two or more, so they are undefined for these data."
+        )
+        enc = _with_caution(enc, caution)
+    return Annotations.from_encoded(enc, display, labels=long["label"])
+
+
+def _with_caution(enc: Any, caution: str) -> Any:
+    """``enc`` with one more caution in its load report."""
+    report = LoadReport(**{**enc.report.__dict__, "cautions": (*enc.report.cautions, caution)})
+    return dataclasses.replace(enc, report=report)
 
 
 def _name_empty_annotator_columns(enc: Any, columns: dict[str, Any]) -> Any:
@@ -400,8 +411,7 @@ def _name_empty_annotator_columns(enc: Any, columns: dict[str, Any]) -> Any:
         f"{len(empty)} annotator column(s) hold no label at all ({shown}): not counted as "
         "annotators."
     )
-    report = LoadReport(**{**enc.report.__dict__, "cautions": (*enc.report.cautions, caution)})
-    return dataclasses.replace(enc, report=report)
+    return _with_caution(enc, caution)
 
 
 #: The hint on a loading error of a table with ``start`` and ``end`` columns.

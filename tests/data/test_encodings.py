@@ -148,3 +148,17 @@ def outcome(data: bytes) -> tuple:
 def test_unicode_text_loads_exactly_as_its_utf8_twin(text, codec):
     full = "item,annotator,label\n" + text
     assert outcome(BOMS[codec] + full.encode(codec)) == outcome(full.encode())
+
+
+def test_unicode_text_told_by_its_byte_order_mark_is_no_caution():
+    """Excel's "Unicode Text" (UTF-16 with a BOM) read "decoded as utf-16-le, not UTF-8" in
+    the cautions, though nothing was guessed."""
+    import io
+
+    from analytics import load_annotations
+
+    text = "item\tannotator\tlabel\ni1\ta\tx\ni1\tb\ty\n"
+    ann = load_annotations(io.BytesIO(b"\xff\xfe" + text.encode("utf-16-le")), format="tsv")
+    assert ann.n_judgements == 2
+    assert not any("UTF-8" in c for c in ann.report.warnings())
+    assert any("byte-order mark" in m for m in ann.report.messages())

@@ -118,3 +118,12 @@ def test_a_wide_annotator_column_with_no_label_is_named_not_silently_dropped():
     assert "1 annotator column(s) hold no label at all ('r3')" in said
     full = load_annotations(wide.assign(r3=["a", "b", "b"]))
     assert not any("hold no label" in c for c in full.report.cautions)
+
+
+def test_a_load_that_leaves_one_annotator_says_what_cannot_be_computed():
+    from analytics import load_annotations
+
+    one = load_annotations(pd.DataFrame({"item": [1, 2], "annotator": "a", "label": ["x", "y"]}))
+    assert any("Only one annotator ('a')" in w for w in one.report.warnings())
+    two = load_annotations(pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": "x"}))
+    assert not any("Only one annotator" in w for w in two.report.warnings())
