@@ -205,7 +205,7 @@ def per_category_gold(
     Returns
     -------
     pandas.DataFrame
-        One row per category, then ``every category (exact set)``; columns
+        One row per category, then ``whole set``; columns
         ``gold_items`` (items with a true set and a judgement), ``model`` (share of them
         whose yes/no decision, P(yes) at least 0.5, is right) and ``majority`` (the same
         for "more than half of the item's annotators included it", a tie counting 1/2).
@@ -225,7 +225,7 @@ def per_category_gold(
     >>> table = per_category_gold(fit_per_category(load_sample("affect_multilabel")),
     ...                           sample_truth("affect_multilabel"))
     >>> table.index[-1], int(table["gold_items"].iloc[-1])
-    ('every category (exact set)', 300)
+    ('whole set', 300)
     """
     if not fits:
         raise AnnotationDataError("there is no category to score.")
@@ -268,7 +268,7 @@ def per_category_gold(
         },
         index=pd.Index([str(c) for c in cats], name="category"),
     )
-    out.loc["every category (exact set)"] = [
+    out.loc["whole set"] = [
         int(use.sum()),
         float(right.all(axis=1).mean()),
         float(np.prod(credit, axis=1).mean()),

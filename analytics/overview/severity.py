@@ -169,7 +169,7 @@ RULES: dict[str, Rule] = {
         source=_NOISE_SOURCE,
     ),
     "gold_error": Rule(
-        "expected share of wrong model labels",
+        "share of wrong model labels (measured on gold labels, else expected by the model)",
         higher_is_better=False,
         good=0.05,
         caution=0.15,

@@ -95,8 +95,8 @@ def document_agreement(spans: SpanAnnotations, *, match: str = "overlap") -> pd.
     -------
     pandas.DataFrame
         ``item, f1`` (mean over annotator pairs who both completed it and marked
-        something; NaN when none did), ``annotators`` (who completed it) and ``spans``,
-        sorted by ``f1`` (NaN last), then by item order.
+        something; NaN when none did), ``annotators`` (who completed it), ``spans`` and
+        ``note`` (why an F1 is blank), sorted by ``f1`` (NaN last), then by item order.
     """
     counts = pair_counts(spans, match=match)
     n_pairs = len(counts.columns)
@@ -111,6 +111,21 @@ def document_agreement(spans: SpanAnnotations, *, match: str = "overlap") -> pd.
             "annotators": spans.completed.sum(axis=1),
             "spans": np.bincount(spans.item_code, minlength=spans.n_items),
         }
+    )
+    # a blank F1 says why: F1 compares marked spans, and "no span" agreement is alpha_U's
+    out["note"] = np.where(
+        np.isfinite(out["f1"]),
+        "",
+        np.where(
+            out["annotators"] < 2,
+            "fewer than two annotators completed it",
+            np.where(
+                out["spans"] == 0,
+                "nobody marked a span: F1 has nothing to compare (alpha_U counts this "
+                "agreement)",
+                "no pair who both completed it marked a span between them",
+            ),
+        ),
     )
     return out.sort_values("f1", kind="stable", na_position="last").reset_index(drop=True)
 

@@ -455,7 +455,7 @@ def test_multilabel_models_are_scored_against_the_samples_true_sets_and_an_uploa
     said = " ".join(shown(e.value) for e in [*at.error, *at.warning])
     assert "Against the 300 items with known label sets, 16.7%" in said
     scored = next(d.value for d in at.dataframe if "majority" in d.value.columns)
-    assert scored.index[-1] == "every category (exact set)"
+    assert scored.index[-1] == "whole set"
     # an upload of part of the sets replaces them
     part = sample_truth("affect_multilabel").iloc[:50]
     csv = part.rename_axis("item").reset_index(name="label").to_csv(index=False).encode()

@@ -178,3 +178,17 @@ def test_far_offsets_in_many_documents_do_not_overflow_into_a_false_match():
     spans = load_spans(pd.DataFrame(rows, columns=["item", "annotator", "start", "end", "label"]))
     table = pairwise_f1(spans, match="overlap")
     assert int(table["matched_a"].sum()) == 0 and int(table["matched_b"].sum()) == 0
+
+
+def test_a_blank_document_f1_says_why():
+    """Documents nobody marked showed F1 "–" with no word, on a page that says "no span
+    here" counts as agreement."""
+    from analytics.spans import document_agreement
+
+    rows = [("d1", "a", 0, 3, "X"), ("d1", "b", 0, 3, "X"), ("d2", "a", None, None, None),
+            ("d2", "b", None, None, None)]  # fmt: skip
+    spans = load_spans(pd.DataFrame(rows, columns=["item", "annotator", "start", "end", "label"]))
+    table = document_agreement(spans).set_index("item")
+    assert table.loc["d1", "note"] == "" and table.loc["d1", "f1"] == 1.0
+    assert np.isnan(table.loc["d2", "f1"])
+    assert table.loc["d2", "note"].startswith("nobody marked a span")
