@@ -178,7 +178,9 @@ def encode_frame(
     for role in ("item", "annotator"):
         _refuse_container_ids(cells[role], rows, role, columns[role], source)
 
-    keep, has_ids, n_missing = _judgement_rows(cells, columns, rows, skipped)
+    keep, has_ids, n_missing = _judgement_rows(
+        cells, columns, rows, skipped, report.tool if report else ""
+    )
     rows_all, rows = rows, rows if keep.all() else _KeptRows(rows, keep)
     # the labels on one thread; the ids, then the repeated-judgement check, on another
     (labels, label_cautions), (ids, id_cautions, (keep_dup, n_dup)) = in_parallel(
@@ -315,8 +317,12 @@ def _judgement_rows(
     columns: dict[str, str],
     rows: np.ndarray,
     skipped: list[SkipNote],
+    tool: str = "",
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Which rows are judgements; note in ``skipped`` those with no item or annotator.
+
+    A tool export's columns are the importer's (``annotator``), not the file's: the note
+    then names the export instead of a column the file does not have.
 
     Returns the mask of judgements, the mask of rows with both ids, and how many label
     cells were empty on rows that had an item and an annotator.
@@ -324,9 +330,13 @@ def _judgement_rows(
     bad_item = cells["item"].cell_missing()
     bad_ann = cells["annotator"].cell_missing()
     lab_missing = cells["label"].cell_missing()
+    where = {
+        role: f"empty in the {tool} export" if tool else f"column '{columns[role]}' empty"
+        for role in ("item", "annotator")
+    }
     for mask, why in (
-        (bad_item, f"no item id (column '{columns['item']}' empty)"),
-        (bad_ann & ~bad_item, f"no annotator id (column '{columns['annotator']}' empty)"),
+        (bad_item, f"no item id ({where['item']})"),
+        (bad_ann & ~bad_item, f"no annotator id ({where['annotator']})"),
     ):
         if mask.any():
             skipped.append(SkipNote(why, int(mask.sum()), tuple(rows[mask][:20].tolist())))

@@ -245,3 +245,14 @@ def test_options_may_be_pairs_as_the_app_caches_them():
         table, rows, report, options=[("answer", "Answer.taskAnswers")]
     )
     assert len(long) == 4
+
+
+def test_a_skipped_row_of_a_tool_export_names_the_export_not_an_inner_column():
+    """It read "no annotator id (column 'annotator' empty)" of an MTurk file whose worker
+    column is WorkerId."""
+    from analytics import load_annotations
+    from tests.helpers.paths import FIXTURES
+
+    said = load_annotations(FIXTURES / "mturk_junk.csv").report.warnings()
+    assert any("no annotator id (empty in the Mechanical Turk export)" in w for w in said)
+    assert not any("column 'annotator'" in w for w in said)
