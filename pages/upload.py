@@ -162,7 +162,7 @@ if data is not None:
             st.dataframe(preview, width="stretch", hide_index=True)
         tool_options: dict = {}
         if tool is not None:
-            st.success(
+            st.info(  # neutral: a recognised export can still fail to load (red below)
                 f"Recognised a **{md(tool.tool)}** export ({md(tool.export)}).",
                 icon=":material/check_circle:",
             )
@@ -293,10 +293,12 @@ if data is not None:
                     if current is not None
                     else ""
                 )
-                st.info(
-                    "Adjust **Columns and parsing** above, or fix the file and upload it again."
-                    + still
+                where = (
+                    f"the **{md(tool.tool)} choices**"
+                    if tool is not None
+                    else "**Columns and parsing**"
                 )
+                st.info(f"Adjust {where} above, or fix the file and upload it again." + still)
             else:
                 set_annotations(ann)
                 if origin[0] == "file":

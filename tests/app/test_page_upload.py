@@ -114,7 +114,7 @@ def test_tool_exports_are_recognised_on_the_page():
     data = (fixtures / "label_studio_export.json").read_bytes()
     at.file_uploader(key="upload_file").set_value(("project.json", data, "application/json")).run()
     assert not at.exception and not at.error
-    assert any("Label Studio" in s.value for s in at.success)
+    assert any("Label Studio" in s.value for s in at.info)
     assert "project.json" in shown(at.subheader[0].value)
 
 
@@ -125,7 +125,7 @@ def test_mturk_question_must_be_chosen_then_loads():
     data = (fixtures / "mturk_crowd_radio.csv").read_bytes()
     at.file_uploader(key="upload_file").set_value(("batch.csv", data, "text/csv")).run()
     assert not at.exception
-    assert any("Mechanical Turk" in s.value for s in at.success)
+    assert any("Mechanical Turk" in s.value for s in at.info)
     choices = [sb for sb in at.selectbox if sb.key and sb.key.startswith("tool_")]
     if at.error:  # several questions: the page asks which one
         pick = next(sb for sb in choices if sb.value is None)
