@@ -232,13 +232,15 @@ data_kappa = None
 if mode == MODES[0] and ann is not None and not ann.is_multilabel:
     data_kappa = _kappa(ann.fingerprint, ann)  # the kappa and easy-share questions start here
 start = follow_up_defaults(result, kappa=data_kappa)
-if result is not None and start.p_from_example:
+if start.p_from_example and (result is not None or mode != MODES[0]):
+    source = "the data" if mode == MODES[0] else "the numbers above"
     st.caption(
-        f"These questions start from the data's {start.n_items:,} items, with the paper's "
-        f"example p = {start.p:g}: the data's own p is undefined (see above). Change it below."
-        if start.n_items == result.n_items
+        f"These questions start from {start.n_items:,} items, as {source} give, with the "
+        f"paper's example p = {start.p:g}: {source} give no bound with their own p (see "
+        "above). Change it below."
+        if result is not None and start.n_items == result.n_items
         else "These questions start from the paper's worked example (1,000 items, p = 0.5): "
-        "the data give no bound to start from (see above)."
+        f"{source} give no bound to start from (see above)."
     )
 # the inputs start from the bound above: keyed by it, they follow a new data set or a switch
 # to "By hand" (a widget keeps its own value under a fixed key, whatever value= says)

@@ -196,4 +196,18 @@ def test_an_undefined_bound_keeps_the_datas_counts_for_the_questions():
     assert not at.exception
     items = next(w for w in at.number_input if w.key.startswith("noise_rev_n_"))
     assert items.value == 4
-    assert any("the data's own p is undefined" in c.value for c in at.caption)
+    assert any(
+        "as the data give" in c.value and "no bound with their own p" in c.value for c in at.caption
+    )
+
+
+def test_by_hand_numbers_that_give_no_bound_say_where_the_questions_start():
+    """With d > n the questions below had jumped to 1,000 items and p = 0.5 without a word."""
+    at = run(None)  # no data set: the page is by hand
+    at.number_input(key="noise_n").set_value(10).run()
+    at.number_input(key="noise_d").set_value(20).run()
+    assert not at.exception and at.error
+    assert any(
+        "paper's worked example" in c.value and "the numbers above give no bound" in c.value
+        for c in at.caption
+    )
