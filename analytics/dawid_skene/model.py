@@ -287,8 +287,8 @@ def fit(
         in the original label values; read a CSV with
         ``analytics.data.gold_labels.read_gold_labels``). Those items are clamped to
         their label throughout (semi-supervised EM) and listed in
-        ``result.gold_items``. Items not in the data are ignored. Not to be confused
-        with the model's own labels, ``result.labels``.
+        ``result.gold_items``. Items not in the data are not used (the notes say how
+        many). Not to be confused with the model's own labels, ``result.labels``.
     seed : int, default 0
         Random seed (a whole number >= 0) for the random starts (``init="random"`` or
         ``"best"``); the fit is otherwise deterministic.
@@ -422,6 +422,9 @@ def fit(
     q, pi, theta, counts = run.q, run.pi, run.theta, run.counts
 
     notes = data_notes(ann)
+    unused = 0 if gold is None else len(gold) - int((clamped >= 0).sum())
+    if unused > 0:  # not used, and said (the command line had said nothing)
+        notes += (f"{unused:,} of the {len(gold):,} gold labels name items not in the data.",)
     if init == "best":
         notes += (*disagree, f"Best of {n_runs} starts: {start} (highest log-likelihood).")
     cats = ann.categories

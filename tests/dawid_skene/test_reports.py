@@ -218,3 +218,16 @@ def test_gold_accuracy_names_the_model_and_refuses_gold_in_other_values():
     words = truth.map({0: "no", 1: "yes", "0": "no", "1": "yes"})
     with pytest.raises(AnnotationDataError, match="none of the gold labels"):
         gold_accuracy(fit(rte), words)
+
+
+def test_gold_for_items_not_in_the_data_is_said_not_silently_ignored():
+    from analytics.data import load_sample, sample_truth
+
+    crowd = load_sample()
+    gold = pd.concat([sample_truth("crowd_intents").iloc[:5], pd.Series({"nope": "question"})])
+    result = fit(crowd, gold=gold)
+    assert len(result.gold_items) == 5
+    assert any(
+        "1 of the 6 gold labels name items not in the data" in n for n in result.notes
+    )
+    assert not any("gold labels name items" in n for n in fit(crowd).notes)
