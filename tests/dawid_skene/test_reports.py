@@ -227,7 +227,5 @@ def test_gold_for_items_not_in_the_data_is_said_not_silently_ignored():
     gold = pd.concat([sample_truth("crowd_intents").iloc[:5], pd.Series({"nope": "question"})])
     result = fit(crowd, gold=gold)
     assert len(result.gold_items) == 5
-    assert any(
-        "1 of the 6 gold labels name items not in the data" in n for n in result.notes
-    )
+    assert any("1 of the 6 gold labels name items not in the data" in n for n in result.notes)
     assert not any("gold labels name items" in n for n in fit(crowd).notes)
