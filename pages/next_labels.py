@@ -195,6 +195,13 @@ st.caption(
     "current_confidence: the model's top posterior now; expected_gain: bits this judgement is "
     "expected to add (given the earlier ones in the batch); expected_confidence: the item's "
     "expected top posterior after it."
+    + (
+        ""
+        if assign or not batch["item"].duplicated().any()
+        else " Without assigned annotators, a second judgement of an item is scored as if the "
+        "first came from an average annotator: close when the annotators err alike, rough "
+        "when they do not; assign annotators for exact figures."
+    )
 )
 d1, d2, d3 = st.columns(3)
 for col, fmt, label, make in (

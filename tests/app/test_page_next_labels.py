@@ -207,3 +207,14 @@ def test_the_two_accuracies_are_explained_and_kappa_has_one_precision():
         if "Fleiss' kappa" in c.value
     ]
     assert len(kappas) == 2 and kappas[0] == kappas[1] and len(kappas[0].split(".")[1]) == 3
+
+
+def test_second_judgements_without_named_annotators_are_called_rough():
+    at = run(crowd())
+    batch = next(d.value for d in at.dataframe if "expected_gain" in d.value.columns)
+    assert batch["item"].duplicated().any()  # some item gets a second judgement
+    said = " ".join(c.value for c in at.caption)
+    assert "as if the first came from an average annotator" in said
+    at.checkbox(key="nl_assign").check().run()
+    assert not at.exception
+    assert "average annotator" not in " ".join(c.value for c in at.caption)
