@@ -247,7 +247,7 @@ def build_alpha(ann: Annotations, distance: str | Callable) -> Built:
 
 def krippendorff_alpha(
     ann: Annotations | pd.DataFrame,
-    distance: str | Callable = "nominal",
+    distance: str | Callable | None = "nominal",
     *,
     weights: Weights = None,
 ) -> Coefficient:
@@ -257,8 +257,9 @@ def krippendorff_alpha(
     ----------
     ann : Annotations or DataFrame
         Judgements of any label kind, with any pattern of missing judgements.
-    distance : str or callable, default "nominal"
-        ``"nominal"``, ``"ordinal"`` (Krippendorff's frequency-based metric
+    distance : str, callable or None, default "nominal"
+        None: the label kind's default (:func:`default_distance`, as
+        :func:`~analytics.agreement.agreement_report` reads None); ``"nominal"``, ``"ordinal"`` (Krippendorff's frequency-based metric
         :math:`\\delta^2_{ck} = (\\sum_{g=c}^k n_g - (n_c + n_k)/2)^2`, categories in their
         declared order), ``"interval"`` :math:`(c - k)^2`, ``"ratio"``
         :math:`((c - k)/(c + k))^2`; for multi-label data a set distance from
@@ -307,6 +308,8 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(df), 3)
     0.533
     """
+    if distance is None:  # as agreement_report(distance=None): the label kind's default
+        distance = default_distance(ann)
     if is_lazy(ann):
         no_engine_weights(ann, weights, "Krippendorff's alpha")
         return engine_answer("krippendorff_alpha", ann, distance)

@@ -110,3 +110,14 @@ def test_nominal_alpha_on_ordered_labels_says_which_distance_counts_how_far_apar
     numeric = load_annotations(df)
     assert "distance='interval'" in krippendorff_alpha(numeric).note
     assert "distance=" not in krippendorff_alpha(numeric, "interval").note
+
+
+def test_alpha_reads_distance_none_as_the_report_does():
+    """krippendorff_alpha(ann, None) was refused while agreement_report(distance=None) is
+    its default."""
+    from analytics.data import load_sample
+
+    ratings = load_sample("ratings_ordinal")
+    none = krippendorff_alpha(ratings, None)
+    assert none == krippendorff_alpha(ratings, distance_options(ratings)[1])  # ordinal
+    assert none.note.startswith("ordinal distance")
