@@ -201,17 +201,7 @@ def build_report(
         An unknown section, or a bad ``n_boot`` or ``confidence`` (see
         :func:`report_blocks`).
     """
-    ann = as_annotations(ann)
-    blocks = report_blocks(
-        ann,
-        sections,
-        n_boot=n_boot,
-        confidence=confidence,
-        progress=progress,
-        settings=settings,
-        gold=gold,
-    )
-    return render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)
+    return _blocks_and_html(ann, sections, title, n_boot, confidence, progress, settings, gold)[1]
 
 
 def build_report_zip(
@@ -263,17 +253,10 @@ def build_report_zip(
         An unknown section, or a bad ``n_boot`` or ``confidence`` (see
         :func:`report_blocks`).
     """
-    ann = as_annotations(ann)
-    blocks = report_blocks(
-        ann,
-        sections,
-        n_boot=n_boot,
-        confidence=confidence,
-        progress=progress,
-        settings=settings,
-        gold=gold,
+    blocks, html = _blocks_and_html(
+        ann, sections, title, n_boot, confidence, progress, settings, gold
     )
-    files = {"report.html": render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)}
+    files = {"report.html": html}
     seen: dict[str, int] = {}
     for b in blocks:
         if b.kind != "table" or b.table is None:
@@ -285,3 +268,27 @@ def build_report_zip(
         numbered = isinstance(b.table.index, pd.RangeIndex) and b.table.index.name is None
         files[f"tables/{name}.csv"] = table_to_csv(b.table, index=not numbered, safe=safe)
     return zip_texts(files)
+
+
+def _blocks_and_html(
+    ann: Annotations | pd.DataFrame,
+    sections: Sequence[str] | None,
+    title: str | None,
+    n_boot: int,
+    confidence: float,
+    progress: Callable[[str], None] | None,
+    settings: ReportSettings | None,
+    gold: Mapping[Any, Any] | pd.Series | None,
+) -> tuple[list[Block], str]:
+    """The report's blocks and its HTML (what :func:`build_report` returns)."""
+    ann = as_annotations(ann)
+    blocks = report_blocks(
+        ann,
+        sections,
+        n_boot=n_boot,
+        confidence=confidence,
+        progress=progress,
+        settings=settings,
+        gold=gold,
+    )
+    return blocks, render(blocks, ann, title or f"Concord report: {ann.name}", SECTIONS)

@@ -223,13 +223,7 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings) -> list[Block
     from analytics import dawid_skene as ds
 
     s = "dawid_skene"
-    result = ds.fit(
-        ann,
-        smoothing=settings.ds_smoothing,
-        init=settings.ds_init,
-        max_iter=settings.ds_max_iter,
-        tol=settings.ds_tol,
-    )
+    result = ds.fit(ann, **settings.fit_options())
     share = ds.fit_summary(result).confident_share
     error = expected_label_error(result.confidence)
     return [
@@ -277,13 +271,7 @@ def dawid_skene_per_category_blocks(ann: Annotations, settings: ReportSettings) 
     from analytics import dawid_skene as ds
 
     s = "dawid_skene"
-    fits = ds.fit_per_category(
-        ann,
-        smoothing=settings.ds_smoothing,
-        init=settings.ds_init,
-        max_iter=settings.ds_max_iter,
-        tol=settings.ds_tol,
-    )
+    fits = ds.fit_per_category(ann, **settings.fit_options())
     table = ds.per_category_table(fits)
     return [
         Block(
@@ -308,12 +296,7 @@ def overview_blocks(ann: Annotations, settings: ReportSettings, gold: Any = None
         confidence=settings.noise_confidence,
         annotators=settings.noise_annotators,
         distance=settings.distance,
-        fit_options={
-            "smoothing": settings.ds_smoothing,
-            "init": settings.ds_init,
-            "max_iter": settings.ds_max_iter,
-            "tol": settings.ds_tol,
-        },
+        fit_options=settings.fit_options(),
     )
     rec = result.recommendation
     s = "overview"

@@ -10,6 +10,7 @@ so an exported number is the number that was on screen, computed the stated way.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from analytics._core.formatting import format_confidence
 from analytics._core.validation import check_confidence, check_whole
@@ -70,6 +71,19 @@ class ReportSettings:
     def key(self) -> tuple:
         """The settings as a plain tuple (a cache key)."""
         return tuple(getattr(self, f.name) for f in fields(self))
+
+    def fit_options(self) -> dict[str, Any]:
+        """The Dawid-Skene settings as keywords of :func:`analytics.dawid_skene.fit`.
+
+        >>> ReportSettings().fit_options()
+        {'smoothing': 0.01, 'init': 'majority', 'max_iter': 500, 'tol': 1e-07}
+        """
+        return {
+            "smoothing": self.ds_smoothing,
+            "init": self.ds_init,
+            "max_iter": self.ds_max_iter,
+            "tol": self.ds_tol,
+        }
 
     def describe(self, default_distance: str | None = None) -> list[str]:
         """One sentence per analysis saying how it was computed.

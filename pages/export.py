@@ -88,15 +88,7 @@ else:
         (
             "Model labels with confidence, Dawid-Skene CSV",
             "model_labels_dawid_skene.csv",
-            lambda: model_labels_table(
-                fit(
-                    ann,
-                    smoothing=settings.ds_smoothing,
-                    init=settings.ds_init,
-                    max_iter=settings.ds_max_iter,
-                    tol=settings.ds_tol,
-                )
-            ),
+            lambda: model_labels_table(fit(ann, **settings.fit_options())),
         )
     )
 results.append(

@@ -41,12 +41,7 @@ def _overview(
 
 def _answers(ann, settings):
     """The overview, reusing the noise bound and the model the other pages cached."""
-    options = {
-        "smoothing": settings.ds_smoothing,
-        "init": settings.ds_init,
-        "max_iter": settings.ds_max_iter,
-        "tol": settings.ds_tol,
-    }
+    options = settings.fit_options()
     with st.status("Answering the five questions…", expanded=False) as status:
         st.write("The noise bound of the agreed items…")
         noise = noise_result(ann, settings.noise_annotators, settings.noise_confidence)
