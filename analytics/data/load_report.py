@@ -41,9 +41,12 @@ class SkipNote:
     rows: tuple[int, ...] = ()
 
     def __str__(self) -> str:
-        shown = ", ".join(str(r) for r in self.rows[:5])
-        more = f", ... ({self.count} in all)" if self.count > 5 else ""
-        noun = "row" if len(self.rows) == 1 and self.count == 1 else "rows"
+        # several skipped entries of one row (a Label Studio task's predictions) name it
+        # once: "rows 1, 1, 2" read as a mistake
+        rows = list(dict.fromkeys(self.rows))
+        shown = ", ".join(str(r) for r in rows[:5])
+        more = f", ... ({self.count} in all)" if self.count > 5 or len(rows) > 5 else ""
+        noun = "row" if len(rows) == 1 else "rows"
         where = f" ({noun} {shown}{more})" if self.rows else ""
         return f"{self.count} skipped: {self.reason}{where}"
 

@@ -127,3 +127,11 @@ def test_a_load_that_leaves_one_annotator_says_what_cannot_be_computed():
     assert any("Only one annotator ('a')" in w for w in one.report.warnings())
     two = load_annotations(pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": "x"}))
     assert not any("Only one annotator" in w for w in two.report.warnings())
+
+
+def test_a_skip_note_names_each_row_once():
+    """Three skipped entries of two Label Studio tasks read "(rows 1, 1, 2)"."""
+    from analytics.data.load_report import SkipNote
+
+    assert str(SkipNote("entries", 3, (1, 1, 2))) == "3 skipped: entries (rows 1, 2)"
+    assert str(SkipNote("one", 2, (4, 4))) == "2 skipped: one (row 4)"
