@@ -363,7 +363,7 @@ def to_long(
         )
         why += " " + caution
         cautions.append(caution)
-    cautions += free_text_cautions(df, ann_cols, block)
+    cautions += free_text_cautions(df, ann_cols, block) + _contingency_caution(ids, ann_cols, block)
     n_i, n_a = len(df), len(ann_cols)
     out = pd.DataFrame(
         {
@@ -380,6 +380,24 @@ def to_long(
         why,
         cautions,
     )
+
+
+def _contingency_caution(ids: np.ndarray, ann_cols: list, block: np.ndarray) -> list[str]:
+    """A wide table whose row names are its column names, holding counts: a contingency
+    table read as wide form (rater1,pos,neg / pos,10,2 / neg,3,5 had become 2 items and
+    "categories" 10, 2, 3, 5 without a word). Count tables are never guessed: a caution."""
+    names = [str(c).strip() for c in ann_cols]
+    rows = [str(v).strip() for v in ids]
+    if len(names) < 2 or len(names) > 1000 or sorted(rows) != sorted(names):
+        return []
+    counts = pd.to_numeric(pd.Series(block.reshape(-1)), errors="coerce")
+    if counts.isna().any() or (counts < 0).any() or (counts % 1 != 0).any():
+        return []
+    return [
+        "The row names are the column names and the cells are counts: this looks like a "
+        "two-rater contingency table (rows: rater 1, columns: rater 2). If so, read it with "
+        "layout='contingency' (on the Data page: Layout, 'contingency table (two raters)')."
+    ]
 
 
 def holds_only_flat_cells(col: pd.Series) -> bool:

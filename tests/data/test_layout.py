@@ -135,3 +135,17 @@ def test_a_skip_note_names_each_row_once():
 
     assert str(SkipNote("entries", 3, (1, 1, 2))) == "3 skipped: entries (rows 1, 2)"
     assert str(SkipNote("one", 2, (4, 4))) == "2 skipped: one (row 4)"
+
+
+def test_a_contingency_table_read_as_wide_form_is_named():
+    import io
+
+    from analytics import load_annotations
+
+    text = "rater1,pos,neg\npos,10,2\nneg,3,5\n"
+    wide = load_annotations(io.StringIO(text), format="csv")
+    assert any("two-rater contingency table" in w for w in wide.report.warnings())
+    assert load_annotations(io.StringIO(text), format="csv", layout="contingency").n_items == 20
+    # a wide table whose annotators are not its row names is not one
+    plain = load_annotations(io.StringIO("item,a,b\ni1,1,2\ni2,3,5\n"), format="csv")
+    assert not any("contingency" in w for w in plain.report.warnings())
