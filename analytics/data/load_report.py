@@ -241,8 +241,9 @@ def missing_token_cautions(
     return [
         f"'{tok}' was read as missing in {int(n):,} label cells of '{column}', as often as a "
         f"category (the rarest, '{categories[rarest]}', has {n_rare:,}): if '{tok}' is a real "
-        "category, load with missing= (library), --missing (command line) or the Data page's "
-        "missing-values choice, leaving it out."
+        "category, leave it out of the missing-value texts: the Data page's 'Missing-value "
+        "texts' box under Columns and parsing, missing= in the library, --missing on the "
+        "command line."
         for tok, n in token_counts.items()
         if n >= n_rare
     ]
