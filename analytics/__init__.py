@@ -29,7 +29,7 @@ Annotations('crowd_intents.csv': 300 items, 20 annotators, 1500 judgements, 4 ca
 """
 
 from analytics._core.budget import memory_budget
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, ArgumentTypeError
 from analytics._core.figure_data import figure_table
 from analytics._core.formatting import (
     format_confidence,
@@ -51,6 +51,7 @@ from analytics.engines import load_annotations
 __all__ = [
     "AnnotationDataError",
     "Annotations",
+    "ArgumentTypeError",
     "LabelKind",
     "Limits",
     "LoadReport",
