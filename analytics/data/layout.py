@@ -386,9 +386,10 @@ def _contingency_caution(ids: np.ndarray, ann_cols: list, block: np.ndarray) -> 
     """A wide table whose row names are its column names, holding counts: a contingency
     table read as wide form (rater1,pos,neg / pos,10,2 / neg,3,5 had become 2 items and
     "categories" 10, 2, 3, 5 without a word). Count tables are never guessed: a caution."""
+    if not 2 <= len(ann_cols) <= 1000 or len(ids) != len(ann_cols):
+        return []  # decided on the sizes: no look at the ids of a long wide table
     names = [str(c).strip() for c in ann_cols]
-    rows = [str(v).strip() for v in ids]
-    if len(names) < 2 or len(names) > 1000 or sorted(rows) != sorted(names):
+    if sorted(str(v).strip() for v in ids) != sorted(names):
         return []
     counts = pd.to_numeric(pd.Series(block.reshape(-1)), errors="coerce")
     if counts.isna().any() or (counts < 0).any() or (counts % 1 != 0).any():
