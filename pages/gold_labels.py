@@ -124,9 +124,11 @@ def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
         on_change=forget_gold,  # a file removed (or replaced) here is no longer the gold
     )
     if upload is not None:
+        digest = hashlib.blake2b(upload.getvalue(), digest_size=10).hexdigest()
+        kept = uploaded_gold(ann)
         try:
-            digest = hashlib.blake2b(upload.getvalue(), digest_size=10).hexdigest()
-            remember_gold(ann, upload.name, digest, read_gold_labels(upload))
+            if kept is None or kept[1] != digest:  # read once, not on every rerun
+                remember_gold(ann, upload.name, digest, read_gold_labels(upload))
         except AnnotationDataError as exc:
             st.error(md(f"Could not read the gold file: {exc}"))
     elif (kept := uploaded_gold(ann)) is not None:
