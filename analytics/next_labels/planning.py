@@ -31,7 +31,7 @@ import pandas as pd
 from scipy.optimize import isotonic_regression
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_count
+from analytics._core.formatting import format_count, format_judged_value
 from analytics.next_labels.parameters import model_arrays
 
 __all__ = ["Plan", "plan"]
@@ -283,8 +283,8 @@ def plan(
             if needed is not None
             else f"even {max_k} {more}judgements per item do not reach an expected accuracy "
             f"of {target_accuracy:.1%} with annotators like these (best: "
-            f"{_below(curve['accuracy'].max(), target_accuracy)}); better annotators or "
-            "guidelines are needed."
+            f"{format_judged_value(curve['accuracy'].max(), [target_accuracy], 1, 5, True)}); "
+            "better annotators or guidelines are needed."
         )
     notes = (
         ()
@@ -310,13 +310,3 @@ def plan(
         },
         notes,
     )
-
-
-def _below(best: float, target: float) -> str:
-    """A best accuracy short of the target, with the digits it takes to read as short of it
-    (0.94955 against 95%: "94.96%", not "95.0%")."""
-    for digits in range(1, 6):
-        text = f"{best:.{digits}%}"
-        if round(best * 100, digits) < round(target * 100, digits):
-            return text
-    return f"{best:.5%}"
