@@ -34,7 +34,7 @@ Annotations('crowd_intents.csv': 300 items, 20 annotators, 1500 judgements, 4 ca
 
 from __future__ import annotations
 
-from analytics.data.cells import MISSING_TOKENS, is_missing, looks_numeric
+from analytics.data.cells import MISSING_TOKENS, is_missing, label_set, looks_numeric
 from analytics.data.count_tables import (
     COUNT_LAYOUTS,
     anonymous_annotators,
@@ -106,6 +106,7 @@ __all__ = [
     "is_missing",
     "judgements_per_item_figure",
     "label_distribution_figure",
+    "label_set",
     "load_annotations",
     "load_sample",
     "looks_numeric",

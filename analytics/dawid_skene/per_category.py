@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import plotly_labels
 from analytics._core.style import ACCENT, MUTED, apply_layout
-from analytics.data import Annotations, LabelKind
+from analytics.data import Annotations, LabelKind, label_set
 from analytics.dawid_skene.model import DawidSkeneResult, fit
 from analytics.dawid_skene.reports import fit_summary
 
@@ -197,8 +197,10 @@ def per_category_gold(
     fits : dict
         From :func:`fit_per_category`.
     gold : pandas.Series
-        Item -> true label set: a set, or text joined with ``sep`` (``"{}"`` or empty
-        for the empty set), as :func:`analytics.data.sample_truth` gives it.
+        Item -> true label set: a set, or text joined with ``sep`` (``"{}"``, blank and
+        the loader's other empty-set texts for the empty set), as
+        :func:`analytics.data.sample_truth` gives it; read as the loader reads a cell
+        (:func:`analytics.data.label_set`).
     sep : str, default ";"
         The separator of a set written as text.
 
@@ -234,7 +236,7 @@ def per_category_gold(
     items = pd.Index(first.items)
     judged = first.votes.sum(axis=1) > 0
     sets = {
-        str(k).strip(): _as_set(v, sep)
+        str(k).strip(): label_set(v, sep)
         for k, v in (gold if isinstance(gold, pd.Series) else pd.Series(gold)).items()
     }
     use = items.isin(list(sets)) & judged
@@ -275,14 +277,3 @@ def per_category_gold(
     ]
     out["gold_items"] = out["gold_items"].astype(int)
     return out
-
-
-def _as_set(value: Any, sep: str) -> frozenset:
-    """A true label set from a set or its text (``"a;b"``, ``"{}"`` or empty: no label)."""
-    if isinstance(value, (set, frozenset, list, tuple)):
-        return frozenset(str(v).strip() for v in value)
-    text = "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
-    text = text.strip()
-    if text in ("", "{}"):
-        return frozenset()
-    return frozenset(p.strip() for p in text.split(sep) if p.strip())
