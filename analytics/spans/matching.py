@@ -120,12 +120,14 @@ def match_units(
     part of token matching).
     """
     n_labels = max(len(spans.labels), 1)
+    # each document's place on one line of positions (its length and a gap after it)
+    size = spans.lengths().astype(np.int64) + 1
+    offset = np.concatenate([[0], np.cumsum(size)[:-1]])
     if match != "token":
         # each (document, label) gets its own range of positions, as long as its document:
         # n_labels x (the documents' total length) positions, not n_groups x the longest
         # document, which overflowed int64 for thousands of documents and one far offset
-        size = spans.lengths().astype(np.int64) + 1
-        doc_start = np.concatenate([[0], np.cumsum(size)[:-1]]) * n_labels
+        doc_start = offset * n_labels
         if n_labels * float(size.sum()) >= 2.0**62:
             raise AnnotationDataError(
                 "the span offsets are too large to compare (documents of billions of characters).",
@@ -142,7 +144,6 @@ def match_units(
             }
         )
     t_doc, t_start, t_end = tokens(spans) if token_table is None else token_table
-    offset = np.concatenate([[0], np.cumsum(spans.lengths() + 1)[:-1]])
     g_start, g_end = offset[t_doc] + t_start, offset[t_doc] + t_end
     first = np.searchsorted(g_end, offset[spans.item_code] + spans.starts, side="right")
     last = np.searchsorted(g_start, offset[spans.item_code] + spans.ends, side="left")
