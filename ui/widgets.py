@@ -97,6 +97,26 @@ def three_decimals(df: pd.DataFrame) -> dict[str, str]:
     return formats
 
 
+def _default_formats(
+    df: pd.DataFrame,
+    config: dict,
+    percents: Sequence[str],
+    texts: dict[str, Sequence[str]] | None,
+) -> dict[str, str]:
+    """:func:`three_decimals` for the float columns no other argument draws, leaving out
+    a column with a value that would read 0.000 (a gain of 0.0002 bits is not 0)."""
+    taken = set(config) | set(percents) | set(texts or {})
+    formats = {}
+    for column, form in three_decimals(df).items():
+        if column in taken:
+            continue
+        values = df[column].abs()
+        if bool(((values > 0) & (values < 0.0005)).any()):
+            continue
+        formats[column] = form
+    return formats
+
+
 def statistic_formats(df: pd.DataFrame, counts: Sequence[str] = ()) -> dict[str, str]:
     """``formats`` for :func:`show_table` where every float column is a statistic: three
     decimals, 1.000 and 0.500 included (:func:`three_decimals` would write an all-whole
@@ -123,6 +143,8 @@ def show_table(
     format; a column with a missing cell is shown as right-aligned text with
     :data:`MISSING` there, since the grid writes a missing number as "None" (a Styler's
     ``na_rep`` is not honoured). The CSV keeps the numbers and leaves missing cells empty.
+    Other float columns are drawn by :func:`three_decimals` (0.777 beside 0.795, not 0.777
+    beside 0.7945), except one holding a value that three decimals would write as 0.000.
     ``percents``: columns of shares drawn as percents with one decimal.
     ``texts`` (column -> one text per row): the column drawn as those texts, right-aligned,
     for a format no format string gives (e.g. :func:`analytics.format_p_value`'s
@@ -136,6 +158,7 @@ def show_table(
     # a short table is shown whole; a longer one scrolls inside ten rows' height
     kwargs.setdefault("height", "content" if len(shown) <= WHOLE_ROWS else "auto")
     config = dict(kwargs.pop("column_config", None) or {})
+    formats = _default_formats(shown, config, percents, texts) | (formats or {})
     if percents or formats or texts:
         shown = shown.copy()
     for column, written in (texts or {}).items():

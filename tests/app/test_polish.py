@@ -84,3 +84,25 @@ def test_shares_are_drawn_as_percents_with_one_decimal():
     assert not at.exception
     assert at.dataframe[0].value["accuracy"].round(2).tolist() == [91.9, 92.91]
     assert '"%.1f%%"' in at.dataframe[0].proto.columns
+
+
+def test_float_columns_are_drawn_with_three_decimals_unless_that_hides_a_value():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.widgets import show_table
+
+        df = pd.DataFrame(
+            {"confidence": [0.777, 0.7945], "gain": [0.5, 0.0002], "n": [3.0, 4.0]}
+        )
+        show_table(df, "floats", key="t", index=False)
+
+    at = AppTest.from_function(page)
+    at.run()
+    assert not at.exception
+    columns = at.dataframe[0].proto.columns
+    assert columns.count('"%.3f"') == 1  # confidence; gain's 0.0002 would read 0.000
+    assert '"localized"' in columns  # whole-number floats as counts
+    assert at.dataframe[0].value["confidence"].tolist() == [0.777, 0.7945]  # numbers kept
