@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.cells import text_heads
 from analytics.data.limits import count_bytes
 from analytics.data.mapped import whole
@@ -72,7 +73,7 @@ def read_delimited_bytes(
     --------
     >>> t, rows, notes, enc = read_delimited_bytes(b"a;b\n1;2\n\n3;4\n", "x.csv", "csv")
     >>> t.to_dict("list"), rows.tolist(), notes, enc
-    ({'a': ['1', '3'], 'b': ['2', '4']}, [2, 4], ['1 blank line(s) ignored.', "Cells are separated by ';'."], 'utf-8')
+    ({'a': ['1', '3'], 'b': ['2', '4']}, [2, 4], ['1 blank line ignored.', "Cells are separated by ';'."], 'utf-8')
     """
     sep = "\t" if fmt == "tsv" else sniff_delimiter(data[:65536].decode("latin-1"))
     table = None
@@ -113,9 +114,11 @@ def _refuse_repeated_header(df: pd.DataFrame, rows: np.ndarray, name: str) -> No
     for column in df.columns[1:]:
         same[same] = np.asarray(df[column][same].astype(str).str.strip() == str(column), bool)
     if same.any():
+        n = int(same.sum())
         raise AnnotationDataError(
-            f"{int(same.sum())} row(s) repeat the header row ({', '.join(map(str, df.columns))}):"
-            " the file looks like several exports joined into one.",
+            f"{format_count(n, 'row')} {'repeats' if n == 1 else 'repeat'} the header row "
+            f"({', '.join(map(str, df.columns))}): the file looks like several exports joined "
+            "into one.",
             source=name,
             rows=np.asarray(rows)[same][:20].tolist(),
             hint="Delete the repeated header rows (keep the first line), then load again.",
@@ -224,7 +227,7 @@ def _from_arrow(table: pa.Table, name: str, sep: str) -> tuple[pd.DataFrame, np.
         )
     line_numbers = np.arange(1, len(blank) + 1)
     if blank.any():
-        notes.append(f"{int(blank.sum())} blank line(s) ignored.")
+        notes.append(f"{format_count(int(blank.sum()), 'blank line')} ignored.")
         table = table.filter(pa.array(~blank))
         line_numbers = line_numbers[~blank]
     header = [str(table.column(i)[0]).strip() for i in range(table.num_columns)]
@@ -298,7 +301,7 @@ def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nda
             "the file is empty.", source=name, hint="Give a file with a header row and data rows."
         )
     if blank.any():
-        notes.append(f"{int(blank.sum())} blank line(s) ignored.")
+        notes.append(f"{format_count(int(blank.sum()), 'blank line')} ignored.")
     rows = [r for r, b in zip(rows, blank, strict=True) if not b]
     line_numbers, lens = line_numbers[~blank], lens[~blank]
     header = [h.strip() for h in rows[0]]
@@ -308,7 +311,8 @@ def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nda
     if len(ragged):
         first = int(ragged[0])
         raise AnnotationDataError(
-            f"{len(ragged)} row(s) do not have the {width} fields of the header "
+            f"{format_count(len(ragged), 'row')} {'does' if len(ragged) == 1 else 'do'} not "
+            f"have the {width} fields of the header "
             f"(e.g. row {line_numbers[first]} has {lens[first]}).",
             source=name,
             rows=line_numbers[ragged].tolist(),
@@ -355,7 +359,9 @@ def check_header(header: Sequence[Any], name: str) -> None:
     empty = [i + 1 for i, h in enumerate(cols) if not h]
     if empty:
         raise AnnotationDataError(
-            f"column(s) number {', '.join(map(str, empty))} have no name in the header.",
+            f"{'column number' if len(empty) == 1 else 'columns number'} "
+            f"{', '.join(map(str, empty))} {'has' if len(empty) == 1 else 'have'} no name in "
+            "the header.",
             source=name,
             rows=[1],
             hint="Give every column a name.",
@@ -366,7 +372,7 @@ def check_header(header: Sequence[Any], name: str) -> None:
     dups = [h for h, n in seen.items() if n > 1]
     if dups:
         raise AnnotationDataError(
-            f"the header names column(s) {dups} more than once.",
+            f"the header names {'column' if len(dups) == 1 else 'columns'} {dups} more than once.",
             source=name,
             column=dups[0],
             rows=[1],

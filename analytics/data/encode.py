@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics._core.threads import in_parallel
 from analytics.data.cells import CellColumn, missing_tokens, set_codes
 from analytics.data.kinds import SCALE_CAUTION, LabelKind
@@ -371,9 +372,12 @@ def _id_codes(
     codes, names, merged = col.id_codes(keep)
     cautions = []
     if merged:
+        read = "appears with different surrounding blanks and was read as one id"
+        if merged[0] != 1:
+            read = "appear with different surrounding blanks and were read as one id each"
         cautions.append(
-            f"{merged[0]:,} {role} id(s) appear with different surrounding blanks and were "
-            f"read as one id each (e.g. {' and '.join(map(repr, merged[1]))}); if they are "
-            f"different {role}s, make the ids differ by more than blanks."
+            f"{format_count(merged[0], f'{role} id')} {read} (e.g. "
+            f"{' and '.join(map(repr, merged[1]))}); if they are different {role}s, make the ids "
+            "differ by more than blanks."
         )
     return codes, names, cautions

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.cells import MISSING_TOKENS, CellColumn, unguard
 from analytics.data.reading import read_table
 
@@ -111,8 +112,9 @@ def read_gold_labels(source: Any, *, format: str | None = None) -> pd.Series:
     label_texts, no_label = _cells(frame, label, rows, "label", name)
     orphan = no_item & ~no_label
     if orphan.any():
+        n = int(orphan.sum())
         raise AnnotationDataError(
-            f"{int(orphan.sum())} row(s) give a gold label but no item.",
+            f"{format_count(n, 'row')} {'gives' if n == 1 else 'give'} a gold label but no item.",
             source=name,
             column=str(item),
             rows=rows[orphan][:20].tolist(),

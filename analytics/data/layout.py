@@ -250,9 +250,11 @@ def to_long(
         )
     repeated = list(dict.fromkeys(c for c in pd.Index(cols)[pd.Index(cols).duplicated()]))
     if repeated:  # a DataFrame allows it; names the header check could not see (JSON keys)
+        one = len(repeated) == 1
         raise AnnotationDataError(
-            f"the column name(s) {', '.join(show_text(c) for c in repeated[:5])} appear more "
-            "than once.",
+            f"the column {'name' if one else 'names'} "
+            f"{', '.join(show_text(c) for c in repeated[:5])} {'appears' if one else 'appear'} "
+            "more than once.",
             source=name,
             column=str(repeated[0]),
             hint="Column names must be unique: rename one of them.",

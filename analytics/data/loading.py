@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text, wrong_type
+from analytics._core.formatting import format_count
 from analytics._core.lazy import is_lazy
 from analytics._core.threads import in_parallel
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
@@ -407,9 +408,10 @@ def _name_empty_annotator_columns(enc: Any, columns: dict[str, Any]) -> Any:
     if not empty:
         return enc
     shown = ", ".join(f"'{c}'" for c in empty[:8]) + (" ..." if len(empty) > 8 else "")
+    one = len(empty) == 1
     caution = (
-        f"{len(empty)} annotator column(s) hold no label at all ({shown}): not counted as "
-        "annotators."
+        f"{format_count(len(empty), 'annotator column')} {'holds' if one else 'hold'} no label "
+        f"at all ({shown}): not counted as {'an annotator' if one else 'annotators'}."
     )
     return _with_caution(enc, caution)
 

@@ -458,7 +458,8 @@ def _codes_of(index: pd.Index, names: Iterable[Any], what: str) -> np.ndarray:
         lookup = index.get_indexer([str(n) for n in names])
     if (lookup < 0).any():
         missing = [n for n, c in zip(names, lookup, strict=True) if c < 0][:5]
-        raise AnnotationDataError(f"unknown {what}(s): {missing}.")
+        noun = what if len(missing) == 1 else {"category": "categories"}.get(what, f"{what}s")
+        raise AnnotationDataError(f"unknown {noun}: {missing}.")
     return lookup.astype(np.int64)
 
 

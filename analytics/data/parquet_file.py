@@ -69,8 +69,8 @@ def read_parquet(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, list
         names = [str(n) if n is not None else "index" for n in df.index.names]
         df = df.reset_index()  # an unnamed index becomes the column "index"
         notes.append(
-            f"The file's stored pandas index ({', '.join(names)}) is read as column(s) like "
-            "the others."
+            f"The file's stored pandas index ({', '.join(names)}) is read as "
+            f"{'a column' if len(names) == 1 else 'columns'} like the others."
         )
     _refuse_invalid_text(df, name)
     return df, np.arange(1, len(df) + 1), notes

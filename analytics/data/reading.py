@@ -23,6 +23,7 @@ import pandas as pd
 
 from analytics._core.budget import format_bytes
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.cells import unguard
 from analytics.data.delimited import read_delimited_bytes, sniff_delimiter
 from analytics.data.json_records import read_json, read_json_lines_bytes, read_json_lines_flat
@@ -336,8 +337,8 @@ def _refuse_nul_bytes(data: bytes, name: str) -> None:
     nul = np.flatnonzero(arr == 0)
     lines = np.unique(np.searchsorted(np.flatnonzero(arr == 10), nul) + 1)
     raise AnnotationDataError(
-        f"{len(nul):,} NUL byte(s) (\\x00) in the text: no cell of a CSV or TSV file can "
-        "hold one (the file is damaged, or partly binary).",
+        f"{format_count(len(nul), 'NUL byte')} (\\x00) in the text: no cell of a CSV or TSV "
+        "file can hold one (the file is damaged, or partly binary).",
         source=name,
         rows=lines.tolist(),
         hint="Remove the NUL bytes from those rows (a text editor shows them), or export "

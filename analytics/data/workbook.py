@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
+from analytics._core.formatting import format_count
 from analytics.data.limits import DEFAULT_LIMITS, Limits, check_archive, check_cells
 from analytics.data.sheet_rows import SAVE_AS as _SAVE_AS
 from analytics.data.sheet_rows import sheet_rows
@@ -142,9 +143,11 @@ def _read_sheet(
     cautions: list[str] = []
     uncalculated = _uncalculated_formulas(data, book.worksheets.index(ws), valueless, name)
     if uncalculated:
+        one = uncalculated == 1
+        held = "holds a formula whose value was" if one else "hold formulas whose values were"
         cautions.append(
-            f"{uncalculated:,} cell(s) of sheet {show_text(title)} hold formulas whose values "
-            "were never calculated (the file was written by a program, not saved by a "
+            f"{format_count(uncalculated, 'cell')} of sheet {show_text(title)} {held} never "
+            "calculated (the file was written by a program, not saved by a "
             "spreadsheet): they were read as empty. Open the file in Excel or LibreOffice and "
             "save it, so the values are stored."
         )
@@ -152,9 +155,12 @@ def _read_sheet(
         raise AnnotationDataError("the sheet is empty.", source=name, sheet=title, hint=_FILL_SHEET)
     blank = numbers[-1] - numbers[0] + 1 - len(numbers)
     if blank:
-        notes.append(f"{blank} blank row(s) ignored.")
+        notes.append(f"{format_count(blank, 'blank row')} ignored.")
     if n_errors:
-        notes.append(f"{n_errors:,} cell(s) hold Excel errors (#N/A, #DIV/0!, ...): read as empty.")
+        held = "holds an Excel error" if n_errors == 1 else "hold Excel errors"
+        notes.append(
+            f"{format_count(n_errors, 'cell')} {held} (#N/A, #DIV/0!, ...): read as empty."
+        )
     width = max(len(r) for r in records)
     header = _header(records[0], width, name, title, numbers[0])
     if sheet is None:
@@ -281,8 +287,8 @@ def _pick_sheet(book: Any, sheet: str | int | None, name: str) -> Any:
     if isinstance(sheet, (int, np.integer)) and not isinstance(sheet, bool):
         if not -len(sheets) <= sheet < len(sheets):
             raise AnnotationDataError(
-                f"sheet={sheet} is out of range: the workbook has {len(sheets)} worksheet(s) "
-                f"({listed}).",
+                f"sheet={sheet} is out of range: the workbook has "
+                f"{format_count(len(sheets), 'worksheet')} ({listed}).",
                 source=name,
                 hint="Give sheet= a 0-based index or a sheet's name.",
             )
@@ -428,7 +434,9 @@ def _header(first: list, width: int, name: str, sheet: str, row: int) -> list[st
     repeated = {h: cols for h, cols in seen.items() if len(cols) > 1}
     if repeated:
         h, cols = next(iter(repeated.items()))
-        more = f" ({len(repeated) - 1} other name(s) repeat too)" if len(repeated) > 1 else ""
+        others = len(repeated) - 1
+        verb = "repeats" if others == 1 else "repeat"
+        more = f" ({format_count(others, 'other name')} {verb} too)" if others else ""
         raise AnnotationDataError(
             f"columns {' and '.join(cols)} of the header are both named {show_text(h)}{more}.",
             source=name,
@@ -503,6 +511,7 @@ def _other_sheets_caution(book: Any, chosen: Any, name: str, header: list[str]) 
         return []
     return [
         f"Only the first sheet, {show_text(chosen.title)}, was read; the workbook's other "
-        f"sheet(s) {', '.join(full)} also hold data. If annotations are there, read that sheet "
+        f"{'sheet' if len(full) == 1 else 'sheets'} {', '.join(full)} also "
+        f"{'holds' if len(full) == 1 else 'hold'} data. If annotations are there, read that sheet "
         "with sheet= (load_annotations), or save it as a file of its own."
     ]

@@ -27,6 +27,7 @@ import pandas as pd
 
 from analytics._core.bootstrap import check_resampling, percentile_interval
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics._core.validation import check_whole
 from analytics.data import Annotations, as_annotations
 from analytics.models.result import ModelResult, check_gold
@@ -64,8 +65,9 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
         rows = np.where(rows < 0, items.astype(str).get_indexer(keys.astype(str)), rows)
     if (rows < 0).any():
         missing = ", ".join(repr(m) for m in list(keys[rows < 0][:5]))
+        n = int((rows < 0).sum())
         raise AnnotationDataError(
-            f"{int((rows < 0).sum()):,} gold item(s) are not in the fit: {missing}."
+            f"{format_count(n, 'gold item')} {'is' if n == 1 else 'are'} not in the fit: {missing}."
         )
     if keys.duplicated().any():
         raise AnnotationDataError(

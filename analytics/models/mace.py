@@ -33,6 +33,7 @@ import pandas as pd
 from scipy.special import digamma, gammaln
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics._core.validation import check_choice, check_positive
 from analytics.dawid_skene import EMRun, data_notes
 from analytics.models.result import Coded, ModelResult, expected_counts, make_result
@@ -230,7 +231,8 @@ def _initial(coded: Coded, initial: Any) -> tuple[np.ndarray, np.ndarray] | None
         if missing.any():
             who = ", ".join(map(str, ann.annotators[missing][:3]))
             raise AnnotationDataError(
-                f"initial {name} has no value for {int(missing.sum())} annotator(s) ({who}).",
+                f"initial {name} has no value for {format_count(int(missing.sum()), 'annotator')} "
+                f"({who}).",
                 hint="Give every annotator a value (a Series or DataFrame is matched by name).",
             )
     if not ((trust >= 0) & (trust <= 1)).all():

@@ -24,6 +24,7 @@ import pandas as pd
 from scipy import sparse
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import DawidSkeneResult, design_matrix, gold_codes
 
@@ -188,7 +189,8 @@ def check_gold(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) -> 
     if len(missing):
         shown = ", ".join(repr(m) for m in list(missing[:5]))
         raise AnnotationDataError(
-            f"{len(missing):,} gold item(s) are not in the data set: {shown}.",
+            f"{format_count(len(missing), 'gold item')} {'is' if len(missing) == 1 else 'are'} "
+            f"not in the data set: {shown}.",
             hint=f"Data items look like {list(ann.items[:3])}; remove the others from the "
             "gold file or load the data set they belong to.",
         )

@@ -37,6 +37,7 @@ import pandas as pd
 from scipy.special import entr
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data import Annotations
 from analytics.next_labels.parameters import annotator_codes, judged_pairs, model_view
 from analytics.next_labels.pruning import best_available, no_rounding_noise
@@ -279,7 +280,10 @@ def expected_gain(
     out = pd.Series(values, index=view.items, name="expected_gain")
     gone = int(out.isna().sum())
     out.attrs["notes"] = (
-        (f"{gone} item(s) already judged by every annotator in the pool: no gain (NaN).",)
+        (
+            f"{format_count(gone, 'item')} already judged by every annotator in the pool: "
+            "no gain (NaN).",
+        )
         if gone
         else ()
     )

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data import Annotations
 from analytics.dawid_skene import category_codes, fit
 from analytics.next_labels.batch import STRATEGIES, Planner
@@ -308,8 +309,8 @@ def replay(
     per_item = np.bincount(ann.item_codes, minlength=ann.n_items)
     if not (per_item > start).any():
         raise AnnotationDataError(
-            f"a replay needs items with more than {start} judgement(s); every item of "
-            f"{ann.name!r} has at most {int(per_item.max(initial=0))}.",
+            f"a replay needs items with more than {format_count(start, 'judgement')}; every item "
+            f"of {ann.name!r} has at most {int(per_item.max(initial=0))}.",
             hint="Replay data where items were judged several times, or lower start.",
         )
     fitter = fit if fitter is None else fitter

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from analytics._core.formatting import format_count
 from analytics.next_labels.batch import Planner
 
 __all__ = ["EXCLUSIONS", "excluded_counts", "shortfall_note"]
@@ -100,6 +101,9 @@ def _phrase(key: str, n: int, n_items: int, settings: dict) -> str:
     def verb(plural: str, single: str) -> str:
         return single if n == 1 else plural
 
+    def judgements(cap: int | None) -> str:  # None: no cap, so its reason never comes up
+        return "" if cap is None else format_count(cap, "judgement")
+
     stop = f"the stop-at confidence ({settings['stop_at']:g})"
     everyone = {1: "the only annotator", 2: "both annotators"}.get(pool, f"all {pool:,} annotators")
     return {
@@ -108,11 +112,11 @@ def _phrase(key: str, n: int, n_items: int, settings: dict) -> str:
         else f"{items} {verb('have', 'has')} been judged by {everyone}{named} already",
         "confident": f"{items} {verb('are', 'is')} already at {stop}",
         "at_item_cap": f"{items} {verb('get', 'gets')} the per-item cap of "
-        f"{settings['per_item_cap']} judgement(s) in this batch",
+        f"{judgements(settings['per_item_cap'])} in this batch",
         "reached_stop_at": f"{items} {verb('reach', 'reaches')} {stop} with this batch",
         "nobody_left": f"{items} {verb('have', 'has')} every annotator left planned in this batch",
         "annotators_at_cap": f"{items} {verb('are', 'is')} left only to annotators at their "
-        f"cap of {settings['per_annotator_cap']} judgement(s)",
+        f"cap of {judgements(settings['per_annotator_cap'])}",
         "no_gain": f"another judgement of {items} would tell nothing (0 bits expected)",
     }[key]
 

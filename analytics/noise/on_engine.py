@@ -44,7 +44,8 @@ def _chosen(lazy: LazyAnnotations, annotators: Iterable[Any] | None) -> list[int
     codes = lazy.annotators.get_indexer([str(x) for x in names])
     if (codes < 0).any():
         missing = [x for x, c in zip(names, codes, strict=True) if c < 0][:5]
-        raise AnnotationDataError(f"unknown annotator(s): {missing}.", source=lazy.name)
+        noun = "annotator" if len(missing) == 1 else "annotators"
+        raise AnnotationDataError(f"unknown {noun}: {missing}.", source=lazy.name)
     return sorted(set(codes.tolist()))
 
 

@@ -124,7 +124,7 @@ def test_label_studio_multilabel_option():
 def test_label_studio_options_are_checked():
     with pytest.raises(AnnotationDataError, match=r"no labelling control 'mood'.*'sentiment'"):
         convert(LS, from_name="mood")
-    with pytest.raises(AnnotationDataError, match="do not apply to a Label Studio export"):
+    with pytest.raises(AnnotationDataError, match="does not apply to a Label Studio export"):
         convert(LS, answer="Answer.x")
     with pytest.raises(AnnotationDataError, match="unknown tool option"):
         convert(LS, colour="blue")
@@ -198,7 +198,7 @@ def test_label_studio_everything_cancelled_is_an_error_not_an_empty_dataset():
 def test_label_studio_category_named_none_is_flagged():
     tasks = [ls_task(1, ls_ann(1, choice("s", "None")), ls_ann(2, choice("s", "Spam")))]
     ann = ls_load(tasks)
-    assert any("read as 'not labelled'" in n for n in ann.report.notes)
+    assert any("name ['None'] reads as 'not labelled'" in n for n in ann.report.notes)
 
 
 def test_label_studio_describe_lists_controls():
@@ -243,7 +243,7 @@ def test_prodigy_binary_counts_sets_and_ignores():
     assert got[("-97310548", "news_textcat-alex")] == frozenset()
     assert ("1442215930", "news_textcat-alex") not in got
     assert any(
-        "2 input/annotator pair(s) were not asked about every label" in n for n in ann.report.notes
+        "2 input/annotator pairs were not asked about every label" in n for n in ann.report.notes
     )
 
 

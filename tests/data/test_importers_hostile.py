@@ -161,9 +161,9 @@ def test_repeated_column_names_in_a_tool_export_are_errors(columns):
 
     frame = pd.DataFrame([["1"] * len(columns), ["2"] * len(columns)], columns=columns)
     repeated = columns[-1]
-    with pytest.raises(AnnotationDataError, match=f"'{repeated}' appear more than once"):
+    with pytest.raises(AnnotationDataError, match=f"'{repeated}' appears more than once"):
         describe_tool_export(frame)
-    with pytest.raises(AnnotationDataError, match=f"'{repeated}' appear more than once"):
+    with pytest.raises(AnnotationDataError, match=f"'{repeated}' appears more than once"):
         load_annotations(frame)
 
 
@@ -219,7 +219,7 @@ def prodigy_bytes(path, edit) -> bytes:
         (lambda r: r[0].update(_input_hash={"a": 1}), "column '_input_hash', row 1"),
         (lambda r: r[0].update(_input_hash=[1]), "column '_input_hash', row 1"),
         (lambda r: r[0].update(_input_hash=True), "column '_input_hash', row 1"),
-        (lambda r: r[0].update(_input_hash=None), "row 1: 1 task(s) have no '_input_hash'"),
+        (lambda r: r[0].update(_input_hash=None), "row 1: 1 task has no '_input_hash'"),
         (lambda r: r[0].update(_annotator_id={"a": 1}), "column '_annotator_id', row 1"),
         (lambda r: r[0].update(answer=["accept"]), "column 'answer', row 1"),
         (lambda r: r[0].update(answer=1), "column 'answer', row 1"),

@@ -271,5 +271,5 @@ def test_multilabel_option_applies_to_flat_choices():
     assert single.kind is LabelKind.MULTILABEL
     with pytest.raises(AnnotationDataError, match="several options"):
         load_annotations(MIN, tool_options={"from_name": "topics", "multilabel": False})
-    with pytest.raises(AnnotationDataError, match=r"do not apply.*include_predictions|'include"):
+    with pytest.raises(AnnotationDataError, match=r"does not apply.*include_predictions|'include"):
         load_annotations(MIN, tool_options={"include_predictions": True})

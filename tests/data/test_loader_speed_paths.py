@@ -114,10 +114,10 @@ def test_quoted_files_parse_in_blocks_exactly_like_the_strict_reader(data, monke
         (b'item,annotator,label\n1,a,"x\n', "malformed"),
         (
             b"item,annotator,label\n1,a\n2,b,y,z\n",
-            r"rows 2, 3: 2 row\(s\) do not have the 3 fields",
+            r"rows 2, 3: 2 rows do not have the 3 fields",
         ),
         (b"item,annotator,label\n\n \n", "header row but no data rows"),
-        (b"item,,label\n1,a,x\n", "have no name"),
+        (b"item,,label\n1,a,x\n", "column number 2 has no name"),
     ],
 )
 def test_delimited_errors_name_the_rows(data, match):
@@ -264,8 +264,8 @@ def test_ids_that_differ_only_by_blanks_are_reported():
     ann = load_annotations(df)
     assert list(ann.items) == ["q1", "q2"] and list(ann.annotators) == ["a", "b"]
     warnings = " ".join(ann.report.warnings())
-    assert "1 item id(s) appear with different surrounding blanks" in warnings
-    assert "'q1' and ' q1'" in warnings and "annotator id(s)" in warnings
+    assert "1 item id appears with different surrounding blanks" in warnings
+    assert "'q1' and ' q1'" in warnings and "1 annotator id appears" in warnings
 
 
 # ---------------------------------------------------------------- crashes -> clean errors

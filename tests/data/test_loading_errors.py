@@ -32,7 +32,7 @@ CASES = {
     "ragged rows": (
         b"item,annotator,label\n1,a,x\n2,b\n3,c,z,extra\n",
         "bad.csv",
-        r"rows 3, 4: 2 row\(s\) do not have the 3 fields",
+        r"rows 3, 4: 2 rows do not have the 3 fields",
     ),
     "unclosed quote": (b'item,annotator,label\n1,a,"x\n', "bad.csv", r"(malformed|do not have)"),
     "missing columns": (
@@ -55,7 +55,7 @@ CASES = {
         "bad.csv",
         r"column 'label', row 1: the header names column",
     ),
-    "unnamed column": (b"item,,label\n1,a,x\n", "bad.csv", r"number 2 have no name"),
+    "unnamed column": (b"item,,label\n1,a,x\n", "bad.csv", r"column number 2 has no name"),
     "duplicate judgements": (
         b"item,annotator,label\n1,a,x\n1,a,y\n2,a,x\n2,a,x\n",
         "bad.csv",

@@ -20,7 +20,7 @@ def test_read_table_keeps_cells_as_text_and_counts_rows_from_the_header():
     assert table["item"].tolist() == ["007", "8"] and table["label"].tolist() == ["1.0", "2"]
     assert rows.tolist() == [3, 4]  # the blank line keeps its number
     assert (report.format, report.encoding, report.n_rows) == ("csv", "utf-8", 2)
-    assert "1 blank line(s) ignored." in report.notes
+    assert "1 blank line ignored." in report.notes
 
 
 def test_read_table_json_records_count_from_one():

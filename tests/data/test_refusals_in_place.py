@@ -51,7 +51,7 @@ TOLOKA = "INPUT:text\tOUTPUT:result\tASSIGNMENT:worker_id\tASSIGNMENT:status\n"
 
 def test_a_json_array_in_a_toloka_output_cell_is_refused_at_its_row():
     data = (TOLOKA + "one\tcat\tw1\tAPPROVED\none\t[1, 2]\tw2\tAPPROVED\n").encode()
-    with pytest.raises(AnnotationDataError, match="hold JSON, not a label") as err:
+    with pytest.raises(AnnotationDataError, match="1 cell holds JSON, not a label") as err:
         load_annotations(upload(data, "t.tsv"))
     assert err.value.rows == [3] and err.value.column == "OUTPUT:result"
 
@@ -72,14 +72,14 @@ def test_mturk_results_without_worker_ids_say_which_column_is_missing():
 # ------------------------------------------------------------------ tables
 def test_repeated_column_names_in_a_dataframe_are_refused():
     frame = pd.DataFrame([["q1", "a", "x"], ["q1", "b", "y"]], columns=["item", "label", "label"])
-    with pytest.raises(AnnotationDataError, match="appear more than once") as err:
+    with pytest.raises(AnnotationDataError, match="appears more than once") as err:
         load_annotations(frame)
     assert err.value.column == "label"
 
 
 def test_json_keys_that_differ_only_by_blanks_are_one_name_used_twice():
     data = b'[{"item": "q1", "a": "x", "a ": "y"}, {"item": "q2", "a": "x", "a ": "x"}]'
-    with pytest.raises(AnnotationDataError, match="appear more than once"):
+    with pytest.raises(AnnotationDataError, match="appears more than once"):
         load_annotations(upload(data, "k.json"))
 
 

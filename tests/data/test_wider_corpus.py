@@ -57,7 +57,7 @@ def test_a_toloka_output_nested_past_pythons_parser_is_structured_data():
         "INPUT:image\tOUTPUT:result\tASSIGNMENT:assignment_id\tASSIGNMENT:worker_id\n"
         f"img1\t{deep}\ta1\tw1\nimg1\tcat\ta2\tw2\nimg2\tdog\ta3\tw1\nimg2\tdog\ta4\tw2\n"
     ).encode()
-    with pytest.raises(AnnotationDataError, match="hold JSON, not a label"):
+    with pytest.raises(AnnotationDataError, match="1 cell holds JSON, not a label"):
         load_annotations(upload(data, "toloka.tsv"))
 
 
@@ -207,7 +207,7 @@ def test_unsigned_labels_past_int64_are_not_wrapped_to_negative():
 
 def test_a_repeated_header_row_is_refused_with_its_row():
     data = b"item,annotator,label\ni1,a,x\ni1,b,y\nitem,annotator,label\ni2,a,x\ni2,b,x\n"
-    with pytest.raises(AnnotationDataError, match="repeat the header row") as info:
+    with pytest.raises(AnnotationDataError, match="1 row repeats the header row") as info:
         load_annotations(upload(data, "joined.csv"))
     assert "row 4" in str(info.value)
     # a real item named "item" with other cells is data

@@ -136,7 +136,7 @@ def test_blank_rows_keep_the_row_numbers_and_are_noted():
     data = workbook(("S", [(None,), LONG[0], LONG[1], (None,), (None,), LONG[2]]))
     table, rows, report = read_table(data)
     assert rows.tolist() == [3, 6] and table["label"].tolist() == ["x", "y"]
-    assert "2 blank row(s) ignored." in report.notes
+    assert "2 blank rows ignored." in report.notes
 
 
 def test_whole_numbers_are_ints_and_numeric_headers_are_names():
@@ -157,7 +157,7 @@ def test_excel_error_cells_are_counted_as_empty():
     )
     table, _, report = read_table(data)
     assert table["label"].isna().tolist() == [False, False, False, True]
-    assert any(n.startswith("1 cell(s) hold Excel errors") for n in report.notes)
+    assert any(n.startswith("1 cell holds an Excel error") for n in report.notes)
 
 
 @pytest.mark.parametrize(
@@ -318,9 +318,9 @@ def test_a_damaged_workbook_raises_only_annotation_data_errors(data):
 def test_formulas_never_calculated_are_cautioned_not_silently_empty():
     data = workbook(("S", [*LONG, (3, "a", '=A2&"x"'), (3, "b", "y")]))
     ann = load_annotations(upload(data))
-    [caution] = [w for w in ann.report.warnings() if "formulas" in w]
+    [caution] = [w for w in ann.report.warnings() if "never calculated" in w]
     assert caution.startswith(
-        "1 cell(s) of sheet 'S' hold formulas whose values were never calculated"
+        "1 cell of sheet 'S' holds a formula whose value was never calculated"
     )
     assert ann.report.n_missing == 1
 

@@ -66,7 +66,7 @@ def test_cells_in_order_with_gaps_are_read_at_their_addresses():
     )
     assert ann.n_judgements == 3
     assert any("no annotator id" in str(s) and 3 in s.rows for s in ann.report.skipped)
-    assert "2 blank row(s) ignored." in ann.report.notes
+    assert "2 blank rows ignored." in ann.report.notes
     assert list(ann.categories[ann.label_codes]) == ["x", "z", "y"]
 
 

@@ -82,7 +82,7 @@ def test_the_annotator_cap_and_the_item_cap_are_counted():
     assert batch.attrs["excluded"] == {"at_item_cap": 4, "annotators_at_cap": 8}
     note = batch.attrs["notes"][0]
     assert note.startswith("Only 4 of the 50 judgements are worth asking for: 4 items get")
-    assert "8 items are left only to annotators at their cap of 1 judgement(s)" in note
+    assert "8 items are left only to annotators at their cap of 1 judgement" in note
     assert note.endswith("To get more: raise the per-item cap; or raise the per-annotator cap.")
 
 

@@ -121,7 +121,7 @@ def convert_tool_export(
     unknown = sorted(set(options) - set(TOOL_OPTIONS))
     if unknown:
         raise AnnotationDataError(
-            f"unknown tool option(s) {unknown}.",
+            f"unknown tool {'option' if len(unknown) == 1 else 'options'} {unknown}.",
             source=report.source,
             hint=f"Known options: {', '.join(sorted(TOOL_OPTIONS))}.",
         )

@@ -100,7 +100,9 @@ class ToolReader:
         if unknown:
             known = ", ".join(f"{k!r}" for k in self.options) or "none"
             raise AnnotationDataError(
-                f"the option(s) {unknown} do not apply to a {self.name} export.",
+                f"the option {unknown} does not apply to a {self.name} export."
+                if len(unknown) == 1
+                else f"the options {unknown} do not apply to a {self.name} export.",
                 source=report.source,
                 hint=f"Options for {self.name}: {known}.",
             )
@@ -127,9 +129,11 @@ def refuse_repeated_columns(table: pd.DataFrame, tool: str, source: str | None) 
     """
     repeated = sorted({str(c) for c in table.columns[table.columns.duplicated()]})
     if repeated:
+        one = len(repeated) == 1
         raise AnnotationDataError(
-            f"this looks like a {tool} export, but the column name(s) "
-            f"{', '.join(repr(c) for c in repeated)} appear more than once.",
+            f"this looks like a {tool} export, but the column {'name' if one else 'names'} "
+            f"{', '.join(repr(c) for c in repeated)} {'appears' if one else 'appear'} more than "
+            "once.",
             source=source,
             hint="Each field of the export has one column; rename or remove the copies.",
         )
@@ -290,8 +294,10 @@ def missing_like_note(labels: Sequence[Any]) -> str | None:
         )
     if not names:
         return None
+    one = len(names) == 1
     return (
-        f"The category name(s) {sorted(names)} read as 'not labelled' in Concord, so single "
+        f"The category {'name' if one else 'names'} {sorted(names)} "
+        f"{'reads' if one else 'read'} as 'not labelled' in Concord, so single "
         "labels with that name count as missing; rename the option in the tool's export "
         "to keep it as a category."
     )

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
@@ -144,8 +145,8 @@ def _check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str) -
         bad = np.flatnonzero([not ok(c) for c in cells])
         if len(bad):
             raise AnnotationDataError(
-                looks + f"{len(bad)} task(s) have a '{name}' that is "
-                f"{type(cells[bad[0]]).__name__}, not {expected}.",
+                looks + f"{format_count(len(bad), 'task')} {'has' if len(bad) == 1 else 'have'} a "
+                f"'{name}' that is {type(cells[bad[0]]).__name__}, not {expected}.",
                 source=source,
                 rows=np.asarray(rows)[bad].tolist(),
                 hint=hint,
@@ -322,19 +323,18 @@ def _collect(
                 n_preds_read += 1
     skipped = [skip(SKIPS[k], r) for k, r in skips.items()]
     notes = [
-        f"Label Studio JSON export: {len(table)} task(s) holding {n_anns} annotation(s) and "
-        f"{n_preds} prediction(s); each annotation and prediction (and each task with "
-        f"neither) counts as one row, {n_read} in all."
+        f"Label Studio JSON export: {format_count(len(table), 'task')} holding "
+        f"{format_count(n_anns, 'annotation')} and {format_count(n_preds, 'prediction')}; each "
+        f"annotation and prediction (and each task with neither) counts as a row, {n_read} in all."
     ]
     if n_preds_read:
         notes.append(
-            f"{n_preds_read} model prediction(s) read as annotators named 'model:<version>'."
+            f"{format_count(n_preds_read, 'prediction')} read as annotators 'model:<version>'."
         )
     if cancel_as_text:
         notes.append(
-            f"{len(cancel_as_text)} annotation(s) give 'was_cancelled' as text ('true' or "
-            "'false') instead of a JSON boolean: read strictly, 'true' as cancelled and "
-            "'false' as kept."
+            f"{format_count(len(cancel_as_text), 'annotation')} gave 'was_cancelled' as text, not "
+            "a JSON boolean: read strictly, 'true' as cancelled and 'false' as kept."
         )
     return entries, controls, skipped, n_read, notes
 
@@ -468,8 +468,8 @@ def convert(
         notes.append(f"'{chosen}': {why}.")
         if multi and (~answered).any():
             notes.append(
-                f"{int((~answered).sum())} annotation(s) had no '{chosen}' result: read as the "
-                "empty set (no option ticked)."
+                f"{format_count(int((~answered).sum()), 'annotation')} had no '{chosen}' result: "
+                "read as the empty set (no option ticked)."
             )
         answered = np.fromiter((lab is not None for lab in labels), bool, len(labels))
     else:

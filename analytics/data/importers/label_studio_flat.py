@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.cells import id_text, is_missing
 from analytics.data.importers.base import (
     ToolInfo,
@@ -260,7 +261,8 @@ def convert(
     no_task = np.flatnonzero(items == None)  # noqa: E711 - elementwise test for None
     if len(no_task):
         raise AnnotationDataError(
-            f"{len(no_task)} record(s) have no task id.",
+            f"{format_count(len(no_task), 'record')} {'has' if len(no_task) == 1 else 'have'} "
+            "no task id.",
             source=source,
             column="id",
             rows=rows[no_task].tolist(),
@@ -333,8 +335,8 @@ def convert(
         n_empty = sum(v is None for v in values) if multi else 0
         if n_empty:
             notes.append(
-                f"{n_empty} annotation(s) had no '{chosen}' answer: read as the empty set "
-                "(no option ticked)."
+                f"{format_count(n_empty, 'annotation')} had no '{chosen}' answer: read as the "
+                "empty set (no option ticked)."
             )
     else:
         labels = values

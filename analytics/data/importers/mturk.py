@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
@@ -104,7 +105,8 @@ def _parse_task_answers(table: pd.DataFrame, rows: np.ndarray, source: str) -> l
         out.append(obj)
     if bad:
         raise AnnotationDataError(
-            f"{len(bad)} '{TASK_ANSWERS}' cell(s) are not the JSON list of one form object "
+            f"{format_count(len(bad), f'{TASK_ANSWERS!r} cell')} "
+            f"{'is' if len(bad) == 1 else 'are'} not the JSON list of one form object "
             'that crowd-html templates write (e.g. [{"sentiment": {"label": "Positive"}}]).',
             source=source,
             column=TASK_ANSWERS,

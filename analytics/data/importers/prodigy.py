@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
     ToolInfo,
@@ -90,6 +91,11 @@ def _annotator_key(table: pd.DataFrame, options: Mapping[str, Any], source: str)
     return present[0]
 
 
+def _tasks_have(n: int) -> str:
+    """``"1 task has"`` or ``"3 tasks have"``: how a message about some tasks begins."""
+    return f"{format_count(n, 'task')} {'has' if n == 1 else 'have'}"
+
+
 def convert(
     table: pd.DataFrame, rows: np.ndarray, report: LoadReport, options: Mapping[str, Any]
 ) -> ToolResult:
@@ -119,7 +125,7 @@ def convert(
     no_hash = np.flatnonzero([v is None for v in items])
     if len(no_hash):
         raise AnnotationDataError(
-            f"{len(no_hash)} task(s) have no '_input_hash'.",
+            f"{_tasks_have(len(no_hash))} no '_input_hash'.",
             source=source,
             rows=rows[no_hash].tolist(),
             hint="Every task in a 'prodigy db-out' export has one; was the file edited?",
@@ -132,7 +138,7 @@ def convert(
     if len(bad):
         shown = [preview(a) if not is_missing(a) else "<missing>" for a in raw_answers[bad[:5]]]
         raise AnnotationDataError(
-            f"{len(bad)} task(s) have an answer other than accept/reject/ignore: {shown}.",
+            f"{_tasks_have(len(bad))} an answer other than accept/reject/ignore: {shown}.",
             source=source,
             column="answer",
             rows=rows[bad].tolist(),
@@ -152,7 +158,7 @@ def convert(
     )
     if len(odd_label):
         raise AnnotationDataError(
-            f"{len(odd_label)} task(s) have a 'label' that is {preview(labels[odd_label[0]])}, "
+            f"{_tasks_have(len(odd_label))} a 'label' that is {preview(labels[odd_label[0]])}, "
             "not a label name (text).",
             source=source,
             column="label",
@@ -162,7 +168,7 @@ def convert(
     odd = np.flatnonzero([isinstance(v, list) and name_set(v) is None for v in accept_cells])
     if len(odd):
         raise AnnotationDataError(
-            f"{len(odd)} task(s) have an 'accept' list holding something other than option "
+            f"{_tasks_have(len(odd))} an 'accept' list holding something other than option "
             f"ids (e.g. {preview(accept_cells[odd[0]])}).",
             source=source,
             column="accept",
@@ -173,7 +179,7 @@ def convert(
     neither = ~is_choice & ~is_binary & ~ignored
     if neither.any():
         raise AnnotationDataError(
-            f"{int(neither.sum())} task(s) have neither a 'label' (binary task) nor an "
+            f"{_tasks_have(int(neither.sum()))} neither a 'label' (binary task) nor an "
             "'accept' list (choice task), e.g. span or free-text annotations, which are "
             "not labels of the whole input.",
             source=source,
@@ -245,19 +251,21 @@ def _binary(rows, report, items, annotators, answers, labels, use, skipped, note
     asked = grouped["label"].nunique()
     first_row = grouped["row"].min()
     not_all = int((asked < len(all_labels)).sum())
+    each = "the label" if len(all_labels) == 1 else f"each of the {len(all_labels):,} labels"
     notes.append(
-        f"Binary tasks: each of the {len(all_labels)} label(s) is a category; 'accept' means "
-        "the label applies, 'reject' that it does not; one label set per input and annotator."
+        f"Binary tasks: {each} is a category; 'accept' means the label applies, 'reject' that it "
+        "does not; one label set per input and annotator."
     )
     if not_all:
         notes.append(
-            f"{not_all} input/annotator pair(s) were not asked about every label; labels not "
-            "asked are read as absent."
+            f"{format_count(not_all, 'input/annotator pair')} {'was' if not_all == 1 else 'were'} "
+            "not asked about every label; labels not asked are read as absent."
         )
     keys = accepted.index
     notes.append(
-        f"{len(frame)} binary answer line(s) made {len(keys)} judgement(s), one label set per "
-        "input and annotator (rows = answer lines + skipped)."
+        f"{format_count(len(frame), 'binary answer line')} made "
+        f"{format_count(len(keys), 'judgement')}, one label set per input and annotator "
+        "(rows = answer lines + skipped)."
     )
     return finish(
         report,

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
@@ -154,7 +155,8 @@ def _plain_labels(labels: np.ndarray, rows: np.ndarray, field: str, source: str)
     if bad:
         kind = "an object" if cells.iat[bad[0]].lstrip().startswith("{") else "a list"
         raise AnnotationDataError(
-            f"{len(bad)} cell(s) hold JSON, not a label (e.g. {kind}: "
+            f"{format_count(len(bad), 'cell')} {'holds' if len(bad) == 1 else 'hold'} JSON, "
+            f"not a label (e.g. {kind}: "
             f"{preview(cells.iat[bad[0]])}): an output field of type JSON or array is not "
             "a category.",
             source=source,
