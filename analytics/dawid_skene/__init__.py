@@ -7,7 +7,8 @@
   :func:`prevalence_comparison`, :func:`confident_share`, :func:`majority_agreement`,
   :func:`fit_summary`, :func:`item_judgements`, :func:`uncertain_items`.
 - The EM engine for other annotator models (:mod:`analytics.models`): :class:`EMEngine`,
-  :func:`design_matrix`, :func:`gold_codes`, :func:`data_notes`, :func:`best_run`.
+  :func:`design_matrix`, :func:`gold_codes`, :func:`data_notes`, :func:`best_run`,
+  :func:`saddle_notes`.
 - Multi-label data: :func:`fit_per_category` (one yes/no model per category, from
   :func:`category_yes_no`), read with :func:`per_category_table`,
   :func:`per_category_labels` and :func:`per_category_figure`, and scored against true
@@ -76,7 +77,7 @@ from analytics.dawid_skene.reports import (
     prevalence_comparison,
     spammer_scores,
 )
-from analytics.dawid_skene.starts import best_run
+from analytics.dawid_skene.starts import best_run, saddle_notes
 
 __all__ = [
     "ENGINE_ITEMS_SHOWN",
@@ -118,6 +119,7 @@ __all__ = [
     "posterior",
     "prevalence_comparison",
     "prevalence_figure",
+    "saddle_notes",
     "spammer_scores",
     "uncertain_items",
 ]

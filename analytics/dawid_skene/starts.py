@@ -15,7 +15,7 @@ import numpy as np
 from analytics._core.formatting import format_count
 from analytics.dawid_skene.em import N_RANDOM_STARTS, EMEngine, EMRun, initial_posteriors
 
-__all__ = ["FEW_ITEMS", "SAME_OPTIMUM", "best_run", "starts_disagree"]
+__all__ = ["FEW_ITEMS", "SAME_OPTIMUM", "best_run", "saddle_notes", "starts_disagree"]
 
 
 def best_run(
@@ -52,7 +52,9 @@ def best_run(
     -------
     tuple of (EMRun, str, int, tuple of str)
         The run with the highest penalised log-likelihood, the name of its start, how
-        many runs were made, and notes when runs disagree (:func:`starts_disagree`).
+        many runs were made, and notes when runs disagree (:func:`starts_disagree`) or,
+        for ``"best"``, when restarts nudged off the kept fit climb higher
+        (:func:`saddle_notes`; they are not counted and never kept).
     """
     starts = [(init, seed)]
     if init == "best":
@@ -65,7 +67,86 @@ def best_run(
         for how, s in starts
     ]
     best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
-    return runs[best], starts[best][0], len(runs), starts_disagree(runs, best)
+    notes = starts_disagree(runs, best)
+    if init == "best":
+        nudged = [
+            engine.run(_nudged(runs[best].q, seed, r), max_iter, tol, **run_options)
+            for r in range(N_PERTURBED)
+        ]
+        notes = (*notes, *saddle_notes(runs[best], nudged))
+    return runs[best], starts[best][0], len(runs), notes
+
+
+def _nudged(q: np.ndarray, seed: int, r: int) -> np.ndarray:
+    """The kept fit's posteriors mixed with random ones (weight :data:`PERTURBATION`)."""
+    rng = np.random.default_rng([seed, r, 0xC0FFEE])
+    noise = rng.dirichlet(np.ones(q.shape[1]), size=q.shape[0]) if q.shape[1] else q
+    return (1 - PERTURBATION) * q + PERTURBATION * noise
+
+
+def saddle_notes(kept: EMRun, nudged: list[EMRun]) -> tuple[str, ...]:
+    """A note when EM restarted near the kept fit climbs to a more likely one.
+
+    Every usual start can stop at the same point that is not a local optimum: on
+    symmetric data (every item judged alike) EM from the votes stays on the symmetric
+    point, a saddle of the likelihood, and reports its labels with near-certain
+    confidence while more likely fits, equally good copies of one another, label the
+    items differently (crowd-kit's ``test_dawid_skene_overlap`` is such a case).
+    Restarts from the kept posteriors mixed with random ones leave a saddle and climb.
+    They never replace the kept fit (its labels stay those of the usual starts); they
+    only say that it is not settled.
+
+    Parameters
+    ----------
+    kept : EMRun
+        The run kept.
+    nudged : list of EMRun
+        Runs started near it.
+
+    Returns
+    -------
+    tuple of str
+        Empty when no nudged run ends more likely (by more than :data:`SAME_OPTIMUM`)
+        with other labels; else one note: a warning starting "Not identified" when they
+        relabel more than :data:`FEW_ITEMS` of the items, a remark otherwise.
+    """
+    top = kept.q.argmax(axis=1)
+    scale = _scale(kept)
+    higher = [
+        (int((run.q.argmax(axis=1) != top).sum()), run.trace[-1] - kept.trace[-1])
+        for run in nudged
+        if run.trace[-1] - kept.trace[-1] > SAME_OPTIMUM * scale
+    ]
+    higher = [(d, g) for d, g in higher if d]
+    if not higher:
+        return ()
+    n, gap = max(d for d, _ in higher), max(g for _, g in higher)
+    restarts = f"{len(higher)} of {len(nudged)} restarts from the kept fit, nudged at random,"
+    if n <= FEW_ITEMS * len(top):
+        return (
+            f"{restarts} climbed to a slightly more likely fit (log-likelihood higher by "
+            f"{gap:.3g}) labelling {n:,} of {len(top):,} items differently; the fit of the "
+            "usual starts is kept.",
+        )
+    return (
+        f"Not identified: {restarts} climbed to more likely fits (log-likelihood higher by "
+        f"up to {gap:.3g}) that label up to {format_count(n, 'item')} differently, so these "
+        "data do not settle the kept labels (on symmetric data every usual start stops at "
+        "a saddle of the likelihood); do not read them, or their confidence, as the "
+        "model's answer. More judgements, known gold labels or a prior break the tie.",
+    )
+
+
+#: Runs ``init="best"`` adds from the kept fit's posteriors mixed with random ones, to see
+#: whether EM climbs away from it (:func:`saddle_notes`).
+N_PERTURBED = 2
+#: The weight of the random posteriors in those starts.
+PERTURBATION = 0.5
+
+
+def _scale(run: EMRun) -> float:
+    """The size against which two runs' objectives are compared (:data:`SAME_OPTIMUM`)."""
+    return max(abs(run.trace[-1]), 1.0)
 
 
 #: Two runs whose objectives differ by less than this (relative) reached equally likely fits.
@@ -113,7 +194,7 @@ def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
         return ()
     top = runs[best].q.argmax(axis=1)
     top_ll = runs[best].trace[-1]
-    scale = max(abs(top_ll), 1.0)
+    scale = _scale(runs[best])
     same, lower = [], []
     for r, run in enumerate(runs):
         if r == best:
@@ -123,7 +204,14 @@ def starts_disagree(runs: list[EMRun], best: int) -> tuple[str, ...]:
             gap = top_ll - run.trace[-1]
             (same if gap <= SAME_OPTIMUM * scale else lower).append((n_diff, gap))
     notes = []
-    if same:
+    if same and max(d for d, _ in same) <= FEW_ITEMS * len(top):
+        # a handful of items tied between equally likely fits: a remark, not an alarm
+        n = max(d for d, _ in same)
+        notes.append(
+            f"{len(same)} of {len(runs)} starts reached an equally likely fit labelling {n:,} "
+            f"of {len(top):,} items differently: those items' labels are a toss-up."
+        )
+    elif same:
         n = max(d for d, _ in same)
         notes.append(
             f"Not identified: {len(same)} of {len(runs)} starts reached an equally likely fit "

@@ -182,3 +182,26 @@ def test_crowdkit_overlap_saddle_is_reported(overlap):
     ann = frame(rows)
     r = fit(ann, "dawid_skene")
     assert any(n.startswith("Not identified") for n in r.notes)
+
+
+@pytest.mark.parametrize("overlap", [30, 300])
+@pytest.mark.parametrize("model", ["one_coin", "glad", "auto"])
+def test_a_fit_left_on_the_symmetric_saddle_says_so(model, overlap):
+    # the same data: every start near the votes stays on the symmetric point (all "yes",
+    # confidence 1.0 for one-coin and GLAD), while restarts nudged off it climb to more
+    # likely fits that label the three tasks differently (one-coin: -41.1 against -57.8)
+    rows = [(t, p, "yes" if (p - t) % 3 else "no") for p in range(overlap) for t in range(3)]
+    r = fit(frame(rows), model)
+    flagged = any(n.startswith("Not identified") for n in r.notes)
+    assert flagged or r.confidence.max() < 0.6, (r.model, r.confidence.tolist(), r.notes)
+    if model != "auto":
+        assert flagged
+
+
+def test_nudged_restarts_raise_no_alarm_on_the_samples_models():
+    from analytics.data import load_sample
+
+    ann = load_sample("crowd_intents")
+    for model in MODELS:
+        notes = fit(ann, model).notes
+        assert not [n for n in notes if n.startswith("Not identified")], (model, notes)
