@@ -197,9 +197,12 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
         ]
     alpha = report[report["coefficient"].astype(str).str.startswith("Krippendorff")]
     if len(alpha):
-        verdict = judge("agreement", float(alpha["value"].iloc[0]), str(alpha["note"].iloc[0]))
+        # the report's distance (nominal's row comes first when another is chosen), as the
+        # Overview and the HTML report judge it
+        row = alpha.iloc[-1]
+        verdict = judge("agreement", float(row["value"]), str(row["note"]))
         lines += [
             "",
-            textwrap.fill(f"Verdict ({alpha['coefficient'].iloc[0]}): {verdict.describe()}", width),
+            textwrap.fill(f"Verdict ({row['coefficient']}): {verdict.describe()}", width),
         ]
     return "\n".join(lines)

@@ -147,11 +147,11 @@ def report_blocks(
                 Block(name, "text", text="Not multi-label data: this section does not apply.")
             )
             continue
-        if name == "dawid_skene" and ann.is_multilabel:
-            blocks.extend(dawid_skene_per_category_blocks(ann, settings))
-            continue
         try:
-            blocks.extend(makers[name]())
+            if name == "dawid_skene" and ann.is_multilabel:
+                blocks.extend(dawid_skene_per_category_blocks(ann, settings))
+            else:
+                blocks.extend(makers[name]())
         except AnnotationDataError as exc:
             blocks.append(Block(name, "text", text=f"Not computed for this data: {exc}"))
     return blocks

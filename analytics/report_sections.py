@@ -77,7 +77,8 @@ def summary_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
 def _alpha_verdict(report: pd.DataFrame) -> Block:
     """The report's headline: Krippendorff's alpha judged by :func:`analytics.overview.judge`."""
     rows = report[report["coefficient"].str.startswith("Krippendorff")]
-    row = (rows if len(rows) else report).iloc[0]
+    # alpha of the report's distance: nominal's row comes first when another is chosen
+    row = rows.iloc[-1] if len(rows) else report.iloc[0]
     verdict = judge("agreement", row["value"], str(row.get("note", "") or ""))
     shown = verdict.shown if pd.notna(row["value"]) else "undefined"
     return Block("agreement", "text", text=f"{row['coefficient']} = {shown}.", verdict=verdict)

@@ -433,3 +433,24 @@ def test_a_bad_duckdb_memory_limit_is_a_one_line_error(capsys, tmp_path):
     pd.read_csv(SAMPLE_DATA / "crowd_intents.csv").to_parquet(parquet)
     code = main(["agreement", str(parquet), "--engine", "duckdb", "--memory-limit", "xyz"])
     assert code == 2 and "DuckDB refused the settings" in capsys.readouterr().err
+
+
+def test_the_agreement_verdict_judges_the_reports_own_distance(capsys):
+    # ordinal ratings: the report's alpha is ordinal (0.604); the verdict had judged the
+    # nominal row (0.230) printed above it, where the Overview and the HTML judge 0.604
+    assert (
+        main(
+            [
+                "agreement",
+                str(SAMPLE_DATA / "ratings_ordinal_wide.csv"),
+                "--kind",
+                "ordinal",
+                "--bootstrap",
+                "0",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    verdict = [line for line in out.splitlines() if line.startswith("Verdict")]
+    assert verdict and "ordinal" in verdict[0] and "nominal" not in verdict[0]

@@ -210,3 +210,30 @@ def test_the_settings_name_the_default_distance_they_used(crowd):
     ratings = load_sample("ratings_ordinal")
     text = " ".join(b.text or "" for b in report_blocks(ratings, "summary", n_boot=0))
     assert f"{default_distance(ratings)} distance (the default" in text
+
+
+def test_the_agreement_headline_judges_the_reports_own_distance():
+    from analytics import load_annotations
+    from analytics.report_sections import agreement_blocks
+    from analytics.report_settings import ReportSettings
+    from tests.helpers.paths import SAMPLE_DATA
+
+    ann = load_annotations(SAMPLE_DATA / "ratings_ordinal_wide.csv", kind="ordinal")
+    headline = agreement_blocks(ann, ReportSettings(agreement_n_boot=0))[1]
+    assert headline.text.startswith("Krippendorff's alpha (ordinal)")
+
+
+def test_a_multilabel_set_of_empty_sets_is_reported_not_crashed():
+    from analytics import load_annotations
+
+    ann = load_annotations(
+        pd.DataFrame(
+            {
+                "item": ["i0", "i0", "i1"],
+                "annotator": ["a0", "a1", "a0"],
+                "label": [frozenset(), frozenset(), frozenset()],
+            }
+        )
+    )
+    html = build_report(ann, n_boot=0)
+    assert "Not computed for this data: every label set" in html

@@ -114,7 +114,14 @@ def t_interval(
     chance" (coefficient 0) with :math:`t = \\hat\\kappa / SE` on ``df`` degrees of freedom.
     NaN when the SE is NaN or 0.
     """
-    if not (np.isfinite(a.se) and a.se > 0 and a.df >= 1 and np.isfinite(value)):
+    # a standard error within rounding of zero (three items, two annotators who never
+    # agree: 5.9e-17) is zero: no interval and no p-value, not "p < 0.001"
+    if not (
+        np.isfinite(a.se)
+        and a.se > 1e-12 * max(1.0, abs(value))
+        and a.df >= 1
+        and np.isfinite(value)
+    ):
         return float("nan"), float("nan"), float("nan")
     half = float(sps.t.ppf(0.5 + confidence / 2.0, a.df)) * a.se
     p = float(2.0 * sps.t.sf(abs(value) / a.se, a.df))

@@ -115,7 +115,7 @@ def _family_weights(x: np.ndarray, family: str) -> np.ndarray:
         if family == "linear":
             return 1.0 - np.abs(a - b) / (span or 1.0)
         if family == "quadratic":
-            return 1.0 - (a - b) ** 2 / (span or 1.0) ** 2
+            return 1.0 - ((a - b) / (span or 1.0)) ** 2  # span**2 overflows past 1e154
         if family == "radical":
             return 1.0 - np.sqrt(np.abs(a - b)) / np.sqrt(span or 1.0)
         if family == "ratio":

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import plotly_labels
 from analytics._core.style import ACCENT, MUTED, apply_layout
 from analytics.data import Annotations, LabelKind, label_set
@@ -90,6 +90,11 @@ def fit_per_category(ann: Annotations, **fit_options: Any) -> dict[Any, DawidSke
     dict
         Category -> its fitted model (categories yes/no), in category order.
 
+    Raises
+    ------
+    AnnotationDataError
+        No category at all (every label set empty).
+
     Notes
     -----
     Each category is modelled on its own: an annotator's confusion matrix for category
@@ -104,6 +109,12 @@ def fit_per_category(ann: Annotations, **fit_options: Any) -> dict[Any, DawidSke
     Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
     *TACL* 2, 311-326.
     """
+    if not ann.n_categories:  # pages and reports say this instead of crashing
+        raise AnnotationDataError(
+            f"every label set of {show_text(ann.name)} is empty, so no category has a "
+            "yes/no model to fit.",
+            hint="Label sets need at least one category somewhere in the data.",
+        )
     return {c: fit(category_yes_no(ann, c), **fit_options) for c in ann.categories}
 
 

@@ -53,8 +53,8 @@ from analytics.models.figures import (
     split_notes,
     stack_parts,
 )
-from analytics.models.fitting import applicable_models, fit
-from analytics.models.registry import MODELS
+from analytics.models.fitting import fit
+from analytics.models.registry import MODELS, applicable_models
 from analytics.models.result import ModelResult
 from analytics.models.selection import choose, compare, n_parameters
 from analytics.models.simple import one_coin_confusion

@@ -11,13 +11,18 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data import Annotations, as_annotations
-from analytics.models.registry import MODELS, check_model, check_options, fit_model
+from analytics.data import Annotations
+from analytics.models.registry import (
+    applicable_models,
+    check_model,
+    check_options,
+    fit_model,
+)
 from analytics.models.result import Coded, ModelResult, code
 from analytics.models.selection import choose, compare
 from analytics.models.stacking import MIN_WEIGHT, stack, stacking_weights
 
-__all__ = ["applicable_models", "fit"]
+__all__ = ["fit"]
 
 
 def fit(
@@ -171,40 +176,6 @@ def _stack_reason(table: pd.DataFrame, kept: pd.Series, mixture_total: float) ->
         f"{mixture:.4f} nats per held-out judgement against {table.loc[best, 'heldout_ll']:.4f} "
         f"for the best single model. " + single.replace("auto chose", "Alone, auto would choose")
     )
-
-
-def applicable_models(ann: Annotations | pd.DataFrame) -> tuple[str, ...]:
-    """The models that can be fitted to a data set: every one of :data:`MODELS`, but GLAD
-    only with at least two annotators and two categories.
-
-    Parameters
-    ----------
-    ann : Annotations or pandas.DataFrame
-        Single-label annotations.
-
-    Returns
-    -------
-    tuple of str
-        Names from :data:`MODELS`, in its order (simplest first); ``"auto"`` compares
-        exactly these.
-
-    Notes
-    -----
-    With one annotator or one category GLAD's annotator ability and item difficulty
-    (Whitehill et al. 2009) cannot be told apart, and
-    :func:`~analytics.models.glad.fit_glad` refuses the data.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> one = pd.DataFrame({"item": ["i1", "i2"], "annotator": ["a", "a"], "label": ["x", "y"]})
-    >>> "glad" in applicable_models(one)
-    False
-    """
-    ann = as_annotations(ann)
-    if ann.n_categories < 2 or ann.n_annotators < 2:
-        return tuple(m for m in MODELS if m != "glad")
-    return tuple(MODELS)
 
 
 def _applicable(coded: Coded) -> list[str]:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import pandas as pd
+
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_settings
+from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import INIT_METHODS
 from analytics.models.glad import fit_glad
 from analytics.models.hierarchical import fit_hierarchical
@@ -14,7 +17,7 @@ from analytics.models.mace import fit_mace
 from analytics.models.result import ModelResult
 from analytics.models.simple import fit_dawid_skene, fit_majority, fit_one_coin
 
-__all__ = ["MODELS", "check_model", "check_options", "fit_model"]
+__all__ = ["MODELS", "applicable_models", "check_model", "check_options", "fit_model"]
 
 #: The models :func:`fit` knows, simplest first.
 MODELS = ("majority", "one_coin", "mace", "glad", "dawid_skene", "hierarchical")
@@ -102,3 +105,37 @@ def fit_model(coded: Any, model: str, *, gold: Any, seed: int, **options: Any) -
     if model == "majority":
         return fit_majority(coded, **options)
     return _FITTERS[model](coded, seed=seed, **options)
+
+
+def applicable_models(ann: Annotations | pd.DataFrame) -> tuple[str, ...]:
+    """The models that can be fitted to a data set: every one of :data:`MODELS`, but GLAD
+    only with at least two annotators and two categories.
+
+    Parameters
+    ----------
+    ann : Annotations or pandas.DataFrame
+        Single-label annotations.
+
+    Returns
+    -------
+    tuple of str
+        Names from :data:`MODELS`, in its order (simplest first); ``"auto"`` compares
+        exactly these.
+
+    Notes
+    -----
+    With one annotator or one category GLAD's annotator ability and item difficulty
+    (Whitehill et al. 2009) cannot be told apart, and
+    :func:`~analytics.models.glad.fit_glad` refuses the data.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> one = pd.DataFrame({"item": ["i1", "i2"], "annotator": ["a", "a"], "label": ["x", "y"]})
+    >>> "glad" in applicable_models(one)
+    False
+    """
+    ann = as_annotations(ann)
+    if ann.n_categories < 2 or ann.n_annotators < 2:
+        return tuple(m for m in MODELS if m != "glad")
+    return tuple(MODELS)

@@ -27,7 +27,7 @@ from analytics._core.validation import check_whole
 from analytics.data import Annotations
 from analytics.models.evaluation import gold_table
 from analytics.models.heldout import FoldScore
-from analytics.models.registry import MODELS, check_model, fit_model
+from analytics.models.registry import MODELS, applicable_models, check_model, fit_model
 from analytics.models.result import check_gold, code
 
 __all__ = ["choose", "compare", "n_parameters", "quick"]
@@ -70,7 +70,8 @@ def compare(
         Single-label annotations.
     models : str, sequence of str or None, default None
         Models to compare (names from :data:`~analytics.models.MODELS`; one name is a list
-        of one); None: all.
+        of one); None: all that apply to the data (:func:`applicable_models`; GLAD needs
+        two annotators and two categories).
     gold : mapping or pandas.Series, default None
         Known gold labels (item -> label). Used only for the accuracy columns; never in
         the fits and never in the held-out criterion.
@@ -119,11 +120,13 @@ def compare(
     """
     if isinstance(models, str):  # one name, not its letters ("unknown model 'm'")
         models = [models]
-    names = list(MODELS) if models is None else [check_model(m) for m in models]
-    if not names:
+    names = None if models is None else [check_model(m) for m in models]
+    if names == []:
         raise AnnotationDataError("no model to compare.", hint=f"Name some of {MODELS}.")
     folds = check_whole(folds, "folds", 2)
     coded = code(ann)
+    if names is None:  # all that apply: GLAD needs two annotators and two categories
+        names = list(applicable_models(coded.ann))
     gold_s = check_gold(coded.ann, gold)
     cv = FoldScore(coded, folds, seed)
     total, done = len(names) * (folds + 1), [0]

@@ -46,7 +46,7 @@ class Plan:
     curve : pandas.DataFrame
         Columns ``k`` (judgements per item; more judgements per item when
         ``current=True``, starting at 0), ``accuracy`` (mean over replicates), ``low``,
-        ``high`` (the interval at ``level``); all three are non-decreasing in ``k``.
+        ``high`` (the interval at ``confidence``); all three are non-decreasing in ``k``.
     target_accuracy : float
         NaN when no target was given.
     needed : int or None
@@ -74,7 +74,7 @@ class Plan:
         return float(hit.iloc[0]) if len(hit) else float("nan")
 
 
-def _check(target: Any, max_k: Any, n_items: Any, n_draws: Any, level: Any) -> None:
+def _check(target: Any, max_k: Any, n_items: Any, n_draws: Any, confidence: Any) -> None:
     if target is not None and (
         isinstance(target, bool) or not isinstance(target, Real) or not 0 < target <= 1
     ):
@@ -92,9 +92,10 @@ def _check(target: Any, max_k: Any, n_items: Any, n_draws: Any, level: Any) -> N
                 f"{name} must be a whole number from 1 to {top}; got {value!r}.",
                 hint="The defaults (max_k=10, n_items=2000, n_draws=40) suit most data.",
             )
-    if isinstance(level, bool) or not isinstance(level, Real) or not 0 < level < 1:
+    if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
         raise AnnotationDataError(
-            f"level must be in (0, 1); got {level!r}.", hint="Pass e.g. level=0.95."
+            f"confidence must be in (0, 1); got {confidence!r}.",
+            hint="Pass e.g. confidence=0.95.",
         )
 
 
@@ -138,8 +139,9 @@ def plan(
     current: bool = False,
     n_items: int = 2000,
     n_draws: int = 40,
-    level: float = 0.95,
+    confidence: float = 0.95,
     seed: int = 0,
+    level: float | None = None,
 ) -> Plan:
     """Expected accuracy of the model's labels with ``k`` judgements per item, by simulation.
 
@@ -163,9 +165,13 @@ def plan(
         to this many).
     n_draws : int, default 40
         Replicates, each with its own parameter draw.
-    level : float, default 0.95
+    confidence : float, default 0.95
         Coverage of the interval (equal tails over the replicates).
     seed : int, default 0
+        Seed of the parameter draws and the simulation.
+    level : float or None, default None
+        The former name of ``confidence`` (issue 12: one name per idea), still accepted;
+        giving both is an error.
 
     Returns
     -------
@@ -208,7 +214,14 @@ def plan(
     Robertson, T., Wright, F. T. and Dykstra, R. L. (1988). *Order Restricted Statistical
     Inference*. Wiley (isotonic regression).
     """
-    _check(target_accuracy, max_k, n_items, n_draws, level)
+    if level is not None:
+        if confidence != 0.95 and confidence != level:
+            raise AnnotationDataError(
+                f"confidence={confidence!r} and level={level!r} name the same setting.",
+                hint="Pass confidence= alone (level is its former name).",
+            )
+        confidence = level
+    _check(target_accuracy, max_k, n_items, n_draws, confidence)
     names, theta, pi, q = model_arrays(result)
     counts = getattr(result, "expected_counts", None)
     counts = np.asarray(counts, float) if counts is not None else None
@@ -254,7 +267,7 @@ def plan(
     # each replicate's expected accuracy cannot fall with more judgements (its decoder is
     # Bayes' rule under its own parameters): project its simulated curve onto that shape
     acc = np.array([isotonic_regression(row).x for row in acc])
-    tail = (1 - level) / 2
+    tail = (1 - confidence) / 2
     curve = pd.DataFrame(
         {
             "k": ks,
@@ -305,7 +318,7 @@ def plan(
             "current": current,
             "n_items": n_items,
             "n_draws": n_draws,
-            "level": level,
+            "confidence": confidence,
             "seed": seed,
         },
         notes,

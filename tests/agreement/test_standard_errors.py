@@ -291,3 +291,23 @@ def test_percent_agreement_has_an_interval_but_no_p_value():
     assert np.isfinite(row["se"]) and np.isfinite(row["analytic_low"])
     assert np.isnan(row["p_value"])
     assert np.isfinite(report.loc["Fleiss' kappa", "p_value"])
+
+
+def test_a_standard_error_within_rounding_of_zero_gives_no_p_value():
+    import pandas as pd
+
+    from analytics import load_annotations
+    from analytics.agreement import agreement_report
+
+    # three items, two annotators who never agree: every analytic SE is 0 up to rounding
+    df = pd.DataFrame(
+        {
+            "item": ["i1", "i1", "i2", "i2", "i3", "i3"],
+            "annotator": ["a", "b"] * 3,
+            "label": ["x", "y", "y", "x", "x", "y"],
+        }
+    )
+    report = agreement_report(load_annotations(df), n_boot=0)
+    small = report["se"].abs() < 1e-12
+    assert small.any()
+    assert report.loc[small, "p_value"].isna().all()

@@ -232,3 +232,24 @@ def test_report_weights_on_unordered_text_say_they_need_an_order():
     assert "order" in report.loc["Gwet's AC2 (linear weights)", "note"]
     plain = agreement_report(df, n_boot=0)  # nominal labels: no weighted rows by default
     assert not plain["coefficient"].str.contains("weights").any()
+
+
+def test_quadratic_weights_on_huge_values_do_not_overflow():
+    import pandas as pd
+
+    from analytics import load_annotations
+    from analytics.agreement import fleiss_kappa
+
+    df = pd.DataFrame(
+        {
+            "item": ["i0", "i0", "i1", "i1"],
+            "annotator": ["a", "b"] * 2,
+            "label": [1e300, 2.5, 1e300, 1e300],
+        }
+    )
+    small = df.assign(label=df["label"].replace({1e300: 1e3}))
+    kappa = fleiss_kappa(load_annotations(df, kind="numeric"), weights="quadratic")
+    assert np.isfinite(kappa) or kappa.reason
+    # the scale of the values does not change quadratic weights' shape much: same sign
+    other = fleiss_kappa(load_annotations(small, kind="numeric"), weights="quadratic")
+    assert np.sign(float(kappa)) == np.sign(float(other))

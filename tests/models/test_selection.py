@@ -273,3 +273,15 @@ def test_choose_does_not_send_two_models_that_agree_everywhere_to_compare_labels
     assert "The two label 1 of 5,000 items differently." in one and "0.0%" not in one
     assert one.endswith("compare their labels.")
     assert "The two label 10.0% of the items differently." in reason(500)
+
+
+def test_compare_all_leaves_out_the_models_that_cannot_apply():
+    # one annotator: GLAD cannot tell ability from difficulty; "all" had failed as a whole
+    from analytics.data import load_sample
+    from analytics.models import applicable_models, compare
+
+    ann = load_sample("crowd_intents")
+    one = ann.subset(annotators=[ann.annotators[0]])
+    table = compare(one, folds=2)
+    assert "glad" not in table.index
+    assert set(table.index) == set(applicable_models(one))

@@ -134,7 +134,9 @@ def test_agrees_with_held_out_reality_on_rte():
         ({"target_accuracy": 1.5}, "target_accuracy must be"),
         ({"max_k": 0}, "max_k must be a whole number"),
         ({"n_draws": 2.5}, "n_draws must be"),
-        ({"level": 1}, "level must be"),
+        ({"confidence": 1}, "confidence must be"),
+        ({"level": 1}, "confidence must be"),
+        ({"level": 0.9, "confidence": 0.8}, "name the same setting"),
     ],
 )
 def test_bad_settings(kwargs, match):
@@ -142,6 +144,18 @@ def test_bad_settings(kwargs, match):
         plan(equal_annotators(0.7), **kwargs)
     with pytest.raises(AnnotationDataError, match="not a fitted annotator model"):
         plan(SimpleNamespace())
+
+
+def test_the_interval_is_named_confidence_and_level_still_works():
+    # issue 12: one name per idea, `confidence` as in every other family
+    by_name = plan(equal_annotators(0.7), confidence=0.8, n_draws=20, n_items=300)
+    former = plan(equal_annotators(0.7), level=0.8, n_draws=20, n_items=300)
+    pd.testing.assert_frame_equal(by_name.curve, former.curve)
+    assert by_name.settings["confidence"] == 0.8
+    wide = plan(equal_annotators(0.7), confidence=0.99, n_draws=20, n_items=300)
+    assert (wide.curve["high"] - wide.curve["low"]).sum() > (
+        by_name.curve["high"] - by_name.curve["low"]
+    ).sum()
 
 
 def test_the_batch_star_sits_at_its_judgements_per_item():
