@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data.cells import CellColumn, first_seen, label_set, label_text, to_number
 from analytics.data.codes import first_seen_kept
 from analytics.data.kinds import LabelKind, infer_kind
 from analytics.data.load_report import missing_token_cautions
+from analytics.data.text_index import is_text
 
 __all__ = ["encode_labels"]
 
@@ -75,6 +76,8 @@ def encode_labels(
     cautions = missing_token_cautions(
         lab.token_counts(has_ids), per_category, cat_values, str(label)
     )
+    if lk is not LabelKind.MULTILABEL and pd.api.types.is_numeric_dtype(cat_values):
+        cautions += merged_number_cautions(lab, keep, str(label))
     return (matrix, label_values_codes, cat_values, lk, kind_reason, n_split), cautions
 
 
@@ -128,6 +131,33 @@ def _encode_sets(
     if multilabel_sep:
         split[:n_u] = [isinstance(v, str) and multilabel_sep in v for v in lab.uniques]
     return distinct[kcodes], pd.Index(cats, dtype=object), int(split[kcodes].sum())
+
+
+def merged_number_cautions(lab: CellColumn, keep: np.ndarray, label: str) -> list[str]:
+    """A caution when different label texts are one number ('1' and '01' both 1).
+
+    Labels that are all numbers are read as numbers, so texts that differ only in how
+    the number is written become one category. That is right for '1' and '1.0' from two
+    tools, and wrong for codes where '01' and '1' differ: the load says so instead of
+    deciding silently. Looks at the distinct texts only.
+    """
+    if not is_text(lab.uniques):
+        return []
+    used = np.bincount(lab.codes[keep], minlength=len(lab.uniques)) > 0
+    texts = lab.texts("label")[used]
+    numbers = lab.numbers()[used].astype(np.float64)
+    per_number = pd.Series(texts).groupby(numbers).unique()
+    merged = per_number[per_number.map(len) > 1]
+    if not len(merged):
+        return []
+    shown = ", ".join(repr(t) for t in sorted(merged.iloc[0])[:3])
+    more = f" ({len(merged):,} numbers are written more than one way)" if len(merged) > 1 else ""
+    return [
+        f"Labels {shown} in column {show_text(label)} are the same number, so they are read "
+        f"as one category{more}. If they are different codes, declare the categories as "
+        "text (categories=['01', '1', ...]; on the Data page, Category order) to keep "
+        "them apart."
+    ]
 
 
 def _encode_single(
