@@ -47,6 +47,7 @@ from analytics import AnnotationDataError, memory_budget
 from analytics.agreement import WEIGHT_FAMILIES
 from analytics.cli_input import (
     CliError,
+    Parser,
     add_engine_options,
     add_loader_options,
     categories_from,
@@ -381,7 +382,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 # ---------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m analytics",
         description="Concord: agreement, noise and annotator models for annotated data.",
     )

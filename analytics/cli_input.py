@@ -30,6 +30,7 @@ __all__ = [
     "JSON_VERSION",
     "LIMIT_FIELDS",
     "CliError",
+    "Parser",
     "add_engine_options",
     "add_loader_options",
     "categories_from",
@@ -45,6 +46,14 @@ __all__ = [
 
 class CliError(Exception):
     """A usage problem reported as one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a wrong option is one line (``concord: error: ...``, exit 2), as
+    every other error of the command line, with where to look instead of the usage."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"concord: error: {message} (see: {self.prog} --help)\n")
 
 
 def clean(value: Any) -> Any:

@@ -454,3 +454,12 @@ def test_the_agreement_verdict_judges_the_reports_own_distance(capsys):
     out = capsys.readouterr().out
     verdict = [line for line in out.splitlines() if line.startswith("Verdict")]
     assert verdict and "ordinal" in verdict[0] and "nominal" not in verdict[0]
+
+
+def test_a_wrong_option_is_one_line_with_where_to_look(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["agreement", CROWD, "--bootstrap", "1e3"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "usage:" not in err
+    assert err.startswith("concord: error: argument --bootstrap") and "agreement --help" in err
