@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analytics import AnnotationDataError, memory_budget
+from analytics import AnnotationDataError, format_count, memory_budget
 from analytics.agreement import WEIGHT_FAMILIES
 from analytics.cli_input import (
     CliError,
@@ -84,7 +84,7 @@ def cmd_summary(args: argparse.Namespace) -> None:
         emit(payload)
         return
     print(
-        f"{ann.name}: {ann.n_items:,} items, {ann.n_annotators:,} annotators, {ann.n_judgements:,} judgements"
+        f"{ann.name}: {format_count(ann.n_items, 'item')}, {format_count(ann.n_annotators, 'annotator')}, {format_count(ann.n_judgements, 'judgement')}"
     )
     print(
         f"{ann.n_categories} categories ({ann.kind.value}): {', '.join(payload['categories'][:20])}"
@@ -238,7 +238,7 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         emit(payload)
         return
     print(
-        f"{ann.name}: Dawid-Skene {'converged' if result.converged else 'stopped'} after {result.n_iter} iterations"
+        f"{ann.name}: Dawid-Skene {'converged' if result.converged else 'stopped'} after {format_count(result.n_iter, 'iteration')}"
     )
     print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
     print(f"items with posterior >= 0.99: {fit_summary(result).confident_share:.1%}")

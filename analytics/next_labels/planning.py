@@ -286,7 +286,8 @@ def plan(
         needed_surely = int(sure.iloc[0]) if len(sure) else None
         more = "more " if current else ""
         reason = (
-            f"{format_count(needed, more + 'judgement')} per item reach an expected accuracy of "
+            f"{format_count(needed, more + 'judgement')} per item "
+            f"{'reaches' if needed == 1 else 'reach'} an expected accuracy of "
             f"{target_accuracy:.1%}"
             + (
                 f"; {needed_surely} reach it at the interval's lower end."

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analytics._core.formatting import format_percent
+from analytics._core.formatting import format_count, format_percent
 from analytics.overview.confusion import confused_pair
 from analytics.overview.measures import SURE
 from analytics.overview.results import Answer, Recommendation
@@ -133,7 +133,8 @@ def recommend(
     if 0 < n_items < FEW_ITEMS:
         a = answers["agreement"]
         return Recommendation(
-            f"Not a benchmark yet: {n_items:,} items are too few for these answers to mean "
+            f"Not a benchmark yet: {format_count(n_items, 'item')} "
+            f"{'is' if n_items == 1 else 'are'} too few for these answers to mean "
             "much (each figure rests on a handful of items; intervals and the model's "
             f"certainty are rough). Label at least {FEW_ITEMS} items, then read them again.",
             Severity.CAUTION,
