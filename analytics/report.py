@@ -136,7 +136,7 @@ def report_blocks(
         "agreement": lambda: agreement_blocks(ann, settings),
         "multilabel": lambda: multilabel_blocks(ann),
         "noise": lambda: noise_blocks(ann, settings),
-        "dawid_skene": lambda: dawid_skene_blocks(ann, settings),
+        "dawid_skene": lambda: dawid_skene_blocks(ann, settings, gold),
     }
     blocks: list[Block] = []
     for name in chosen:

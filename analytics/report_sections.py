@@ -220,13 +220,34 @@ def noise_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
     return blocks
 
 
-def dawid_skene_blocks(ann: Annotations, settings: ReportSettings) -> list[Block]:
+def _gold_blocks(result: Any, gold: Any) -> list[Block]:
+    """Against known gold labels: the model's measured error, judged, and the table."""
+    from analytics import dawid_skene as ds
+
+    table = ds.gold_accuracy(result, gold)
+    row = table.iloc[-1]  # the model's row (majority vote's comes first)
+    error = 1.0 - float(row["accuracy"])
+    return [
+        Block(
+            "dawid_skene",
+            "text",
+            text=f"Against the {int(row['items']):,} items with known gold labels, "
+            f"{format_judged('gold_error', error)} of the model's labels are wrong: the "
+            "figure to trust over the model's own account below.",
+            verdict=judge("gold_error", error),
+        ),
+        Block("dawid_skene", "table", "Accuracy on the gold labels", table=table),
+    ]
+
+
+def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = None) -> list[Block]:
     from analytics import dawid_skene as ds
 
     s = "dawid_skene"
     result = ds.fit(ann, **settings.fit_options())
     share = ds.fit_summary(result).confident_share
     error = expected_label_error(result.confidence)
+    measured = [] if gold is None else _gold_blocks(result, gold)
     return [
         Block(
             s,
@@ -235,6 +256,7 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings) -> list[Block
             f"{'converged' if result.converged else 'not converged'}) gives each item a probability for every "
             f"category; {share:.1%} of items have a top posterior of at least 0.99.",
         ),
+        *measured,
         Block(
             s,
             "text",

@@ -237,3 +237,16 @@ def test_a_multilabel_set_of_empty_sets_is_reported_not_crashed():
     )
     html = build_report(ann, n_boot=0)
     assert "Not computed for this data: every label set" in html
+
+
+def test_known_gold_is_measured_in_the_dawid_skene_section_too(crowd):
+    # the section had judged only the model's own posteriors (0.8% on RTE) while the
+    # Overview of the same report measured 7.3% against gold
+    from analytics.data import sample_truth
+
+    blocks = report_blocks(crowd, ["dawid_skene"], gold=sample_truth("crowd_intents"))
+    measured = [b for b in blocks if (b.text or "").startswith("Against the 300 items")]
+    assert len(measured) == 1 and measured[0].verdict is not None
+    assert "Accuracy on the gold labels" in [b.title for b in blocks]
+    plain = report_blocks(crowd, ["dawid_skene"])
+    assert not [b for b in plain if (b.text or "").startswith("Against the")]
