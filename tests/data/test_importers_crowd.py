@@ -65,8 +65,15 @@ def test_mturk_several_answer_columns_need_a_choice():
         return [*header, "Answer.comment"], rows
 
     data = edit_csv(MTURK, add_comment)
-    with pytest.raises(AnnotationDataError, match=r"answer 2 questions.*answer="):
+    with pytest.raises(AnnotationDataError, match=r"answer 2 questions") as err:
         load_annotations(upload(data, "batch.csv"))
+    # the hint is what load_annotations takes (there is no answer= argument)
+    assert "tool_options={'answer': '...'}" in str(err.value)
+    assert "--tool-option answer=" in str(err.value)
+    chosen = load_annotations(
+        upload(data, "batch.csv"), tool_options={"answer": "Answer.sentiment"}
+    )
+    assert chosen.n_judgements == 9
     ann = convert(upload(data, "batch.csv"), answer="Answer.sentiment")
     assert ann.n_judgements == 9
     with pytest.raises(AnnotationDataError, match=r"no question 'Answer\.mood'"):

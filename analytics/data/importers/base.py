@@ -27,6 +27,7 @@ __all__ = [
     "ToolReader",
     "ToolResult",
     "choose",
+    "choose_hint",
     "column",
     "finish",
     "settle_sets",
@@ -205,9 +206,18 @@ def choose(
         raise AnnotationDataError(
             f"there is no {what} {value!r} in this {tool} export.",
             source=source,
-            hint=f"Choose {option}= from: {shown}.",
+            hint=f"{choose_hint(option)} From: {shown}.",
         )
     return value
+
+
+def choose_hint(option: str) -> str:
+    """How to choose a tool export's ``option`` at each door: the library, the command
+    line and the Data page (``load_annotations`` takes it in ``tool_options``)."""
+    return (
+        f"Choose one with tool_options={{'{option}': '...'}} (command line: --tool-option "
+        f"{option}=...; Data page: the tool's choice box)."
+    )
 
 
 # ---------------------------------------------------------------------------- label sets

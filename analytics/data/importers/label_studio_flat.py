@@ -43,6 +43,7 @@ from analytics.data.importers.base import (
     ToolReader,
     ToolResult,
     choose,
+    choose_hint,
     column,
     finish,
     settle_sets,
@@ -281,7 +282,7 @@ def convert(
                     else "no column holds item-level answers (choices, rating, number, taxonomy)."
                 ),
                 source=source,
-                hint="Choose one with from_name='...'." if maybe else None,
+                hint=choose_hint("from_name") if maybe else None,
             )
         chosen = (sure or maybe)[0][0]
     controls = dict(sure + maybe)

@@ -41,6 +41,7 @@ from analytics.data.importers.base import (
     ToolReader,
     ToolResult,
     choose,
+    choose_hint,
     column,
     settle_sets,
 )
@@ -301,7 +302,7 @@ def convert(
                 f"the MTurk results answer {len(available)} questions: "
                 f"{', '.join(available)}; say which one to analyse.",
                 source=source,
-                hint="Choose one with answer='...' (on the upload page: the question box).",
+                hint=choose_hint("answer"),
             )
         question = available[0]
     question = choose(

@@ -29,6 +29,7 @@ from analytics.data.importers.base import (
     ToolReader,
     ToolResult,
     choose,
+    choose_hint,
     column,
 )
 from analytics.data.importers.crowd import assignments_result, item_ids
@@ -89,7 +90,7 @@ def convert(
                 f"the Toloka results have {len(outputs)} output fields: {', '.join(outputs)}; "
                 "say which one to analyse.",
                 source=source,
-                hint="Choose one with answer='...'.",
+                hint=choose_hint("answer"),
             )
         answer = outputs[0]
     answer = choose(answer, outputs, what="output field", option="answer", source=source, tool=NAME)
