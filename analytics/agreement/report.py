@@ -370,7 +370,7 @@ def agreement_report(
             a_lo, a_hi, clipped = clip_interval(name, a_lo, a_hi)
             if clipped:
                 se_method += f"; {CLIPPED}"
-        elif name in boot and np.isfinite(value):
+        elif name in boot and np.isfinite(value) and not few:  # too few: no resampled SE
             reps = boot[name][np.isfinite(boot[name])]
             if len(reps) >= 2:
                 se, se_method = float(reps.std(ddof=1)), "bootstrap SD (no analytic SE)"

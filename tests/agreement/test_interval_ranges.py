@@ -125,6 +125,9 @@ def test_too_few_items_get_no_resampled_interval(n_items):
         assert np.isnan(kappa["ci_low"]) and np.isnan(kappa["ci_high"])
         assert kappa["ci_method"] == "none (too few items to resample)"
         assert f"{n_items} items compared, fewer than 10" in kappa["note"]
+    # nor a standard error from the resamples that are not drawn (one item had read
+    # "SE 0.000, bootstrap SD" beside "none (too few items to resample)")
+    assert not report["se_method"].str.startswith("bootstrap SD").any()
 
 
 def test_ten_items_are_resampled():
@@ -138,3 +141,9 @@ def test_ten_items_are_resampled():
     )
     kappa = agreement_report(df, n_boot=200).set_index("coefficient").loc["Fleiss' kappa"]
     assert kappa["ci_method"].startswith("bootstrap over items")
+
+
+def test_one_item_has_no_resampled_standard_error():
+    df = pd.DataFrame({"item": ["i"] * 3, "annotator": ["a", "b", "c"], "label": ["x", "y", "x"]})
+    report = agreement_report(df)
+    assert report["se"].isna().all() and not report["se_method"].str.len().any()
