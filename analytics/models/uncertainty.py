@@ -50,9 +50,11 @@ class Uncertainty:
         Coverage of the intervals.
     annotator_accuracy : pandas.DataFrame
         Index annotator; ``estimate`` (the full fit), ``low``, ``high``, ``fits`` (bootstrap
-        fits in which the annotator had a judgement; the interval uses those only).
+        fits in which the annotator had a judgement; the interval uses those only),
+        ``note`` (:data:`WITHHELD` where the interval would exclude the estimate and is
+        left out, NaN ends; else empty).
     prevalence : pandas.DataFrame
-        Index category; ``estimate``, ``low``, ``high``.
+        Index category; ``estimate``, ``low``, ``high``, ``note`` (as above).
     confusion_low, confusion_high : ndarray, shape (J, K, K)
         Percentile interval of every confusion entry (NaN for an annotator absent from
         every resample).
@@ -121,6 +123,28 @@ def _refit(result: ModelResult, name: str, coded: Any, seed: int) -> tuple[np.nd
         pi = pi + w * fitted.prevalence.to_numpy()
         post = post + w * fitted.posteriors.to_numpy()
     return theta, pi, post
+
+
+#: Why an interval is left out (:func:`_withhold`).
+WITHHELD = (
+    "interval withheld: the full fit's estimate lies outside it (the model's estimate "
+    "moves when the items are resampled; do not read a range from these refits)"
+)
+
+
+def _withhold(table: pd.DataFrame) -> pd.DataFrame:
+    """Leave out intervals that exclude their own estimate, saying so in ``note``.
+
+    A percentile interval can miss the estimate when the fit is biased under resampling
+    (a hierarchical model's shrinkage differs on resamples that repeat items; a fit that
+    is not identified). Such an interval does not describe the estimate's uncertainty;
+    the agreement report withholds its bootstrap intervals by the same rule.
+    """
+    est, low, high = table["estimate"], table["low"], table["high"]
+    outside = low.notna() & high.notna() & ~((low - 1e-12 <= est) & (est <= high + 1e-12))
+    table.loc[outside, ["low", "high"]] = np.nan
+    table["note"] = np.where(outside, WITHHELD, "")
+    return table
 
 
 def bootstrap(
@@ -219,18 +243,22 @@ def bootstrap(
         lo_t, hi_t = np.nanquantile(thetas, [tail, 1 - tail], axis=0)
         lo_a, hi_a = np.nanquantile(accs, [tail, 1 - tail], axis=0)
     lo_p, hi_p = np.quantile(pis, [tail, 1 - tail], axis=0)
-    acc_table = pd.DataFrame(
-        {
-            "estimate": result.annotator_accuracy.to_numpy(),
-            "low": lo_a,
-            "high": hi_a,
-            "fits": np.isfinite(accs).sum(axis=0),
-        },
-        index=ann.annotators,
+    acc_table = _withhold(
+        pd.DataFrame(
+            {
+                "estimate": result.annotator_accuracy.to_numpy(),
+                "low": lo_a,
+                "high": hi_a,
+                "fits": np.isfinite(accs).sum(axis=0),
+            },
+            index=ann.annotators,
+        )
     )
-    prev = pd.DataFrame(
-        {"estimate": result.prevalence.to_numpy(), "low": lo_p, "high": hi_p},
-        index=ann.categories,
+    prev = _withhold(
+        pd.DataFrame(
+            {"estimate": result.prevalence.to_numpy(), "low": lo_p, "high": hi_p},
+            index=ann.categories,
+        )
     )
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = np.where(counted > 0, changed / np.where(counted > 0, counted, 1), np.nan)
