@@ -17,7 +17,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from analytics._core.formatting import format_p_value
+from analytics._core.formatting import format_number, format_p_value
 from analytics.overview import format_judged, judge
 
 __all__ = ["agreement_text", "plain_table"]
@@ -155,7 +155,11 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
         if note:
             notes.setdefault(note, len(notes) + 1)
         low, high = r.get("ci_low", math.nan), r.get("ci_high", math.nan)
-        interval = _DASH if math.isnan(low) or math.isnan(high) else f"{low:.3f} to {high:.3f}"
+        interval = (
+            _DASH
+            if math.isnan(low) or math.isnan(high)
+            else f"{format_number(low)} to {format_number(high)}"
+        )
         items = r.get("items_used", math.nan)
         rows.append(
             [
@@ -164,7 +168,7 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
                 if math.isnan(r["value"])
                 else format_judged("agreement", r["value"])  # never printed onto 0.667
                 if str(r["coefficient"]).startswith("Krippendorff")
-                else f"{r['value']:.3f}",
+                else format_number(r["value"]),
                 interval,
                 _cell(float(r.get("se", math.nan)), 3),
                 format_p_value(r.get("p_value", math.nan), _DASH),

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
-from analytics._core.formatting import format_p_value
+from analytics._core.formatting import format_number, format_p_value
 from analytics.data import Annotations
 from analytics.overview import Verdict
 
@@ -97,7 +97,7 @@ def _cell(value: object, p_value: bool = False, whole: bool = False) -> str:
     if isinstance(value, float) and not np.isfinite(value):
         return html.escape(str(value))
     if isinstance(value, float):
-        return f"{value:,.0f}" if whole else f"{value:.3f}"
+        return f"{round(value) + 0.0:,.0f}" if whole else format_number(value)
     return html.escape(str(value))
 
 
@@ -183,7 +183,7 @@ def agreement_display(report: pd.DataFrame, confidence: float) -> pd.DataFrame:
     """
 
     def interval(low: float, high: float) -> str:
-        return "–" if low != low or high != high else f"{low:.3f} to {high:.3f}"
+        return "–" if low != low or high != high else f"{_cell(low)} to {_cell(high)}"
 
     return pd.DataFrame(
         {

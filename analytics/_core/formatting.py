@@ -107,11 +107,12 @@ def format_number(x: float, digits: int = 3) -> str:
 
     Examples
     --------
-    >>> format_number(0.42822), format_number(float("nan"))
-    ('0.428', '—')
+    >>> format_number(0.42822), format_number(float("nan")), format_number(-0.0000001)
+    ('0.428', '—', '0.000')
     """
     x = float(x)
-    return f"{x:.{digits}f}" if math.isfinite(x) else "—"
+    # + 0.0 turns the -0.0 that rounding leaves of a tiny negative into 0.0 ("-0.000")
+    return f"{round(x, digits) + 0.0:.{digits}f}" if math.isfinite(x) else "—"
 
 
 def _side(x: Decimal, threshold: Decimal) -> int:
