@@ -422,7 +422,7 @@ elif section == "Prevalence and confidence":
 elif section == "Item browser":
     c1, c2 = st.columns([2, 1])
     below = c1.slider(
-        "Show items whose top posterior is below", 0.0, 1.0, 0.99, 0.01, key="gl_below"
+        "Show items whose top posterior is below", 0.01, 1.0, 0.99, 0.01, key="gl_below"
     )
     order = c2.selectbox("Order", ["least sure first", "item order"], key="gl_order")
     view = uncertain_items(result, below, least_sure_first=order == "least sure first")

@@ -47,8 +47,12 @@ def test_a_plain_dawid_skene_fit_is_bootstrapped_as_the_family_model():
     boot = models.bootstrap(small, ds.fit(small), n_boot=3)
     same = models.bootstrap(small, models.fit(small, model="dawid_skene"), n_boot=3)
     # the same refits (the family's Dawid-Skene, the same draws): the same intervals
-    ends = [c for c in boot.annotator_accuracy.columns if c != "estimate"]
-    pd.testing.assert_frame_equal(boot.annotator_accuracy[ends], same.annotator_accuracy[ends])
+    # (where neither withholds its interval: that depends on each full fit's estimate)
+    a, b = boot.annotator_accuracy, same.annotator_accuracy
+    both = a["low"].notna() & b["low"].notna()
+    assert both.sum() >= len(a) // 2
+    ends = ["low", "high", "fits"]
+    pd.testing.assert_frame_equal(a.loc[both, ends], b.loc[both, ends])
 
 
 def test_weight_family_names_ignore_case():

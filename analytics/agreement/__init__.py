@@ -43,7 +43,12 @@ from analytics.agreement.figures import (
     pairwise_heatmap,
     per_category_bars,
 )
-from analytics.agreement.krippendorff import default_distance, distance_options, krippendorff_alpha
+from analytics.agreement.krippendorff import (
+    check_distance,
+    default_distance,
+    distance_options,
+    krippendorff_alpha,
+)
 from analytics.agreement.ordering import ORDERS, annotator_order, pairwise_window
 from analytics.agreement.paradox import KappaParadox, kappa_max, kappa_paradox
 from analytics.agreement.prepared import Coefficient
@@ -89,6 +94,7 @@ __all__ = [
     "bootstrap_cost",
     "brennan_prediger",
     "chance_agreement",
+    "check_distance",
     "cohen_kappa",
     "conger_kappa",
     "contingency",

@@ -17,7 +17,7 @@ from analytics._core.bootstrap import (
     check_resampling,
 )
 from analytics._core.budget import check_budget, estimate_bytes
-from analytics.agreement.chance import beyond_chance, chance_agreement
+from analytics.agreement.chance import beyond_chance, chance_from_shares
 from analytics.agreement.prepared import NO_PAIRS, coders, prepare
 from analytics.data import Annotations
 
@@ -224,7 +224,7 @@ def _per_category_statistics(
             p_a = t[:, :q] / t[:, [2 * q]]
             pi = t[:, q : 2 * q] / t[:, [2 * q + 1]]
             # one-vs-rest: the shares of "j" and "not j" (rows of replicates x categories)
-            pe = chance_agreement("fleiss_kappa", np.stack([pi, 1 - pi], -1).reshape(-1, 2))
+            pe = chance_from_shares("fleiss_kappa", np.stack([pi, 1 - pi], -1).reshape(-1, 2))
             value = beyond_chance(p_a, pe.reshape(pi.shape))
         return np.where(varies(t[:, 2 * q + 2 :]) & (t[:, [2 * q]] > 0), value, np.nan)
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from analytics._core.validation import check_choice
+from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import PROBABILITY_TOL, check_choice
 
-__all__ = ["FLEISS_FAMILY", "beyond_chance", "chance_agreement"]
+__all__ = ["FLEISS_FAMILY", "beyond_chance", "chance_agreement", "chance_from_shares"]
 
 FLEISS_FAMILY = ("fleiss_kappa", "gwet_ac1", "brennan_prediger")
 """The coefficients :func:`chance_agreement` knows: same :math:`p_a`, different :math:`p_e`."""
@@ -32,7 +33,8 @@ def chance_agreement(
     coefficient : {"fleiss_kappa", "gwet_ac1", "brennan_prediger"}
         Whose chance agreement.
     shares : array_like, shape (q,) or (b, q)
-        Category shares :math:`\\pi_k` (one row per replicate).
+        Category shares :math:`\\pi_k` (one row per replicate): every share in [0, 1],
+        every row summing to 1 (within 1e-9).
     weights : ndarray, shape (q, q), optional
         Agreement weights :math:`w_{kl}`; default identity (unweighted).
 
@@ -44,7 +46,8 @@ def chance_agreement(
     Raises
     ------
     AnnotationDataError
-        ``coefficient`` is not one of :data:`FLEISS_FAMILY`.
+        ``coefficient`` is not one of :data:`FLEISS_FAMILY`; ``shares`` are not numbers
+        in [0, 1] or a row does not sum to 1.
 
     Notes
     -----
@@ -69,6 +72,42 @@ def chance_agreement(
     [0.82, 0.18, 0.5]
     """
     check_choice(coefficient, "coefficient", FLEISS_FAMILY)
+    return chance_from_shares(coefficient, _checked_shares(shares), weights)
+
+
+def _checked_shares(shares: Any) -> np.ndarray:
+    """``shares`` as a (b, q) array of probability vectors, or an error saying what is wrong."""
+    hint = "Pass each category's share of the labels, e.g. counts / counts.sum()."
+    try:
+        pi = np.atleast_2d(np.asarray(shares, dtype=float))
+    except (TypeError, ValueError):
+        raise AnnotationDataError("shares must be numbers.", hint=hint) from None
+    if pi.ndim != 2 or pi.shape[1] == 0:
+        raise AnnotationDataError(
+            f"shares must be one row of q category shares (or b rows); got shape {pi.shape}.",
+            hint=hint,
+        )
+    if not ((pi >= 0) & (pi <= 1)).all():
+        raise AnnotationDataError(
+            "shares must lie between 0 and 1 (NaN refused); got "
+            f"{pi[~((pi >= 0) & (pi <= 1))][:3].tolist()}.",
+            hint=hint,
+        )
+    total = pi.sum(axis=1)
+    if (np.abs(total - 1.0) > PROBABILITY_TOL).any():
+        bad = float(total[np.abs(total - 1.0) > PROBABILITY_TOL][0])
+        raise AnnotationDataError(
+            f"the shares must sum to 1 (within {PROBABILITY_TOL:g}); they sum to {bad:.12g}.",
+            hint="Divide them by their sum.",
+        )
+    return pi
+
+
+def chance_from_shares(
+    coefficient: str, shares: np.ndarray, weights: np.ndarray | None = None
+) -> np.ndarray:
+    """:func:`chance_agreement` without its checks, for shares the coefficients computed
+    (bootstrap replicates may hold NaN rows, which give NaN)."""
     pi = np.atleast_2d(np.asarray(shares, dtype=float))
     q = pi.shape[1]
     w = None if weights is None else np.asarray(weights, dtype=float)  # None: identity

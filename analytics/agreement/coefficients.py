@@ -7,7 +7,7 @@ a float that is NaN when undefined and carries ``note`` and ``items_used``:
 :func:`conger_kappa`, :func:`brennan_prediger`, :func:`gwet_ac1`; Krippendorff's alpha
 and :func:`default_distance`, the alpha distance that suits the
 label kind (both in :mod:`analytics.agreement.krippendorff`), and
-:func:`~analytics.agreement.chance.chance_agreement` the chance term of the Fleiss family.
+:func:`~analytics.agreement.chance.chance_from_shares` the chance term of the Fleiss family.
 
 Every coefficient is written as a function of sums over items of per-item statistics
 (:class:`analytics._core.bootstrap.ItemStatistic`), which makes the point estimate one pass of
@@ -43,7 +43,7 @@ from analytics._core.bootstrap import ItemStatistic
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.lazy import engine_answer, is_lazy, no_engine_weights
 from analytics.agreement.annotator_pairs import pair_coefficient
-from analytics.agreement.chance import beyond_chance, chance_agreement
+from analytics.agreement.chance import beyond_chance, chance_from_shares
 from analytics.agreement.prepared import (
     NO_PAIRS,
     ONE_CATEGORY,
@@ -168,7 +168,7 @@ def _fleiss_family_statistic(p: Prepared, w: np.ndarray | None, which: str) -> I
         with np.errstate(invalid="ignore", divide="ignore"):
             pa = t[:, 0] / t[:, 1]
             pi = t[:, 3:] / t[:, [2]]
-            pe = chance_agreement(which, pi, w)
+            pe = chance_from_shares(which, pi, w)
             value = beyond_chance(pa, pe)
         degenerate = (t[:, 1] == 0) | ((pi > 0).sum(axis=1) < 2) | np.isclose(pe, 1.0)
         return np.where(degenerate, np.nan, value)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, wrong_type
 from analytics.agreement.set_distances import DKPRO_SET_DISTANCES, SET_DISTANCES
 from analytics.data import Annotations, LabelKind
 
@@ -197,8 +197,10 @@ def resolve_distance(distance: str | Callable, kind: LabelKind) -> str | Callabl
                 return name
         return distance
     if not isinstance(distance, str):
-        raise AnnotationDataError(
-            f"distance must be a name or a callable, not {type(distance).__name__}."
+        raise wrong_type(
+            distance,
+            "distance as a name or a callable",
+            hint=f"Names: {', '.join(METRIC_DISTANCES)}; or a function of two labels.",
         )
     name = distance.lower()
     if kind is LabelKind.MULTILABEL:
@@ -251,10 +253,28 @@ def _callable_distances(
     for q, (r, c) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
         key = (r, c)
         if key not in cache:
-            cache[key] = float(fn(labels[r], labels[c]))
+            cache[key] = _distance_number(fn, labels[r], labels[c])
             _check_distance_value(fn, labels[r], labels[c], cache[key])
         out[q] = cache[key]
     return out
+
+
+def _distance_number(fn: Callable, a: object, b: object) -> float:
+    """``fn(a, b)`` as a float, or an error naming the function and what it returned."""
+    raw = fn(a, b)
+    try:
+        if isinstance(raw, (str, bytes)):
+            raise TypeError
+        return float(raw)
+    except (TypeError, ValueError):
+        name, shown = getattr(fn, "__name__", type(fn).__name__), repr(raw)
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
+        raise AnnotationDataError(
+            f"the distance function {name} returned {shown} ({type(raw).__name__}) "
+            f"for the labels {a!r} and {b!r}; a distance must be a number.",
+            hint="Fix the function: it returns the disagreement delta squared as a number "
+            "(e.g. (a - b) ** 2).",
+        ) from None
 
 
 def _check_distance_value(fn: Callable, a: object, b: object, value: float) -> None:

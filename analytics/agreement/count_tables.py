@@ -13,6 +13,7 @@ which a count table does not say: their rows are NaN with that reason.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from analytics._core.errors import AnnotationDataError, require
 from analytics.agreement.coefficients import build_family, build_percent
 from analytics.agreement.coincidence import (
     ValueTable,
@@ -122,6 +124,8 @@ def count_table_agreement(
     ------
     AnnotationDataError
         A cell that is not a finite number >= 0, or bad weights or distance.
+    ArgumentTypeError
+        ``table`` is text or a path rather than a table.
 
     Notes
     -----
@@ -148,7 +152,21 @@ def count_table_agreement(
     >>> count_table_agreement(t).set_index("coefficient")["value"].round(3)["Fleiss' kappa"]
     np.float64(0.464)
     """
-    counts, items, cats = count_matrix_of(table, categories, "count table")
+    require(
+        table,
+        not isinstance(table, (str, bytes, os.PathLike)),
+        "a count table (a DataFrame or a 2-d array of counts)",
+        hint="Read a file first, e.g. count_table_agreement(pd.read_csv(path)).",
+    )
+    try:
+        counts, items, cats = count_matrix_of(table, categories, "count table")
+    except AnnotationDataError:
+        raise
+    except (TypeError, ValueError):  # [["a", "b"]]: cells numpy cannot read as numbers
+        raise AnnotationDataError(
+            "a count table holds numbers: how many raters chose each category.",
+            hint="Pass a DataFrame or a 2-d array of counts >= 0 (items x categories).",
+        ) from None
     ann = _shell(items, cats, kind)
     n_i = counts.sum(axis=1)
     p = Prepared(

@@ -30,6 +30,7 @@ from analytics.data import Annotations, LabelKind, as_annotations
 __all__ = [
     "alpha_statistic",
     "build_alpha",
+    "check_distance",
     "default_distance",
     "distance_from_weights",
     "distance_label",
@@ -134,6 +135,39 @@ def distance_options(ann: Annotations | pd.DataFrame) -> list[str]:
         signed = len(ann.categories) and ann.categories.min() < 0
         return ["nominal", "ordinal", "interval"] + ([] if signed else ["ratio"])
     return ["nominal", "ordinal"] if _has_order(ann) else ["nominal"]
+
+
+def check_distance(ann: Annotations | pd.DataFrame, distance: str | Callable) -> str | Callable:
+    """A distance :func:`krippendorff_alpha` knows for these labels, checked up front.
+
+    Parameters
+    ----------
+    ann : Annotations, DataFrame or LazyAnnotations
+        Only the label kind is used.
+    distance : str or callable
+        A distance name (any case) or a function of two labels.
+
+    Returns
+    -------
+    str or callable
+        The name in lower case (a set distance's name for its function), or the callable.
+
+    Raises
+    ------
+    AnnotationDataError
+        A name alpha does not know, or one not defined for the label kind (set distances
+        on single-label data, metric ones on label sets).
+    ArgumentTypeError
+        ``distance`` is neither a name nor a callable.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"]})
+    >>> check_distance(df, "Ordinal")
+    'ordinal'
+    """
+    ann = ann if is_lazy(ann) else as_annotations(ann)  # kind only
+    return resolve_distance(distance, ann.kind)
 
 
 def alpha_statistic(ann: Annotations, distance: str | Callable) -> ItemStatistic:

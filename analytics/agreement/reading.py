@@ -7,12 +7,15 @@ a value and its interval, and :data:`CAVEAT` what agreement cannot tell.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
+from analytics._core.errors import AnnotationDataError, require, show_text
 from analytics._core.formatting import format_judged_value, snap_to_edges
 from analytics._core.validation import check_confidence
 
-__all__ = ["CAVEAT", "FEW_SHARED", "band", "reading", "shown_value"]
+__all__ = ["CAVEAT", "FEW_SHARED", "KNOWN_COEFFICIENTS", "band", "reading", "shown_value"]
 
 #: How a mean over annotator pairs notes the pairs that share few items (in its note).
 FEW_SHARED = "of the pairs averaged share fewer than 10 items (noisy)"
@@ -40,8 +43,32 @@ _BANDS = [  # Landis & Koch (1977), for kappa-type coefficients
 _ALPHA_GOOD, _ALPHA_TENTATIVE = 0.8, 0.667  # Krippendorff (2004), chapter 11
 
 
+#: The coefficients :func:`band` and :func:`reading` know, as agreement_report names them.
+KNOWN_COEFFICIENTS = (
+    "Percent agreement",
+    "Cohen's kappa",
+    "Scott's pi",
+    "Fleiss' kappa",
+    "Conger's kappa",
+    "Brennan-Prediger",
+    "Gwet's AC1",
+    "Gwet's AC2",
+    "Krippendorff's alpha",
+)
+# a word of one of them, in a display name ("Fleiss' kappa (linear weights)") or a function
+# name ("scott_pi")
+_KNOWN_WORD = re.compile(r"percent|alpha|kappa|scott|\bpi\b|_pi\b|ac[12]\b|brennan|prediger", re.I)
+
+
 def _thresholds(coefficient: str) -> tuple[float, ...]:
-    """Where :func:`band`'s label for the coefficient changes."""
+    """Where :func:`band`'s label for the coefficient changes (unknown names refused)."""
+    require(coefficient, isinstance(coefficient, str), "a coefficient name (text)")
+    if not _KNOWN_WORD.search(coefficient):
+        raise AnnotationDataError(
+            f"unknown coefficient {show_text(coefficient)}.",
+            hint=f"Use one of: {', '.join(KNOWN_COEFFICIENTS)} (a note in brackets after the "
+            "name, such as ' (nominal)', is fine).",
+        )
     name = coefficient.lower()
     if name.startswith("percent"):
         return ()
@@ -67,13 +94,20 @@ def band(coefficient: str, value: float) -> str:
     ----------
     coefficient : str
         The coefficient's display name: names starting with "percent" are raw agreement,
-        names containing "alpha" are Krippendorff's alpha, anything else kappa-type.
+        names containing "alpha" are Krippendorff's alpha, the other names of
+        :data:`KNOWN_COEFFICIENTS` kappa-type.
     value : float
         The value (NaN: ``"undefined"``).
 
     Returns
     -------
     str
+
+    Raises
+    ------
+    AnnotationDataError
+        A name that is none of :data:`KNOWN_COEFFICIENTS` (an ArgumentTypeError when it
+        is not text).
 
     Notes
     -----
@@ -144,6 +178,12 @@ def reading(
     -------
     str
 
+    Raises
+    ------
+    AnnotationDataError
+        An unknown coefficient (as :func:`band`) or a confidence not strictly between 0
+        and 1.
+
     Notes
     -----
     The verbal label is :func:`band`'s; when the interval's ends fall in different bands
@@ -165,6 +205,7 @@ def reading(
     "0.62: substantial agreement beyond chance; the 95% interval 0.58 to 0.66 ..."
     """
     confidence = check_confidence(confidence)
+    _thresholds(coefficient)  # refuses an unknown name, even for an undefined value
     if not np.isfinite(value):
         return f"Undefined: {note}." if note else "Undefined for these data."
     text = f"{shown_value(coefficient, value)}: {band(coefficient, value)}"

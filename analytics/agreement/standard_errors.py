@@ -44,7 +44,7 @@ import numpy as np
 from scipy import sparse
 from scipy import stats as sps
 
-from analytics.agreement.chance import beyond_chance, chance_agreement
+from analytics.agreement.chance import beyond_chance, chance_from_shares
 from analytics.agreement.prepared import Prepared
 
 __all__ = [
@@ -227,7 +227,7 @@ def fleiss_family_se(
         return Analytic(float("nan"), max(n - 1, 0), GWET)
     pa = pa_i.sum() / n2
     pi = _colsum(c, 1.0 / n_i) / n
-    pe = float(chance_agreement(which, pi, w)[0])
+    pe = float(chance_from_shares(which, pi, w)[0])
     if np.isclose(pe, 1.0):
         return Analytic(float("nan"), n - 1, GWET)
     if which == "fleiss_kappa":
@@ -363,7 +363,7 @@ def alpha_se(p: Prepared, w: np.ndarray | None, population: float | None = None)
     pa_prime = pa_prime_i.mean()
     pa = (1 - eps) * pa_prime + eps
     pi = _colsum(c) / (n * r_bar)
-    pe = float(chance_agreement("fleiss_kappa", pi, w)[0])
+    pe = float(chance_from_shares("fleiss_kappa", pi, w)[0])
     if np.isclose(pe, 1.0):
         return Analytic(float("nan"), n - 1, GWET)
     alpha_prime = (pa_prime - pe) / (1 - pe)

@@ -49,6 +49,7 @@ from analytics.dawid_skene.figures import (
     pick_annotators,
     prevalence_figure,
 )
+from analytics.dawid_skene.gold import gold_series
 from analytics.dawid_skene.information import mutual_information
 from analytics.dawid_skene.labels import (
     gold_accuracy,
@@ -103,6 +104,7 @@ __all__ = [
     "fit_summary",
     "gold_accuracy",
     "gold_codes",
+    "gold_series",
     "item_judgements",
     "log_likelihood",
     "log_likelihood_figure",

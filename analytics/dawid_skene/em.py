@@ -35,6 +35,7 @@ from scipy import sparse
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_prior, check_smoothing
 from analytics.data import Annotations
+from analytics.dawid_skene.gold import gold_series
 
 __all__ = [
     "INIT_METHODS",
@@ -123,14 +124,12 @@ def gold_codes(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) -> 
     Raises
     ------
     AnnotationDataError
-        None of the gold items is in the data, or a gold label is not a category.
+        An item listed twice, none of the gold items in the data, or a gold label that is
+        not a category; an ArgumentTypeError for a path or a DataFrame (:func:`gold_series`).
     """
     out = np.full(ann.n_items, -1, np.int64)
-    if gold is None:
-        return out
-    g = pd.Series(gold) if not isinstance(gold, pd.Series) else gold
-    g = g[[not _is_na(v) for v in g.to_numpy()]]
-    if g.empty:
+    g = gold_series(gold)  # the one check of gold=, shared with analytics.models
+    if g is None or g.empty:
         return out
     keys = list(g.index)
     rows = ann.items.get_indexer(pd.Index(keys, dtype=object))
@@ -153,10 +152,6 @@ def gold_codes(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) -> 
         )
     out[rows[known]] = codes
     return out
-
-
-def _is_na(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA
 
 
 def majority_posteriors(votes: np.ndarray) -> np.ndarray:

@@ -15,10 +15,13 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, MUTED, QUALITATIVE, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
+from analytics._core.validation import check_choice, check_whole
 from analytics.dawid_skene.information import entropy
+from analytics.dawid_skene.model import require_fitted
 from analytics.dawid_skene.reports import (
     annotator_information,
     annotator_table,
@@ -42,6 +45,21 @@ __all__ = [
 PICKS = ("least accurate", "most accurate", "most judgements", "chosen")
 
 
+def _known(result: DawidSkeneResult, annotators: Sequence[Any], argument: str) -> list[Any]:
+    """``annotators`` as a list, every one an annotator of the fit (else an error naming them)."""
+    if isinstance(annotators, (str, bytes)):
+        annotators = [annotators]  # one name, not its letters
+    names = list(annotators)
+    unknown = [a for a in names if a not in result.annotators]
+    if unknown:
+        raise AnnotationDataError(
+            f"{argument} names {len(unknown)} annotator(s) not in the fit: "
+            f"{', '.join(map(repr, unknown[:5]))}.",
+            hint=f"The fit's annotators look like {list(result.annotators[:5])}.",
+        )
+    return names
+
+
 def pick_annotators(
     result: DawidSkeneResult,
     how: str = "least accurate",
@@ -52,12 +70,41 @@ def pick_annotators(
 
     Accuracy is :func:`annotator_table`'s ``accuracy``; ties are broken by judgements
     (more first), then by name order.
+
+    Parameters
+    ----------
+    result : DawidSkeneResult
+        A fitted model.
+    how : {"least accurate", "most accurate", "most judgements", "chosen"}, default "least accurate"
+        How to pick them (:data:`PICKS`).
+    n : int, default 6
+        How many to pick (a whole number >= 0); not used with ``"chosen"``.
+    chosen : sequence or None, default None
+        With ``how="chosen"``: the annotators, in order.
+
+    Returns
+    -------
+    list
+        Annotator names of the fit.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown ``how``, a negative or fractional ``n``, or (``"chosen"``) no
+        ``chosen`` list or a name that is not an annotator of the fit.
+    ArgumentTypeError
+        ``result`` is not a fitted model.
     """
+    require_fitted(result, "pick_annotators")
+    check_choice(how, "pick", PICKS)
     if how == "chosen":
-        known = set(result.annotators)
-        return [a for a in (chosen or []) if a in known]
-    if how not in PICKS:
-        raise ValueError(f"unknown pick {how!r}; use one of {', '.join(PICKS)}.")
+        if chosen is None:
+            raise AnnotationDataError(
+                "how='chosen' needs the annotators to show.",
+                hint="Pass them as chosen=[...], e.g. chosen=list(result.annotators[:3]).",
+            )
+        return _known(result, chosen, "chosen")
+    count = check_whole(n, "n", 0)
     t = annotator_table(result)[["accuracy", "judgements"]].copy()
     t["order"] = np.arange(len(t))
     if how == "most judgements":
@@ -67,7 +114,7 @@ def pick_annotators(
             ["accuracy", "judgements", "order"],
             ascending=[how == "least accurate", False, True],
         )
-    return list(t.index[: max(int(n), 0)])
+    return list(t.index[:count])
 
 
 def confusion_heatmaps(
@@ -81,11 +128,19 @@ def confusion_heatmaps(
     True category down, given label across, darker is more probable (0 to 1 on one
     shared scale). Each panel's title gives the annotator, their accuracy and judgements.
     The true categories are named once per row of panels, on the left.
+
+    Raises
+    ------
+    AnnotationDataError
+        An annotator that is not in the fit.
+    ArgumentTypeError
+        ``result`` is not a fitted model.
     """
     title = "Annotator confusion matrices: P(given label | true category)"
+    require_fitted(result, "confusion_heatmaps")
     if annotators is None:
         annotators = pick_annotators(result, "least accurate", 6)
-    annotators = list(annotators)
+    annotators = _known(result, annotators, "annotators")
     if not annotators:
         return _empty(title, "No annotator selected.")
     table = annotator_table(result)
@@ -147,6 +202,7 @@ def confusion_heatmaps(
 def prevalence_figure(result: DawidSkeneResult) -> go.Figure:
     """Prevalence by the model vs majority vote vs raw label frequency (the paper's Fig. 4)."""
     title = "Prevalence of each category, three ways"
+    require_fitted(result, "prevalence_figure")
     t = prevalence_comparison(result)
     if t.empty:
         return _empty(title, "No categories.")
@@ -171,6 +227,7 @@ def prevalence_figure(result: DawidSkeneResult) -> go.Figure:
 def confidence_histogram(result: DawidSkeneResult, threshold: float = 0.99) -> go.Figure:
     """How sure the model is of each item's label: histogram of the top posterior."""
     title = "How sure is the model of each item's label?"
+    require_fitted(result, "confidence_histogram")
     conf = result.confidence.to_numpy()
     if len(conf) == 0:
         return _empty(title, "No items.")
@@ -207,6 +264,7 @@ def mutual_information_figure(result: DawidSkeneResult, top: int = 40) -> go.Fig
     With more than ``top`` annotators, shows the ``top`` most and least informative.
     """
     title = "How much does one label from each annotator tell? (mutual information)"
+    require_fitted(result, "mutual_information_figure")
     info = annotator_information(result)
     mi = info["mutual information (bits)"]
     if mi.isna().all():
@@ -247,6 +305,7 @@ def log_likelihood_figure(result: DawidSkeneResult) -> go.Figure:
     mixture's held-out log score in nats per held-out judgement, per Newton step of the
     weights; for its hierarchical model, the evidence lower bound. The axes say which.
     """
+    require_fitted(result, "log_likelihood_figure")
     model = getattr(result, "model", None)
     stacked = model == "stacked"
     if stacked:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, wrong_type
 from analytics.data import Annotations
 from analytics.dawid_skene.em import category_codes
 
@@ -31,6 +31,21 @@ _SHAPES = (
 )
 
 
+def _counts(values: Any, what: str) -> np.ndarray:
+    """``values`` as a float array; text, or cells that are not numbers, are refused."""
+    if isinstance(values, (str, bytes)):
+        raise wrong_type(values, f"{what} as confusion counts", hint=f"Pass {_SHAPES}.")
+    try:
+        if isinstance(values, pd.DataFrame):
+            return values.to_numpy(dtype=float)
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise AnnotationDataError(
+            f"{what} must hold numbers (confusion counts or probabilities).",
+            hint=f"Pass {_SHAPES}.",
+        ) from None
+
+
 def _square(table: Any, ann: Annotations, who: Any) -> np.ndarray:
     """One annotator's K x K counts (true x given) in the categories' order."""
     k = ann.n_categories
@@ -44,9 +59,9 @@ def _square(table: Any, ann: Annotations, who: Any) -> np.ndarray:
                 hint=f"Use the categories {list(map(str, ann.categories))[:10]}.",
             )
         out = np.zeros((k, k))
-        np.add.at(out, (rows[:, None], cols[None, :]), table.to_numpy(dtype=float))
+        np.add.at(out, (rows[:, None], cols[None, :]), _counts(table, f"the matrix of {who!r}"))
         return out
-    arr = np.asarray(table, dtype=float)
+    arr = _counts(table, f"the initial confusion matrix of {who!r}")
     if arr.shape != (k, k):
         raise AnnotationDataError(
             f"the initial confusion matrix of {who!r} has shape {arr.shape}, not ({k}, {k}).",
@@ -89,7 +104,10 @@ def initial_error_counts(
     ------
     AnnotationDataError
         An unknown strategy or annotator, a label that is no category, a wrong shape, a
-        negative or non-finite count, or (``"assign"``) an annotator left out.
+        cell that is not a number, a negative or non-finite count, or (``"assign"``) an
+        annotator left out.
+    ArgumentTypeError
+        ``initial_error`` (or one annotator's table) is text.
 
     References
     ----------
@@ -123,7 +141,7 @@ def initial_error_counts(
             out[at] = _square(table, ann, who)
             given[at] = True
     else:
-        arr = np.asarray(initial_error, dtype=float)
+        arr = _counts(initial_error, "initial_error")
         if arr.shape != (j, k, k):
             raise AnnotationDataError(
                 f"initial_error has shape {arr.shape}; expected {_SHAPES}, here ({j}, {k}, {k}).",

@@ -23,14 +23,14 @@ from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_number
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene.em import category_codes, majority_posteriors
+from analytics.dawid_skene.gold import gold_series
 from analytics.dawid_skene.information import mutual_information
 from analytics.dawid_skene.model import DawidSkeneResult, require_fitted
 
 __all__ = ["gold_accuracy", "item_judgements", "model_labels_table", "uncertain_items"]
 
 
-def _gold_codes_for(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series) -> np.ndarray:
-    g = gold if isinstance(gold, pd.Series) else pd.Series(gold)
+def _gold_codes_for(result: DawidSkeneResult, g: pd.Series) -> np.ndarray:
     keys = pd.Index([str(k).strip() if not isinstance(k, str) else k for k in g.index])
     rows = result.items.get_indexer(keys)
     out = np.full(len(result.items), -1, np.int64)
@@ -73,8 +73,11 @@ def gold_accuracy(
     Raises
     ------
     AnnotationDataError
-        No item has both a known gold label and a judgement, or no gold label is among
-        the categories.
+        No item has both a known gold label and a judgement, no gold label is among the
+        categories, or an item is listed twice.
+    ArgumentTypeError
+        ``result`` is not a fit, or ``gold`` is a path, a table or a list
+        (:func:`~analytics.dawid_skene.gold_series`).
 
     Notes
     -----
@@ -95,13 +98,10 @@ def gold_accuracy(
     error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5 (the
     posterior whose largest entry is the model's label).
     """
-    if isinstance(gold, pd.DataFrame):  # pandas' own error said nothing about gold
-        raise AnnotationDataError(
-            f"gold is a table (columns {', '.join(map(str, gold.columns[:4]))}), not one "
-            "label per item.",
-            hint="Pass a Series indexed by item, e.g. table.set_index('item')['label'], or "
-            "read the file with analytics.data.read_gold_labels(path).",
-        )
+    require_fitted(result, "gold_accuracy")
+    gold = gold_series(gold)  # the one check of gold= (paths, tables, repeated items)
+    if gold is None:
+        gold = pd.Series(dtype=object)
     codes = _gold_codes_for(result, gold)
     use = _in_gold_index(result, gold) & (result.votes.sum(axis=1) > 0)
     matched = int(use.sum())
@@ -123,8 +123,7 @@ def gold_accuracy(
     g = codes[use]
     valid = g >= 0
     if not valid.any():  # "yes"/"no" against 0/1: a mismatch, not a model right nowhere
-        g_series = gold if isinstance(gold, pd.Series) else pd.Series(gold)
-        shown = ", ".join(repr(v) for v in pd.unique(g_series.to_numpy(object))[:4])
+        shown = ", ".join(repr(v) for v in pd.unique(gold.to_numpy(object))[:4])
         raise AnnotationDataError(
             f"none of the gold labels ({shown}) is among the categories "
             f"({', '.join(map(repr, list(result.categories)[:6]))}).",
@@ -153,8 +152,7 @@ def _model_name(result: DawidSkeneResult) -> str:
     return "Dawid-Skene" if model in ("", "dawid_skene") else model
 
 
-def _in_gold_index(result: DawidSkeneResult, gold: Mapping[Any, Any] | pd.Series) -> np.ndarray:
-    g = gold if isinstance(gold, pd.Series) else pd.Series(gold)
+def _in_gold_index(result: DawidSkeneResult, g: pd.Series) -> np.ndarray:
     keys = pd.Index([str(k).strip() if not isinstance(k, str) else k for k in g.index])
     return result.items.isin(keys)
 
@@ -313,7 +311,7 @@ def uncertain_items(
     result : DawidSkeneResult
         A fitted model.
     below : float, default 0.99
-        Keep items with ``confidence < below``.
+        Keep items with ``confidence < below``: a posterior in (0, 1].
     least_sure_first : bool, default True
         Order by confidence, lowest first (stable); False keeps item order.
 
@@ -325,7 +323,9 @@ def uncertain_items(
     Raises
     ------
     AnnotationDataError
-        ``below`` is not a number.
+        ``below`` is not a number in (0, 1].
+    ArgumentTypeError
+        ``result`` is not a fitted model.
 
     Notes
     -----
@@ -341,5 +341,12 @@ def uncertain_items(
     *Transactions of the ACL* 2, 311-326, Fig. 5 (items with posterior below 0.99).
     """
     table = model_labels_table(result)
-    view = table[table["confidence"] < check_number(below, "below")]
+    cut = check_number(below, "below")
+    if not 0.0 < cut <= 1.0:
+        raise AnnotationDataError(
+            f"below must be a posterior in (0, 1], got {below!r}.",
+            hint="Items whose top posterior is under it are kept: e.g. below=0.99; 1 keeps "
+            "every item the model is not certain of.",
+        )
+    view = table[table["confidence"] < cut]
     return view.sort_values("confidence", kind="stable") if least_sure_first else view

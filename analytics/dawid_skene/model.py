@@ -319,6 +319,8 @@ def fit(
         (the message names the setting and the expected shape or range); or a model
         whose confusion matrices and posteriors (annotators x K² + items x K numbers,
         several copies) would exceed the memory budget, checked before EM starts.
+    ArgumentTypeError
+        ``gold`` or ``initial_error`` of the wrong kind (a path or text, a table).
 
     Notes
     -----

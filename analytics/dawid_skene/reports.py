@@ -222,6 +222,7 @@ def annotator_information(result: DawidSkeneResult) -> pd.DataFrame:
     Cover, T. M. and Thomas, J. A. (1991). *Elements of Information Theory*. Wiley,
     chapter 2.
     """
+    require_fitted(result, "annotator_information")
     pi = result.prevalence.to_numpy()
     mi = mutual_information(result.confusion_array, pi) if len(result.annotators) else []
     h = entropy(pi)
@@ -261,6 +262,7 @@ def prevalence_comparison(result: DawidSkeneResult) -> pd.DataFrame:
     Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
     *Transactions of the ACL* 2, 311-326, Fig. 4.
     """
+    require_fitted(result, "prevalence_comparison")
     judged = result.votes.sum(axis=1) > 0
     mv = _majority(result)[judged]
     raw = result.votes.sum(axis=0).astype(float)
@@ -298,12 +300,15 @@ def confident_share(result: DawidSkeneResult, threshold: float = 0.99) -> pd.Dat
     ------
     AnnotationDataError
         ``threshold`` is not a number between 0 and 1.
+    ArgumentTypeError
+        ``result`` is not a fitted model (annotations, say).
 
     References
     ----------
     Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
     *Transactions of the ACL* 2, 311-326, Fig. 5.
     """
+    require_fitted(result, "confident_share")
     threshold = check_probability(threshold, "threshold")
     k = len(result.categories)
     codes = result.posteriors.to_numpy().argmax(axis=1) if k else np.zeros(0, np.int64)
@@ -350,6 +355,7 @@ def majority_agreement(result: DawidSkeneResult) -> pd.DataFrame:
     Passonneau, R. J. and Carpenter, B. (2014). The benefits of a model of annotation.
     *Transactions of the ACL* 2, 311-326, Fig. 7.
     """
+    require_fitted(result, "majority_agreement")
     judged = result.votes.sum(axis=1) > 0
     k = len(result.categories)
     q = result.posteriors.to_numpy()[judged]
@@ -415,6 +421,8 @@ def fit_summary(result: DawidSkeneResult, threshold: float = 0.99) -> FitSummary
     ------
     AnnotationDataError
         ``threshold`` is not a number between 0 and 1.
+    ArgumentTypeError
+        ``result`` is not a fitted model (annotations, say).
 
     Notes
     -----
@@ -433,6 +441,7 @@ def fit_summary(result: DawidSkeneResult, threshold: float = 0.99) -> FitSummary
     Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
     error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28, eq. 2.5.
     """
+    require_fitted(result, "fit_summary")
     threshold = check_probability(threshold, "threshold")
     share = confident_share(result, threshold)
     agree = majority_agreement(result)

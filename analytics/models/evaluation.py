@@ -30,6 +30,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
 from analytics._core.validation import check_whole
 from analytics.data import Annotations, as_annotations
+from analytics.dawid_skene import gold_series
 from analytics.models.result import ModelResult, check_gold
 
 __all__ = [
@@ -56,8 +57,8 @@ def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
 
 
 def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
-    g = gold if isinstance(gold, pd.Series) else pd.Series(dict(gold), dtype=object)
-    g = g[g.notna().to_numpy()]
+    g = gold_series(gold)  # the one check of gold=: paths, tables, repeated items
+    g = pd.Series(dtype=object) if g is None else g
     items = result.items
     keys = pd.Index(g.index, dtype=object)
     rows = items.get_indexer(keys)
@@ -68,11 +69,6 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
         n = int((rows < 0).sum())
         raise AnnotationDataError(
             f"{format_count(n, 'gold item')} {'is' if n == 1 else 'are'} not in the fit: {missing}."
-        )
-    if keys.duplicated().any():
-        raise AnnotationDataError(
-            f"the gold labels list item {keys[keys.duplicated()][0]!r} more than once.",
-            hint="Keep one gold label per item.",
         )
     cats = result.categories
     codes = cats.get_indexer(pd.Index(g.to_numpy(), dtype=object))

@@ -19,8 +19,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from analytics._core.errors import AnnotationDataError, require
 from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, MUTED, QUALITATIVE, apply_layout, empty_figure
+from analytics.dawid_skene import DawidSkeneResult
 from analytics.models.result import ModelResult
 
 __all__ = [
@@ -240,7 +242,27 @@ def disagreements(results: Mapping[str, ModelResult], reference: str) -> pd.Data
         ``attrs["share"]`` is the share of all items with any disagreement and
         ``attrs["pairwise"]`` a models x models table of the share of items two models
         label differently.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``results`` is not a mapping of name -> fitted model.
+    AnnotationDataError
+        ``reference`` is not one of its names.
     """
+    require(
+        results,
+        isinstance(results, Mapping)
+        and all(isinstance(r, DawidSkeneResult) for r in results.values()),
+        "a mapping of model name -> fitted model",
+        hint='Fit them first: disagreements({"dawid_skene": fit(ann, "dawid_skene"), ...}, '
+        '"dawid_skene").',
+    )
+    if reference not in results:
+        raise AnnotationDataError(
+            f"the reference model {reference!r} is not among the results.",
+            hint=f"Use one of: {', '.join(map(str, results))}.",
+        )
     ref = results[reference]
     labels = pd.DataFrame({name: r.labels for name, r in results.items()})
     others = labels.drop(columns=[reference])

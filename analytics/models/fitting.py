@@ -79,8 +79,11 @@ def fit(
     ------
     AnnotationDataError
         An unknown model name or setting, multi-label data, no judgements, gold labels
-        for items or categories not in the data, or a model that cannot apply (GLAD
-        with one annotator or one category).
+        for items or categories not in the data (or an item listed twice), or a model
+        that cannot apply (GLAD with one annotator or one category).
+    ArgumentTypeError
+        ``gold`` is a path, a table or a list rather than a Series or mapping
+        (:func:`analytics.dawid_skene.gold_series`).
 
     Notes
     -----
@@ -121,7 +124,9 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
     coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
     start = time.perf_counter()
     if np.bincount(coded.ii, minlength=coded.n_items).max() < 2:
-        _, reason = choose(pd.DataFrame({"heldout_ll": [np.nan]}, index=["majority"]))
+        _, reason = choose(
+            pd.DataFrame({"heldout_ll": [np.nan], "heldout_se": [np.nan]}, index=["majority"])
+        )
         result = fit_model(coded, "majority", gold=gold, seed=seed)
         result.settings["weights"] = {"majority": 1.0}
         table = None

@@ -26,7 +26,7 @@ from scipy import sparse
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
 from analytics.data import Annotations, as_annotations
-from analytics.dawid_skene import DawidSkeneResult, design_matrix, gold_codes
+from analytics.dawid_skene import DawidSkeneResult, design_matrix, gold_codes, gold_series
 
 __all__ = ["Coded", "ModelResult", "check_gold", "code", "expected_counts", "make_result"]
 
@@ -170,17 +170,13 @@ def check_gold(ann: Annotations, gold: Mapping[Any, Any] | pd.Series | None) -> 
     AnnotationDataError
         An item listed twice, items that are not in the data (the message names up to
         five), or labels that are not categories of the data.
+    ArgumentTypeError
+        A path, a DataFrame or a list instead of a Series or mapping
+        (:func:`analytics.dawid_skene.gold_series`).
     """
-    if gold is None:
+    g = gold_series(gold)  # the one check of gold=, shared with analytics.dawid_skene
+    if g is None:
         return None
-    g = gold if isinstance(gold, pd.Series) else pd.Series(dict(gold), dtype=object)
-    g = g[g.notna().to_numpy()]
-    twice = g.index[g.index.duplicated()]
-    if len(twice):
-        raise AnnotationDataError(
-            f"the gold labels list item {twice[0]!r} more than once.",
-            hint="Keep one gold label per item.",
-        )
     rows = ann.items.get_indexer(pd.Index(g.index, dtype=object))
     if (rows < 0).any():
         text = ann.items.astype(str).get_indexer(pd.Index([str(k).strip() for k in g.index]))

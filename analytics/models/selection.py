@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, require
 from analytics._core.validation import check_whole
 from analytics.data import Annotations
 from analytics.models.evaluation import gold_table
@@ -41,8 +41,17 @@ def n_parameters(model: str, n_annotators: int, n_items: int, k: int) -> int:
     J K (K - 1) + K - 1. Hierarchical: the population's K^2 plus K - 1 (the annotators'
     matrices are partially pooled, so their effective number lies between one-coin's and
     Dawid-Skene's).
+
+    Raises
+    ------
+    AnnotationDataError
+        A model name not in :data:`~analytics.models.MODELS`, or counts that are not
+        whole numbers >= 0.
     """
-    j, i = n_annotators, n_items
+    check_model(model)
+    j = check_whole(n_annotators, "n_annotators", 0)
+    i = check_whole(n_items, "n_items", 0)
+    k = check_whole(k, "k", 0)
     return {
         "majority": 0,
         "one_coin": j + k - 1,
@@ -209,7 +218,26 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
         the same label, it says so, and does not ask to compare their labels even when
         they are within noise of each other). When nothing could be held out (every item
         has one judgement), majority vote, saying so.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``table`` is not :func:`compare`'s table (no ``heldout_ll`` and ``heldout_se``
+        columns).
+    AnnotationDataError
+        The table has no rows.
     """
+    require(
+        table,
+        isinstance(table, pd.DataFrame) and {"heldout_ll", "heldout_se"} <= set(table.columns),
+        "the table compare returns (columns heldout_ll and heldout_se)",
+        hint="Choose from a comparison: choose(compare(ann)).",
+    )
+    if table.empty:
+        raise AnnotationDataError(
+            "the comparison table has no models to choose from.",
+            hint="Compare at least one model: choose(compare(ann)).",
+        )
     scores = table["heldout_ll"]
     if not np.isfinite(scores.to_numpy(dtype=float)).any():
         return "majority", (

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from analytics._core.errors import AnnotationDataError
 from analytics.dawid_skene import data_notes
 from analytics.models.result import Coded, ModelResult, make_result
 
@@ -62,6 +63,12 @@ def stacking_weights(
         decreasing), the number of steps taken (``len(trace) - 1``, as the models count
         their EM iterations), converged (the certificate met).
 
+    Raises
+    ------
+    AnnotationDataError
+        ``scores`` is not a 2-d table of numbers with at least one model and one unit,
+        holds NaN or +inf, or has a unit that every model scores -inf.
+
     Notes
     -----
     Maximises the concave :math:`f(w) = \\frac1N \\sum_i \\log \\sum_m w_m e^{s_{mi}}`
@@ -90,7 +97,7 @@ def stacking_weights(
     >>> w.round(3).tolist()
     [1.0, 0.0]
     """
-    s = np.asarray(scores, float)
+    s = _check_scores(scores)
     m, n = s.shape
     top = s.max(axis=0)
     e = np.exp(s - top)  # per-unit scale: a constant in f, cancels in r
@@ -128,6 +135,30 @@ def stacking_weights(
         trace.append(value)
     r = e / (w @ e)
     return w, np.asarray(trace), len(trace) - 1, bool(r.mean(axis=1).max() - 1.0 <= tol)
+
+
+def _check_scores(scores: np.ndarray) -> np.ndarray:
+    """:func:`stacking_weights`' scores as an M x N float array, M, N >= 1, checked."""
+    hint = "Pass one row of held-out log scores per model, one column per held-out unit."
+    try:
+        s = np.asarray(scores, float)
+    except (TypeError, ValueError):
+        raise AnnotationDataError("scores must be numbers (log scores).", hint=hint) from None
+    if s.ndim != 2 or 0 in s.shape:
+        raise AnnotationDataError(
+            f"scores must be a models x units table with at least one of each; got shape "
+            f"{s.shape}.",
+            hint=hint,
+        )
+    if np.isnan(s).any() or np.isposinf(s).any():
+        raise AnnotationDataError("scores must not hold NaN or +inf.", hint=hint)
+    if np.isneginf(s).all(axis=0).any():
+        raise AnnotationDataError(
+            "every model gives some held-out unit probability 0 (log score -inf): no "
+            "mixture can predict it.",
+            hint="Fit the models with smoothing > 0.",
+        )
+    return s
 
 
 def _simplex_qp(h: np.ndarray, b: np.ndarray, start: np.ndarray) -> np.ndarray:

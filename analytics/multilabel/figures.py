@@ -12,9 +12,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from analytics._core.errors import require
 from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, BAD, DIVERGING, GOOD, MUTED, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
+from analytics._core.validation import check_whole
 from analytics.multilabel.gold import LabelSetGoldStandard
 from analytics.multilabel.interval import AmInterval
 
@@ -64,13 +66,28 @@ def pairwise_am_heatmap(table: pd.DataFrame, max_annotators: int = 60) -> go.Fig
         :func:`~analytics.multilabel.pairwise_am`: one row per annotator pair (columns
         ``P_o``, ``P_e``, ``A_m``).
     max_annotators : int, default 60
-        Draw at most this many annotators.
+        Draw at most this many annotators (a whole number >= 2: a pair).
 
     Returns
     -------
     plotly.graph_objects.Figure
         The chart, or a figure that says in words why there is nothing to draw.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``max_annotators`` is not a whole number >= 2.
+    ArgumentTypeError
+        ``table`` is not :func:`~analytics.multilabel.pairwise_am`'s table.
     """
+    require(
+        table,
+        isinstance(table, pd.DataFrame)
+        and {"annotator_a", "annotator_b", "a_m", "n_items"} <= set(table.columns),
+        "the table pairwise_am returns",
+        hint="Draw it from the pairs: pairwise_am_heatmap(pairwise_am(ann)).",
+    )
+    max_annotators = check_whole(max_annotators, "max_annotators", 2)
     title = "A_m for every pair of annotators"
     if table.empty:
         return _empty(title, _no_pairs(table))

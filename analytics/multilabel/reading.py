@@ -5,9 +5,12 @@ The words live here, beside the statistic, so that the page only shows them.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_number
+from analytics._core.validation import check_number
 from analytics.multilabel.am import AmResult
 from analytics.overview import Severity, format_judged, judge
 
@@ -29,7 +32,10 @@ def am_reading(a_m: float) -> str:
     Parameters
     ----------
     a_m : float
-        A_m (:func:`~analytics.multilabel.am_agreement`); NaN reads as "undefined".
+        A_m (:func:`~analytics.multilabel.am_agreement`): at most 1, as
+        :math:`(P_o - P_e) / (1 - P_e)` with :math:`P_o \\le 1` is, and finite (it has no
+        lower bound: :math:`P_o = 0` gives :math:`-P_e / (1 - P_e)`); NaN reads as
+        "undefined".
 
     Returns
     -------
@@ -37,6 +43,11 @@ def am_reading(a_m: float) -> str:
         The verdict of :func:`analytics.overview.judge` ("agreement") in words: "good: ..."
         (0.800 or more), "caution: ..." (0.667 to 0.800), "bad: ..." (below 0.667; at or
         below 0 it also says there is no agreement beyond chance), "undefined".
+
+    Raises
+    ------
+    AnnotationDataError
+        ``a_m`` is not a number, is infinite or is above 1.
 
     Notes
     -----
@@ -59,6 +70,12 @@ def am_reading(a_m: float) -> str:
     >>> am_reading(float("nan"))
     'undefined'
     """
+    value = check_number(a_m, "A_m")
+    if not np.isnan(value) and not (np.isfinite(value) and value <= 1 + 1e-9):
+        raise AnnotationDataError(
+            f"A_m cannot be {value!r}: it is at most 1 (perfect agreement) and finite.",
+            hint="Pass the a_m of am_agreement(ann) or pairwise_am(ann).",
+        )
     verdict = judge("agreement", a_m)
     if verdict.severity is Severity.UNDEFINED:
         return "undefined"

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, wrong_type
 from analytics.agreement import SET_DISTANCES, krippendorff_alpha
 from analytics.data import Annotations, as_annotations
 from analytics.multilabel.engine import undefined_reason, unit_agreement
@@ -104,6 +104,28 @@ def am_item_agreement(ann: Annotations | pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def _band_edges(bins: Sequence[float]) -> np.ndarray:
+    """The band edges of :func:`items_by_agreement`, checked: finite, increasing, in [0, 1]."""
+    hint = f"For example bins={list(PAPER_BINS)}."
+    try:
+        edges = None if isinstance(bins, (str, bytes)) else np.asarray(bins, dtype=float)
+    except (TypeError, ValueError):
+        edges = None
+    if edges is None or edges.ndim != 1:
+        raise wrong_type(bins, "bins as a sequence of numbers (the band edges)", hint=hint)
+    shown = edges.tolist()[:10]
+    if len(edges) < 2 or not np.isfinite(edges).all() or np.any(np.diff(edges) <= 0):
+        raise AnnotationDataError(
+            f"bins must be at least two finite, increasing numbers, not {shown}.", hint=hint
+        )
+    if edges[0] < 0 or edges[-1] > 1:
+        raise AnnotationDataError(
+            f"bins must lie within [0, 1], the range of the observed agreement P_i; got {shown}.",
+            hint=hint,
+        )
+    return edges
+
+
 def items_by_agreement(
     ann: Annotations | pd.DataFrame, bins: Sequence[float] = PAPER_BINS
 ) -> pd.DataFrame:
@@ -119,7 +141,8 @@ def items_by_agreement(
     ann : Annotations or DataFrame
         Multi-label annotations, or a long DataFrame.
     bins : sequence of float, default PAPER_BINS
-        Increasing band edges, at least two; the paper's are (0, 0.2, 0.4, 0.7, 1).
+        Increasing band edges, at least two, finite and within [0, 1] (the range of
+        P_i); the paper's are (0, 0.2, 0.4, 0.7, 1).
 
     Returns
     -------
@@ -134,6 +157,14 @@ def items_by_agreement(
     :func:`am_item_agreement`); ``share`` is its count over the items that have a
     :math:`P_i`.
 
+    Raises
+    ------
+    ArgumentTypeError
+        ``bins`` is not a sequence of numbers.
+    AnnotationDataError
+        Fewer than two edges, edges that do not increase, or edges that are not finite
+        or lie outside [0, 1].
+
     References
     ----------
     Bhowmick, P. K., Mitra, P., & Basu, A. (2008). An agreement measure for determining
@@ -141,12 +172,7 @@ def items_by_agreement(
     COLING workshop on Human Judgements in Computational Linguistics, 58-65 (eq. 3, table 3).
     """
     ann = as_annotations(ann)
-    edges = np.asarray(bins, dtype=float)
-    if edges.ndim != 1 or len(edges) < 2 or np.any(np.diff(edges) <= 0):
-        raise AnnotationDataError(
-            f"bins must be at least two increasing numbers, not {list(bins)}.",
-            hint=f"For example {list(PAPER_BINS)}.",
-        )
+    edges = _band_edges(bins)
     per_item = am_item_agreement(ann)
     p_i = per_item["p_i"].to_numpy()
     known = p_i[np.isfinite(p_i)]

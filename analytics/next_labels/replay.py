@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, require
 from analytics._core.formatting import format_count
+from analytics._core.validation import check_probability
 from analytics.data import Annotations
-from analytics.dawid_skene import category_codes, fit
+from analytics.dawid_skene import category_codes, fit, gold_series
 from analytics.next_labels.batch import STRATEGIES, Planner
 from analytics.next_labels.gain import information
 from analytics.next_labels.parameters import model_view
@@ -75,12 +76,7 @@ def _truth(ann: Annotations, gold: Any, fitter: Callable[[Annotations], Any]) ->
     if gold is None:
         res = fitter(ann)
         return model_view(res, ann).posteriors.argmax(1)
-    g = pd.Series(gold) if isinstance(gold, Mapping) else gold
-    if isinstance(g, pd.DataFrame) or not isinstance(g, pd.Series):
-        raise AnnotationDataError(
-            "gold must be a Series or mapping item -> true label.",
-            hint="Pass e.g. read_gold_labels(...) or a dict {item: label}.",
-        )
+    g = gold_series(gold)  # the one check of gold= (dawid_skene's): paths, tables, repeats
     rows = ann.items.get_indexer(pd.Index(g.index, dtype=object))
     miss = rows < 0
     if miss.any():
@@ -165,8 +161,8 @@ def replay(
     gold : pandas.Series, mapping or None, default None
         Item -> true label; accuracy is over the items that have one. None: accuracy
         against the labels of the model fitted on every judgement.
-    strategies : sequence of str, default ("gain", "uncertainty", "random")
-        Among :data:`~analytics.next_labels.STRATEGIES`.
+    strategies : str or sequence of str, default ("gain", "uncertainty", "random")
+        Among :data:`~analytics.next_labels.STRATEGIES` (one name is a list of one).
     start : int, default 1
         Judgements per item to start from (fewer where an item has fewer), drawn at random
         with ``seed``, the same for every strategy.
@@ -241,7 +237,9 @@ def replay(
     ------
     AnnotationDataError
         No item has more than ``start`` judgements (nothing to choose); a strategy or
-        setting is invalid; gold matches no item.
+        setting is invalid; gold matches no item or lists an item twice.
+    ArgumentTypeError
+        ``gold`` is a path, a table or a list (:func:`analytics.dawid_skene.gold_series`).
 
     Notes
     -----
@@ -262,6 +260,8 @@ def replay(
             "replay needs single-label Annotations.",
             hint="Load them with analytics.load_annotations(...).",
         )
+    if isinstance(strategies, str):
+        strategies = (strategies,)  # one name, not its letters
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown or not len(strategies):
         raise AnnotationDataError(
@@ -425,6 +425,22 @@ def _buy(
     return np.asarray(bought, np.int64)
 
 
+def _level(table: pd.DataFrame, level: float | None, call: str) -> float:
+    """The accuracy to reach: ``level``, or the replay's full accuracy; checks the table."""
+    ok = isinstance(table, pd.DataFrame) and {"strategy", "judgements", "accuracy"} <= {*table}
+    hint = f"Pass the table replay returns, or the accuracy: {call}(table, level=0.9)."
+    require(table, ok, "replay()'s table (columns strategy, judgements, accuracy)", hint=hint)
+    if level is not None:
+        return check_probability(level, "level")
+    if "full_accuracy" not in table.attrs:
+        raise AnnotationDataError(
+            "without a level, this needs replay()'s table: its attrs['full_accuracy'] (the "
+            "model on every judgement) is the accuracy to reach.",
+            hint=hint,
+        )
+    return float(table.attrs["full_accuracy"])
+
+
 def judgements_needed(table: pd.DataFrame, level: float | None = None) -> pd.Series:
     """Judgements each strategy of a replay needs to reach an accuracy, interpolated.
 
@@ -452,6 +468,14 @@ def judgements_needed(table: pd.DataFrame, level: float | None = None) -> pd.Ser
     taking the first point at or above, keeps a coarse ``step`` from rounding every
     strategy up to the next refit.
 
+    Raises
+    ------
+    ArgumentTypeError
+        ``table`` lacks replay's columns.
+    AnnotationDataError
+        ``level`` is not a number in [0, 1], or is None and ``table`` has no
+        ``attrs["full_accuracy"]``.
+
     Examples
     --------
     >>> t = pd.DataFrame({"strategy": ["gain"] * 3, "judgements": [10, 20, 30],
@@ -459,8 +483,7 @@ def judgements_needed(table: pd.DataFrame, level: float | None = None) -> pd.Ser
     >>> float(judgements_needed(t, 0.875)["gain"])
     25.0
     """
-    if level is None:
-        level = float(table.attrs["full_accuracy"])
+    level = _level(table, level, "judgements_needed")
     out = {}
     for strategy, rows in table.groupby("strategy", sort=False):
         x = rows["judgements"].to_numpy(float)
@@ -496,6 +519,11 @@ def replay_summary(table: pd.DataFrame, level: float | None = None) -> pd.DataFr
         ``random``'s, NaN without a random strategy or where either never gets there).
         ``attrs["level"]`` holds the accuracy used.
 
+    Raises
+    ------
+    ArgumentTypeError, AnnotationDataError
+        As :func:`judgements_needed`.
+
     Examples
     --------
     >>> t = pd.DataFrame({"strategy": ["gain"] * 2 + ["random"] * 2,
@@ -503,7 +531,7 @@ def replay_summary(table: pd.DataFrame, level: float | None = None) -> pd.DataFr
     >>> replay_summary(t, 0.9)["vs_random"].round(2).tolist()
     [0.5, 1.0]
     """
-    level = float(table.attrs["full_accuracy"]) if level is None else float(level)
+    level = _level(table, level, "replay_summary")
     needed = judgements_needed(table, level)
     total = float(table["judgements"].max())
     random = needed.get("random", np.nan)

@@ -351,7 +351,8 @@ def overview(
     annotators : iterable or None, default None
         The annotators whose agreement makes the gold standard (noise bound); None: all.
     distance : str or None, default None
-        Krippendorff's alpha distance; None: the default for the label kind.
+        Krippendorff's alpha distance; None: the default for the label kind. A name alpha
+        does not know for the label kind is refused up front.
     fit_options : mapping or None, default None
         Passed to :func:`analytics.dawid_skene.fit` (``smoothing``, ``init``,
         ``max_iter``, ``tol``).
@@ -372,6 +373,13 @@ def overview(
     Overview
         Five :class:`Answer` (agreement, noise, annotators, gold, more_labels) and one
         :class:`Recommendation`.
+
+    Raises
+    ------
+    AnnotationDataError
+        An unknown ``distance`` (:func:`analytics.agreement.check_distance`), or gold
+        labels that do not fit the data; data on which a measure is undefined give an
+        "undefined" answer instead.
 
     Notes
     -----
@@ -405,6 +413,10 @@ def overview(
     Krippendorff, K. (2004). *Content Analysis*, 2nd ed., Sage, chapter 11.
     """
     ann = ann if is_lazy(ann) else as_annotations(ann)
+    if distance is not None:  # an unknown name is the caller's error, not the data's
+        from analytics import agreement as ag
+
+        ag.check_distance(ann, distance)
     answers = {"agreement": _agreement(ann, distance)}
     answers["noise"] = _noise(ann, confidence, annotators, noise)
     given = list(fits) if fits is not None else None

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from analytics._core.validation import PROBABILITY_TOL, check_probabilities
+
 __all__ = ["SURE", "expected_label_error", "judged_by_everyone"]
 
 #: A model label is settled when its posterior is at least this.
@@ -27,6 +29,11 @@ def expected_label_error(confidence) -> float:
         wrong labels per item if the model is right about its own uncertainty; NaN without
         items.
 
+    Raises
+    ------
+    AnnotationDataError
+        A confidence that is not a number between 0 and 1 (NaN included).
+
     References
     ----------
     Passonneau, R. J., & Carpenter, B. (2014). The benefits of a model of annotation.
@@ -39,7 +46,12 @@ def expected_label_error(confidence) -> float:
     >>> expected_label_error([])
     nan
     """
-    values = np.asarray(confidence, dtype=float)
+    try:  # a sum of weighted posteriors can exceed 1 by rounding: that is 1
+        raw = np.asarray(confidence, dtype=float)
+        raw = np.where((raw > 1.0) & (raw <= 1.0 + PROBABILITY_TOL), 1.0, raw)
+    except (TypeError, ValueError):
+        raw = confidence  # check_probabilities says what is wrong with it
+    values = check_probabilities(raw, "confidence")
     if values.size == 0:
         return math.nan
     return round(float(np.mean(1.0 - values)), 12)

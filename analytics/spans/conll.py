@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.spans.model import SpanAnnotations
+from analytics.spans.model import SpanAnnotations, require_spans
 from analytics.spans.records import SpanRecords
 
 __all__ = ["read_conll", "to_conll"]
@@ -240,7 +240,10 @@ def to_conll(spans: SpanAnnotations, *, scheme: str = "BIO") -> str:
     ------
     AnnotationDataError
         When a text is unknown, or a span cuts a token.
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
     """
+    require_spans(spans, "to_conll")
     if scheme not in ("BIO", "BILOU"):
         raise AnnotationDataError(f"scheme must be 'BIO' or 'BILOU', not {scheme!r}")
     if not spans.texts_known:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics.spans.matching import f1_from_totals, pair_counts
-from analytics.spans.model import SpanAnnotations
+from analytics.spans.model import SpanAnnotations, require_spans
 from analytics.spans.summary import mean_over_pairs
 
 __all__ = [
@@ -50,7 +50,13 @@ def label_confusion(spans: SpanAnnotations) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Rows: the label of ``a``'s span; columns: ``b``'s labels and ``(none)``; int counts.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
     """
+    require_spans(spans, "label_confusion")
     labels = list(spans.labels)
     n_l = len(labels)
     counts = np.zeros((n_l, n_l + 1), np.int64)
@@ -97,7 +103,13 @@ def document_agreement(spans: SpanAnnotations, *, match: str = "overlap") -> pd.
         ``item, f1`` (mean over annotator pairs who both completed it and marked
         something; NaN when none did), ``annotators`` (who completed it), ``spans`` and
         ``note`` (why an F1 is blank), sorted by ``f1`` (NaN last), then by item order.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
     """
+    require_spans(spans, "document_agreement")
     counts = pair_counts(spans, match=match)
     n_pairs = len(counts.columns)
     if n_pairs:
@@ -138,7 +150,13 @@ def span_support(spans: SpanAnnotations) -> pd.DataFrame:
     pandas.DataFrame
         ``spans.spans`` with ``support`` (annotators with the same item, start, end and
         label) and ``annotators`` (who completed the document); ``agreed`` when all did.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
     """
+    require_spans(spans, "span_support")
     out = spans.spans.copy()
     key = ["item", "start", "end", "label"]
     out["support"] = out.groupby(key, sort=False)["annotator"].transform("nunique").to_numpy()
@@ -164,7 +182,13 @@ def document_segments(spans: SpanAnnotations, item: object) -> pd.DataFrame:
         covering the piece, sorted; empty outside spans), ``agreed`` (every covering span
         was marked exactly by all annotators of the document) and ``closes`` (labels of
         spans ending with this piece), in annotator then text order.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
     """
+    require_spans(spans, "document_segments")
     if item not in spans.items:
         raise AnnotationDataError(f"no document {item!r}")
     d = spans.items.get_loc(item)

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.spans.model import SpanAnnotations
+from analytics.spans.model import SpanAnnotations, require_spans
 
 __all__ = ["GOLD_COLUMNS", "gold_spans", "quorum_needed"]
 
@@ -106,6 +106,11 @@ def gold_spans(spans: SpanAnnotations, *, quorum: int | float | None = None) -> 
         ``boundary_support``, ``label_tie`` and ``text`` (the covered text, None when the
         document text is unknown). The rules are in the module docstring.
 
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
+
     Examples
     --------
     >>> import pandas as pd
@@ -116,6 +121,7 @@ def gold_spans(spans: SpanAnnotations, *, quorum: int | float | None = None) -> 
        start  end label  support  label_support
     0      0    4     X        3              2
     """
+    require_spans(spans, "gold_spans")
     n_done = spans.completed.sum(axis=1)
     need = quorum_needed(quorum, n_done)
     if spans.n_spans == 0:

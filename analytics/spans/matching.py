@@ -45,7 +45,7 @@ from scipy import sparse
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_choice
-from analytics.spans.model import SpanAnnotations
+from analytics.spans.model import SpanAnnotations, require_spans
 
 __all__ = [
     "MATCHES",
@@ -273,6 +273,11 @@ def pairwise_f1(
         (``matched_a / n_a``), ``recall`` (``matched_b / n_b``) and ``f1``
         (``2 P R / (P + R)``; 0 when one side is empty, NaN when both are).
 
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
+
     Examples
     --------
     >>> import pandas as pd
@@ -282,6 +287,7 @@ def pairwise_f1(
     >>> pairwise_f1(load_spans(df))[["precision", "recall", "f1"]].round(3).values.tolist()
     [[0.5, 1.0, 0.667]]
     """
+    require_spans(spans, "pairwise_f1")
     return pairs_table(pair_counts(spans, match=match, by_label=by_label), by_label)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, require
 from analytics.data import SkipNote
 from analytics.spans.checks import (
     add_completed,
@@ -33,7 +33,7 @@ from analytics.spans.checks import (
     offsets,
 )
 
-__all__ = ["SPAN_COLUMNS", "SpanAnnotations", "SpanLoadReport"]
+__all__ = ["SPAN_COLUMNS", "SpanAnnotations", "SpanLoadReport", "require_spans"]
 
 SPAN_COLUMNS = ("item", "annotator", "start", "end", "label")
 
@@ -382,3 +382,13 @@ class SpanAnnotations:
             report=rep,
             name=name or source,
         )
+
+
+def require_spans(spans: Any, call: str) -> None:
+    """Refuse anything but :class:`SpanAnnotations` (a raw table of spans, say)."""
+    require(
+        spans,
+        isinstance(spans, SpanAnnotations),
+        "SpanAnnotations (what load_spans returns)",
+        hint=f"Load the spans first: {call}(load_spans(table_or_path)).",
+    )

@@ -28,7 +28,7 @@ from analytics._core.bootstrap import (
 )
 from analytics.agreement import Coefficient
 from analytics.spans.matching import f1_from_totals, pair_counts, pairs_table
-from analytics.spans.model import SpanAnnotations
+from analytics.spans.model import SpanAnnotations, require_spans
 
 __all__ = ["FEW_DOCUMENTS", "SpanF1", "mean_over_pairs", "span_f1"]
 
@@ -111,6 +111,11 @@ def span_f1(
         ``by_label=False``: a :class:`SpanF1`. ``by_label=True``: one row per label with
         ``label, f1, low, high, pairs`` (pairs with a defined F1) and ``note``.
 
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
+
     Notes
     -----
     ``F1 = mean over pairs (a, b) of 2 P R / (P + R)`` with ``P = matched_a / n_a`` and
@@ -126,6 +131,7 @@ def span_f1(
     >>> round(float(span_f1(load_spans(df), n_boot=0).f1), 3)
     0.667
     """
+    require_spans(spans, "span_f1")
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed)
     counts = pair_counts(spans, match=match, by_label=by_label)
     n_pairs = spans.n_annotators * (spans.n_annotators - 1) // 2

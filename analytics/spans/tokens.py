@@ -27,7 +27,7 @@ import pandas as pd
 from analytics.agreement import cohen_kappa, fleiss_kappa, krippendorff_alpha
 from analytics.data import Annotations
 from analytics.spans.matching import match_units, tokens
-from analytics.spans.model import SpanAnnotations
+from analytics.spans.model import SpanAnnotations, require_spans
 
 __all__ = ["OUTSIDE", "TOKEN_CAVEAT", "token_agreement", "token_annotations"]
 
@@ -52,7 +52,13 @@ def token_annotations(spans: SpanAnnotations) -> Annotations:
     Annotations
         Items ``"<document>#<token number>"``, nominal labels (``O`` outside spans, or
         ``(outside)`` when a span label is itself ``O``).
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
     """
+    require_spans(spans, "token_annotations")
     table = tokens(spans)
     t_doc = table[0]
     n_tok, n_labels = len(t_doc), max(len(spans.labels), 1)
@@ -107,7 +113,13 @@ def token_agreement(spans: SpanAnnotations) -> pd.DataFrame:
         ``coefficient, value`` (a :class:`~analytics.agreement.Coefficient`) and ``note``;
         ``attrs["caveat"]`` holds :data:`TOKEN_CAVEAT` and ``attrs["tokens"]`` the number of
         token items.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
     """
+    require_spans(spans, "token_agreement")
     ann = token_annotations(spans)
     rows = [
         ("Cohen's kappa (mean over pairs)", cohen_kappa(ann)),

@@ -46,7 +46,7 @@ import pandas as pd
 
 from analytics._core.formatting import format_count
 from analytics.agreement import Coefficient
-from analytics.spans.model import SpanAnnotations
+from analytics.spans.model import SpanAnnotations, require_spans
 
 __all__ = ["observed_expected", "unitizing_alpha", "unitizing_table"]
 
@@ -185,6 +185,11 @@ def unitizing_alpha(
         document completed by all, or no span). ``by_label``: ``label, observed,
         expected, units, alpha``.
 
+    Raises
+    ------
+    ArgumentTypeError
+        ``spans`` is not :class:`~analytics.spans.SpanAnnotations`.
+
     Notes
     -----
     The formulas are in the module docstring. Spans of one label by one annotator never
@@ -216,6 +221,7 @@ def unitizing_alpha(
     >>> round(float(1 - table["observed"].sum() / table["expected"].sum()), 4)
     0.8587
     """
+    require_spans(spans, "unitizing_alpha")
     table, note, n_docs = unitizing_table(spans)
     if by_label:
         return table

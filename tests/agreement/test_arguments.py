@@ -13,6 +13,7 @@ import pytest
 
 from analytics import AnnotationDataError, Annotations
 from analytics import agreement as ag
+from analytics._core.errors import ArgumentTypeError
 from analytics.agreement.chance import chance_agreement
 from analytics.agreement.paradox import kappa_paradox
 from tests.helpers.builders import from_array, from_coders, random_data
@@ -162,3 +163,91 @@ def test_per_category_bars_draws_one_or_both_coefficients_and_checks_measure():
     assert [t.name for t in both.data] == ["Fleiss' kappa", "Krippendorff's alpha"]
     with pytest.raises(AnnotationDataError, match="measure"):
         ag.per_category_bars(table, measure="kappa")
+
+
+# ---------------------------------------------------------------------- refused kinds and values
+# (each of these reached the user as a bare ValueError, or was accepted and answered wrongly)
+NOMINAL = from_coders(KRIPPENDORFF_2011)
+
+
+def test_count_table_agreement_refuses_text_and_cells_that_are_not_numbers():
+    with pytest.raises(ArgumentTypeError, match="expected a count table") as info:
+        ag.count_table_agreement("abc")  # was numpy's "could not convert string to float"
+    assert "pd.read_csv" in str(info.value)
+    with pytest.raises(AnnotationDataError, match="a count table holds numbers"):
+        ag.count_table_agreement([["a", "b"], ["c", "d"]])
+    assert len(ag.count_table_agreement([[2, 0], [0, 2]])) == 8  # numbers still pass
+
+
+def test_alpha_refuses_a_custom_distance_that_returns_no_number():
+    with pytest.raises(AnnotationDataError, match=r"returned 'x' \(str\).*must be a number"):
+        ag.krippendorff_alpha(NOMINAL, lambda a, b: "x")
+    with pytest.raises(AnnotationDataError, match="returned None"):
+        ag.krippendorff_alpha(NOMINAL, lambda a, b: None)
+    with pytest.raises(ArgumentTypeError, match="distance as a name or a callable"):
+        ag.krippendorff_alpha(NOMINAL, 3)
+    value = float(ag.krippendorff_alpha(NOMINAL, lambda a, b: float(a != b)))
+    assert value == pytest.approx(float(ag.krippendorff_alpha(NOMINAL, "nominal")))
+
+
+def test_check_distance_refuses_unknown_names_up_front():
+    assert ag.check_distance(ANN, "Interval") == "interval"
+    with pytest.raises(AnnotationDataError, match="unknown distance 'foo'"):
+        ag.check_distance(ANN, "foo")
+
+
+@pytest.mark.parametrize(
+    ("shares", "words"),
+    [
+        ([-0.5, 1.5], "between 0 and 1"),  # was p_e = 2.5
+        ([0.5, np.nan], "between 0 and 1"),
+        ([0.5, 0.7], "must sum to 1"),  # was p_e = 0.74
+        ([[0.5, 0.5], [0.3, 0.3]], "must sum to 1"),  # a replicate row
+        ([], "shape"),
+        (["a", "b"], "must be numbers"),
+    ],
+)
+def test_chance_agreement_checks_the_shares(shares, words):
+    with pytest.raises(AnnotationDataError, match=words):
+        chance_agreement("fleiss_kappa", shares)
+
+
+def test_chance_agreement_takes_shares_within_rounding_of_one():
+    third = np.full(3, 1 / 3)
+    assert chance_agreement("fleiss_kappa", third)[0] == pytest.approx(1 / 3)
+    assert chance_agreement("gwet_ac1", [[0.9, 0.1], [0.5, 0.5]]).shape == (2,)
+
+
+@pytest.mark.parametrize("function", [ag.band, ag.reading])
+def test_band_and_reading_refuse_an_unknown_coefficient(function):
+    with pytest.raises(AnnotationDataError, match="unknown coefficient 'foo'") as info:
+        function("foo", 0.5)
+    assert "Fleiss' kappa" in str(info.value) and "Krippendorff's alpha" in str(info.value)
+    with pytest.raises(ArgumentTypeError, match="coefficient name"):
+        function(3, 0.5)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Fleiss' kappa (linear weights)",
+        "Cohen's kappa (Light's mean over pairs)",
+        "Gwet's AC2",
+        "Krippendorff's alpha (masi)",
+        "scott_pi",
+        "brennan_prediger",
+        "Percent agreement",
+    ],
+)
+def test_band_still_reads_every_name_the_library_uses(name):
+    assert ag.band(name, 0.5) and ag.reading(name, 0.5)
+
+
+def test_pairwise_window_names_an_annotator_that_is_not_there():
+    pw = ag.pairwise(NOMINAL)
+    first = pw.values.index[0]
+    with pytest.raises(AnnotationDataError, match="not in the pairwise table: 'zzz'"):
+        ag.pairwise_window(pw, ["zzz"])  # was a 1 x 1 table of NaN
+    assert list(ag.pairwise_window(pw, first).values.index) == [first]  # one name, not letters
+    with pytest.raises(ArgumentTypeError, match="Pairwise"):
+        ag.pairwise_window(pw.values, [first])

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics import Annotations
+from analytics import AnnotationDataError, Annotations
 from analytics.dawid_skene import annotator_table, fit
 from analytics.dawid_skene.figures import (
     confidence_histogram,
@@ -46,8 +46,11 @@ def test_pick_annotators(res):
     most = pick_annotators(res, "most accurate", 2)
     assert least == list(table["accuracy"].sort_values().index[:2])
     assert most == list(table["accuracy"].sort_values(ascending=False).index[:2])
-    assert pick_annotators(res, "chosen", chosen=["w3", "nobody"]) == ["w3"]
-    with pytest.raises(ValueError):
+    assert pick_annotators(res, "chosen", chosen=["w3", "w1"]) == ["w3", "w1"]
+    # an unknown annotator was dropped without a word: now named in an error
+    with pytest.raises(AnnotationDataError, match="not in the fit: 'nobody'"):
+        pick_annotators(res, "chosen", chosen=["w3", "nobody"])
+    with pytest.raises(AnnotationDataError, match="unknown pick 'random'"):
         pick_annotators(res, "random")
 
 
