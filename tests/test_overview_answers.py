@@ -219,3 +219,16 @@ def test_no_about_before_a_bound():
     result = overview(load_annotations(FIXTURES / "low_agreement_sure_model.csv"))
     text = " ".join(a.sentence for a in result.answers)
     assert "about >" not in text and "about <" not in text
+
+
+def test_no_others_are_mentioned_when_every_item_is_unsure():
+    import pandas as pd
+
+    from analytics import load_annotations
+    from analytics.overview import overview
+
+    df = pd.DataFrame(
+        {"item": ["i1", "i2", "i3"], "annotator": ["a"] * 3, "label": ["x", "y", "x"]}
+    )
+    more = next(a for a in overview(load_annotations(df)).answers if a.key == "more_labels")
+    assert more.number == "3 items" and "the others" not in more.sentence

@@ -257,8 +257,12 @@ def _certainty(
                 if nobody_left
                 else "them."
             )
-            + f" The model is at least {SURE:.0%} sure of the others, by its own "
-            "posteriors, which run overconfident: some of those are wrong too."
+            + (
+                f" The model is at least {SURE:.0%} sure of the others, by its own "
+                "posteriors, which run overconfident: some of those are wrong too."
+                if len(unsure) < len(items)
+                else ""
+            )
         )
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
@@ -268,7 +272,7 @@ def _certainty(
         "more_labels",
         q_more,
         sentence,
-        f"{len(unsure):,} items",
+        format_count(len(unsure), "item"),
         more_verdict,
         # Next labels needs the judgements in memory: on an engine the link goes to the
         # Gold labels page, whose Dawid-Skene fit holds the posteriors
