@@ -55,7 +55,7 @@ from analytics.cli_input import (
     load,
     records,
 )
-from analytics.cli_tables import agreement_text, plain_table
+from analytics.cli_tables import agreement_text, gold_lines, plain_table
 
 
 # ---------------------------------------------------------------------- commands
@@ -250,8 +250,7 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
             f"against the known gold labels in {args.gold} "
             f"({int(accuracy['items'].iloc[0]):,} items{clamped}):"
         )
-        for method, row in accuracy.iterrows():
-            print(f"  {method}: {row['accuracy']:.1%} right")
+        print("\n".join(gold_lines(accuracy)))
     if args.out:
         print(f"the model's labels with confidence written to {args.out}")
     else:

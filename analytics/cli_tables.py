@@ -20,7 +20,7 @@ import pandas as pd
 from analytics._core.formatting import format_number, format_p_value
 from analytics.overview import format_judged, judge
 
-__all__ = ["agreement_text", "plain_table"]
+__all__ = ["agreement_text", "gold_lines", "plain_table"]
 
 _DASH = "–"
 
@@ -210,3 +210,10 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
             textwrap.fill(f"Verdict ({row['coefficient']}): {verdict.describe()}", width),
         ]
     return "\n".join(lines)
+
+
+def gold_lines(accuracy: pd.DataFrame) -> list[str]:
+    """:func:`analytics.dawid_skene.gold_accuracy`'s table as the command line prints it:
+    one line per method, then its notes (gold labels that are not categories)."""
+    lines = [f"  {method}: {row['accuracy']:.1%} right" for method, row in accuracy.iterrows()]
+    return lines + [f"  note: {note}" for note in accuracy.attrs.get("notes", ())]

@@ -233,7 +233,8 @@ def _gold_blocks(result: Any, gold: Any) -> list[Block]:
             "text",
             text=f"Against the {int(row['items']):,} items with known gold labels, "
             f"{format_judged('gold_error', error)} of the model's labels are wrong: the "
-            "figure to trust over the model's own account below.",
+            "figure to trust over the model's own account below."
+            + "".join(f" {note}" for note in table.attrs.get("notes", ())),
             verdict=judge("gold_error", error),
         ),
         Block("dawid_skene", "table", "Accuracy on the gold labels", table=table),

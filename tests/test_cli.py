@@ -463,3 +463,11 @@ def test_a_wrong_option_is_one_line_with_where_to_look(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "usage:" not in err
     assert err.startswith("concord: error: argument --bootstrap") and "agreement --help" in err
+
+
+def test_a_gold_label_that_is_no_category_is_said_not_only_counted(capsys, tmp_path):
+    gold = tmp_path / "gold.csv"
+    gold.write_text("item,label\nmsg001,banana\nmsg002,question\n", encoding="utf-8")
+    assert main(["dawid-skene", CROWD, "--gold", str(gold)]) == 0
+    out = capsys.readouterr().out
+    assert "note: 1 gold label ('banana') is not among the categories" in out

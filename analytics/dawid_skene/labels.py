@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics._core.validation import check_number
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene.em import category_codes, majority_posteriors
@@ -69,6 +70,7 @@ def gold_accuracy(
         Indexed by method (``majority vote``, then the model: ``Dawid-Skene``, or the
         ``model`` of a :func:`analytics.models.fit` result) with columns ``items``,
         ``correct``, ``accuracy`` and ``tied items`` (majority vote only).
+        ``attrs["notes"]`` says how many gold labels are not among the categories.
 
     Raises
     ------
@@ -143,6 +145,15 @@ def gold_accuracy(
         },
         index=pd.Index(["majority vote", _model_name(result)], name="method"),
     )
+    out.attrs["notes"] = ()
+    if not valid.all():  # said, not only counted: a typo in a gold file reads as an error
+        at = result.items[use][~valid]
+        shown = ", ".join(repr(gold.get(i, gold.get(str(i)))) for i in at[:3])
+        out.attrs["notes"] = (
+            f"{format_count(int((~valid).sum()), 'gold label')} ({shown}) "
+            f"{'is' if (~valid).sum() == 1 else 'are'} not among the categories, so no "
+            "method can give it: counted as wrong for both.",
+        )
     return out
 
 
