@@ -107,39 +107,55 @@ def saddle_notes(kept: EMRun, nudged: list[EMRun]) -> tuple[str, ...]:
     -------
     tuple of str
         Empty when no nudged run ends more likely (by more than :data:`SAME_OPTIMUM`)
-        with other labels; else one note: a warning starting "Not identified" when they
-        relabel more than :data:`FEW_ITEMS` of the items, a remark otherwise.
+        with other labels. Else one note: a remark when they relabel at most
+        :data:`FEW_ITEMS` of the items; otherwise "Not identified" when two of them reach
+        equally likely fits that label items differently (the symmetric copies a saddle
+        sits between), else "The starts disagree".
     """
     top = kept.q.argmax(axis=1)
     scale = _scale(kept)
     higher = [
-        (int((run.q.argmax(axis=1) != top).sum()), run.trace[-1] - kept.trace[-1])
+        run
         for run in nudged
         if run.trace[-1] - kept.trace[-1] > SAME_OPTIMUM * scale
+        and (run.q.argmax(axis=1) != top).any()
     ]
-    higher = [(d, g) for d, g in higher if d]
     if not higher:
         return ()
-    n, gap = max(d for d, _ in higher), max(g for _, g in higher)
+    n = max(int((run.q.argmax(axis=1) != top).sum()) for run in higher)
+    gap = max(run.trace[-1] for run in higher) - kept.trace[-1]
     restarts = f"{len(higher)} of {len(nudged)} restarts from the kept fit, nudged at random,"
+    copies = any(
+        abs(a.trace[-1] - b.trace[-1]) <= SAME_OPTIMUM * scale
+        and (a.q.argmax(axis=1) != b.q.argmax(axis=1)).any()
+        for i, a in enumerate(higher)
+        for b in higher[i + 1 :]
+    )
     if n <= FEW_ITEMS * len(top):
         return (
-            f"{restarts} climbed to a slightly more likely fit (log-likelihood higher by "
-            f"{gap:.3g}) labelling {n:,} of {len(top):,} items differently; the fit of the "
-            "usual starts is kept.",
+            f"{restarts} climbed to a fit more likely by {gap:.3g} that labels {n:,} of "
+            f"{len(top):,} items differently; the usual starts' fit is kept, so those "
+            "items' labels depend on where EM starts.",
+        )
+    if copies:
+        return (
+            f"Not identified: {restarts} climbed to equally likely fits (log-likelihood "
+            f"higher than the kept fit's by {gap:.3g}) that label up to "
+            f"{format_count(n, 'item')} differently from it and from one another: the kept "
+            "fit sits at a saddle between them, so these data do not settle those labels; do "
+            "not read them, or their confidence, as the model's answer. More judgements, "
+            "known gold labels or a prior break the tie.",
         )
     return (
-        f"Not identified: {restarts} climbed to more likely fits (log-likelihood higher by "
-        f"up to {gap:.3g}) that label up to {format_count(n, 'item')} differently, so these "
-        "data do not settle the kept labels (on symmetric data every usual start stops at "
-        "a saddle of the likelihood); do not read them, or their confidence, as the "
-        "model's answer. More judgements, known gold labels or a prior break the tie.",
+        f"The starts disagree: {restarts} climbed to a fit more likely by up to {gap:.3g} "
+        f"that labels up to {format_count(n, 'item')} differently; the usual starts' fit is "
+        "kept, so those labels depend on where EM starts: read their confidence with care.",
     )
 
 
 #: Runs ``init="best"`` adds from the kept fit's posteriors mixed with random ones, to see
 #: whether EM climbs away from it (:func:`saddle_notes`).
-N_PERTURBED = 2
+N_PERTURBED = 3
 #: The weight of the random posteriors in those starts.
 PERTURBATION = 0.5
 
