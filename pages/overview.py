@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, format_count
 from analytics.data import table_to_csv
 from analytics.overview import Answer, overview
 from ui.cached import ds_fit, ds_fit_per_category, noise_result
@@ -100,7 +100,7 @@ alert(f"**{md(rec.text)}**", icon=ICONS[rec.severity])
 page_link(rec.page, f"Go to: {rec.page_title}", ":material/arrow_forward:")
 if rec.items:
     st.download_button(
-        f"Download the {len(rec.items):,} items (CSV)",
+        f"Download the {format_count(len(rec.items), 'item')} (CSV)",
         data=lambda: table_to_csv(pd.DataFrame({"item": list(rec.items)}), index=False).encode(),
         file_name=data_file_name("items_to_relabel.csv"),
         mime="text/csv",

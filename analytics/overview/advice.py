@@ -61,8 +61,10 @@ def recommend(
     Returns
     -------
     Recommendation
-        Among "review annotator *j*", "merge categories *a* and *b*" and "relabel these
-        items", the one whose answer is most severe (ties in that order). When none
+        With fewer than :data:`FEW_ITEMS` items, "not a benchmark yet" (at caution),
+        whatever else applies. Otherwise, among "review annotator *j*", "merge categories
+        *a* and *b*" and "relabel these items", the one whose answer is most severe (ties
+        in that order). When none
         applies: "benchmark on the model's labels" if all five answers read good; "not a
         benchmark yet" if some are undefined (at their own, undefined, severity: their
         reasons say what is missing); otherwise the answers that are not
@@ -107,16 +109,16 @@ def recommend(
                 # Next labels plans single-label batches only: multi-label data are
                 # pointed at the Gold labels page's per-category posteriors instead
                 (
-                    f"Relabel these {len(unsure):,} items: some category's yes/no is less "
+                    f"Relabel these {format_count(len(unsure), 'item')}: some category's yes/no is less "
                     f"than {SURE:.0%} sure (the Gold labels page shows every category's "
                     "posterior for each item)."
                 )
                 if multilabel
-                else f"Relabel these {len(unsure):,} items with new annotators or an expert: "
+                else f"Relabel these {format_count(len(unsure), 'item')} with new annotators or an expert: "
                 f"their label is less than {SURE:.0%} sure, and every annotator here has "
                 "already judged them."
                 if nobody_left
-                else f"Relabel these {len(unsure):,} items: their label is less than "
+                else f"Relabel these {format_count(len(unsure), 'item')}: their label is less than "
                 f"{SURE:.0%} sure "
                 + (
                     "(on data in memory the Next labels page plans that batch)."
@@ -127,9 +129,8 @@ def recommend(
                 tuple(unsure),
             )
         )
-    options = [o for o in options if o.severity in (Severity.BAD, Severity.CAUTION)]
-    if options:
-        return min(options, key=lambda o: _RANK[o.severity])
+    # a handful of items first: any advice below would rest on them alone (three items
+    # of two annotators who never agree had been told to merge two categories)
     if 0 < n_items < FEW_ITEMS:
         a = answers["agreement"]
         return Recommendation(
@@ -141,6 +142,9 @@ def recommend(
             a.page,
             a.page_title,
         )
+    options = [o for o in options if o.severity in (Severity.BAD, Severity.CAUTION)]
+    if options:
+        return min(options, key=lambda o: _RANK[o.severity])
     undefined = [k for k, a in answers.items() if a.verdict.severity is Severity.UNDEFINED]
     if undefined:
         # judged as the undefined answer itself, never green or red by whichever other

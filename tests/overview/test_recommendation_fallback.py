@@ -65,9 +65,9 @@ def test_the_last_branch_names_every_answer_that_is_not_good(values, severity, s
 
 
 def test_items_every_annotator_judged_ask_for_new_annotators():
-    """Two annotators who judged all 20 items, apart on 2: the Overview used to send the
+    """Two annotators who judged all 30 items, apart on 2: the Overview used to send the
     user to Next labels, which can plan nothing (nobody is left to judge those items)."""
-    rows = [(f"i{i}", who, "a" if i % 2 else "b") for i in range(20) for who in ("x", "y")]
+    rows = [(f"i{i}", who, "a" if i % 2 else "b") for i in range(30) for who in ("x", "y")]
     rows[1] = ("i0", "y", "a")
     rows[3] = ("i1", "y", "b")
     ann = load_annotations(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
@@ -120,4 +120,22 @@ def test_a_handful_of_items_is_never_called_a_benchmark():
     )
     rec = overview(few).recommendation
     assert rec.severity is Severity.CAUTION
+    assert rec.text.startswith("Not a benchmark yet: 3 items are too few")
+
+
+def test_a_handful_of_items_is_not_a_benchmark_whatever_else_applies():
+    # three items of two annotators who never agree had been told to merge two categories
+    import pandas as pd
+
+    from analytics import load_annotations
+    from analytics.overview import overview
+
+    df = pd.DataFrame(
+        {
+            "item": ["i1", "i1", "i2", "i2", "i3", "i3"],
+            "annotator": ["a", "b"] * 3,
+            "label": ["x", "y", "y", "x", "x", "z"],
+        }
+    )
+    rec = overview(load_annotations(df)).recommendation
     assert rec.text.startswith("Not a benchmark yet: 3 items are too few")
