@@ -78,13 +78,14 @@ def _thresholds(coefficient: str) -> tuple[float, ...]:
 
 
 def shown_value(coefficient: str, value: float) -> str:
-    """A coefficient's value or interval end as the reading prints it: two decimals, more
-    (up to six) when rounding would put the value on or across a band's edge.
+    """A coefficient's value or interval end as the reading prints it: three decimals, as
+    every table and card prints statistics, more (up to six) when rounding would put the
+    value on or across a band's edge.
 
     >>> shown_value("Fleiss' kappa", 0.1952), shown_value("Fleiss' kappa", 0.2801)
-    ('0.195', '0.28')
+    ('0.195', '0.280')
     """
-    return format_judged_value(value, _thresholds(coefficient), digits=2, max_digits=6)
+    return format_judged_value(value, _thresholds(coefficient), digits=3, max_digits=6)
 
 
 def band(coefficient: str, value: float) -> str:
@@ -187,9 +188,9 @@ def reading(
     Notes
     -----
     The verbal label is :func:`band`'s; when the interval's ends fall in different bands
-    the sentence says the label is uncertain. Values have two decimals, more (up to six)
+    the sentence says the label is uncertain. Values have three decimals, more (up to six)
     when rounding would put one on or across the edge of its band: alpha = 2/3 reads
-    "0.6667: not reliable ... (below 0.667)", not "0.67". Fleiss' kappa between 0 and 1 is also read
+    "0.6667: not reliable ... (below 0.667)", not "0.667". Fleiss' kappa between 0 and 1 is also read
     as the share of "easy" items everyone gets right.
 
     References
@@ -202,7 +203,7 @@ def reading(
     Examples
     --------
     >>> reading("Cohen's kappa", 0.62, 0.58, 0.66)  # doctest: +ELLIPSIS
-    "0.62: substantial agreement beyond chance; the 95% interval 0.58 to 0.66 ..."
+    "0.620: substantial agreement beyond chance; the 95% interval 0.580 to 0.660 ..."
     """
     confidence = check_confidence(confidence)
     _thresholds(coefficient)  # refuses an unknown name, even for an undefined value

@@ -91,7 +91,7 @@ def test_per_category_for_multilabel_data():
 def test_readings_are_plain_and_cover_undefined_values():
     text = ag.reading("Cohen's kappa", 0.62, 0.58, 0.66)
     assert text.startswith(
-        "0.62: substantial agreement beyond chance; the 95% interval 0.58 to 0.66"
+        "0.620: substantial agreement beyond chance; the 95% interval 0.580 to 0.660"
     )
     wide = ag.reading("Gwet's AC1", 0.5, 0.3, 0.7)
     assert "uncertain" in wide
@@ -199,7 +199,7 @@ def test_unstable_pair_means_get_no_interval_but_a_reason():
 def test_a_negative_interval_reads_unambiguously():
     """'interval -0.17-1.00' read like a subtraction; ends are joined by 'to'."""
     text = ag.reading("Gwet's AC1", 0.42, -0.17, 1.0)
-    assert "interval -0.17 to 1.00" in text
+    assert "interval -0.170 to 1.000" in text
 
 
 def test_per_category_error_bars_have_a_colour_of_their_own():
