@@ -320,12 +320,13 @@ elif choice == "majority":
 else:
     label_error = expected_label_error(result.confidence)
     error_verdict = judge("gold_error", label_error)
+    expected = label_error * headline.n_items  # an expected count: 12.6% of 4 items is 0.5
+    count = f"{expected:,.1f}" if expected < 10 else f"{expected:,.0f}"
     show_verdict(
         error_verdict,
         f"If the model is right about its own uncertainty, about {error_verdict.shown} of its "
-        f"labels are wrong ({label_error * headline.n_items:,.0f} of {headline.n_items:,} "
-        "items). Read it as a lower bound: fitted models are overconfident (Dawid-Skene on "
-        "RTE in datasets/: 0.8% wrong by its own account, 7.3% against expert gold); gold "
+        f"labels are wrong ({count} of {headline.n_items:,} items). Read it as a lower bound: fitted models are overconfident (Dawid-Skene on "
+        "the RTE crowd data of Snow et al. 2008: 0.8% wrong by its own account, 7.3% against expert gold); gold "
         "labels give the true figure.",
     )
 download_table(

@@ -205,7 +205,7 @@ def _certainty(
             "Read it as a lower bound: fitted models are overconfident."
             if ann.is_multilabel
             else "its labels are wrong. Read it as a lower bound: fitted models are "
-            "overconfident (on the RTE data in datasets/, 0.8% by its own account against "
+            "overconfident (on the RTE crowd data of Snow et al. 2008, 0.8% by its own account against "
             "7.3% wrong by expert gold); gold labels for some items give the true figure."
         )
     else:

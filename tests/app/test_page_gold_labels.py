@@ -318,7 +318,8 @@ def test_majority_vote_claims_no_uncertainty_it_does_not_model():
     assert not [a for a in alerts if "labels are wrong" in a.value]
     at.selectbox(key="gl_model").set_value("dawid_skene").run()
     alerts = [*at.success, *at.warning, *at.error]
-    assert any(r"Dawid\-Skene on RTE in datasets\/" in a.value for a in alerts)  # escaped
+    rte = "Dawid-Skene on the RTE crowd data of Snow et al. 2008"
+    assert any(rte in a.value.replace("\\", "") for a in alerts)  # shown escaped
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Same as majority"].endswith("%")
 
