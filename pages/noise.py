@@ -334,6 +334,7 @@ try:
         bound = c3.selectbox(
             "Bound",
             ["chebyshev", "normal", "exact"],
+            format_func={"chebyshev": "Chebyshev", "normal": "normal", "exact": "exact"}.get,
             key="noise_cd_bound",
             help="Chebyshev (the paper's, safe for any R), normal (large R) or exact.",
         )
