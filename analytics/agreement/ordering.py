@@ -16,6 +16,7 @@ from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
 from analytics._core.errors import AnnotationDataError, require
+from analytics._core.validation import check_known
 from analytics.agreement.tables import Pairwise
 
 __all__ = ["ORDERS", "annotator_order", "pairwise_window"]
@@ -102,16 +103,7 @@ def pairwise_window(pw: Pairwise, annotators: Sequence[Any]) -> Pairwise:
         ``pw`` is not a :class:`Pairwise`.
     """
     require(pw, isinstance(pw, Pairwise), "a Pairwise table", hint="Pass pairwise(ann).")
-    if isinstance(annotators, (str, bytes)):
-        annotators = [annotators]  # one name, not its letters
-    keep = list(annotators)
-    unknown = [a for a in keep if a not in pw.values.index]
-    if unknown:
-        raise AnnotationDataError(
-            f"{len(unknown)} annotator(s) not in the pairwise table: "
-            f"{', '.join(map(repr, unknown[:5]))}.",
-            hint=f"Its annotators look like {list(pw.values.index[:5])}.",
-        )
+    keep = check_known(annotators, pw.values.index, "annotators", "the pairwise table")
     return Pairwise(
         pw.values.reindex(index=keep, columns=keep),
         pw.shared.reindex(index=keep, columns=keep),

@@ -19,7 +19,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, MUTED, QUALITATIVE, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
-from analytics._core.validation import check_choice, check_whole
+from analytics._core.validation import check_choice, check_known, check_whole
 from analytics.dawid_skene.information import entropy
 from analytics.dawid_skene.model import require_fitted
 from analytics.dawid_skene.reports import (
@@ -43,21 +43,6 @@ __all__ = [
 ]
 
 PICKS = ("least accurate", "most accurate", "most judgements", "chosen")
-
-
-def _known(result: DawidSkeneResult, annotators: Sequence[Any], argument: str) -> list[Any]:
-    """``annotators`` as a list, every one an annotator of the fit (else an error naming them)."""
-    if isinstance(annotators, (str, bytes)):
-        annotators = [annotators]  # one name, not its letters
-    names = list(annotators)
-    unknown = [a for a in names if a not in result.annotators]
-    if unknown:
-        raise AnnotationDataError(
-            f"{argument} names {len(unknown)} annotator(s) not in the fit: "
-            f"{', '.join(map(repr, unknown[:5]))}.",
-            hint=f"The fit's annotators look like {list(result.annotators[:5])}.",
-        )
-    return names
 
 
 def pick_annotators(
@@ -103,7 +88,7 @@ def pick_annotators(
                 "how='chosen' needs the annotators to show.",
                 hint="Pass them as chosen=[...], e.g. chosen=list(result.annotators[:3]).",
             )
-        return _known(result, chosen, "chosen")
+        return check_known(chosen, result.annotators, "chosen", "the fit")
     count = check_whole(n, "n", 0)
     t = annotator_table(result)[["accuracy", "judgements"]].copy()
     t["order"] = np.arange(len(t))
@@ -140,7 +125,7 @@ def confusion_heatmaps(
     require_fitted(result, "confusion_heatmaps")
     if annotators is None:
         annotators = pick_annotators(result, "least accurate", 6)
-    annotators = _known(result, annotators, "annotators")
+    annotators = check_known(annotators, result.annotators, "annotators", "the fit")
     if not annotators:
         return _empty(title, "No annotator selected.")
     table = annotator_table(result)
