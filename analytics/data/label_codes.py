@@ -69,15 +69,15 @@ def encode_labels(
                 hint="Choose the multi-label kind, or put one label per cell.",
             )
         matrix = None
-        label_values_codes, cat_values, lk, kind_reason = _encode_single(
+        label_values_codes, cat_values, lk, kind_reason, merged = _encode_single(
             lab, keep, rows, categories, lk, kind_reason, source, label
         )
         per_category = np.bincount(label_values_codes, minlength=len(cat_values))
     cautions = missing_token_cautions(
         lab.token_counts(has_ids), per_category, cat_values, str(label)
     )
-    if lk is not LabelKind.MULTILABEL and pd.api.types.is_numeric_dtype(cat_values):
-        cautions += merged_number_cautions(lab, keep, str(label))
+    if lk is not LabelKind.MULTILABEL:
+        cautions += merged
     return (matrix, label_values_codes, cat_values, lk, kind_reason, n_split), cautions
 
 
@@ -133,17 +133,16 @@ def _encode_sets(
     return distinct[kcodes], pd.Index(cats, dtype=object), int(split[kcodes].sum())
 
 
-def merged_number_cautions(lab: CellColumn, keep: np.ndarray, label: str) -> list[str]:
+def merged_number_cautions(lab: CellColumn, used: np.ndarray, label: str) -> list[str]:
     """A caution when different label texts are one number ('1' and '01' both 1).
 
     Labels that are all numbers are read as numbers, so texts that differ only in how
     the number is written become one category. That is right for '1' and '1.0' from two
     tools, and wrong for codes where '01' and '1' differ: the load says so instead of
-    deciding silently. Looks at the distinct texts only.
+    deciding silently. Looks at the distinct texts only (``used``: those of judgements).
     """
     if not is_text(lab.uniques):
         return []
-    used = np.bincount(lab.codes[keep], minlength=len(lab.uniques)) > 0
     texts = lab.texts("label")[used]
     numbers = lab.numbers()[used].astype(np.float64)
     per_number = pd.Series(texts).groupby(numbers).unique()
@@ -169,8 +168,9 @@ def _encode_single(
     kind_reason: str,
     source: str,
     label: str,
-) -> tuple[np.ndarray, pd.Index, LabelKind, str]:
-    """Single labels as category codes; infers the kind when ``lk`` is None."""
+) -> tuple[np.ndarray, pd.Index, LabelKind, str, list[str]]:
+    """Single labels as category codes; infers the kind when ``lk`` is None. Also returns
+    the cautions for label texts merged into one number."""
     ucodes = lab.codes if keep.all() else lab.codes[keep]
     used = np.bincount(ucodes, minlength=len(lab.uniques)) > 0  # a pass, not a scatter
     # categories given as Python strings are text, even if they look like numbers
@@ -232,4 +232,5 @@ def _encode_single(
             column=label,
             hint="Choose the nominal or ordinal label kind.",
         )
-    return codes.astype(np.int64, copy=False), cat_values, lk, kind_reason
+    merged = merged_number_cautions(lab, used, label) if numeric else []
+    return codes.astype(np.int64, copy=False), cat_values, lk, kind_reason, merged
