@@ -21,6 +21,7 @@ __all__ = [
     "MAX_NAME_CHARS",
     "AnnotationDataError",
     "ArgumentTypeError",
+    "check_known",
     "require",
     "show_text",
     "wrong_type",
@@ -196,3 +197,26 @@ def require(value: Any, test: bool, expected: str, *, hint: str | None = None) -
     """
     if not test:
         raise wrong_type(value, expected, hint=hint)
+
+
+def check_known(names: Any, known: Any, argument: str, where: str) -> list:
+    """Names that must all be in ``known`` (annotators of a fit, of a table), as a list.
+
+    One name is a list of one, not its letters. An unknown name is an error that counts
+    and shows the unknown ones and what the known ones look like.
+
+    Examples
+    --------
+    >>> check_known("a", ["a", "b"], "annotators", "the fit")
+    ['a']
+    """
+    names = [names] if isinstance(names, (str, bytes)) else list(names)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        noun = "annotator" if len(unknown) == 1 else "annotators"
+        raise AnnotationDataError(
+            f"{argument} names {len(unknown):,} {noun} not in {where}: "
+            f"{', '.join(map(repr, unknown[:5]))}.",
+            hint=f"Its annotators look like {list(known[:5])}.",
+        )
+    return names

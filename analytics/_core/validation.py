@@ -23,7 +23,6 @@ __all__ = [
     "check_choice",
     "check_confidence",
     "check_counts",
-    "check_known",
     "check_method",
     "check_number",
     "check_positive",
@@ -176,29 +175,6 @@ def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
             f"unknown {name} {_shown(value)}; use one of {', '.join(options)}."
         )
     return value
-
-
-def check_known(names: Any, known: pd.Index, argument: str, where: str) -> list:
-    """Names that must all be in ``known`` (annotators of a fit, of a table), as a list.
-
-    One name is a list of one, not its letters. An unknown name is an error that counts
-    and shows the unknown ones and what the known ones look like.
-
-    Examples
-    --------
-    >>> check_known("a", pd.Index(["a", "b"]), "annotators", "the fit")
-    ['a']
-    """
-    names = [names] if isinstance(names, (str, bytes)) else list(names)
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        noun = "annotator" if len(unknown) == 1 else "annotators"
-        raise AnnotationDataError(
-            f"{argument} names {len(unknown):,} {noun} not in {where}: "
-            f"{', '.join(map(repr, unknown[:5]))}.",
-            hint=f"Its annotators look like {list(known[:5])}.",
-        )
-    return names
 
 
 # ====================================================================== Dawid-Skene

@@ -15,8 +15,7 @@ import numpy as np
 from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
-from analytics._core.errors import AnnotationDataError, require
-from analytics._core.validation import check_known
+from analytics._core.errors import AnnotationDataError, check_known, require
 from analytics.agreement.tables import Pairwise
 
 __all__ = ["ORDERS", "annotator_order", "pairwise_window"]

@@ -15,11 +15,11 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, check_known
 from analytics._core.formatting import plotly_text
 from analytics._core.style import ACCENT, MUTED, QUALITATIVE, SEQUENTIAL, apply_layout
 from analytics._core.style import empty_figure as _empty
-from analytics._core.validation import check_choice, check_known, check_whole
+from analytics._core.validation import check_choice, check_whole
 from analytics.dawid_skene.information import entropy
 from analytics.dawid_skene.model import require_fitted
 from analytics.dawid_skene.reports import (
