@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from contextlib import nullcontext
 
 import pandas as pd
 import streamlit as st
@@ -255,8 +256,11 @@ if choice == "auto":
 alarms, remarks = split_notes(notes)
 for note in alarms:
     st.warning(md(note))
-for note in remarks:
-    st.caption(md(note))
+# routine remarks (which start won) fold away when there are several: the alarms and the
+# chosen model are what a viewer reads first
+with st.expander(f"Notes from the fits ({len(remarks)})") if len(remarks) > 2 else nullcontext():
+    for note in remarks:
+        st.caption(md(note))
 
 scored = None
 if gold is not None:
