@@ -377,10 +377,21 @@ with tab_summary:
     st.markdown("**What the numbers say**")
     st.markdown(
         "\n".join(
-            f"- **{md(r.coefficient)}** — {md(reading(r.coefficient, r.value, r.ci_low, r.ci_high, confidence, r.note))}"
+            f"- **{md(r.coefficient)}** — "
+            + md(
+                reading(
+                    r.coefficient, r.value, r.ci_low, r.ci_high, confidence, r.note,
+                    explain_interval=False,
+                )
+            )
             for r in report.itertuples()
         )
     )
+    if report["ci_low"].notna().any():  # said once, not after every coefficient
+        st.caption(
+            f"Each {confidence:.0%} interval: with other items of the same kind, the value "
+            "could plausibly lie anywhere in it."
+        )
     show_figure(forest_plot(report), "agreement forest plot", key="agr_forest")
     nan_rows = report[report["value"].isna()]
     if len(nan_rows):

@@ -158,6 +158,8 @@ def reading(
     ci_high: float = float("nan"),
     confidence: float = 0.95,
     note: str = "",
+    *,
+    explain_interval: bool = True,
 ) -> str:
     """One or two plain sentences reading a coefficient and its interval, for annotation teams.
 
@@ -174,6 +176,10 @@ def reading(
     note : str, default ""
         Why the value is undefined, if it is; for a defined mean over annotator pairs, a
         note naming pairs that share fewer than 10 items adds a caution sentence.
+    explain_interval : bool, default True
+        Say what the interval means ("with other items of the same kind the value could
+        plausibly lie anywhere in that range"). False gives the interval alone, for a list of
+        readings that explains it once.
 
     Returns
     -------
@@ -204,6 +210,8 @@ def reading(
     --------
     >>> reading("Cohen's kappa", 0.62, 0.58, 0.66)  # doctest: +ELLIPSIS
     "0.620: substantial agreement beyond chance; the 95% interval 0.580 to 0.660 ..."
+    >>> reading("Cohen's kappa", 0.70, 0.65, 0.75, explain_interval=False)
+    '0.700: substantial agreement beyond chance; the 95% interval 0.650 to 0.750.'
     """
     confidence = check_confidence(confidence)
     _thresholds(coefficient)  # refuses an unknown name, even for an undefined value
@@ -216,9 +224,13 @@ def reading(
         lo_band, hi_band = band(coefficient, ci_low), band(coefficient, ci_high)
         text += (
             f"; the {confidence:.0%} interval {shown_value(coefficient, ci_low)} to "
-            f"{shown_value(coefficient, ci_high)} says that with other items "
-            f"of the same kind the value could plausibly lie anywhere in that range"
+            f"{shown_value(coefficient, ci_high)}"
         )
+        if explain_interval:
+            text += (
+                " says that with other items of the same kind the value could plausibly "
+                "lie anywhere in that range"
+            )
         if lo_band != hi_band and not coefficient.lower().startswith("percent"):
             text += f", from '{lo_band}' to '{hi_band}', so the verbal label is uncertain"
     text += "."

@@ -53,6 +53,10 @@ def test_report_on_published_data():
     assert "interval" in text and "agreement beyond chance" in text
     captions = " ".join(shown(c.value) for c in at.caption)
     assert "kappa maximum, Cohen 1960" in captions
+    # what an interval means is said once, under the list, not after every coefficient
+    (listing,) = [shown(m.value) for m in at.markdown if shown(m.value).startswith("- ")]
+    assert listing.count("% interval ") == len(report) and "plausibly" not in listing
+    assert captions.count("could plausibly lie anywhere in it") == 1
 
 
 def test_filters_and_distance_change_the_report():
