@@ -163,6 +163,13 @@ if notes:
 if spans.n_annotators < 2:
     st.info("Only one annotator: there is nothing to compare. Load a file with two or more.")
     st.stop()
+if not spans.n_spans:  # every document finished without a span: agreement has no units
+    st.info(
+        "No annotator marked any span: every document was finished empty, so there is "
+        "nothing to compare. If the file should hold spans, check that its span results are "
+        "of a type Concord reads (the load notes above say what was skipped)."
+    )
+    st.stop()
 
 # ------------------------------------------------------------------ settings
 left, right = st.columns(2)

@@ -83,8 +83,16 @@ def collect_texts(
                 hint="Annotators of one document must have seen the same text; fix the export.",
             )
         out[first["item"].to_numpy(object)] = first["text"].to_numpy(object)
-    for key, text in (texts or {}).items():
-        if key not in items:
+    texts = dict(zip(same_ids(list(texts or {}), items), (texts or {}).values(), strict=True))
+    if texts and not any(key in items for key in texts):
+        raise AnnotationDataError(
+            f"texts= names no document of the table (it gives {_some(texts)}; the table has "
+            f"{_some(items)})",
+            source=source,
+            hint="Key texts= by the document ids of the item column.",
+        )
+    for key, text in texts.items():
+        if key not in items:  # a text for a document nobody annotated
             continue
         old = out[key]
         if isinstance(old, str) and old != text:
@@ -95,6 +103,25 @@ def collect_texts(
             )
         out[key] = str(text)
     return out
+
+
+def same_ids(keys: list[Any], index: pd.Index) -> list[Any]:
+    """Each key, or the id of ``index`` it names when it is not one itself but its text is.
+
+    A CSV's ids are text; ``completed={2: [...]}`` or ``text={1: ...}`` from Python name
+    the documents '2' and '1'. A key whose text names several ids is left as it is.
+    """
+    if not len(index) or all(k in index for k in keys):
+        return list(keys)
+    by_text = pd.Series(index, index=[str(v) for v in index])
+    by_text = by_text[~by_text.index.duplicated(keep=False)]
+    return [k if k in index or str(k) not in by_text.index else by_text[str(k)] for k in keys]
+
+
+def _some(ids: Iterable[Any], n: int = 3) -> str:
+    shown = list(ids)
+    listed = ", ".join(repr(v) for v in shown[:n])
+    return listed + (", ..." if len(shown) > n else "")
 
 
 def add_completed(
@@ -118,6 +145,14 @@ def add_completed(
         raise AnnotationDataError(
             f"completed= holds an empty item or annotator ({bad[0]!r})", source=source
         )
+    # 2 names the document '2' of a CSV: ids match as the table's text, not as new ids
+    pairs = list(
+        zip(
+            same_ids([d for d, _ in pairs], items),
+            same_ids([a for _, a in pairs], annotators),
+            strict=True,
+        )
+    )
     # an annotator who completed documents and marked nothing at all is kept
     new_annotators = pd.Index(
         pd.unique(np.array([a for _, a in pairs if a not in annotators], object))

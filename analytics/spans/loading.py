@@ -161,7 +161,7 @@ def load_spans(
     >>> df = pd.DataFrame({"item": ["d1", "d1"], "annotator": ["ann", "bob"],
     ...                    "start": [0, 0], "end": [5, 4], "label": ["PER", "PER"]})
     >>> load_spans(df, completed={"d2": ["ann", "bob"]})
-    SpanAnnotations('<DataFrame>': 2 documents, 2 annotators, 2 spans, 1 labels)
+    SpanAnnotations('<DataFrame>': 2 documents, 2 annotators, 2 spans, 1 label)
     """
     if isinstance(source, pd.DataFrame):
         if format not in (None, "dataframe"):

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, require
+from analytics._core.formatting import format_count
 from analytics.data import SkipNote
 from analytics.spans.checks import (
     add_completed,
@@ -224,8 +225,9 @@ class SpanAnnotations:
 
     def __repr__(self) -> str:
         return (
-            f"SpanAnnotations({self.name!r}: {self.n_items} documents, "
-            f"{self.n_annotators} annotators, {self.n_spans} spans, {len(self.labels)} labels)"
+            f"SpanAnnotations({self.name!r}: {format_count(self.n_items, 'document')}, "
+            f"{format_count(self.n_annotators, 'annotator')}, "
+            f"{format_count(self.n_spans, 'span')}, {format_count(len(self.labels), 'label')})"
         )
 
     @classmethod
@@ -295,7 +297,11 @@ class SpanAnnotations:
                 raise AnnotationDataError(
                     f"empty {col}", source=source, column=col, rows=rownum[bad].tolist()
                 )
+        item, annotator, stripped = _strip_names(item, annotator)
         start_raw, end_raw, label_raw = (frame[c] for c in ("start", "end", "label"))
+        label_raw, stripped_labels = _stripped(label_raw.to_numpy(object), "label")
+        label_raw = pd.Series(label_raw, index=frame.index)
+        stripped += stripped_labels
         empty = blank(start_raw) & blank(end_raw) & blank(label_raw)
         keep = ~empty
         start = offsets(start_raw[keep], "start", source, rownum[keep])
@@ -359,6 +365,12 @@ class SpanAnnotations:
                 "start, end and label for each such document and annotator (or, in the library, "
                 "pass completed=).",
             )
+        if stripped:
+            cautions += (
+                "Spaces around names were removed ("
+                + "; ".join(stripped)
+                + "): 'PER' and ' PER' are one label, 'a' and 'a ' one annotator.",
+            )
         rep = SpanLoadReport(
             source=base.source,
             format=base.format,
@@ -382,6 +394,34 @@ class SpanAnnotations:
             report=rep,
             name=name or source,
         )
+
+
+def _stripped(values: np.ndarray, what: str) -> tuple[np.ndarray, list[str]]:
+    """``values`` with the spaces around each text removed, and what that changed, in words.
+
+    Spaces around an id or a label are never meant (an export's padding, a hand-edited
+    cell); kept, they make 'PER' and ' PER' two labels and every pair's F1 0.
+    """
+    texts = pd.Series(values, dtype=object)
+    is_text = np.fromiter((isinstance(v, str) for v in values), bool, len(values))
+    if not is_text.any():  # numeric ids (a tool's user ids): nothing to strip
+        return values, []
+    clean = texts[is_text].str.strip().reindex(texts.index)  # NaN where not text
+    changed = clean.notna() & (clean != texts)
+    if not changed.any():
+        return values, []
+    before = pd.unique(texts[changed].to_numpy(object))
+    out = texts.where(~changed, clean).to_numpy(object)
+    shown = ", ".join(repr(v) for v in before[:3]) + (", ..." if len(before) > 3 else "")
+    return out, [f"{format_count(len(before), what)}: {shown}"]
+
+
+def _strip_names(
+    item: np.ndarray, annotator: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    item, first = _stripped(item, "document id")
+    annotator, second = _stripped(annotator, "annotator name")
+    return item, annotator, first + second
 
 
 def require_spans(spans: Any, call: str) -> None:

@@ -26,6 +26,7 @@ from analytics._core.bootstrap import (
     check_resampling,
     percentile_interval,
 )
+from analytics._core.formatting import format_count
 from analytics.agreement import Coefficient
 from analytics.spans.matching import f1_from_totals, pair_counts, pairs_table
 from analytics.spans.model import SpanAnnotations, require_spans
@@ -156,7 +157,7 @@ def span_f1(
         note = f"mean over {k} annotator pair{'s' if k != 1 else ''}" if k else NO_PAIR
         if n_boot and k and spans.n_items < FEW_DOCUMENTS:
             note += (
-                f"; no resampled interval: {spans.n_items} documents, fewer than "
+                f"; no resampled interval: {format_count(spans.n_items, 'document')}, fewer than "
                 f"{FEW_DOCUMENTS}"
             )
         rows.append((Coefficient(float(value[j]), note, spans.n_items), low, high, k))
@@ -165,12 +166,12 @@ def span_f1(
         pairs = pairs_table(counts, by_label=False)
         return SpanF1(f1, low, high, confidence, n_boot, match, pairs)
     return pd.DataFrame(
-        {
-            "label": list(spans.labels),
-            "f1": [r[0] for r in rows],
-            "low": [r[1] for r in rows],
-            "high": [r[2] for r in rows],
-            "pairs": [r[3] for r in rows],
-            "note": [r[0].note for r in rows],
+        {  # typed columns, so that a table without labels still merges on "label"
+            "label": pd.Series(list(spans.labels), dtype=object),
+            "f1": pd.Series([r[0] for r in rows], dtype=float),
+            "low": pd.Series([r[1] for r in rows], dtype=float),
+            "high": pd.Series([r[2] for r in rows], dtype=float),
+            "pairs": pd.Series([r[3] for r in rows], dtype=np.int64),
+            "note": pd.Series([r[0].note for r in rows], dtype=object),
         }
     )

@@ -56,6 +56,7 @@ NO_COMMON = (
 )
 FEW_ANNOTATORS = "alpha_U needs at least two annotators"
 NO_UNITS = "no annotator marked a span of this label in the documents all completed"
+NO_SPANS = "no annotator marked any span in the documents all completed"
 
 
 def _overlap_sum(
@@ -225,8 +226,8 @@ def unitizing_alpha(
     table, note, n_docs = unitizing_table(spans)
     if by_label:
         return table
-    if not len(table):
-        return Coefficient(float("nan"), note or NO_UNITS, n_docs)
+    if not len(table):  # too few annotators or common documents (the note says), or no span
+        return Coefficient(float("nan"), f"{NO_SPANS} ({format_count(n_docs, 'document')})" if n_docs else note, n_docs)
     d_o, d_e = table["observed"].sum(), table["expected"].sum()  # pooled, as in the paper
     if not d_e > 0:
         return Coefficient(float("nan"), NO_UNITS, n_docs)

@@ -105,6 +105,21 @@ def test_a_file_that_is_not_a_span_table_is_named_and_the_hint_fits_the_page():
     assert "format=" not in error
 
 
+def test_documents_finished_without_any_span_say_there_is_nothing_to_compare():
+    df = pd.DataFrame(
+        {"item": ["d1", "d1", "d2", "d2"], "annotator": ["a", "b", "a", "b"]}
+    ).assign(start=None, end=None, label=None)
+    spans = load_spans(df)
+    assert spans.n_spans == 0 and spans.n_annotators == 2
+    at = _run(spans)
+    assert not at.exception, at.exception
+    assert any("No annotator marked any span" in i.value for i in at.info)
+    # the library says why too, instead of an unrelated note
+    assert unitizing_alpha(spans).reason.startswith("no annotator marked any span")
+    table = span_f1(spans, by_label=True)
+    assert table.empty and table["label"].dtype == object  # merges with other label tables
+
+
 def test_an_empty_span_file_says_it_is_empty():
     for data in (b"", b"\n\n  \n"):
         at = _upload(data, "empty.csv")

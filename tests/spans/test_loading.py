@@ -196,3 +196,31 @@ def test_an_empty_document_is_a_known_empty_text_not_an_unknown_one():
     # a blank text cell on a row with a span still means "not given on this row"
     partial = "item,annotator,start,end,label,text\nd1,a,0,5,PER,Alice met Bob.\nd1,b,0,5,PER,\n"
     assert load_spans(io.StringIO(partial)).texts.tolist() == ["Alice met Bob."]
+
+
+def test_ids_in_completed_and_texts_match_the_table_s_text_ids():
+    """A CSV's ids are text: completed={2: ...} and text={1: ...} name '2' and '1'."""
+    from analytics.spans import span_f1
+
+    csv = b"item,annotator,start,end,label\n1,a,0,3,X\n1,b,0,3,X\n2,a,0,3,X\n"
+    spans = load_spans(
+        csv, format="table", text={1: "abc def", 2: "xyz uvw"}, completed={2: ["a", "b"]}
+    )
+    assert spans.items.tolist() == ["1", "2"]  # no phantom document 2 beside '2'
+    assert spans.texts.tolist() == ["abc def", "xyz uvw"]
+    # b finished document 2 and marked nothing there: one of a's two spans is unmatched
+    assert float(span_f1(spans).f1) == pytest.approx(2 / 3)
+    with pytest.raises(AnnotationDataError, match=r"texts= names no document of the table"):
+        load_spans(csv, format="table", text={7: "abc"})
+
+
+def test_spaces_around_ids_and_labels_are_removed_and_said():
+    from analytics.spans import span_f1
+
+    csv = b"item,annotator,start,end,label\nd,a,0,3,PER\nd,b,0,3, PER\nd,a ,4,7,LOC\nd,b,4,7,LOC\n"
+    spans = load_spans(csv, format="table")
+    assert spans.annotators.tolist() == ["a", "b"] and spans.labels.tolist() == ["LOC", "PER"]
+    assert float(span_f1(spans).f1) == 1.0  # had been 0 for every pair
+    (said,) = [c for c in spans.report.cautions if c.startswith("Spaces around names")]
+    assert "1 annotator name: 'a '" in said and "1 label: ' PER'" in said
+    assert repr(spans).endswith("1 document, 2 annotators, 4 spans, 2 labels)")
