@@ -232,3 +232,32 @@ def test_no_others_are_mentioned_when_every_item_is_unsure():
     )
     more = next(a for a in overview(load_annotations(df)).answers if a.key == "more_labels")
     assert more.number == "3 items" and "the others" not in more.sentence
+
+
+def test_gold_for_more_items_than_the_data_is_scored_on_the_overlap():
+    """Half of RTE's judgements beside its whole gold file: the gold answer had been
+    "Not computed: 400 gold items are not in the fit" while the report's Dawid-Skene
+    section scored the 400 items that are there."""
+    from analytics.data import sample_truth
+    from analytics.dawid_skene import fit, gold_accuracy
+
+    rte = load_sample("rte_snow2008")
+    ann = rte.subset(items=rte.items[:400])
+    truth = sample_truth("rte_snow2008")
+    gold = {a.key: a for a in overview(ann, gold=truth).answers}["gold"]
+    scored = gold_accuracy(fit(ann), truth).iloc[-1]
+    assert gold.sentence.startswith(
+        "Against the 400 items with known gold labels (400 gold labels for items not in this "
+        f"data set were left out), {1 - scored['accuracy']:.1%} of"
+    ), gold.sentence
+    # gold for none of the items is still refused in words
+    from analytics import AnnotationDataError
+
+    with pytest.raises(AnnotationDataError, match="1 gold item is not in the fit: 'nowhere'"):
+        overview(ann, gold=pd.Series({"nowhere": "1"}))
+
+
+def test_one_annotator_is_the_only_annotator_not_none_of_one():
+    df = pd.DataFrame({"item": list("abcdef"), "annotator": ["x"] * 6, "label": list("pqpqpq")})
+    sentence = {a.key: a for a in overview(Annotations.from_frame(df)).answers}["annotators"]
+    assert "None of the 1 annotators" not in sentence.sentence

@@ -11,7 +11,9 @@ from collections import OrderedDict
 import pandas as pd
 import streamlit as st
 
+from analytics import format_count
 from analytics.data import SAMPLES, Annotations, sample_truth
+from analytics.dawid_skene import gold_within
 
 DATA_KEY = "concord_annotations"
 SOURCE_KEY = "concord_source"
@@ -97,6 +99,15 @@ def known_gold(ann: Annotations) -> tuple[str, pd.Series | None, str]:
     upload = uploaded_gold(ann)
     if upload is not None:
         name, digest, labels = upload
+        # a gold file may cover more items than the data: every page uses the overlap
+        kept, outside = gold_within(labels, ann.items)
+        if outside and len(kept):  # none inside: kept whole, so the pages' errors say so
+            left = format_count(outside, "label")
+            return (
+                f"upload:{digest}",
+                kept,
+                f"your gold labels ({name}; {left} for items not in this data set left out)",
+            )
         return f"upload:{digest}", labels, f"your gold labels ({name})"
     key, truth = sample_gold(ann)
     if truth is not None and st.session_state.get(SAMPLE_TRUTH_KEY, True):

@@ -49,7 +49,7 @@ from analytics.dawid_skene.figures import (
     pick_annotators,
     prevalence_figure,
 )
-from analytics.dawid_skene.gold import gold_series
+from analytics.dawid_skene.gold import gold_series, gold_within
 from analytics.dawid_skene.information import mutual_information
 from analytics.dawid_skene.labels import (
     gold_accuracy,
@@ -105,6 +105,7 @@ __all__ = [
     "gold_accuracy",
     "gold_codes",
     "gold_series",
+    "gold_within",
     "item_judgements",
     "log_likelihood",
     "log_likelihood_figure",

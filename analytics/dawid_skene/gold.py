@@ -13,11 +13,12 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, ArgumentTypeError, show_text, wrong_type
 
-__all__ = ["gold_series"]
+__all__ = ["gold_series", "gold_within"]
 
 _EXPECTED = "gold labels as a pandas Series or a mapping item -> label"
 
@@ -76,3 +77,43 @@ def gold_series(gold: Any) -> pd.Series | None:
             hint="Keep one gold label per item.",
         )
     return g
+
+
+def gold_within(gold: Any, items: pd.Index) -> tuple[pd.Series | None, int]:
+    """The gold labels of the items in ``items``, and how many gold labels were left out.
+
+    A gold file often covers more than the data loaded (the whole set's gold beside half of
+    its judgements). :func:`analytics.models.gold_table` refuses gold for items it has not
+    fitted; the Overview, the report and the pages score on the overlap and say how many
+    were left out. Ids match as given, else as text (a CSV's ``'7'`` is the item ``7``).
+
+    Parameters
+    ----------
+    gold : mapping, pandas.Series or None
+        As for :func:`gold_series`.
+    items : pandas.Index
+        The items of the data (or of a fit).
+
+    Returns
+    -------
+    (pandas.Series or None, int)
+        The gold labels whose item is in ``items``, indexed by those items (None for
+        None); the number of gold labels left out.
+
+    Examples
+    --------
+    >>> kept, out = gold_within({"a": "x", "b": "y", 3: "z"}, pd.Index(["a", "3"]))
+    >>> kept.to_dict(), out
+    ({'a': 'x', '3': 'z'}, 1)
+    """
+    gold = gold_series(gold)
+    if gold is None:
+        return None, 0
+    keys = pd.Index(gold.index, dtype=object)
+    rows = items.get_indexer(keys) if items.is_unique else items.get_indexer_for(keys)
+    if (rows < 0).any():
+        as_text = pd.Index(items.astype(str), dtype=object)
+        rows = np.where(rows < 0, as_text.get_indexer(keys.astype(str)), rows)
+    inside = rows >= 0
+    kept = pd.Series(gold.to_numpy(object)[inside], index=items[rows[inside]], name=gold.name)
+    return kept, int((~inside).sum())

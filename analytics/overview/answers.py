@@ -23,7 +23,7 @@ from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count, format_percent
 from analytics._core.lazy import is_lazy
 from analytics.data import Annotations, as_annotations
-from analytics.dawid_skene import per_category_gold
+from analytics.dawid_skene import gold_within, per_category_gold
 from analytics.models import gold_table
 from analytics.overview.advice import recommend
 from analytics.overview.confusion import MERGE_SHARE
@@ -127,6 +127,9 @@ def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, f
         sentence = (
             f"None of the {len(spam):,} annotators labels near chance (every spammer score "
             f"< {CHANCE_SPAMMER_SCORE})."
+            if len(spam) != 1
+            else "The only annotator does not label near chance (spammer score "
+            f"< {CHANCE_SPAMMER_SCORE})."
         )
     if not ann.is_multilabel:
         bias = tables[0].filter(like="bias toward ")
@@ -184,14 +187,21 @@ def _certainty(
         unsure_mask = res.confidence.to_numpy() < SURE
         items = res.confidence.index
         whose = "the Dawid-Skene model's"
-    measured = None
+    measured, left_out = None, ""
     if gold is not None and ann.is_multilabel and not is_lazy(ann):
         exact = per_category_gold(dict(zip(ann.categories, fits, strict=True)), gold).iloc[-1]
         measured = (1.0 - float(exact["model"]), int(exact["gold_items"]))
     elif gold is not None and not is_lazy(ann):
-        scored = gold_table({"model": fits[0]}, gold).iloc[0]
+        # a gold file may cover more items than the data: score the overlap, say the rest
+        kept, outside = gold_within(gold, fits[0].items)
+        scored = gold_table({"model": fits[0]}, kept if len(kept) else gold).iloc[0]
         if scored["gold_items"]:
             measured = (1.0 - float(scored["accuracy"]), int(scored["gold_items"]))
+        if outside:
+            left_out = (
+                f" ({format_count(outside, 'gold label')} for items not in this data set "
+                f"{'was' if outside == 1 else 'were'} left out)"
+            )
     gold_verdict = judge("gold_error", error if measured is None else measured[0])
     sampled = (
         ""
@@ -210,7 +220,8 @@ def _certainty(
         )
     else:
         first = (
-            f"Against the {measured[1]:,} items with known gold labels, {gold_verdict.shown} "
+            f"Against the {measured[1]:,} items with known gold labels{left_out}, "
+            f"{gold_verdict.shown} "
             f"of {whose} label{' sets' if ann.is_multilabel else 's'} are wrong; by "
             f"{'their' if ann.is_multilabel else 'its'} own posteriors "
             f"{'they' if ann.is_multilabel else 'it'} expected "

@@ -161,6 +161,19 @@ def test_choosing_a_model_and_bootstrapping():
     assert not at.exception
 
 
+def test_a_gold_file_with_items_beyond_the_data_is_scored_on_the_overlap():
+    """A whole set's gold beside part of its judgements: evaluated, not refused."""
+    extra = bluebird_gold_csv() + b"not_a_bird_1,1\nnot_a_bird_2,0\n"
+    at = run(bluebirds())
+    show(at, "Against gold")
+    at.file_uploader(key="gl_gold").set_value(("gold.csv", extra, "text/csv")).run()
+    assert not at.exception and not at.error
+    title = "Against your gold labels (gold.csv; 2 labels for items not in this data set left out)"
+    assert any(s.value == title for s in at.subheader)
+    gold_rows = next(f for f in frames(at) if "ece" in f.columns)
+    assert gold_rows.loc["auto", "gold_items"] == 108
+
+
 def test_gold_upload_shows_the_evaluation():
     at = run(bluebirds())
     show(at, "Against gold")
