@@ -125,9 +125,12 @@ def gold_accuracy(
     g = codes[use]
     valid = g >= 0
     if not valid.any():  # "yes"/"no" against 0/1: a mismatch, not a model right nowhere
-        shown = ", ".join(repr(v) for v in pd.unique(gold.to_numpy(object))[:4])
+        by_text = pd.Series(gold.to_numpy(object), index=gold.index.astype(str))
+        scored = by_text[~by_text.index.duplicated()].reindex(result.items[use].astype(str))
+        shown = ", ".join(repr(v) for v in pd.unique(scored.dropna().to_numpy(object))[:4])
         raise AnnotationDataError(
-            f"none of the gold labels ({shown}) is among the categories "
+            f"none of the gold labels of the {format_count(n, 'item')} scored ({shown}) is "
+            "among the categories "
             f"({', '.join(map(repr, list(result.categories)[:6]))}).",
             hint="Write the gold labels with the same values as the annotations.",
         )

@@ -218,6 +218,10 @@ def test_gold_accuracy_names_the_model_and_refuses_gold_in_other_values():
     words = truth.map({0: "no", 1: "yes", "0": "no", "1": "yes"})
     with pytest.raises(AnnotationDataError, match="none of the gold labels"):
         gold_accuracy(fit(rte), words)
+    # the message shows the labels of the items scored, not those of items not in the data
+    odd = pd.Series({"nowhere": "1", rte.items[0]: "banana"})
+    with pytest.raises(AnnotationDataError, match=r"of the 1 item scored \('banana'\) is among"):
+        gold_accuracy(fit(rte), odd)
 
 
 def test_gold_for_items_not_in_the_data_is_said_not_silently_ignored():
