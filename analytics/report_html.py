@@ -96,16 +96,20 @@ def _cell(value: object, p_value: bool = False, whole: bool = False) -> str:
         return html.escape(format_p_value(value))
     if isinstance(value, float) and not np.isfinite(value):
         return html.escape(str(value))
+    if isinstance(value, float) and whole:  # a count: 742, or 717.5 with a tie's half
+        return f"{value:,.1f}" if value % 1 else f"{value + 0.0:,.0f}"
     if isinstance(value, float):
-        return f"{round(value) + 0.0:,.0f}" if whole else format_number(value)
+        return format_number(value)
     return html.escape(str(value))
 
 
 def _whole_columns(df: pd.DataFrame) -> list[bool]:
-    """Per column: a float column of counts, whole numbers of which some are beyond 1.
+    """Per column: a float column of counts, whole numbers (or halves, a tie's credit
+    split in two) of which some are beyond 1.
 
     A coefficient column of perfect agreement holds only 1s (and 0s, -1s): it reads
-    "1.000", not "1" beside "1.000 to 1.000".
+    "1.000", not "1" beside "1.000 to 1.000". Correct answers counted with a tie's half
+    read "717.5" beside "742", not "717.500" beside "742.000".
     """
     out = []
     for j in range(df.shape[1]):
@@ -115,8 +119,8 @@ def _whole_columns(df: pd.DataFrame) -> list[bool]:
             continue
         values = col.to_numpy(float)
         values = values[np.isfinite(values)]
-        whole = bool(len(values)) and bool((values == np.round(values)).all())
-        out.append(whole and bool((np.abs(values) > 1).any()))
+        halves = bool(len(values)) and bool((2 * values == np.round(2 * values)).all())
+        out.append(halves and bool((np.abs(values) > 1).any()))
     return out
 
 

@@ -264,8 +264,11 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = N
             text="If the model is right about its own uncertainty, about "
             f"{format_judged('gold_error', error)} of its "
             "labels are wrong; read it as a lower bound, since fitted models are "
-            "overconfident (RTE: 0.8% by its own account, 7.3% against expert gold).",
-            verdict=judge("gold_error", error),
+            "overconfident (RTE: 0.8% by its own account, 7.3% against expert gold)."
+            + (" The gold figure above is the one judged." if measured else ""),
+            # judged only without gold: beside the measured error, a second verdict on the
+            # same quantity ("Good" under a "Caution") would contradict it
+            verdict=None if measured else judge("gold_error", error),
         ),
         Block(
             s,

@@ -78,6 +78,13 @@ def test_numbers_in_a_column_read_alike():
     assert '<td class="num">1,200</td>' in out and '<td class="num">35</td>' in out
 
 
+def test_counts_with_a_tie_s_half_read_as_counts():
+    """Correct answers with ties split read "717.5" beside "742", not "717.500" beside "742.000"."""
+    out = table_html(pd.DataFrame({"correct": [717.5, 742.0, 1234.0], "accuracy": [0.5, 1.0, 1.0]}))
+    assert '<td class="num">717.5</td>' in out and '<td class="num">742</td>' in out
+    assert '<td class="num">1,234</td>' in out and '<td class="num">0.500</td>' in out
+
+
 def test_coefficients_of_perfect_agreement_read_as_coefficients():
     """A column of 1s read "1" beside "1.000 to 1.000"."""
     out = table_html(pd.DataFrame({"value": [1.0, 1.0], "se": [0.0, 0.0]}))
