@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -67,8 +69,10 @@ def test_columns_per_annotator_with_not_completed_marks():
     [
         ("Anna B-PER\nflew X-Y\n", "not O or", 2),
         ("Anna\n", "token and a tag", 1),
-        ("Anna B-PER O\n", "no '# annotators:", None),
-        ("# annotators: a b c\nAnna B-PER O\n", "names 3 annotators", None),
+        ("Anna B-PER O\n", "no '# annotators:", 1),
+        ("# annotators: a b c\nAnna B-PER O\n", "names 3 annotators", 1),
+        ("A B-X\nb O O\n", "different numbers of columns: this line has 3, line 1 has 2", 2),
+        ("-DOCSTART-\n# document: d\nA O\n-DOCSTART-\n# document: d\nB O\n", "twice", 6),
         ("Anna B-PER\nflew _\n", "only part", 2),
     ],
 )
@@ -79,10 +83,22 @@ def test_bad_lines_are_named(content, match, row):
         assert row in info.value.rows
 
 
-def test_annotator_files_with_different_tokens_are_refused():
-    other = ALICE.replace("Smith", "Smyth")
-    with pytest.raises(AnnotationDataError, match="differs"):
-        load_spans({"alice": ALICE.encode(), "bob": other.encode()})
+@pytest.mark.parametrize(
+    ("old", "new", "match", "row"),
+    [
+        ("Smith", "Smyth", "token 2 is 'Smyth' here but 'Smith' there (line 4)", 4),
+        ("flew O\n", "flew O\n\n", "a sentence starts at token 4 ('to') here", 7),
+        ("left O\n", "left O\nagain O\n", "10 tokens here but 9 there", 13),
+    ],
+)
+def test_annotator_files_with_different_tokens_are_refused(tmp_path, old, new, match, row):
+    (tmp_path / "alice.conll").write_text(ALICE, encoding="utf-8")
+    (tmp_path / "bob.conll").write_text(ALICE.replace(old, new), encoding="utf-8")
+    files = {"alice": tmp_path / "alice.conll", "bob": tmp_path / "bob.conll"}
+    with pytest.raises(AnnotationDataError, match=re.escape(match)) as info:
+        load_spans(files)
+    assert info.value.source == "bob.conll" and info.value.rows == [row]
+    assert "differ from those in file 'alice.conll'" in str(info.value)
 
 
 @pytest.mark.parametrize("scheme", ["BIO", "BILOU"])
@@ -103,3 +119,126 @@ def test_export_refuses_spans_that_cut_tokens():
     )
     with pytest.raises(AnnotationDataError, match="cuts a token"):
         to_conll(load_spans(df, text={"d": "Anna"}))
+
+
+def test_tokens_starting_with_hash_are_tokens_not_comments():
+    text = "# annotators: a b\n-DOCSTART-\n\n#WNUT B-EVT B-EVT\nrocks O O\n# O O\nfun B-X B-X\n"
+    spans = load_spans(text.encode(), format="conll")
+    assert spans.texts.tolist() == ["#WNUT rocks # fun"]
+    got = {(who, lab): (s, e) for who, s, e, lab in spans.spans.iloc[:, 1:].values}
+    assert got == {
+        ("a", "EVT"): (0, 5),
+        ("b", "EVT"): (0, 5),
+        ("a", "X"): (14, 17),
+        ("b", "X"): (14, 17),
+    }
+    assert not spans.report.notes
+
+
+def test_hash_lines_that_are_not_token_lines_are_comments_and_reported():
+    text = "# sent_id = 1\n# text = I saw it .\nI O\n#it O\n# note B-X\n"
+    spans = load_spans(text.encode(), format="conll", annotator="a")
+    assert spans.texts.tolist() == ["I #it"]  # "# note B-X" has three columns, not two
+    assert spans.report.notes == (
+        "<bytes>: 3 lines starting with '#' read as comments (not token lines), "
+        "the first at line 1",
+    )
+
+
+@pytest.mark.parametrize("scheme", ["BIO", "BILOU"])
+def test_round_trip_of_tokens_starting_with_hash(scheme):
+    df = pd.DataFrame(
+        [("d", "ann", 0, 4, "TAG"), ("d", "ann", 14, 15, "TAG"), ("d", "bob", 8, 13, "X")],
+        columns=["item", "annotator", "start", "end", "label"],
+    )
+    one = load_spans(
+        pd.concat([df, pd.DataFrame([("e", "bob", None, None, None)], columns=df.columns)]),
+        text={"d": "#NLP is\n# fun #", "e": "# #"},
+    )
+    written = to_conll(one, scheme=scheme)
+    first = {"BIO": "B", "BILOU": "U"}[scheme]
+    assert f"#NLP {first}-TAG O" in written.splitlines()
+    assert "# O B-X" in written.splitlines() and "# _ O" in written.splitlines()
+    two = load_spans(written.encode(), format="conll")
+    pd.testing.assert_frame_equal(one.spans, two.spans)
+    assert np.array_equal(one.completed, two.completed)
+    assert two.texts.tolist() == ["#NLP is\n# fun #", "# #"] and not two.report.notes
+
+
+@pytest.mark.parametrize(
+    ("row", "text", "match"),
+    [
+        (("d", "Anna Smith", 0, 4, "PER"), "Anna is", "annotator name 'Anna Smith' has a blank"),
+        (("d", "a", 0, 4, "Named Person"), "Anna is", "label 'Named Person' has a blank"),
+        (("d", "a", 0, 4, "Named\tPerson"), "Anna is", "label 'Named\\\\tPerson' has a blank"),
+        (("d\ne", "a", 0, 4, "PER"), "Anna is", "document id 'd\\\\ne' is empty or has a line"),
+        (("d", "a", 0, 4, "PER"), "Anna -DOCSTART- x", "the token '-DOCSTART-' \\(at offset 5"),
+    ],
+)
+def test_export_refuses_what_a_conll_file_cannot_hold(row, text, match):
+    df = pd.DataFrame([row], columns=["item", "annotator", "start", "end", "label"])
+    spans = load_spans(df, text={row[0]: text})
+    with pytest.raises(AnnotationDataError, match=match):
+        to_conll(spans)
+
+
+def test_export_refuses_annotators_with_the_same_name_as_text():
+    df = pd.DataFrame(
+        [("d", 1, 0, 4, "PER"), ("d", "1", 0, 4, "PER")],
+        columns=["item", "annotator", "start", "end", "label"],
+    )
+    with pytest.raises(AnnotationDataError, match="same name"):
+        to_conll(load_spans(df, text={"d": "Anna is"}))
+
+
+# the start of eng.train (CoNLL-2003, IOB1 tags) and of eng.testa, with their POS and chunk
+CONLL_2003 = """-DOCSTART- -X- O O
+
+EU NNP I-NP I-ORG
+rejects VBZ I-VP O
+German JJ I-NP I-MISC
+call NN I-NP O
+to TO I-VP O
+boycott VB I-VP O
+British JJ I-NP I-MISC
+lamb NN I-NP O
+. . O O
+
+Peter NNP I-NP I-PER
+Blackburn NNP I-NP I-PER
+
+-DOCSTART- -X- -X- O
+
+CRICKET NNP B-NP O
+- : O O
+LEICESTERSHIRE NNP B-NP B-ORG
+TAKE NNP I-NP O
+OVER IN B-PP O
+AT NNP B-NP O
+TOP NNP I-NP O
+AFTER NNP I-NP O
+INNINGS NNP I-NP O
+VICTORY NN I-NP O
+. . O O
+"""
+
+
+def test_conll_2003_file_reads_token_and_last_column(tmp_path):
+    path = tmp_path / "eng.train"
+    path.write_text(CONLL_2003, encoding="utf-8")
+    spans = load_spans(path, format="conll")
+    assert list(spans.items) == ["doc1", "doc2"] and list(spans.annotators) == ["eng"]
+    got = sorted(
+        (item, spans.texts[item][s:e], lab)
+        for item, _, s, e, lab in spans.spans.itertuples(index=False)
+    )
+    assert got == [
+        ("doc1", "British", "MISC"),
+        ("doc1", "EU", "ORG"),
+        ("doc1", "German", "MISC"),
+        ("doc1", "Peter Blackburn", "PER"),
+        ("doc2", "LEICESTERSHIRE", "ORG"),
+    ]
+    assert spans.texts["doc1"].endswith("lamb .\nPeter Blackburn")
+    assert "columns 2-3 ignored" in spans.report.notes[0]
+    assert "4 spans open with I-" in spans.report.cautions[0]
