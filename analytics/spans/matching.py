@@ -14,8 +14,9 @@ et al. 2013) as the reference point:
   label (nervaluate *strict*); then ``matched_a = matched_b`` and
   ``F1 = 2 matched / (n_a + n_b)``;
 - ``"overlap"``: a span matches if the other annotator has a span of the same label that
-  shares at least one character (nervaluate *type*, with each side counted on its own
-  spans, so one long span against two short ones gives P = 1, R = 1);
+  shares at least one character, each side counted on its own spans, so one long span
+  against two short ones gives P = 1, R = 1 (nervaluate *type* pairs spans one to one and
+  gives R = 0.5 there: the two agree only when every overlap is one to one);
 - ``"token"``: every token a span touches, with the span's label, is a unit; units match
   when the other annotator has the same token with the same label (tokens are
   ``\\w+`` runs and single punctuation marks of the text; the texts must be known).
