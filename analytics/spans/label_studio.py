@@ -23,18 +23,39 @@ offsets are converted when that makes them match (and the report says so).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.spans.model import SpanAnnotations
 from analytics.spans.records import SpanRecords, json_id, parse_json, utf16_to_python
 
 __all__ = ["read_label_studio", "to_label_studio"]
 
 FORMAT = "label-studio"
+
+
+#: Label Studio's other span results: offsets into HTML or dialogue turns, not the text
+OTHER_SPAN_TYPES = ("hypertextlabels", "paragraphlabels")
+
+
+def _last_by_annotator(annotations: list) -> dict[Any, int]:
+    """Each annotator's last kept annotation of a task (position in the list).
+
+    Label Studio can hold two annotations of one task by the same user (a resubmission,
+    an import); read together their spans would merge into one annotation that overlaps
+    itself. The last one is the user's latest.
+    """
+    last: dict[Any, int] = {}
+    for n, ann in enumerate(annotations):
+        if isinstance(ann, dict) and ann.get("was_cancelled") is not True:
+            who = _annotator(ann.get("completed_by"))
+            if isinstance(who, Hashable) and who not in (None, ""):
+                last[who] = n  # a list or object is refused later, with its row
+    return last
 
 
 def _annotator(who: Any) -> Any:
@@ -153,7 +174,8 @@ def read_label_studio(
             with_predictions += 1
         if not annotations:
             rec.skip("tasks nobody annotated", row)
-        for ann in annotations:
+        last = _last_by_annotator(annotations)
+        for n, ann in enumerate(annotations):
             if not isinstance(ann, dict):
                 rec.skip("annotations that are not objects", row)
                 continue
@@ -163,6 +185,9 @@ def read_label_studio(
             who = _annotator(ann.get("completed_by"))
             if who in (None, ""):
                 rec.skip("annotations without completed_by (annotator unknown)", row)
+                continue
+            if isinstance(who, Hashable) and last.get(who, n) != n:  # spans would merge
+                rec.skip("earlier annotations of a task by the same annotator (the last is kept)", row)
                 continue
             rec.done(doc, who, doc_text, row)
             results = ann.get("result") or []
@@ -174,7 +199,10 @@ def read_label_studio(
                     column="result",
                 )
             for result in results:
-                if not isinstance(result, dict) or result.get("type") != "labels":
+                kind = result.get("type") if isinstance(result, dict) else None
+                if kind in OTHER_SPAN_TYPES:  # spans, but not over the plain text's offsets
+                    rec.skip(f"'{kind}' results (spans of HTML or dialogue, not plain text)", row)
+                if kind != "labels":
                     continue
                 if from_name is not None and result.get("from_name") != from_name:
                     continue
@@ -191,7 +219,8 @@ def read_label_studio(
                     rec.span(doc, who, start, end, label, doc_text, row)
     if with_predictions:
         rec.notes.append(
-            f"model predictions on {with_predictions} tasks were left out (a model is not an annotator)"
+            f"model predictions on {format_count(with_predictions, 'task')} were left out (a "
+            "model is not an annotator)"
         )
     return rec.build(
         text=text,

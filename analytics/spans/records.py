@@ -119,7 +119,8 @@ class SpanRecords:
                     if isinstance(r[position], (list, dict, tuple, set))
                 )
                 raise AnnotationDataError(
-                    f"a {role} is a list or an object ({str(example)[:60]}), not one value.",
+                    f"{'an' if role[0] in 'aeiou' else 'a'} {role} is a list or an object "
+                    f"({str(example)[:60]}), not one value.",
                     source=self.source,
                     rows=sorted(set(bad))[:20],
                     hint=f"Give each span one {role} (text or a number).",

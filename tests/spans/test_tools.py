@@ -57,8 +57,31 @@ def test_label_studio_reads_spans_empty_annotations_and_skips(tmp_path):
     assert reasons == {"cancelled (skipped) annotations": 1, "tasks nobody annotated": 1}
     assert spans.texts[1] == TEXT
     assert spans.report.notes == (
-        "model predictions on 1 tasks were left out (a model is not an annotator)",
+        "model predictions on 1 task were left out (a model is not an annotator)",
     )
+
+
+def test_label_studio_keeps_one_annotation_per_user_and_task_and_says_what_it_skipped(tmp_path):
+    """Two annotations of a task by one user had been merged (an annotation overlapping
+    itself); HTML and dialogue span results had vanished without a word."""
+    html = {"type": "hypertextlabels", "value": {"startOffset": 0, "endOffset": 4}}
+    late = _ls_ann(10, [(0, 4, ["PER"]), (13, 17, ["LOC"])])
+    other = _ls_ann(11, [(0, 4, ["PER"])])
+    other["result"].append(html)
+    tasks = [_ls_task(1, [_ls_ann(10, [(0, 4, ["PER"])]), late, other])]
+    spans = load_spans(_write(tmp_path, "twice.json", json.dumps(tasks)))
+    assert spans.spans[["annotator", "label"]].values.tolist() == [
+        [10, "LOC"], [10, "PER"], [11, "PER"]
+    ]  # fmt: skip
+    reasons = {note.reason: note.count for note in spans.report.skipped}
+    assert reasons == {
+        "earlier annotations of a task by the same annotator (the last is kept)": 1,
+        "'hypertextlabels' results (spans of HTML or dialogue, not plain text)": 1,
+    }
+    # a list as the user is still refused in words, with its row
+    tasks = [_ls_task(1, [{"completed_by": [1, 2], "result": []}])]
+    with pytest.raises(AnnotationDataError, match=r"row 1: an annotator is a list"):
+        load_spans(_write(tmp_path, "list.json", json.dumps(tasks)))
 
 
 def test_label_studio_quoted_text_must_match_and_utf16_offsets_are_converted():
