@@ -13,6 +13,10 @@ The rules, applied document by document:
 3. **Boundaries**: among that label's spans in the cluster, the ``(start, end)`` marked by
    the most annotators (``boundary_support``); ties go to the earliest start, then to the
    longest span.
+4. **What the gold span does not touch**: spans of the cluster that do not overlap its
+   gold span (they were chained to it only through a span that lost, such as one
+   annotator's long span over a whole sentence) are clustered again on their own, by the
+   same rules, until none is left.
 
 Nested spans of different labels (``"Bank of America"`` ORG around ``"America"`` LOC)
 overlap and so fall into one cluster: the gold keeps one span per cluster, the flat-NER
@@ -129,21 +133,61 @@ def gold_spans(spans: SpanAnnotations, *, quorum: int | float | None = None) -> 
     item, ann, label = spans.item_code, spans.annotator_code, spans.label_code
     start, end = spans.starts, spans.ends
     order = np.lexsort((end, start, item))
-    item, ann, label, start, end = (x[order] for x in (item, ann, label, start, end))
+    frame = pd.DataFrame(
+        {"item": item, "ann": ann, "label": label, "start": start, "end": end}
+    ).iloc[order]
+    rounds = []
+    while len(frame):  # each round keeps one span per cluster and passes on the rest
+        best, frame = _one_round(frame, need)
+        if len(best):
+            rounds.append(best)
+    out = pd.concat(rounds, ignore_index=True) if rounds else pd.DataFrame()
+    if out.empty:
+        return pd.DataFrame({c: [] for c in GOLD_COLUMNS})
+    out = out.sort_values(["item", "start", "end"], kind="stable")
+    doc = out["item"].to_numpy(np.int64)
+    out = pd.DataFrame(
+        {
+            "item": spans.items[doc],
+            "start": out["start"].to_numpy(np.int64),
+            "end": out["end"].to_numpy(np.int64),
+            "label": spans.labels[out["label"].to_numpy()],
+            "support": out["support"].to_numpy(np.int64),
+            "annotators": n_done[doc].astype(np.int64),
+            "label_support": out["label_support"].to_numpy(np.int64),
+            "boundary_support": out["boundary_support"].to_numpy(np.int64),
+            "label_tie": out["label_tie"].to_numpy(bool),
+        }
+    )
+    texts = spans.texts.to_numpy(object)[doc]
+    out["text"] = [
+        t[s:e] if isinstance(t, str) else None
+        for t, s, e in zip(texts, out["start"], out["end"], strict=True)
+    ]
+    return out.reset_index(drop=True)
+
+
+def _one_round(frame: pd.DataFrame, need: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One gold span per cluster that reaches the quorum, and the spans left for the next
+    round: those of a kept cluster that do not overlap its gold span.
+
+    ``frame`` is sorted by item, start and end. A cluster is a run of spans chained by
+    overlaps; a long span that lost the vote (one annotator's ``CLAIM`` over a whole
+    sentence) can chain spans that do not touch the winner: those are clustered again
+    without it, so "Bob" and "Rome", marked alike by two of three annotators, are not lost
+    to the cluster of "Anna".
+    """
+    item, start, end = (frame[c].to_numpy(np.int64) for c in ("item", "start", "end"))
     new_doc = np.concatenate([[True], item[1:] != item[:-1]])
     reach = pd.Series(end).groupby(np.cumsum(new_doc)).cummax().to_numpy()
     breaks = new_doc | np.concatenate([[True], start[1:] >= reach[:-1]])
-    cluster = np.cumsum(breaks) - 1
-    frame = pd.DataFrame(
-        {"cluster": cluster, "item": item, "ann": ann, "label": label, "start": start, "end": end}
-    )
+    frame = frame.assign(cluster=np.cumsum(breaks) - 1)
     support = frame.groupby("cluster")["ann"].nunique()
     cl_item = frame.groupby("cluster")["item"].first()
-    keep = support.to_numpy() >= need[cl_item.to_numpy()]
-    kept = support.index[keep]
+    kept = support.index[support.to_numpy() >= need[cl_item.to_numpy()]]
     frame = frame[frame["cluster"].isin(kept)]
     if frame.empty:
-        return pd.DataFrame({c: [] for c in GOLD_COLUMNS})
+        return pd.DataFrame(), frame
     by_label = frame.groupby(["cluster", "label"])["ann"].nunique().rename("label_support")
     bounds = (
         frame.groupby(["cluster", "label", "start", "end"])["ann"]
@@ -163,23 +207,12 @@ def gold_spans(spans: SpanAnnotations, *, quorum: int | float | None = None) -> 
     ties = (by_label.reset_index().merge(top.rename("top"), on="cluster")).query(
         "label_support == top"
     )
-    tie = ties.groupby("cluster").size() > 1
-    out = pd.DataFrame(
-        {
-            "item": spans.items[cl_item.loc[best.index].to_numpy()],
-            "start": best["start"].to_numpy(np.int64),
-            "end": best["end"].to_numpy(np.int64),
-            "label": spans.labels[best["label"].to_numpy()],
-            "support": support.loc[best.index].to_numpy(np.int64),
-            "annotators": n_done[cl_item.loc[best.index].to_numpy()].astype(np.int64),
-            "label_support": best["label_support"].to_numpy(np.int64),
-            "boundary_support": best["boundary_support"].to_numpy(np.int64),
-            "label_tie": tie.loc[best.index].to_numpy(bool),
-        }
+    best = best.assign(
+        item=cl_item.loc[best.index],
+        support=support.loc[best.index],
+        label_tie=(ties.groupby("cluster").size() > 1).loc[best.index],
     )
-    texts = spans.texts.to_numpy(object)[cl_item.loc[best.index].to_numpy()]
-    out["text"] = [
-        t[s:e] if isinstance(t, str) else None
-        for t, s, e in zip(texts, out["start"], out["end"], strict=True)
-    ]
-    return out.reset_index(drop=True)
+    b_start = frame["cluster"].map(best["start"]).to_numpy()
+    b_end = frame["cluster"].map(best["end"]).to_numpy()
+    apart = (frame["end"].to_numpy() <= b_start) | (frame["start"].to_numpy() >= b_end)
+    return best.reset_index(drop=True), frame[apart].drop(columns="cluster")

@@ -92,3 +92,20 @@ def test_gold_is_invariant_to_annotator_names_and_order(rows, names):
     pd.testing.assert_frame_equal(one, two)
     assert (one["support"] >= one["label_support"]).all()
     assert (one["label_support"] >= one["boundary_support"]).all()
+
+
+def test_a_long_losing_span_does_not_swallow_the_spans_it_chains():
+    """One annotator's CLAIM over the sentence had chained Anna, Bob and Rome into one
+    cluster, so Bob and Rome, marked alike by two of three annotators, were lost."""
+    rows = [
+        ("d", "a", 0, 20, "CLAIM"), ("d", "a", 0, 4, "PER"),
+        ("d", "b", 0, 4, "PER"), ("d", "b", 9, 12, "PER"), ("d", "b", 16, 20, "LOC"),
+        ("d", "c", 0, 4, "PER"), ("d", "c", 9, 12, "PER"), ("d", "c", 16, 20, "LOC"),
+    ]  # fmt: skip
+    df = pd.DataFrame(rows, columns=["item", "annotator", "start", "end", "label"])
+    gold = gold_spans(load_spans(df, text={"d": "Anna met Bob in Rome"}))
+    assert gold[["text", "label", "support"]].values.tolist() == [
+        ["Anna", "PER", 3], ["Bob", "PER", 2], ["Rome", "LOC", 2]
+    ]  # fmt: skip
+    # still flat: no two gold spans of a document overlap
+    assert (gold["start"].to_numpy()[1:] >= gold["end"].to_numpy()[:-1]).all()
