@@ -22,6 +22,7 @@ from analytics.data.reading import read_table
 __all__ = ["read_gold_labels"]
 
 _TWO_COLUMNS = "the gold file needs two columns: item and label."
+_LABEL_NAMES = ("label", "labels", "gold", "truth")
 
 
 def _cells(frame: pd.DataFrame, column: Any, rows: np.ndarray, role: str, name: str) -> tuple:
@@ -83,8 +84,9 @@ def read_gold_labels(source: Any, *, format: str | None = None) -> pd.Series:
 
     Notes
     -----
-    The columns are found by name, case-insensitively: ``item`` and ``label``; without
-    those names, the first column holds the items and the last the labels. An item
+    The columns are found by name, case-insensitively: ``item``, and ``label`` (else
+    ``labels``, ``gold`` or ``truth``); without those names, the first column holds the
+    items and the last the labels. An item
     listed twice with the same label counts once.
 
     Examples
@@ -104,7 +106,8 @@ def read_gold_labels(source: Any, *, format: str | None = None) -> pd.Series:
         raise AnnotationDataError(_TWO_COLUMNS, source=name)
     cols = {str(c).lower().strip(): c for c in frame.columns}
     item = cols.get("item", frame.columns[0])
-    label = cols.get("label", frame.columns[-1])
+    # "labels": the multi-label gold standard's download (gold_standard(...).to_frame())
+    label = next((cols[n] for n in _LABEL_NAMES if n in cols), frame.columns[-1])
     if item == label:
         raise AnnotationDataError(_TWO_COLUMNS, source=name)
     rows = np.asarray(rows)

@@ -77,13 +77,16 @@ class LabelSetGoldStandard:
         Returns
         -------
         DataFrame
-            ``item``, ``labels`` (``sep``-joined, categories in their declared order),
+            ``item``, ``labels`` (``sep``-joined, categories in their declared order;
+            ``{}`` for the empty set),
             ``tie_broken`` and ``unresolved`` (categories decided by the expert index, or
             left unassigned for lack of one).
         """
         cats = np.asarray(self.matrix.columns, dtype=object)
         chosen = self.matrix.to_numpy(dtype=bool)  # a 0-column frame would give object dtype
-        joined = [sep.join(map(str, cats[row])) for row in chosen]
+        # the empty set is written "{}", as every export writes it: a blank cell would
+        # read back as "no gold label" rather than "none of the categories"
+        joined = [sep.join(map(str, cats[row])) if row.any() else "{}" for row in chosen]
 
         def per_item(frame: pd.DataFrame) -> pd.Series:
             grouped = frame.groupby("item", sort=False)["category"]

@@ -35,6 +35,25 @@ def test_without_the_names_first_column_is_item_and_last_is_label():
     assert gold.to_dict() == {"i1": "x", "i2": "y"}
 
 
+def test_the_multilabel_gold_standard_download_reads_back_as_gold_with_its_empty_sets():
+    """Its label column is called 'labels' (the last column had been taken: 'unresolved'),
+    and an empty set is written '{}' (a blank had read as 'no gold label')."""
+    from analytics.data import load_sample
+    from analytics.dawid_skene import fit_per_category, per_category_gold
+    from analytics.multilabel import gold_standard
+
+    affect = load_sample("affect_multilabel")
+    frame = gold_standard(affect).to_frame()
+    assert (frame["labels"] == "{}").sum() == 28
+    gold = read_gold_labels(upload(frame.to_csv(index=False)))
+    assert len(gold) == 300 and gold.name == "labels"
+    scored = per_category_gold(fit_per_category(affect), gold)
+    assert scored.loc["whole set", "gold_items"] == 300
+    # the names are found in this order: label, labels, gold, truth
+    both = read_gold_labels(upload("item,truth,label\ni1,x,y\n"))
+    assert both.to_dict() == {"i1": "y"}
+
+
 def test_a_path_is_read_too():
     gold = read_gold_labels(SAMPLE_DATA / "crowd_intents_truth.csv")
     assert len(gold) == 300 and gold.index.name == "item"

@@ -165,14 +165,14 @@ def test_gold_standard_of_all_empty_sets_without_categories():
     assert gold.expert_index.tolist() == [0, 0]
     frame = gold.to_frame()
     assert frame["item"].tolist() == ["s1", "s2"]
-    assert frame["labels"].tolist() == ["", ""]
+    assert frame["labels"].tolist() == ["{}", "{}"]
     assert frame["tie_broken"].tolist() == ["", ""] and frame["unresolved"].tolist() == ["", ""]
 
 
 def test_gold_standard_to_frame_with_categories_but_no_item():
     """Items x 0 or 0 x categories: to_frame still gives the four columns."""
     gold = ml.gold_standard(_all_empty(["x", "y"]))
-    assert gold.to_frame()["labels"].tolist() == ["", ""]
+    assert gold.to_frame()["labels"].tolist() == ["{}", "{}"]
     assert gold.labels.tolist() == [frozenset(), frozenset()]
 
 
