@@ -10,8 +10,12 @@ https://labelstud.io/guide/task_format and the result format of each control tag
                                    "value": {"choices": ["Positive"]}}]}],
       "predictions": [{"model_version": "v1", "result": [...]}]}]
 
-Each annotation is one judgement of the task (the item) by ``completed_by`` (an id, or
-an object whose ``email`` or ``id`` is used). One labelling control (``from_name``) is
+Each annotation is one judgement of the task's item by ``completed_by`` (an id, or an
+object whose ``email`` or ``id`` is used). The item is the task ``id``, or, when every
+task's ``data`` holds an ``item`` (Concord's batch export writes the item id there), that
+``data.item`` (a load report note says so; tasks of both kinds in one file are an error):
+see :mod:`analytics.data.importers.label_studio_items`, which also recognises a tasks file
+without annotations (an import file) to say so plainly. One labelling control (``from_name``) is
 analysed at a time: by default the first item-level control met in the file; the report
 names it and the others. Supported control types: ``choices`` (single, or several options
 -> a label set), ``taxonomy`` (each selected path joined by ``/`` -> a label set or a
@@ -46,6 +50,12 @@ from analytics.data.importers.base import (
     finish,
     settle_sets,
     skip,
+)
+from analytics.data.importers.label_studio_items import (
+    check_tasks,
+    is_task_file,
+    no_annotations_yet,
+    task_items,
 )
 from analytics.data.importers.tool_cells import (
     TaxonomyPaths,
@@ -87,7 +97,9 @@ def _annotation_key(table: pd.DataFrame) -> str | None:
 
 def recognise(table: pd.DataFrame) -> bool:
     """A list of tasks: an ``annotations`` column with some list (or object) cell, or an
-    ``annotations`` column next to a ``data`` column with some object cell.
+    ``annotations`` column next to a ``data`` column with some object cell; or a tasks
+    file with no annotations at all (only task keys, a ``data`` object in every row), so
+    that :func:`convert` can say it holds nothing annotated yet.
 
     Deliberately broad: a malformed export (tasks without ``data``, ``annotations`` as
     text) is still recognised, so that :func:`convert` can say what is wrong instead of
@@ -105,52 +117,13 @@ def recognise(table: pd.DataFrame) -> bool:
     bool
     """
     key = _annotation_key(table)
-    if key is None:
-        return False
+    if key is None:  # a tasks file not annotated yet: recognised, to say so
+        return is_task_file(table)
     if any(isinstance(a, (list, dict)) for a in table[key].to_numpy(object)):
         return True
     return "data" in table.columns and any(
         isinstance(d, dict) for d in table["data"].to_numpy(object)
     )
-
-
-def _check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str) -> None:
-    """Every task has a ``data`` object and a list of annotations (or none at all)."""
-    looks = "this looks like a Label Studio export, but "
-    hint = "Export the project again from Label Studio (JSON, JSON-MIN or CSV) and load that file."
-    if "data" not in table.columns:
-        raise AnnotationDataError(
-            looks + "its tasks have no 'data' object (the task's input).",
-            source=source,
-            hint=hint,
-        )
-    checks = (
-        ("data", "an object", lambda d: isinstance(d, dict)),
-        (  # a task may have no annotations (missing cell), never something else
-            key,
-            "a list of annotation objects",
-            lambda a: isinstance(a, list) or (not isinstance(a, (dict, str)) and is_missing(a)),
-        ),
-    )
-    if "predictions" in table.columns:  # absent or null: no predictions; else a list
-        checks += (
-            (
-                "predictions",
-                "a list of prediction objects",
-                lambda p: isinstance(p, list) or (not isinstance(p, (dict, str)) and is_missing(p)),
-            ),
-        )
-    for name, expected, ok in checks:
-        cells = table[name].to_numpy(object)
-        bad = np.flatnonzero([not ok(c) for c in cells])
-        if len(bad):
-            raise AnnotationDataError(
-                looks + f"{format_count(len(bad), 'task')} {'has' if len(bad) == 1 else 'have'} a "
-                f"'{name}' that is {type(cells[bad[0]]).__name__}, not {expected}.",
-                source=source,
-                rows=np.asarray(rows)[bad].tolist(),
-                hint=hint,
-            )
 
 
 def cancelled_flag(flag: Any, row: int, source: str, text_rows: list[int]) -> bool:
@@ -257,11 +230,11 @@ def _collect(
     Returns the entries, the controls, the skip notes, the number of rows read (each
     annotation, each prediction, each task with neither) and notes.
     """
-    key = _annotation_key(table)
-    assert key is not None
-    _check_tasks(table, rows, source, key)
+    key = _annotation_key(table)  # None: a tasks file, no annotations yet
+    check_tasks(table, rows, source, key)
+    data_items, item_notes = task_items(table, rows, source)
     ids = table["id"].to_numpy(object) if "id" in table.columns else np.full(len(table), None)
-    anns = table[key].to_numpy(object)
+    anns = table[key].to_numpy(object) if key is not None else np.full(len(table), None)
     preds = (
         table["predictions"].to_numpy(object)
         if "predictions" in table.columns
@@ -273,11 +246,13 @@ def _collect(
     cancel_as_text: list[int] = []
     n_read = n_anns = n_preds = n_preds_read = 0
     # Parsing nested JSON: one Python pass over the tasks is unavoidable here.
-    for task_id, task_anns, task_preds, row in zip(ids, anns, preds, rows, strict=True):
+    for task_id, data_item, task_anns, task_preds, row in zip(
+        ids, data_items, anns, preds, rows, strict=True
+    ):
         row = int(row)
         tid = tool_id_text(task_id, field="id", row=row, source=source)
-        item = tid or f"task@{row}"
-        task = f"task {item}" if tid else "the task"
+        item = data_item or tid or f"task@{row}"
+        task = f"task {tid}" if tid else "the task"
         task_anns = task_anns if isinstance(task_anns, list) else []  # else missing
         task_preds = task_preds if isinstance(task_preds, list) else []
         n_read += max(1, len(task_anns) + len(task_preds))
@@ -327,6 +302,7 @@ def _collect(
         f"{format_count(n_anns, 'annotation')} and {format_count(n_preds, 'prediction')}; each "
         f"annotation and prediction (and each task with neither) counts as a row, {n_read} in all."
     ]
+    notes += item_notes
     if n_preds_read:
         notes.append(
             f"{format_count(n_preds_read, 'prediction')} read as annotators 'model:<version>'."
@@ -399,6 +375,8 @@ def convert(
     include = bool(options.get("include_predictions", False))
     entries, controls, skipped, n_read, read_notes = _collect(table, rows, source, include)
     usable = [name for name, kind in controls.items() if kind in SUPPORTED]
+    if not controls and _annotation_key(table) is None:
+        raise no_annotations_yet(table, source)
     if not controls:
         why = "; ".join(str(sk) for sk in skipped if sk.count)
         raise AnnotationDataError(
@@ -511,7 +489,7 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     has_predictions = False
     key = _annotation_key(table)
     for task_anns, task_preds in zip(
-        table[key].to_numpy(object),
+        table[key].to_numpy(object) if key is not None else [None] * len(table),
         table["predictions"].to_numpy(object)
         if "predictions" in table.columns
         else [None] * len(table),
@@ -547,4 +525,9 @@ def describe(table: pd.DataFrame) -> ToolInfo:
     )
 
 
-READER = ToolReader(NAME, OPTIONS, recognise, convert, describe, lambda table, fmt: "JSON")
+def _export(table: pd.DataFrame, fmt: str | None) -> str:
+    """``"JSON"``; ``"JSON tasks, not annotated yet"`` for a task list without annotations."""
+    return "JSON" if _annotation_key(table) is not None else "JSON tasks, not annotated yet"
+
+
+READER = ToolReader(NAME, OPTIONS, recognise, convert, describe, _export)

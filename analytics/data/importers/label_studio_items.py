@@ -1,0 +1,221 @@
+"""Label Studio tasks: their checks, which id names an item, and task files not yet annotated.
+
+Label Studio gives every task its own ``id`` when the task is imported; the full JSON
+export (:mod:`analytics.data.importers.label_studio`) keys items on it. Concord's batch
+export (:func:`analytics.next_labels.label_studio_tasks`) writes the item's id into the
+task's data, as ``data.item`` (:data:`ITEM_FIELD`), so that the judgements collected in
+Label Studio come back under the ids of the data the batch was chosen from. The rule:
+
+* every task's ``data`` holds an ``item`` that is an id (text or a number, not empty):
+  the items are those ids (a note of the load report says so);
+* no task's does: the items are the task ids, as before;
+* some do and some do not: an error naming the tasks without one (the items would mix
+  two kinds of id, and judgements of one item could land under a task id).
+
+A tasks file as Concord's batch export writes it, or any Label Studio import file
+(``data`` objects, no ``annotations`` yet), is recognised too, so that loading it says
+plainly that nothing has been annotated yet instead of failing on its ``data`` objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
+from analytics.data.cells import is_missing
+from analytics.data.importers.tool_cells import id_problem, tool_id_text
+
+__all__ = [
+    "ITEM_FIELD",
+    "TASK_KEYS",
+    "check_tasks",
+    "is_task_file",
+    "no_annotations_yet",
+    "task_items",
+]
+
+#: The key of a task's ``data`` that holds the item id (Concord's batch export writes it).
+ITEM_FIELD = "item"
+#: The top-level keys of a Label Studio task (import and export formats, "Label Studio
+#: task format"); a table with only these, and a ``data`` object in every row, is a task list.
+TASK_KEYS = frozenset(
+    {
+        "id", "data", "meta", "predictions", "annotations", "completions", "drafts",
+        "created_at", "updated_at", "inner_id", "project", "file_upload", "is_labeled",
+        "overlap", "total_annotations", "cancelled_annotations", "total_predictions",
+        "comment_count", "unresolved_comment_count", "last_comment_updated_at",
+        "updated_by", "annotators", "comment_authors",
+    }
+)  # fmt: skip
+
+
+def is_task_file(table: pd.DataFrame) -> bool:
+    """A Label Studio task list without annotations: only task keys, a ``data`` object in each row.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Any raw table.
+
+    Returns
+    -------
+    bool
+    """
+    return (
+        "data" in table.columns
+        and len(table) > 0
+        and {str(c) for c in table.columns} <= TASK_KEYS
+        and all(isinstance(d, dict) for d in table["data"].to_numpy(object))
+    )
+
+
+def no_annotations_yet(table: pd.DataFrame, source: str | None) -> AnnotationDataError:
+    """The error for a task list that holds no annotations (an import file, not an export).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The task list (see :func:`is_task_file`).
+    source : str or None
+        The file name.
+
+    Returns
+    -------
+    AnnotationDataError
+    """
+    datas = table["data"].to_numpy(object)
+    metas = table["meta"].to_numpy(object) if "meta" in table.columns else [None] * len(table)
+    concord = all(isinstance(d, dict) and ITEM_FIELD in d for d in datas) and all(
+        isinstance(m, dict) and "assignments" in m for m in metas
+    )
+    predictions = "predictions" in table.columns and any(
+        isinstance(p, list) and p for p in table["predictions"].to_numpy(object)
+    )
+    return AnnotationDataError(
+        f"this is a Label Studio tasks file with no annotations yet ({format_count(len(table), 'task')}"
+        ", each a 'data' object and no 'annotations'), so it holds no judgements"
+        + (
+            "; it looks like Concord's batch export (data.item, meta.assignments)."
+            if concord
+            else "."
+        ),
+        source=source,
+        hint="Import it into a Label Studio project, annotate, then export the project "
+        "(JSON) and load that export; items keep their ids from data.item."
+        + (" Its model predictions load with include_predictions=True." if predictions else ""),
+    )
+
+
+def check_tasks(table: pd.DataFrame, rows: np.ndarray, source: str, key: str | None) -> None:
+    """Every task has a ``data`` object and a list of annotations (or none at all).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The task list.
+    rows : ndarray of int
+        The file row of each task.
+    source : str
+        The file name.
+    key : str or None
+        The column of annotations (``annotations`` or ``completions``); None when the
+        tasks have none.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the field, what it holds and the tasks' rows.
+    """
+    looks = "this looks like a Label Studio export, but "
+    hint = "Export the project again from Label Studio (JSON, JSON-MIN or CSV) and load that file."
+    if "data" not in table.columns:
+        raise AnnotationDataError(
+            looks + "its tasks have no 'data' object (the task's input).",
+            source=source,
+            hint=hint,
+        )
+
+    def listed(a: Any) -> bool:  # a list, or missing (absent, null); never an object or text
+        return isinstance(a, list) or (not isinstance(a, (dict, str)) and is_missing(a))
+
+    checks = [("data", "an object", lambda d: isinstance(d, dict))]
+    checks += [(key, "a list of annotation objects", listed)] if key is not None else []
+    if "predictions" in table.columns:
+        checks.append(("predictions", "a list of prediction objects", listed))
+    for name, expected, ok in checks:
+        cells = table[name].to_numpy(object)
+        bad = np.flatnonzero([not ok(c) for c in cells])
+        if len(bad):
+            raise AnnotationDataError(
+                looks + f"{format_count(len(bad), 'task')} {'has' if len(bad) == 1 else 'have'} a "
+                f"'{name}' that is {type(cells[bad[0]]).__name__}, not {expected}.",
+                source=source,
+                rows=np.asarray(rows)[bad].tolist(),
+                hint=hint,
+            )
+
+
+def task_items(
+    table: pd.DataFrame, rows: np.ndarray, source: str
+) -> tuple[list[str | None], list[str]]:
+    """The item id each task's ``data`` gives, when every task gives one (see the module).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A checked task list (see :func:`check_tasks`).
+    rows : ndarray of int
+        The file row of each task.
+    source : str
+        The file name.
+
+    Returns
+    -------
+    items : list of str or None
+        One per task: ``data.item`` as text, or all None (the caller keys on task ids).
+    notes : list of str
+        For the load report: which ids name the items, and tasks sharing one.
+
+    Raises
+    ------
+    AnnotationDataError
+        When some tasks give ``data.item`` and others do not, naming the latter's rows.
+    """
+    items = [
+        tool_id_text(d.get(ITEM_FIELD), field=f"data.{ITEM_FIELD}", row=int(r), source=source)
+        if isinstance(d, dict) and id_problem(d.get(ITEM_FIELD)) is None
+        else None
+        for d, r in zip(table["data"].to_numpy(object), rows, strict=True)
+    ]
+    without = [int(r) for i, r in zip(items, rows, strict=True) if i is None]
+    if len(without) == len(items):
+        return items, []
+    if without:
+        raise AnnotationDataError(
+            f"{format_count(len(items) - len(without), 'task')} of {len(items)} give the item id "
+            f"in 'data.{ITEM_FIELD}' (as Concord's batch export writes it) and "
+            f"{format_count(len(without), 'task')} {'does' if len(without) == 1 else 'do'} not "
+            "(no such field, or one that is empty or not text or a number), so the items would "
+            "mix two kinds of id.",
+            source=source,
+            rows=without,
+            hint=f"Give every task its item id in data.{ITEM_FIELD} (the items are then those "
+            "ids), or no task (the items are then Label Studio's task ids); or load the two "
+            "kinds of task as separate files.",
+        )
+    notes = [
+        f"Items are named by each task's data.{ITEM_FIELD} (the item id Concord's batch export "
+        "writes), not by Label Studio's task id, so they merge with the data the batch came from."
+    ]
+    shared = len(items) - len(set(items))
+    if shared:
+        notes.append(
+            f"{format_count(shared, 'task')} {'repeats' if shared == 1 else 'repeat'} the "
+            f"data.{ITEM_FIELD} of an earlier task: "
+            "their judgements are pooled under that item."
+        )
+    return items, notes
