@@ -12,8 +12,16 @@
   column says how many this item needs; publish items with different counts as separate
   batches (the file is sorted by it).
 
-Every CSV goes through :func:`analytics.data.table_to_csv` (cells that a spreadsheet would
-run as formulas are neutralised).
+Every CSV goes through :func:`analytics.data.table_to_csv`. The batch CSV, meant for a
+spreadsheet, has cells that a spreadsheet would run as formulas neutralised (a leading
+``'``); the MTurk input file is read by Mechanical Turk, not a spreadsheet, so it is
+written verbatim (a neutralised ``=x`` would reach workers, and come back in the results'
+``Input.item``, as ``'=x``).
+
+A task of :func:`label_studio_tasks` keeps its item id in ``data.item`` (the field
+:mod:`analytics.data.importers.label_studio_items` reads, ``ITEM_FIELD``); loading Label Studio's
+JSON export of the annotated tasks names the items by it again, so the judgements merge
+with the data the batch was chosen from.
 """
 
 from __future__ import annotations
@@ -28,6 +36,10 @@ from analytics._core.errors import AnnotationDataError
 from analytics.data import table_to_csv
 
 __all__ = ["EXPORT_FORMATS", "batch_csv", "label_studio_tasks", "mturk_input_csv", "per_item"]
+
+#: The key of a task's ``data`` that holds the item id; the Label Studio importer reads
+#: the items back from it (``ITEM_FIELD`` of analytics.data.importers.label_studio_items).
+ITEM_FIELD = "item"
 
 #: Format key -> (file name suffix, MIME type) of each export.
 EXPORT_FORMATS = {
@@ -104,11 +116,15 @@ def label_studio_tasks(batch: pd.DataFrame, data: pd.DataFrame | None = None) ->
     -------
     str
         UTF-8 JSON: ``[{"data": {"item": ...}, "meta": {"assignments": ..., ...}}]``.
+        Label Studio's JSON export of these tasks, once annotated, loads with
+        :func:`analytics.load_annotations` under the items' ids (from ``data.item``), not
+        Label Studio's task ids.
 
     Raises
     ------
     AnnotationDataError
-        ``data`` lacks an item of the batch.
+        ``data`` lacks an item of the batch, or has an ``item`` column (it would
+        replace the item id that names the judgements when they come back).
 
     References
     ----------
@@ -116,11 +132,17 @@ def label_studio_tasks(batch: pd.DataFrame, data: pd.DataFrame | None = None) ->
     (https://labelstud.io/guide/tasks, https://labelstud.io/guide/task_format).
     """
     items = per_item(batch)
+    if data is not None and ITEM_FIELD in map(str, data.columns):
+        raise AnnotationDataError(
+            f"data has a column {ITEM_FIELD!r}: it would replace the item id a task keeps in "
+            f"data.{ITEM_FIELD}, which names the judgements when Label Studio's export is loaded.",
+            hint="Index data by item and rename or drop its 'item' column.",
+        )
     extra = None if data is None else _item_data(data, items["item"])
     tasks = []
     for n, row in enumerate(items.itertuples(index=False)):
         rec = row._asdict()
-        task_data = {"item": _plain(rec.pop("item"))}
+        task_data = {ITEM_FIELD: _plain(rec.pop("item"))}  # read back by the importer
         if extra is not None:
             task_data.update({str(k): _plain(v) for k, v in extra.iloc[n].items()})
         tasks.append({"data": task_data, "meta": {k: _plain(v) for k, v in rec.items()}})
@@ -144,6 +166,12 @@ def mturk_input_csv(batch: pd.DataFrame, data: pd.DataFrame | None = None) -> st
         ``assignments`` (largest first), then by the batch order. A batch with assigned
         annotators keeps only how many judgements each item needs: an input file cannot
         route a HIT to a named worker (a qualification can); the batch CSV keeps who.
+        Cells are written verbatim, without the spreadsheet guard of :func:`batch_csv`:
+        Mechanical Turk reads the file (it is not opened in a spreadsheet), so an item
+        ``=x`` guarded as ``'=x`` would be shown to workers and come back in the
+        results as ``Input.item='=x``, no longer the item's id. Open the file in a
+        spreadsheet only with formulas turned off. Quotes, commas and line breaks
+        are quoted as CSV requires.
 
     Raises
     ------
@@ -162,7 +190,9 @@ def mturk_input_csv(batch: pd.DataFrame, data: pd.DataFrame | None = None) -> st
         out = pd.concat([out, joined], axis=1)
     out["assignments"] = items["assignments"].to_numpy()
     out = out.sort_values("assignments", ascending=False, kind="stable")
-    return table_to_csv(out, index=False)
+    # MTurk reads this file itself: the spreadsheet guard's leading ' would reach the
+    # workers and come back in Input.item, so the ids no longer match (see the docstring).
+    return table_to_csv(out, index=False, safe=False)
 
 
 def _item_data(data: pd.DataFrame, items: pd.Series) -> pd.DataFrame:

@@ -50,7 +50,7 @@ def test_mturk_input_has_one_row_per_hit_sorted_by_assignments(batch):
     back = pd.read_csv(io.StringIO(text))
     assert list(back.columns) == ["item", "assignments"]
     assert back["assignments"].tolist() == [2, 1, 1]
-    assert back["item"].tolist() == ["'=cmd()", "b", "c"]
+    assert back["item"].tolist() == ["=cmd()", "b", "c"]  # MTurk reads it: verbatim
     texts = pd.DataFrame({"text": ["first", "second", "third"]}, index=["=cmd()", "b", "c"])
     with_text = pd.read_csv(io.StringIO(mturk_input_csv(batch, data=texts)))
     assert with_text["text"].tolist() == ["first", "second", "third"]
@@ -84,3 +84,32 @@ def test_the_docs_name_the_label_studio_meta_keys():
     assert task["meta"]["expected_gain"] == pytest.approx(0.8)  # summed over the item
     docs = (ROOT / "docs" / "next_labels.md").read_text(encoding="utf-8")
     assert "{" + ", ".join(task["meta"]) + "}" in docs
+
+
+@pytest.mark.parametrize(
+    "item", ["+44 7700", "=x", "-1", "@SUM(A1)", 'say "hi", then\nleave', "\ttab", "a,b"]
+)
+def test_mturk_input_writes_hostile_ids_verbatim_in_well_formed_csv(item):
+    """MTurk reads the file, not a spreadsheet: a guarded '=x would come back as Input.item."""
+    import csv
+
+    batch = pd.DataFrame({"item": [item, "plain", item]})
+    texts = pd.DataFrame({"text": ['with "quotes", commas\nand lines', "p"]}, index=[item, "plain"])
+    text = mturk_input_csv(batch, data=texts)
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows == [
+        ["item", "text", "assignments"],
+        [item, 'with "quotes", commas\nand lines', "2"],
+        ["plain", "p", "1"],
+    ]
+    back = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    assert back["item"].tolist() == [item, "plain"]
+    # the batch CSV, meant for a spreadsheet, stays guarded
+    if item in ("=x", "+44 7700", "@SUM(A1)"):
+        assert pd.read_csv(io.StringIO(batch_csv(batch)), dtype=str)["item"].iloc[0] == "'" + item
+
+
+def test_label_studio_tasks_refuse_a_data_column_named_item(batch):
+    texts = pd.DataFrame({"item": ["x", "y", "z"]}, index=["=cmd()", "b", "c"])
+    with pytest.raises(AnnotationDataError, match="data has a column 'item'"):
+        label_studio_tasks(batch, data=texts)
