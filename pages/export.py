@@ -46,7 +46,7 @@ st.markdown(
 
 st.subheader("The annotations")
 st.caption(
-    "Both load back into Concord unchanged; label sets are joined with ';' and {} is an empty set."
+    "Both load back into Concord; label sets are joined with ';' and {} is an empty set."
 )
 annotation_downloads(ann, key="export")
 download_table(

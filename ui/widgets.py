@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from analytics import figure_table
-from analytics.data import Annotations, table_to_csv, to_long_csv, to_wide_csv
+from analytics.data import Annotations, reload_options, table_to_csv, to_long_csv, to_wide_csv
 from ui.text import kind_text, md
 
 
@@ -238,8 +238,13 @@ def annotation_downloads(ann: Annotations, *, key: str) -> None:
     """Long and wide CSV of the loaded annotations, side by side (made on click).
 
     Both load back into Concord unchanged: label sets joined with ';', {} for the empty set,
-    text a spreadsheet would run as a formula behind a ``'`` that the loader removes.
+    text a spreadsheet would run as a formula behind a ``'`` that the loader removes; what
+    the file cannot carry (label kind, category order, a duplicates policy, missing-value
+    texts) is said beside the buttons (:func:`analytics.data.reload_options`).
     """
+    options = reload_options(ann)
+    if options:
+        st.caption(md(_reload_sentence(options)))
     columns = st.columns(2)
     for column, label, make, file_name in (
         (columns[0], "Long CSV (item, annotator, label)", to_long_csv, "annotations_long.csv"),
@@ -255,6 +260,31 @@ def annotation_downloads(ann: Annotations, *, key: str) -> None:
                 on_click="ignore",
                 icon=":material/download:",
             )
+
+
+def _reload_sentence(options: dict) -> str:
+    """What to choose on the Data page (and pass in Python) to load an export back as it is."""
+    parts, kwargs = [], []
+    if "kind" in options:
+        parts.append(f"label kind {options['kind']}")
+        kwargs.append(f"kind={options['kind']!r}")
+    if "categories" in options:
+        cats = options["categories"]
+        shown = ", ".join(map(str, cats[:20])) + (", ..." if len(cats) > 20 else "")
+        parts.append(f"category order {shown}")
+        kwargs.append(f"categories={cats!r}" if len(cats) <= 20 else "categories=[...]")
+    if "duplicates" in options:
+        parts.append(f"repeated judgements: {options['duplicates']}")
+        kwargs.append(f"duplicates={options['duplicates']!r}")
+    if "missing" in options:
+        texts = [t for t in options["missing"] if t]
+        parts.append("missing-value texts: " + (", ".join(texts) or "none (clear the box)"))
+        kwargs.append(f"missing={tuple(texts)!r}")
+    return (
+        "The files hold the judgements, not how they were read: to load them back as they "
+        f"are, choose {'; '.join(parts)} (in Python: load_annotations(path, "
+        f"{', '.join(kwargs)}))."
+    )
 
 
 def page_link(page: str, label: str, icon: str | None = None) -> None:

@@ -46,6 +46,7 @@ from analytics.data.encode import DUPLICATE_POLICIES
 from analytics.data.export import (
     EMPTY_SET,
     choose_separator,
+    reload_options,
     spreadsheet_safe,
     table_to_csv,
     to_long_csv,
@@ -112,6 +113,7 @@ __all__ = [
     "looks_numeric",
     "read_gold_labels",
     "read_table",
+    "reload_options",
     "sample_truth",
     "scan_json",
     "spreadsheet_safe",

@@ -34,3 +34,26 @@ def test_where_the_other_results_are_names_every_page_by_its_title():
     assert not set(named) - set(titles), set(named) - set(titles)  # no page that is gone
     # every page with downloads of its own, in the sidebar's order
     assert named == [t for t in titles if t not in ("Data", "Export")]
+
+
+def test_the_annotation_downloads_say_how_to_load_them_back_as_they_are():
+    """An ordinal 1-7 scale came back nominal with five categories from the page's own
+    downloads, which had said they 'load back into Concord unchanged'."""
+    from analytics import load_annotations
+    from tests.helpers.app import run_page
+
+    ann = load_annotations(
+        ROOT / "sample_data" / "ratings_ordinal_wide.csv",
+        kind="ordinal",
+        categories=[1, 2, 3, 4, 5, 6, 7],
+    )
+    for page in ("export", "upload"):
+        at = run_page(page, ann)
+        assert not at.exception, at.exception
+        from tests.helpers.markup import shown
+
+        (said,) = [shown(c.value) for c in at.caption if "load them back as they are" in shown(c.value)]
+        assert "label kind ordinal; category order 1, 2, 3, 4, 5, 6, 7" in said
+        assert "kind='ordinal', categories=[1, 2, 3, 4, 5, 6, 7]" in said
+    plain = run_page("export", load_annotations(ROOT / "sample_data" / "crowd_intents.csv"))
+    assert not [c for c in plain.caption if "load them back" in c.value]

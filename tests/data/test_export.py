@@ -179,3 +179,71 @@ def test_multilabel_round_trip_property(rows):
     assert triples(back) == triples(ann)
     wide = reload(to_wide_csv(ann), "p.csv", kind="multilabel", multilabel_sep=";", layout="wide")
     assert triples(wide) == triples(ann)
+
+
+def _same(a: Annotations, b: Annotations) -> bool:
+    """The same judgements (in any order), categories in the same order, the same kind."""
+    import numpy as np
+
+    def rows(x):
+        if x.is_multilabel:
+            labels = [tuple(np.flatnonzero(r)) for r in x.label_matrix]
+        else:
+            labels = list(x.label_codes)
+        items = x.items[x.item_codes].astype(str)
+        names = zip(items, x.annotators[x.annotator_codes].astype(str), strict=True)
+        return sorted((i, j, str(lab)) for (i, j), lab in zip(names, labels, strict=True))
+
+    return rows(a) == rows(b) and list(a.categories) == list(b.categories) and a.kind == b.kind
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # an ordinal 1-7 scale used up to 5: had come back nominal with five categories
+        lambda: load_annotations(
+            FIXTURES.parent.parent / "sample_data" / "ratings_ordinal_wide.csv",
+            kind="ordinal",
+            categories=[1, 2, 3, 4, 5, 6, 7],
+        ),
+        # a text scale: had come back in another order
+        lambda: Annotations.from_frame(
+            pd.DataFrame(
+                {"item": list("aabb"), "annotator": list("xyxy"), "label": ["low", "mid", "high", "mid"]}
+            ),
+            kind="ordinal",
+            categories=["low", "mid", "high"],
+        ),
+        # a category literally called None: had become missing
+        lambda: Annotations.from_frame(
+            pd.DataFrame(
+                {"item": list("aabb"), "annotator": list("xyxy"), "label": ["None", "rel", "None", "None"]}
+            ),
+            missing=(),
+        ),
+        # repeated judgements kept: had been refused
+        lambda: load_annotations(
+            pd.DataFrame({"item": list("aaab"), "annotator": list("xxyy"), "label": list("pqpq")}),
+            duplicates="keep",
+        ),
+    ],
+)
+def test_reload_options_read_an_export_back_as_it_was(make):
+    from analytics.data import reload_options
+
+    ann = make()
+    options = reload_options(ann)
+    assert options  # each case needs something the defaults get wrong
+    back = load_annotations(io.BytesIO(to_long_csv(ann).encode()), **options)
+    assert _same(back, ann)
+    try:  # without them: refused, or read as something else
+        plain = load_annotations(io.BytesIO(to_long_csv(ann).encode()))
+    except AnnotationDataError:
+        plain = None
+    assert plain is None or not _same(plain, ann)
+
+
+def test_reload_options_are_empty_when_the_defaults_suffice():
+    from analytics.data import load_sample, reload_options
+
+    assert reload_options(load_sample("crowd_intents")) == {}
