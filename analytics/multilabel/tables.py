@@ -176,6 +176,10 @@ def items_by_agreement(
     per_item = am_item_agreement(ann)
     p_i = per_item["p_i"].to_numpy()
     known = p_i[np.isfinite(p_i)]
+    # P_i is a ratio of whole numbers computed in floats: 0.4 arrives as 0.4000000000000001
+    # and would cross its band's edge; a value within rounding of an edge is that edge
+    near = np.isclose(known[:, None], edges[None, :], rtol=0, atol=1e-9)
+    known = np.where(near.any(axis=1), edges[near.argmax(axis=1)], known)
     # right-closed bands; the first also includes its lower edge
     slot = np.searchsorted(edges, known, side="left") - 1
     slot[known == edges[0]] = 0

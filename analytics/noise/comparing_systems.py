@@ -15,7 +15,7 @@ import numpy as np
 from scipy import stats
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_confidence, format_percent
+from analytics._core.formatting import format_confidence, format_count, format_percent
 from analytics._core.validation import (
     check_choice,
     check_confidence,
@@ -87,21 +87,38 @@ class ChanceDifference(ExplainedResult):
         if self.reason:
             return f"No chance difference: {self.reason}"
         need = self.smallest_lead
+        bound = "Chebyshev" if self.bound == "chebyshev" else self.bound
+        how = (
+            f"with {format_confidence(self.confidence)} probability ({bound} bound)"
+            if not self.capped
+            else f"as many as there are coin-flip items (the {bound} bound at "
+            f"{format_confidence(self.confidence)} allows more than that)"
+        )
+        verdict = (
+            f"only a lead of {need:,} or more ({format_percent(need / self.n_gold)}) is beyond "
+            "chance; smaller differences prove nothing."
+            if need <= self.n_gold
+            else f"no lead among these {self.n_gold:,} items is beyond chance."
+        )
         return (
             f"Two systems that are equally good on the easy items can still differ by up to "
-            f"{self.difference:.1f} correct answers ({format_percent(self.share)} of the "
-            f"{self.n_gold:,} gold items) by chance alone, with "
-            f"{format_confidence(self.confidence)} probability "
-            f"({'Chebyshev' if self.bound == 'chebyshev' else self.bound} bound): only a lead "
-            f"of {need:,} or more ({format_percent(need / self.n_gold)}) is beyond chance; "
-            "smaller differences prove nothing."
+            f"{format_count(round(self.difference, 1), 'correct answer')} "
+            f"({format_percent(self.share)} of the {format_count(self.n_gold, 'gold item')}) "
+            f"by chance alone, {how}: {verdict}"
         )
+
+    @property
+    def capped(self) -> bool:
+        """The bound reached R: noise on R coin-flip items cannot make a larger difference."""
+        return not self.reason and self.difference >= self.n_noisy and self.n_noisy > 0
 
     @property
     def smallest_lead(self) -> int:
         """The fewest extra correct answers beyond the chance bound: ``floor(difference) + 1``
-        (a lead equal to the bound is still within it)."""
-        return math.floor(self.difference) + 1
+        (a lead equal to the bound is still within it). A bound within rounding of a whole
+        number is that number: sqrt(10 / 2) / sqrt(0.05) is 10, computed 9.999999999999995,
+        so the smallest lead is 11, not 10."""
+        return math.floor(self.difference + 1e-9 * max(1.0, self.difference)) + 1
 
 
 def chance_difference(
@@ -174,4 +191,5 @@ def chance_difference(
         tails = 2.0 * stats.binom.sf(r + c, 2 * r, 0.5)
         diff = float(c[np.argmax(tails <= 1.0 - confidence)])
         mult = diff / sd if sd > 0 else NAN
+    diff = min(diff, R)  # |S| <= R: R coin-flip items cannot differ by more than R
     return ChanceDifference(L, R, bound, confidence, sd, mult, diff, diff / L)

@@ -63,6 +63,30 @@ def test_bands_are_closed_on_the_right_and_custom_bins():
         items_by_agreement(CROSSED, bins=(0.5, 0.2))
 
 
+def test_an_item_on_a_band_edge_falls_in_the_band_the_paper_puts_it_in():
+    """{a}, {b}, {c} of six categories: P_i = 0.4 exactly, computed 0.4000000000000001,
+    had been counted in 0.4 < P_i <= 0.7. On the affect sample 6 items at 0.4 and 3 at 0.7
+    had moved up a band (0/8/149/143 against the exact 0/14/146/140)."""
+    from fractions import Fraction
+
+    from analytics.data import load_sample
+
+    rows = [("i1", w, frozenset({c})) for w, c in zip("xyz", "abc", strict=True)]
+    rows += [("i2", "x", frozenset("def"))]
+    ann = Annotations.from_frame(
+        pd.DataFrame(rows, columns=["item", "annotator", "label"]), categories=list("abcdef")
+    )
+    assert am_item_agreement(ann).loc["i1", "p_i"] == pytest.approx(0.4)
+    assert items_by_agreement(ann)["n_items"].tolist() == [0, 1, 0, 0]
+    affect = load_sample("affect_multilabel")
+    p_i = am_item_agreement(affect)["p_i"].dropna()
+    exact = [Fraction(v).limit_denominator(10_000) for v in p_i]  # small whole-number ratios
+    edges = [Fraction(0), Fraction(1, 5), Fraction(2, 5), Fraction(7, 10), Fraction(1)]
+    expected = [sum(lo < v <= hi or (k == 0 and v == lo) for v in exact)
+                for k, (lo, hi) in enumerate(itertools.pairwise(edges))]  # fmt: skip
+    assert items_by_agreement(affect)["n_items"].tolist() == expected == [0, 14, 146, 140]
+
+
 def test_items_judged_once_have_no_agreement():
     ann = _frame([("1", "u0", {"a"}), ("1", "u1", {"a"}), ("2", "u0", {"b"})])
     frame = am_item_agreement(ann)

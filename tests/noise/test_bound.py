@@ -137,12 +137,19 @@ def test_section_4_1_chance_difference():
     assert "35.4 correct answers (3.9% of the 900 gold items)" in c.explain()
     # a lead of 35 is still within the bound of 35.4: 36 is the first beyond chance
     assert c.smallest_lead == 36 and "a lead of 36 or more (4.0%)" in c.explain()
-    # 6.32 of 78 items was shown as "6 correct answers (8.1%)": rounded down, and 6/78 is 7.7%
+    # Chebyshev gives 6.32 for R = 4 coin-flip items, but S is a sum of R values in
+    # {-1, 0, 1}: |S| <= R, so the difference is at most 4 (the exact bound agrees)
     small = chance_difference(78, 4)
-    assert small.difference == pytest.approx(6.32, abs=0.01)
-    assert (
-        "6.3 correct answers (8.1%" in small.explain() and "a lead of 7 or more" in small.explain()
-    )
+    assert small.difference == 4 and small.capped
+    assert chance_difference(78, 4, bound="exact").difference <= 4
+    text = small.explain()
+    assert "4.0 correct answers (5.1% of the 78 gold items)" in text
+    assert "as many as there are coin-flip items" in text and "a lead of 5 or more" in text
+    # a bound that is a whole number up to rounding: sqrt(10/2)/sqrt(0.05) = 10, computed
+    # 9.999999999999995; a lead of 10 is within it, so 11 is the smallest beyond chance
+    assert chance_difference(100, 10).smallest_lead == 11
+    # every item a coin-flip: no lead can show anything
+    assert "no lead among these 2 items is beyond chance" in chance_difference(2, 2).explain()
     assert chance_difference(900, 125, bound="exact").smallest_lead == (
         int(chance_difference(900, 125, bound="exact").difference) + 1
     )
