@@ -49,6 +49,10 @@ class FollowUpDefaults:
     p_from_example : bool, default True
         Whether ``p`` (and ``hidden_hard``) are the example's, not a bound's: True also
         when the data's counts are used but their bound was undefined.
+    categories : int or None, default None
+        The categories the bound on data labelled hard items with (its rates' columns:
+        for multi-label data each label set is one), where the "would more annotators
+        help?" question starts; None without data.
 
     References
     ----------
@@ -62,6 +66,7 @@ class FollowUpDefaults:
     hidden_hard: int = 125
     kappa: float = 0.8
     p_from_example: bool = True
+    categories: int | None = None
 
     def n_agreed_within(self, n_items: int) -> int:
         """The agreed items, at most ``n_items`` (a start that is always legal).
@@ -145,12 +150,15 @@ def follow_up_defaults(result: NoiseBound | None, kappa: float | None = None) ->
             hidden_hard=min(FollowUpDefaults.hidden_hard, n - d),
             **k,
         )
+    rates = getattr(result, "rates", None)  # on data: annotators x categories (+ a count)
+    cats = None if rates is None else int(sum(c != "disagreed judged" for c in rates.columns))
     return FollowUpDefaults(
         n_items=int(result.n_items),
         p=float(result.p),
         n_agreed=int(result.n_agreed),
         hidden_hard=int(result.hidden_hard),
         p_from_example=False,
+        categories=cats,
         **k,
     )
 

@@ -103,7 +103,8 @@ def test_uneven_coverage_uses_per_item_p():
     hidden = post.offset + int(np.argmax(post.tail() < 0.05))
     assert r.hidden_hard == hidden and r.t0 == 4 + hidden
     assert r.gamma == pytest.approx(hidden / 5)
-    assert r.p == pytest.approx(items["p"].mean())
+    # the p shown is the mean over the agreed items, the ones the bound is about
+    assert r.p == pytest.approx(agreed_p.mean()) and r.p != pytest.approx(items["p"].mean())
     assert r.p_min <= r.p <= r.p_max
 
 
@@ -270,3 +271,16 @@ def test_few_disagreed_items_are_noted_and_many_are_not():
         rows += [(f"d{i}", "A", "xy"[i % 2]), (f"d{i}", "B", "yx"[i % 2])]
     r = noise_from_annotations(frame(rows))
     assert r.n_disagreed >= FEW_DISAGREED and not any("disagreed item" in n for n in r.notes)
+
+
+def test_the_follow_up_questions_start_from_the_bound_s_categories():
+    """Multi-label data: the bound counts each label set as a category (53 on the affect
+    sample); 'would more annotators help?' had started from the 6 categories instead."""
+    from analytics.data import load_sample
+    from analytics.noise import follow_up_defaults
+
+    affect = noise_from_annotations(load_sample("affect_multilabel"))
+    assert follow_up_defaults(affect).categories == affect.rates.shape[1] - 1 == 53
+    crowd = noise_from_annotations(load_sample("crowd_intents"))
+    assert follow_up_defaults(crowd).categories == 4
+    assert follow_up_defaults(None).categories is None
