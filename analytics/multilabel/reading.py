@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_number
+from analytics._core.formatting import format_count, format_number
 from analytics._core.validation import check_number
 from analytics.multilabel.am import AmResult
 from analytics.overview import Severity, format_judged, judge
@@ -116,8 +116,9 @@ def am_summary(am: AmResult, four: AmResult) -> str:
     first, second = am.categories[:2] if len(am.categories) >= 2 else ("a", "b")
     return (
         f"A_m = {format_judged('agreement', am.a_m)}, {am_reading(am.a_m)}. Over "
-        f"{am.n_items:,} items judged by two or more annotators "
-        f"({am.n_annotator_pairs:,} annotator pairs, {am.n_categories} categories). The "
+        f"{format_count(am.n_items, 'item')} judged by two or more annotators "
+        f"({format_count(am.n_annotator_pairs, 'annotator pair')}, "
+        f"{format_count(am.n_categories, 'category', 'categories')}). The "
         f"paper's version counts one annotator's [{first}, not {second}] meeting another's "
         f"[{second}, not {first}] as chance agreement, which raises P_e; keeping the two "
         f"apart gives {format_number(four.a_m)}."
@@ -141,5 +142,5 @@ def lowest_pair(pairs: pd.DataFrame) -> str:
     worst = pairs.loc[pairs["a_m"].idxmin()]
     return (
         f"Lowest: {worst.annotator_a} and {worst.annotator_b} "
-        f"(A_m {worst.a_m:.2f} over {worst.n_items:,} items)."
+        f"(A_m {format_number(worst.a_m)} over {format_count(int(worst.n_items), 'item')})."
     )

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, wrong_type
+from analytics._core.formatting import format_number
 from analytics.agreement import SET_DISTANCES, krippendorff_alpha
 from analytics.data import Annotations, as_annotations
 from analytics.multilabel.engine import undefined_reason, unit_agreement
@@ -406,6 +407,11 @@ def _alpha_value(result: object) -> tuple[float, str]:
     raise TypeError(f"unexpected result from krippendorff_alpha: {type(result).__name__}")
 
 
+#: A spread of alpha between the set distances that can change a verdict (Krippendorff's
+#: thresholds 0.667 and 0.8 are 0.133 apart; half a band's width is 0.05 or more)
+SPREAD_THAT_MATTERS = 0.05
+
+
 def set_distance_sentence(pair_types: pd.DataFrame, alphas: pd.DataFrame | None = None) -> str:
     """One plain sentence on why alpha differs between the set distances, for this data.
 
@@ -435,19 +441,24 @@ def set_distance_sentence(pair_types: pd.DataFrame, alphas: pd.DataFrame | None 
             "sets, so no partial match needs weighing."
         )
     share_partial = partial / disagree
-    spread = ""
+    verdict = f"so the choice of distance matters {'a lot' if share_partial > 0.5 else 'little'}."
     if alphas is not None and alphas["alpha"].notna().sum() >= 2:
+        # the alphas themselves say how much the choice matters: judged by their spread
         vals = alphas.dropna(subset=["alpha"]).set_index("distance")["alpha"]
-        spread = (
-            f" Here alpha runs from {vals.min():.3f} ({vals.idxmin()}) to "
-            f"{vals.max():.3f} ({vals.idxmax()})."
-        )
+        low, high = format_number(vals.min()), format_number(vals.max())
+        if low == high:
+            verdict = f"yet here every distance gives alpha {low}: the choice does not matter."
+        else:
+            verdict = (
+                f"and here alpha runs from {low} ({vals.idxmin()}) to {high} "
+                f"({vals.idxmax()}): the choice of distance matters "
+                f"{'a lot' if vals.max() - vals.min() >= SPREAD_THAT_MATTERS else 'little'}."
+            )
     return (
         "The distances differ only in how much a partial match costs: Passonneau's charges "
         "1/3 for one set inside the other and 2/3 for an overlap whatever the sizes, "
         "Jaccard and Dice charge the share of labels not shared (Dice less), and MASI "
         "multiplies the Jaccard similarity by a subset/overlap weight, so it always charges most. "
         f"{share_partial:.0%} of the disagreeing pairs of judgements here are partial "
-        f"matches, so the choice of distance matters {'a lot' if share_partial > 0.5 else 'little'}."
-        + spread
+        f"matches, {verdict}"
     )

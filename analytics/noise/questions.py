@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_confidence, format_percent
+from analytics._core.formatting import format_confidence, format_count, format_percent
 from analytics._core.validation import (
     check_confidence,
     check_counts,
@@ -165,7 +165,8 @@ def max_disagreements(
             g(0),
             NAN,
             reason=(
-                f"even with no disagreements the {n:,} agreed items could hold more than "
+                f"even with no disagreements {'the' if n != 1 else 'its'} "
+                f"{format_count(n, 'agreed item')} could hold more than "
                 f"{format_percent(target)} coin-flips at this confidence; more items or a lower p are needed."
             ),
         )

@@ -292,3 +292,40 @@ def test_per_category_note_is_true_when_a_category_was_used_only_on_items_judged
     note = agreement.per_category(ann, n_boot=0).set_index("category").loc["b", "note"]
     assert "judged by two or more annotators" in note
     assert not note.startswith("nobody used this category:")
+
+
+def test_the_set_distance_sentence_follows_the_alphas_it_prints():
+    """One item, {a} against {a, b}: 'matters a lot ... alpha runs from 0.000 to 0.000' had
+    contradicted itself; with alphas the verdict follows their spread."""
+    from analytics.multilabel import set_distance_alphas, set_distance_sentence
+
+    one = _frame([("i", "x", frozenset("a")), ("i", "y", frozenset("ab"))])
+    text = set_distance_sentence(set_pair_types(one), set_distance_alphas(one))
+    assert text.endswith("yet here every distance gives alpha 0.000: the choice does not matter.")
+    assert "runs from" not in text
+    from analytics.data import load_sample
+
+    affect = load_sample("affect_multilabel")
+    alphas = set_distance_alphas(affect).dropna(subset=["alpha"])
+    spread = alphas["alpha"].max() - alphas["alpha"].min()
+    text = set_distance_sentence(set_pair_types(affect), set_distance_alphas(affect))
+    assert spread > 0.05 and text.endswith("the choice of distance matters a lot.")
+
+
+def test_readings_of_one_item_and_one_pair_are_in_the_singular():
+    from analytics.multilabel import (
+        am_agreement,
+        am_agreement_unclubbed,
+        am_summary,
+        lowest_pair,
+        pairwise_am,
+    )
+
+    one = Annotations.from_frame(
+        pd.DataFrame(
+            {"item": ["i", "i"], "annotator": ["x", "y"], "label": [frozenset("a"), frozenset("ab")]}
+        )
+    )
+    text = am_summary(am_agreement(one), am_agreement_unclubbed(one))
+    assert "Over 1 item judged" in text and "(1 annotator pair, 2 categories)" in text
+    assert lowest_pair(pairwise_am(one)) == "Lowest: x and y (A_m 0.000 over 1 item)."
