@@ -64,13 +64,14 @@ class LabelSetGoldStandard:
         """Tied decisions the expert index could not settle (left unassigned)."""
         return self.ties[self.ties["outcome"] == "unresolved"].reset_index(drop=True)
 
-    def to_frame(self, sep: str = ";", ties_only: bool = False) -> pd.DataFrame:
+    def to_frame(self, sep: str | None = None, ties_only: bool = False) -> pd.DataFrame:
         """One row per item, for download.
 
         Parameters
         ----------
-        sep : str, default ";"
-            Joins the categories of a set.
+        sep : str or None, default None
+            Joins the categories of a set; None: ``;``, or ``|`` when a category name
+            holds ``;`` (as the long CSV export chooses), so the sets split again.
         ties_only : bool, default False
             Keep only the items with a tied decision (tie-broken or unresolved).
 
@@ -83,6 +84,8 @@ class LabelSetGoldStandard:
             left unassigned for lack of one).
         """
         cats = np.asarray(self.matrix.columns, dtype=object)
+        if sep is None:
+            sep = next((s for s in (";", "|") if not any(s in str(c) for c in cats)), ";")
         chosen = self.matrix.to_numpy(dtype=bool)  # a 0-column frame would give object dtype
         # the empty set is written "{}", as every export writes it: a blank cell would
         # read back as "no gold label" rather than "none of the categories"

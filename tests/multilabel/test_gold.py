@@ -108,3 +108,21 @@ def test_invariant_to_renaming_categories_and_reordering_annotators(seed):
     assert moved.labels.to_dict() == upper
     assert moved.expert_index.sort_index().to_dict() == base.expert_index.sort_index().to_dict()
     assert len(moved.ties) == len(base.ties)
+
+
+def test_the_download_joins_sets_with_a_separator_no_category_holds():
+    """A category 'b;c' joined with ';' read back as two categories."""
+    import pandas as pd
+
+    from analytics import Annotations
+    from analytics.multilabel import gold_standard
+
+    df = pd.DataFrame(
+        {
+            "item": ["i", "i", "j", "j"],
+            "annotator": ["x", "y", "x", "y"],
+            "label": [frozenset({"a", "b;c"})] * 2 + [frozenset("a")] * 2,
+        }
+    )
+    frame = gold_standard(Annotations.from_frame(df)).to_frame()
+    assert frame["labels"].tolist() == ["a|b;c", "a"]
