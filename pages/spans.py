@@ -337,7 +337,7 @@ with tabs[4]:
         icon=":material/download:",
     )
     download_table(
-        spans.to_frame(with_text=False),
+        spans.to_frame(with_text=spans.texts_known),  # texts kept: tokens work after reload
         "span_annotations",
         key="spans_all",
         index=False,
