@@ -248,3 +248,15 @@ def test_malformed_exports_give_a_named_error_never_a_crash(tasks, lines):
             load_spans(data.encode(), format=fmt)
         except AnnotationDataError:
             pass
+
+
+def test_a_json_true_is_not_the_offset_1(tmp_path):
+    line = {
+        "text": "Anna met Bob",
+        "spans": [{"start": True, "end": 4, "label": "PER"}],
+        "answer": "accept",
+        "_annotator_id": "a",
+    }
+    path = _write(tmp_path, "bool.jsonl", json.dumps(line) + "\n")
+    with pytest.raises(AnnotationDataError, match=r"column 'start', row 1: start must be a whole"):
+        load_spans(path)
