@@ -42,7 +42,7 @@ _LONGEST = float(2**53)
 
 
 def offsets(col: pd.Series, name: str, source: str, rows: np.ndarray) -> np.ndarray:
-    num = pd.to_numeric(col, errors="coerce").to_numpy(float)
+    num = pd.to_numeric(col, errors="coerce").to_numpy(float, copy=True)
     if col.dtype == object or col.dtype == bool:  # JSON's true is not the offset 1
         num[np.fromiter((isinstance(v, bool | np.bool_) for v in col), bool, len(col))] = np.nan
     # no document is 2**53 characters long: larger offsets (1e29) were cast to int64's
