@@ -13,7 +13,7 @@ import pandas as pd
 from analytics import Annotations
 from analytics._core.formatting import format_count
 from analytics.data import anonymous_annotators
-from analytics.overview import expected_label_error, format_judged, judge
+from analytics.overview import expected_label_error, format_judged, judge, judge_own_error
 from analytics.report_html import Block, agreement_display
 from analytics.report_settings import ReportSettings
 
@@ -268,7 +268,7 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = N
             + (" The gold figure above is the one judged." if measured else ""),
             # judged only without gold: beside the measured error, a second verdict on the
             # same quantity ("Good" under a "Caution") would contradict it
-            verdict=None if measured else judge("gold_error", error),
+            verdict=None if measured else judge_own_error(error),
         ),
         Block(
             s,

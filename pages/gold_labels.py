@@ -51,7 +51,7 @@ from analytics.models import (
     split_notes,
     stack_parts,
 )
-from analytics.overview import SURE, expected_label_error, judge
+from analytics.overview import OWN_ACCOUNT, SURE, expected_label_error, judge, judge_own_error
 from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
@@ -323,7 +323,7 @@ elif choice == "majority":
     )
 else:
     label_error = expected_label_error(result.confidence)
-    error_verdict = judge("gold_error", label_error)
+    error_verdict = judge_own_error(label_error)  # a lower bound: never "good" on its own
     expected = label_error * headline.n_items  # an expected count: 12.6% of 4 items is 0.5
     count = f"{expected:,.1f}" if expected < 10 else f"{expected:,.0f}"
     show_verdict(
@@ -331,7 +331,12 @@ else:
         f"If the model is right about its own uncertainty, about {error_verdict.shown} of its "
         f"labels are wrong ({count} of {headline.n_items:,} items). Read it as a lower bound: fitted models are overconfident (Dawid-Skene on "
         "the RTE crowd data of Snow et al. 2008: 0.8% wrong by its own account, 7.3% against expert gold); gold "
-        "labels give the true figure.",
+        "labels give the true figure."
+        + (
+            " So it cannot show that the labels are good: upload gold labels for some items."
+            if error_verdict.reason == OWN_ACCOUNT
+            else ""
+        ),
     )
 download_table(
     model_labels_table(result),

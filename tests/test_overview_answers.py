@@ -134,11 +134,21 @@ def test_clean_data_recommend_benchmarking():
         for a in range(5)
         for i in range(300)
     ]
-    result = overview(
-        Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    # without gold the model's own account (a lower bound) cannot read good: check first
+    result = overview(ann)
+    answers = {a.key: a for a in result.answers}
+    assert answers["gold"].verdict.severity is Severity.CAUTION
+    assert all(a.verdict.severity is Severity.GOOD for k, a in answers.items() if k != "gold")
+    assert result.recommendation.text.startswith(
+        "Benchmark on the model's labels once a few expert-labelled items confirm them"
     )
+    assert result.recommendation.severity is Severity.CAUTION
+    # with gold labels that measure the model: all good, benchmark
+    gold = pd.Series(np.array(["x", "y", "z"])[truth[:60]], index=[f"i{i}" for i in range(60)])
+    result = overview(ann, gold=gold)
     assert all(a.verdict.severity is Severity.GOOD for a in result.answers), result.to_frame()
-    assert result.recommendation.text.startswith("Benchmark on the model's labels")
+    assert result.recommendation.text.startswith("Benchmark on the model's labels: agreement")
     assert result.recommendation.severity is Severity.GOOD
 
 

@@ -10,7 +10,8 @@
   report colour results by it, so the same number reads the same everywhere;
   :func:`format_judged` prints the value beside its verdict without rounding it onto or
   across a threshold.
-- :func:`expected_label_error`: the expected share of wrong model labels.
+- :func:`expected_label_error`: the expected share of wrong model labels, judged by
+  :func:`judge_own_error` (a lower bound: never "good" until gold labels measure it).
 """
 
 from analytics.overview.answers import (
@@ -23,11 +24,21 @@ from analytics.overview.answers import (
     overview,
 )
 from analytics.overview.measures import expected_label_error
-from analytics.overview.severity import RULES, Rule, Severity, Verdict, format_judged, judge
+from analytics.overview.severity import (
+    OWN_ACCOUNT,
+    RULES,
+    Rule,
+    Severity,
+    Verdict,
+    format_judged,
+    judge,
+    judge_own_error,
+)
 
 __all__ = [
     "CHANCE_SPAMMER_SCORE",
     "MERGE_SHARE",
+    "OWN_ACCOUNT",
     "RULES",
     "SURE",
     "Answer",
@@ -39,5 +50,6 @@ __all__ = [
     "expected_label_error",
     "format_judged",
     "judge",
+    "judge_own_error",
     "overview",
 ]

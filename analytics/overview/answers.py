@@ -29,7 +29,7 @@ from analytics.overview.advice import recommend
 from analytics.overview.confusion import MERGE_SHARE
 from analytics.overview.measures import SURE, expected_label_error, judged_by_everyone
 from analytics.overview.results import Answer, Overview, Recommendation
-from analytics.overview.severity import Verdict, judge
+from analytics.overview.severity import OWN_ACCOUNT, Verdict, judge, judge_own_error
 
 __all__ = [
     "CHANCE_SPAMMER_SCORE",
@@ -202,7 +202,14 @@ def _certainty(
                 f" ({format_count(outside, 'gold label')} for items not in this data set "
                 f"{'was' if outside == 1 else 'were'} left out)"
             )
-    gold_verdict = judge("gold_error", error if measured is None else measured[0])
+    # the model's own account is a lower bound: it can show trouble, never that all is good
+    gold_verdict = judge_own_error(error) if measured is None else judge("gold_error", measured[0])
+    unproven = (
+        " A lower bound cannot show that the labels are good: score the model on a few "
+        "expert-labelled items (the Gold labels page) to know."
+        if gold_verdict.reason == OWN_ACCOUNT
+        else ""
+    )
     sampled = (
         ""
         if len(items) >= ann.n_items
@@ -217,7 +224,7 @@ def _certainty(
             else "its labels are wrong. Read it as a lower bound: fitted models are "
             "overconfident (on the RTE crowd data of Snow et al. 2008, 0.8% by its own account against "
             "7.3% wrong by expert gold); gold labels for some items give the true figure."
-        )
+        ) + unproven
     else:
         first = (
             f"Against the {measured[1]:,} items with known gold labels{left_out}, "
