@@ -50,6 +50,7 @@ from analytics.cli_input import (
     Parser,
     add_engine_options,
     add_loader_options,
+    batch_suffix,
     categories_from,
     emit,
     load,
@@ -288,7 +289,7 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
         raise CliError(f"--as {args.as_format} is the format of the batch file: add -o FILE")
     args.as_format = args.as_format or "csv"
     if args.output:
-        _writable(args.output)
+        batch_suffix(_writable(args.output), args.as_format)
     ann = load(args)
     result = fit(ann)
     batch = next_batch(

@@ -26,6 +26,7 @@ JSON_VERSION = 1
 LIMIT_FIELDS = tuple(f.name for f in fields(Limits))
 
 __all__ = [
+    "BATCH_SUFFIXES",
     "ENGINE_THRESHOLD_BYTES",
     "JSON_VERSION",
     "LIMIT_FIELDS",
@@ -33,6 +34,7 @@ __all__ = [
     "Parser",
     "add_engine_options",
     "add_loader_options",
+    "batch_suffix",
     "categories_from",
     "clean",
     "emit",
@@ -46,6 +48,24 @@ __all__ = [
 
 class CliError(Exception):
     """A usage problem reported as one line, exit code 2."""
+
+
+#: The file endings each ``next-batch --as`` format is written with
+BATCH_SUFFIXES = {"csv": (".csv",), "label-studio": (".json",), "mturk": (".csv",)}
+
+
+def batch_suffix(out: Path, fmt: str) -> None:
+    """Refuse a batch file whose name says another format (``--as label-studio -o b.csv``
+    had written JSON into a .csv file), as ``report`` refuses a report not named .html."""
+    suffix = out.suffix.lower()
+    if suffix not in BATCH_SUFFIXES[fmt]:
+        right = BATCH_SUFFIXES[fmt][0]
+        other = next((f for f, ends in BATCH_SUFFIXES.items() if suffix in ends), None)
+        raise CliError(
+            f"--as {fmt} writes {'JSON' if right == '.json' else 'CSV'}, but {out} ends in "
+            f"{out.suffix or 'nothing'}: name it {out.with_suffix(right)}"
+            + (f", or choose --as {other}" if other else "")
+        )
 
 
 class Parser(argparse.ArgumentParser):

@@ -307,7 +307,8 @@ st.caption(
     + (
         f"Intervals from {n_boot:,} bootstrap resamples over items"
         + (
-            f", except where the ci_method column says otherwise ({', '.join(not_bootstrap)})"
+            f", except for {' and '.join(not_bootstrap)}: the ci_method column says how theirs "
+            "were made"
             if not_bootstrap
             else ""
         )

@@ -161,11 +161,12 @@ if mode == MODES[0] and ann is not None:
                 "items they judged, footnote 3 of the paper): the more alike and the more "
                 "lopsided these are, the likelier a chance agreement."
             )
+            rates = result.rates.sort_index(key=lambda names: names.astype(str))  # w00, w01...
             show_table(
-                result.rates,
+                rates,
                 "annotator rates on hard items",
                 key="noise_rates",
-                formats=three_decimals(result.rates),
+                formats=three_decimals(rates),
             )
         gold = result.agreed_items()
         if len(gold):

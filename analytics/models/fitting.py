@@ -180,6 +180,12 @@ def _stack_reason(table: pd.DataFrame, kept: pd.Series, mixture_total: float) ->
         f"judgements ({shares}; Yao et al. 2018), chosen without the gold labels: the mixture scores "
         f"{mixture:.4f} nats per held-out judgement against {table.loc[best, 'heldout_ll']:.4f} "
         f"for the best single model. " + single.replace("auto chose", "Alone, auto would choose")
+        + (
+            f" The mixture gives {best} no weight: with the others in it, {best} adds "
+            "nothing to how well the held-out judgements are predicted."
+            if best not in kept.index
+            else ""
+        )
     )
 
 

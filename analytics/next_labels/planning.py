@@ -22,6 +22,7 @@ it covers both the simulation noise and how well the data pin the parameters dow
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import Any
@@ -285,10 +286,13 @@ def plan(
         needed = int(ok.iloc[0]) if len(ok) else None
         needed_surely = int(sure.iloc[0]) if len(sure) else None
         more = "more " if current else ""
+        reached = (
+            float(curve.loc[curve["k"] == needed, "accuracy"].iloc[0]) if needed else math.nan
+        )
         reason = (
             f"{format_count(needed, more + 'judgement')} per item "
-            f"{'reaches' if needed == 1 else 'reach'} an expected accuracy of "
-            f"{target_accuracy:.1%}"
+            f"{'reaches' if needed == 1 else 'reach'} the target expected accuracy of "
+            f"{target_accuracy:.1%} (expected {reached:.1%} at k = {needed})"
             + (
                 f"; {needed_surely} reach it at the interval's lower end."
                 if needed_surely is not None

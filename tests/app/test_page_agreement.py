@@ -185,7 +185,7 @@ def test_summary_table_shows_a_dash_not_none_for_missing_values():
     assert f"{float(row['value']):.3f}" == f"{value:.3f}"
     # the caption no longer says every interval is the bootstrap's
     caption = next(shown(c.value) for c in at.caption if "Intervals from" in shown(c.value))
-    assert "except where the ci_method column says otherwise" in caption
+    assert "the ci_method column says how theirs were made" in caption
     assert pairs in caption
     # nor does the interval switch's help (it said every coefficient gets a BCa interval)
     help_text = next(b.proto.help for b in at.get("button_group") if "Bootstrap:" in b.proto.help)

@@ -57,7 +57,7 @@ def test_batch_table_downloads_and_curves():
     assert {"Batch (CSV)", "Label Studio tasks (JSON)", "Mechanical Turk input (CSV)"} <= set(
         labels
     )
-    assert any("per item reach an expected accuracy" in m.value for m in at.markdown)
+    assert any("per item reach the target expected accuracy" in m.value for m in at.markdown)
     two_more = next(d.value for d in at.dataframe if "judgements per item" in d.value.columns)
     assert two_more["judgements per item"].tolist() == [5, 7]  # 1500 judgements / 300 items
     acc = two_more["model: a new run's expected accuracy"].to_numpy()

@@ -85,6 +85,12 @@ def test_from_data_mode():
     assert len(gold) == 40
     rates = next(d.value for d in at.dataframe if "disagreed judged" in d.value.columns)
     assert rates.loc["A", "x"] == 0.5
+    from analytics.data import load_sample
+
+    crowd = load_sample("crowd_intents")
+    assert list(noise_from_annotations(crowd).rates.index) != sorted(crowd.annotators)
+    shown = next(d.value for d in run(crowd).dataframe if "disagreed judged" in d.value.columns)
+    assert list(shown.index) == sorted(crowd.annotators)  # name order, not first-seen
     labels = [b.label for b in at.get("download_button")]
     assert labels.count("Download CSV") >= 2
 

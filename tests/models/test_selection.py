@@ -285,3 +285,23 @@ def test_compare_all_leaves_out_the_models_that_cannot_apply():
     table = compare(one, folds=2)
     assert "glad" not in table.index
     assert set(table.index) == set(applicable_models(one))
+
+
+def test_auto_says_when_the_mixture_leaves_out_the_best_single_model():
+    """Bluebirds: alone auto would choose hierarchical, and the mixture gives it no weight;
+    without a word the two sentences had read as a contradiction."""
+    from analytics import Annotations
+    from tests.helpers.paths import load_public
+
+    labels, _ = load_public("welinder_bluebirds")
+    r = fit(Annotations.from_frame(labels))
+    assert "hierarchical" not in r.parameters["weights"].index
+    assert "Alone, auto would choose hierarchical" in r.notes[0]
+    assert r.notes[0].endswith("The mixture gives hierarchical no weight: with the others in "
+                               "it, hierarchical adds nothing to how well the held-out "
+                               "judgements are predicted.")  # fmt: skip
+    from analytics.data import load_sample
+
+    crowd = fit(load_sample("crowd_intents"))  # one_coin, the best alone, weighs 46%
+    assert "Alone, auto would choose one_coin" in crowd.notes[0]
+    assert "no weight" not in crowd.notes[0]

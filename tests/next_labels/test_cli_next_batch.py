@@ -26,7 +26,7 @@ def test_json_and_csv_file(capsys, tmp_path):
 
 @pytest.mark.parametrize(("fmt", "check"), [("label-studio", "data"), ("mturk", "assignments")])
 def test_other_formats(capsys, tmp_path, fmt, check):
-    out_file = tmp_path / "batch.out"
+    out_file = tmp_path / ("batch.json" if fmt == "label-studio" else "batch.csv")
     argv = ["next-batch", CROWD, "--budget", "5", "--assign", "--as", fmt, "-o", str(out_file)]
     assert main(argv) == 0
     text = out_file.read_text(encoding="utf-8")
@@ -34,6 +34,18 @@ def test_other_formats(capsys, tmp_path, fmt, check):
     if fmt == "label-studio":
         assert json.loads(text)[0]["meta"]["annotators"]
     assert "written to" in capsys.readouterr().out
+
+
+def test_a_batch_file_named_for_another_format_is_refused(capsys, tmp_path):
+    """--as label-studio -o batch.csv had written JSON into a .csv file without a word."""
+    argv = ["next-batch", CROWD, "--budget", "5", "--as", "label-studio", "-o"]
+    assert main([*argv, str(tmp_path / "batch.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "--as label-studio writes JSON, but" in err and "name it" in err
+    assert "batch.json, or choose --as csv" in err
+    assert not (tmp_path / "batch.csv").exists()
+    assert main(["next-batch", CROWD, "--budget", "5", "-o", str(tmp_path / "b.json")]) == 2
+    assert "--as csv writes CSV" in capsys.readouterr().err
 
 
 def test_bad_budget_exits_2(capsys):

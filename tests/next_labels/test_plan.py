@@ -59,6 +59,9 @@ def test_target_answer_and_its_reason():
     assert p.needed == 7
     assert p.needed_surely is None or p.needed_surely >= 7
     assert "7 judgements per item" in p.reason
+    # the target and the curve's own value at that k, never one read as the other
+    at_7 = p.curve.loc[p.curve["k"] == 7, "accuracy"].iloc[0]
+    assert f"reach the target expected accuracy of 85.0% (expected {at_7:.1%} at k = 7)" in p.reason
     far = plan(res, 0.999, max_k=3, n_items=500, n_draws=3)
     assert far.needed is None and "do not reach" in far.reason
 
