@@ -45,9 +45,7 @@ st.markdown(
 )
 
 st.subheader("The annotations")
-st.caption(
-    "Both load back into Concord; label sets are joined with ';' and {} is an empty set."
-)
+st.caption("Both load back into Concord: label sets are joined with ';', {} is an empty set.")
 annotation_downloads(ann, key="export")
 download_table(
     ann.summary(),

@@ -281,8 +281,8 @@ def _reload_sentence(options: dict) -> str:
         parts.append("missing-value texts: " + (", ".join(texts) or "none (clear the box)"))
         kwargs.append(f"missing={tuple(texts)!r}")
     return (
-        "The files hold the judgements, not how they were read: to load them back as they "
-        f"are, choose {'; '.join(parts)} (in Python: load_annotations(path, "
+        "A CSV holds the judgements, not how they were read: to get these annotations back, "
+        f"choose {'; '.join(parts)} when loading (in Python: load_annotations(path, "
         f"{', '.join(kwargs)}))."
     )
 

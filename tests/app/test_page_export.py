@@ -52,8 +52,10 @@ def test_the_annotation_downloads_say_how_to_load_them_back_as_they_are():
         assert not at.exception, at.exception
         from tests.helpers.markup import shown
 
-        (said,) = [shown(c.value) for c in at.caption if "load them back as they are" in shown(c.value)]
+        said = next(
+            shown(c.value) for c in at.caption if "to get these annotations back" in shown(c.value)
+        )
         assert "label kind ordinal; category order 1, 2, 3, 4, 5, 6, 7" in said
         assert "kind='ordinal', categories=[1, 2, 3, 4, 5, 6, 7]" in said
     plain = run_page("export", load_annotations(ROOT / "sample_data" / "crowd_intents.csv"))
-    assert not [c for c in plain.caption if "load them back" in c.value]
+    assert not [c for c in plain.caption if "to get these annotations back" in c.value]
