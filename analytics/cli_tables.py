@@ -152,6 +152,9 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
         if method:
             letter = methods.setdefault(method, string.ascii_lowercase[len(methods) % 26])
         note = str(r.get("note") or "").strip()
+        # "Fleiss' kappa is defined for ..." beside the Fleiss row: the row names it, so
+        # six such notes, one per coefficient, are written once
+        note = note.removeprefix(f"{str(r['coefficient']).split(' (')[0]} is ")
         if note:
             notes.setdefault(note, len(notes) + 1)
         low, high = r.get("ci_low", math.nan), r.get("ci_high", math.nan)

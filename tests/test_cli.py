@@ -377,6 +377,14 @@ def test_agreement_text_fits_a_terminal_and_writes_each_sentence_once(capsys):
     assert any(line.startswith("Verdict (Krippendorff's alpha") for line in lines)
 
 
+def test_one_note_for_six_coefficients_undefined_for_the_same_reason(capsys):
+    """Multi-label data: six notes that differed only by the row's own name are one."""
+    assert main(["agreement", str(SAMPLE_DATA / "affect_multilabel.csv"), "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("defined for single-label data only") == 1
+    assert sum(line.rstrip().endswith("[1]") for line in out.splitlines()) == 6
+
+
 def test_dawid_skene_and_next_batch_text_tables_fit_and_never_round_to_certainty(capsys):
     assert main(["dawid-skene", CROWD]) == 0
     out = capsys.readouterr().out.splitlines()
