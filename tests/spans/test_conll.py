@@ -242,3 +242,16 @@ def test_conll_2003_file_reads_token_and_last_column(tmp_path):
     assert spans.texts["doc1"].endswith("lamb .\nPeter Blackburn")
     assert "columns 2-3 ignored" in spans.report.notes[0]
     assert "4 spans open with I-" in spans.report.cautions[0]
+
+
+def test_a_txt_file_that_opens_like_conll_is_read_as_conll():
+    """A single .txt CoNLL upload had been read as a CSV table ("no column 'item'")."""
+    from analytics.spans import load_spans
+
+    text = b"# annotators: a b\n-DOCSTART-\n\nAnna B-PER B-PER\nmet O O\n"
+    spans = load_spans(text, name="upload.txt")
+    assert spans.report.format == "conll" and spans.n_spans == 2
+    conll_2003 = b"-DOCSTART- -X- O O\n\nEU NNP B-NP B-ORG\nrejects VBZ B-VP O\n"
+    assert load_spans(conll_2003, name="eng.txt").labels.tolist() == ["ORG"]
+    table = b"item,annotator,start,end,label\nd,a,0,4,PER\n"
+    assert load_spans(table, name="spans.txt").report.format == "table"
