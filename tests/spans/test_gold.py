@@ -109,3 +109,17 @@ def test_a_long_losing_span_does_not_swallow_the_spans_it_chains():
     ]  # fmt: skip
     # still flat: no two gold spans of a document overlap
     assert (gold["start"].to_numpy()[1:] >= gold["end"].to_numpy()[:-1]).all()
+
+
+def test_a_long_chain_of_offset_spans_is_settled_span_by_span():
+    """Two annotators segmenting one text half a segment apart chain every span into one
+    cluster; each round settles one span and passes the rest on (rounds are array sorts:
+    2,000 such spans had taken 24 s with a round of pandas group-bys, now under a second)."""
+    m = 200
+    rows = [("d", "a", 10 * i, 10 * i + 10, "S") for i in range(m)]
+    rows += [("d", "b", 10 * i + 5, 10 * i + 15, "S") for i in range(m)]
+    gold = gold_spans(_spans(rows))
+    # a's segments win every tie (earliest start); b's overlap them and drop out
+    assert gold["start"].tolist() == [10 * i for i in range(m)]
+    assert (gold["support"] == 2).all() and (gold["boundary_support"] == 1).all()
+    assert (gold["start"].to_numpy()[1:] >= gold["end"].to_numpy()[:-1]).all()
