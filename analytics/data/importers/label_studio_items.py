@@ -6,11 +6,12 @@ export (:func:`analytics.next_labels.label_studio_tasks`) writes the item's id i
 task's data, as ``data.item`` (:data:`ITEM_FIELD`), so that the judgements collected in
 Label Studio come back under the ids of the data the batch was chosen from. The rule:
 
-* every task's ``data`` holds an ``item`` that is an id (text or a number, not empty):
-  the items are those ids (a note of the load report says so);
-* no task's does: the items are the task ids, as before;
-* some do and some do not: an error naming the tasks without one (the items would mix
-  two kinds of id, and judgements of one item could land under a task id).
+* every task's ``data`` holds an ``item`` that is an id (text or a number, not empty),
+  and no two tasks share one (a batch has one task per item): the items are those ids (a
+  note of the load report says so);
+* otherwise the items are the task ids, as before: no task has one, or some tasks lack
+  it, or two tasks share one (then ``data.item`` is a field of the project's own, such as
+  a product name, not an item id; a note says why it was not used).
 
 A tasks file as Concord's batch export writes it, or any Label Studio import file
 (``data`` objects, no ``annotations`` yet), is recognised too, so that loading it says
@@ -183,7 +184,7 @@ def task_items(
     Raises
     ------
     AnnotationDataError
-        When some tasks give ``data.item`` and others do not, naming the latter's rows.
+        A ``data.item`` that is an id but cannot be read as one (as ``tool_id_text``).
     """
     items = [
         tool_id_text(d.get(ITEM_FIELD), field=f"data.{ITEM_FIELD}", row=int(r), source=source)
@@ -191,31 +192,24 @@ def task_items(
         else None
         for d, r in zip(table["data"].to_numpy(object), rows, strict=True)
     ]
-    without = [int(r) for i, r in zip(items, rows, strict=True) if i is None]
-    if len(without) == len(items):
-        return items, []
-    if without:
-        raise AnnotationDataError(
-            f"{format_count(len(items) - len(without), 'task')} of {len(items)} give the item id "
-            f"in 'data.{ITEM_FIELD}' (as Concord's batch export writes it) and "
-            f"{format_count(len(without), 'task')} {'does' if len(without) == 1 else 'do'} not "
-            "(no such field, or one that is empty or not text or a number), so the items would "
-            "mix two kinds of id.",
-            source=source,
-            rows=without,
-            hint=f"Give every task its item id in data.{ITEM_FIELD} (the items are then those "
-            "ids), or no task (the items are then Label Studio's task ids); or load the two "
-            "kinds of task as separate files.",
+    without = sum(i is None for i in items)
+    none = [None] * len(items)
+    if without == len(items):
+        return none, []
+    shared = len(items) - len(set(items))
+    if without or shared:  # a field of the project's own (a product name), not an item id
+        why = (
+            f"{format_count(without, 'task')} of {len(items)} "
+            f"{'has' if without == 1 else 'have'} none"
+            if without
+            else f"{format_count(shared, 'task')} {'repeats' if shared == 1 else 'repeat'} "
+            "an earlier task's"
         )
-    notes = [
+        return none, [
+            f"Items are Label Studio's task ids: the tasks' data.{ITEM_FIELD} is not an item id "
+            f"({why}; Concord's batch export gives every task its own)."
+        ]
+    return items, [
         f"Items are named by each task's data.{ITEM_FIELD} (the item id Concord's batch export "
         "writes), not by Label Studio's task id, so they merge with the data the batch came from."
     ]
-    shared = len(items) - len(set(items))
-    if shared:
-        notes.append(
-            f"{format_count(shared, 'task')} {'repeats' if shared == 1 else 'repeat'} the "
-            f"data.{ITEM_FIELD} of an earlier task: "
-            "their judgements are pooled under that item."
-        )
-    return items, notes
