@@ -56,9 +56,11 @@ BATCH_SUFFIXES = {"csv": (".csv",), "label-studio": (".json",), "mturk": (".csv"
 
 def batch_suffix(out: Path, fmt: str) -> None:
     """Refuse a batch file whose name says another format (``--as label-studio -o b.csv``
-    had written JSON into a .csv file), as ``report`` refuses a report not named .html."""
+    had written JSON into a .csv file); a name that says no format of the three (``.txt``,
+    no suffix, ``/dev/stdout``) is written as asked."""
     suffix = out.suffix.lower()
-    if suffix not in BATCH_SUFFIXES[fmt]:
+    named = {f for f, ends in BATCH_SUFFIXES.items() if suffix in ends}
+    if named and fmt not in named:  # .txt, no suffix, /dev/stdout: any format
         right = BATCH_SUFFIXES[fmt][0]
         other = next((f for f, ends in BATCH_SUFFIXES.items() if suffix in ends), None)
         raise CliError(

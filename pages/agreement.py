@@ -307,7 +307,8 @@ st.caption(
     + (
         f"Intervals from {n_boot:,} bootstrap resamples over items"
         + (
-            f", except for {' and '.join(not_bootstrap)}: the ci_method column says how theirs "
+            f", except for {', '.join(not_bootstrap[:-1]) + ' and ' if len(not_bootstrap) > 1 else ''}"
+            f"{not_bootstrap[-1]}: the ci_method column says how theirs "
             "were made"
             if not_bootstrap
             else ""

@@ -284,7 +284,9 @@ try:
             "of easy items), or 80% by hand.",
         )
         # the data's categories as the bound counts them (a multi-label set is one)
-        m_data = start.categories if mode == MODES[0] and start.categories else 2
+        m_data = (
+            (start.categories or ann.n_categories) if mode == MODES[0] and ann is not None else 2
+        )
         m_a = c3.number_input(
             "Categories on hard items (equally likely)",
             2,

@@ -287,7 +287,9 @@ def plan(
         needed_surely = int(sure.iloc[0]) if len(sure) else None
         more = "more " if current else ""
         reached = (
-            float(curve.loc[curve["k"] == needed, "accuracy"].iloc[0]) if needed else math.nan
+            float(curve.loc[curve["k"] == needed, "accuracy"].iloc[0])
+            if needed is not None
+            else math.nan
         )
         reason = (
             f"{format_count(needed, more + 'judgement')} per item "

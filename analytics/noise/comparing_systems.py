@@ -57,6 +57,9 @@ class ChanceDifference(ExplainedResult):
         ``difference / L``.
     reason : str, default ""
         Why there is no answer (empty when there is one).
+    capped : bool, default False
+        The bound went past R and was cut to R: noise on R coin-flip items cannot make a
+        larger difference.
 
     Notes
     -----
@@ -81,6 +84,7 @@ class ChanceDifference(ExplainedResult):
     difference: float
     share: float
     reason: str = ""
+    capped: bool = False
 
     def explain(self) -> str:
         """One plain-language sentence for an annotation team."""
@@ -106,11 +110,6 @@ class ChanceDifference(ExplainedResult):
             f"({format_percent(self.share)} of the {format_count(self.n_gold, 'gold item')}) "
             f"by chance alone, {how}: {verdict}"
         )
-
-    @property
-    def capped(self) -> bool:
-        """The bound reached R: noise on R coin-flip items cannot make a larger difference."""
-        return not self.reason and self.difference >= self.n_noisy and self.n_noisy > 0
 
     @property
     def smallest_lead(self) -> int:
@@ -191,5 +190,9 @@ def chance_difference(
         tails = 2.0 * stats.binom.sf(r + c, 2 * r, 0.5)
         diff = float(c[np.argmax(tails <= 1.0 - confidence)])
         mult = diff / sd if sd > 0 else NAN
-    diff = min(diff, R)  # |S| <= R: R coin-flip items cannot differ by more than R
-    return ChanceDifference(L, R, bound, confidence, sd, mult, diff, diff / L)
+    # |S| <= R: R coin-flip items cannot differ by more than R (a bound within rounding of
+    # R is R: 9.999999999999995 for R = 10 at 95%)
+    tol = 1e-9 * max(1.0, R)
+    capped = diff > R + tol
+    diff = R if diff >= R - tol else diff
+    return ChanceDifference(L, R, bound, confidence, sd, mult, diff, diff / L, capped=capped)

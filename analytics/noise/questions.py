@@ -165,8 +165,8 @@ def max_disagreements(
             g(0),
             NAN,
             reason=(
-                f"even with no disagreements {'the' if n != 1 else 'its'} "
-                f"{format_count(n, 'agreed item')} could hold more than "
+                f"even with no disagreements the {format_count(n, 'agreed item')} could hold "
+                "more than "
                 f"{format_percent(target)} coin-flips at this confidence; more items or a lower p are needed."
             ),
         )

@@ -227,7 +227,7 @@ def _guess_format(data: bytes, source: str) -> str:
     if head == b"{":
         return "prodigy"
     # a .txt CoNLL file: CoNLL-2003's -DOCSTART- or the header to_conll writes, first
-    first = data.lstrip().split(b"\n", 1)[0].strip()
+    first = data.removeprefix(b"\xef\xbb\xbf").lstrip().split(b"\n", 1)[0].strip()
     if first.startswith((b"-DOCSTART-", b"# annotators:", b"# document:")):
         return "conll"
     return "table"

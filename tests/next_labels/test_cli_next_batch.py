@@ -46,6 +46,9 @@ def test_a_batch_file_named_for_another_format_is_refused(capsys, tmp_path):
     assert not (tmp_path / "batch.csv").exists()
     assert main(["next-batch", CROWD, "--budget", "5", "-o", str(tmp_path / "b.json")]) == 2
     assert "--as csv writes CSV" in capsys.readouterr().err
+    # a name that says no format is written as asked
+    assert main(["next-batch", CROWD, "--budget", "5", "-o", str(tmp_path / "batch.txt")]) == 0
+    assert (tmp_path / "batch.txt").read_text(encoding="utf-8").startswith("item")
 
 
 def test_bad_budget_exits_2(capsys):

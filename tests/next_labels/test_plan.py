@@ -194,3 +194,13 @@ def test_a_best_short_of_the_target_never_reads_as_the_target():
 
     assert _below(0.94955, 0.95) in ("94.95%", "94.96%")
     assert _below(0.9, 0.95) == "90.0%"
+
+
+def test_no_more_judgements_needed_reads_without_nan():
+    """plan(current=True) where today's labels already reach the target: k = 0."""
+    from analytics.data import load_sample
+    from analytics.dawid_skene import fit
+
+    p = plan(fit(load_sample("crowd_intents")), 0.9, current=True, max_k=3, n_draws=4)
+    assert p.needed == 0 and "nan" not in p.reason
+    assert "(expected" in p.reason and "at k = 0)" in p.reason

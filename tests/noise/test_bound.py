@@ -148,6 +148,10 @@ def test_section_4_1_chance_difference():
     # a bound that is a whole number up to rounding: sqrt(10/2)/sqrt(0.05) = 10, computed
     # 9.999999999999995; a lead of 10 is within it, so 11 is the smallest beyond chance
     assert chance_difference(100, 10).smallest_lead == 11
+    assert chance_difference(10, 10).difference == 10  # within rounding of R is R
+    # the exact bound that lands on R is not "capped": it does not allow more than R
+    exact = chance_difference(100, 1, bound="exact")
+    assert exact.difference == 1 and not exact.capped and "allows more" not in exact.explain()
     # every item a coin-flip: no lead can show anything
     assert "no lead among these 2 items is beyond chance" in chance_difference(2, 2).explain()
     assert chance_difference(900, 125, bound="exact").smallest_lead == (

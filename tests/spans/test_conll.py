@@ -255,3 +255,10 @@ def test_a_txt_file_that_opens_like_conll_is_read_as_conll():
     assert load_spans(conll_2003, name="eng.txt").labels.tolist() == ["ORG"]
     table = b"item,annotator,start,end,label\nd,a,0,4,PER\n"
     assert load_spans(table, name="spans.txt").report.format == "table"
+
+
+def test_a_txt_conll_file_with_a_byte_order_mark_is_read_as_conll():
+    from analytics.spans import load_spans
+
+    text = b"\xef\xbb\xbf-DOCSTART- -X- O O\n\nEU NNP B-NP B-ORG\n"
+    assert load_spans(text, name="eng.txt").report.format == "conll"
