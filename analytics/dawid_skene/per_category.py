@@ -199,7 +199,7 @@ def per_category_figure(table: pd.DataFrame) -> go.Figure:
 
 
 def per_category_gold(
-    fits: dict[Any, DawidSkeneResult], gold: pd.Series, sep: str = ";"
+    fits: dict[Any, DawidSkeneResult], gold: pd.Series, sep: str | None = None
 ) -> pd.DataFrame:
     """The per-category models and the majority against known true label sets.
 
@@ -212,8 +212,9 @@ def per_category_gold(
         the loader's other empty-set texts for the empty set), as
         :func:`analytics.data.sample_truth` gives it; read as the loader reads a cell
         (:func:`analytics.data.label_set`).
-    sep : str, default ";"
-        The separator of a set written as text.
+    sep : str or None, default None
+        The separator of a set written as text; None: ``;``, or ``|`` when a category
+        name holds ``;`` (as Concord's exports choose, so their files read back).
 
     Returns
     -------
@@ -243,6 +244,8 @@ def per_category_gold(
     if not fits:
         raise AnnotationDataError("there is no category to score.")
     cats = list(fits)
+    if sep is None:
+        sep = "|" if any(";" in str(c) for c in cats) else ";"
     first = next(iter(fits.values()))
     items = pd.Index(first.items)
     judged = first.votes.sum(axis=1) > 0

@@ -126,3 +126,26 @@ def test_the_download_joins_sets_with_a_separator_no_category_holds():
     )
     frame = gold_standard(Annotations.from_frame(df)).to_frame()
     assert frame["labels"].tolist() == ["a|b;c", "a"]
+
+
+def test_the_download_with_a_category_holding_a_semicolon_reads_back_as_gold():
+    """Joined with '|' because 'p;q' is a category; per_category_gold had split on ';'."""
+    import io
+
+    import pandas as pd
+
+    from analytics import Annotations
+    from analytics.data import read_gold_labels
+    from analytics.dawid_skene import fit_per_category, per_category_gold
+    from analytics.multilabel import gold_standard
+
+    rows = [
+        (f"i{i}", a, frozenset({"p;q"} if (i + ord(a)) % 3 else {"r"}))
+        for i in range(40)
+        for a in "xyz"
+    ]
+    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    upload = io.BytesIO(gold_standard(ann).to_frame().to_csv(index=False).encode())
+    upload.name = "gold.csv"
+    scored = per_category_gold(fit_per_category(ann), read_gold_labels(upload))
+    assert scored.loc["whole set", "gold_items"] == 40
