@@ -13,7 +13,13 @@ import pandas as pd
 from analytics import Annotations
 from analytics._core.formatting import format_count
 from analytics.data import anonymous_annotators
-from analytics.overview import expected_label_error, format_judged, judge, judge_own_error
+from analytics.overview import (
+    OWN_ACCOUNT,
+    expected_label_error,
+    format_judged,
+    judge,
+    judge_own_error,
+)
 from analytics.report_html import Block, agreement_display
 from analytics.report_settings import ReportSettings
 
@@ -265,7 +271,13 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = N
             f"{format_judged('gold_error', error)} of its "
             "labels are wrong; read it as a lower bound, since fitted models are "
             "overconfident (RTE: 0.8% by its own account, 7.3% against expert gold)."
-            + (" The gold figure above is the one judged." if measured else ""),
+            + (" The gold figure above is the one judged." if measured else "")
+            + (
+                " A lower bound cannot show that the labels are good: score the model on a "
+                "few expert-labelled items (report --gold) to know."
+                if not measured and judge_own_error(error).reason == OWN_ACCOUNT
+                else ""
+            ),
             # judged only without gold: beside the measured error, a second verdict on the
             # same quantity ("Good" under a "Caution") would contradict it
             verdict=None if measured else judge_own_error(error),

@@ -314,6 +314,13 @@ if n_gold:
         f"Against the {n_gold:,} items with known gold labels, {gold_verdict.shown} of the "
         f"model's labels are wrong ({gold_error * n_gold:,.0f} of {n_gold:,}).{own}",
     )
+elif scored is not None and clamp:  # every gold item clamped: none left to measure with
+    st.info(
+        "Every item with a gold label was clamped to it while fitting, so none is left to "
+        "measure the model on (and the clamped posteriors say nothing about its errors). "
+        "Untick 'Use the gold labels while fitting', or clamp part of the gold and score "
+        "on the rest."
+    )
 elif choice == "majority":
     # its "posteriors" are 1 for a clear winner and 1/t in a tie: no uncertainty to read
     st.info(

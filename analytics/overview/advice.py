@@ -196,7 +196,12 @@ def recommend(
     elif gold.verdict.severity is Severity.GOOD:  # measured on gold labels
         text = (
             f"Benchmark on the model's labels, not on agreed or majority labels: {read}, "
-            f"while on the gold labels only {gold.number} of the model's labels are wrong."
+            + (
+                "while none of the model's labels is wrong on the gold labels."
+                if gold.verdict.value == 0
+                else f"while on the gold labels only {gold.number} of the model's labels are "
+                "wrong."
+            )
         )
     if own_only or gold.verdict.severity is Severity.GOOD:
         return Recommendation(

@@ -178,7 +178,8 @@ RULES: dict[str, Rule] = {
         source=_NOISE_SOURCE,
     ),
     "gold_error": Rule(
-        "share of wrong model labels (measured on gold labels, else expected by the model)",
+        "share of wrong model labels (measured on gold labels; expected by the model itself, a "
+        "lower bound, it reads caution at best)",
         higher_is_better=False,
         good=0.05,
         caution=0.15,

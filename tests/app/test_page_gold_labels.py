@@ -196,6 +196,9 @@ def test_gold_upload_shows_the_evaluation():
     show(at, "Against gold")
     clamped = next(f for f in frames(at) if "ece" in f.columns)
     assert clamped.loc["auto", "gold_items"] == 0
+    # every gold item clamped: said, not "upload gold labels" beside the ones just uploaded
+    assert any("Every item with a gold label was clamped" in i.value for i in at.info)
+    assert not [w for w in at.warning if "upload gold labels" in w.value]
     # a bad gold file is refused in words, not a traceback
     at.file_uploader(key="gl_gold").set_value(
         ("bad.csv", b"item,label\nnope,1\n", "text/csv")

@@ -62,7 +62,7 @@ def test_some_tasks_without_data_item_keep_the_task_ids_with_a_note(odd):
     ]
     ann = load_annotations(as_file(tasks, "mixed.json"))
     assert list(ann.items) == ["5000", "5001", "5002"]  # one kind of id, never mixed
-    assert any("data.item is not an item id (1 task of 3 has none" in n for n in ann.report.notes)
+    assert any("1 task of 3 has no data.item" in n for n in ann.report.notes)
 
 
 def test_data_item_of_no_task_being_an_id_keeps_the_task_ids():
@@ -71,13 +71,15 @@ def test_data_item_of_no_task_being_an_id_keeps_the_task_ids():
     assert list(ann.items) == ["1", "2"]
 
 
-def test_tasks_sharing_a_data_item_are_a_project_field_not_item_ids():
-    """A project's own data.item ("Shoes" on three reviews) had pooled three reviews."""
-    tasks = [task(1, {"item": "Shoes"}, "x"), task(2, {"item": "Shoes"}, "y", first_who=2)]
-    tasks.append(task(3, {"item": "Hat"}, "x"))
+def test_tasks_sharing_a_data_item_pool_their_judgements_with_a_note():
+    """An item sent in two batches: its judgements come back under it, said in a note that
+    also says what to do when data.item is a project's own field."""
+    tasks = [task(1, {"item": "m"}, "x"), task(2, {"item": "m"}, "y", first_who=2)]
+    tasks.append(task(3, {"item": "n"}, "x"))
     ann = convert(as_file(tasks))
-    assert list(ann.items) == ["1", "2", "3"] and ann.n_judgements == 3
-    assert any("1 task repeats an earlier task's" in n for n in ann.report.notes)
+    assert list(ann.items) == ["m", "n"] and ann.n_judgements == 3
+    (said,) = [n for n in ann.report.notes if "1 task repeats the data.item" in n]
+    assert "a field of your project rather than the item id" in said
 
 
 def test_predictions_follow_data_item_too():

@@ -46,3 +46,11 @@ def test_the_bluebirds_without_gold_do_not_read_good():
     own = gold_answer(overview(Annotations.from_frame(labels)))
     assert own.number == "0.3%" and own.verdict.label == "caution"
     assert "score the model on a few expert-labelled items" in own.sentence
+
+
+def test_the_rule_printed_under_the_own_account_does_not_call_it_good():
+    from analytics.overview import judge_own_error
+
+    said = judge_own_error(0.003).describe()
+    assert said.startswith("caution: share of wrong model labels")
+    assert "expected by the model itself, a lower bound, it reads caution at best" in said

@@ -6,12 +6,13 @@ export (:func:`analytics.next_labels.label_studio_tasks`) writes the item's id i
 task's data, as ``data.item`` (:data:`ITEM_FIELD`), so that the judgements collected in
 Label Studio come back under the ids of the data the batch was chosen from. The rule:
 
-* every task's ``data`` holds an ``item`` that is an id (text or a number, not empty),
-  and no two tasks share one (a batch has one task per item): the items are those ids (a
-  note of the load report says so);
-* otherwise the items are the task ids, as before: no task has one, or some tasks lack
-  it, or two tasks share one (then ``data.item`` is a field of the project's own, such as
-  a product name, not an item id; a note says why it was not used).
+* every task's ``data`` holds an ``item`` that is an id (text or a number, not empty):
+  the items are those ids (a note of the load report says so). Tasks that share one (two
+  batches of Concord imported into one project, an item chosen in both) pool their
+  judgements under it, and a note says so and what to do if ``data.item`` is a field of
+  the project's own (a product name) rather than the item id;
+* otherwise the items are the task ids, as before, never a mix of the two: no task has
+  one, or some tasks lack it (a note says why ``data.item`` was not used).
 
 A tasks file as Concord's batch export writes it, or any Label Studio import file
 (``data`` objects, no ``annotations`` yet), is recognised too, so that loading it says
@@ -196,20 +197,22 @@ def task_items(
     none = [None] * len(items)
     if without == len(items):
         return none, []
-    shared = len(items) - len(set(items))
-    if without or shared:  # a field of the project's own (a product name), not an item id
-        why = (
-            f"{format_count(without, 'task')} of {len(items)} "
-            f"{'has' if without == 1 else 'have'} none"
-            if without
-            else f"{format_count(shared, 'task')} {'repeats' if shared == 1 else 'repeat'} "
-            "an earlier task's"
-        )
+    if without:  # never a mix of two kinds of id
         return none, [
-            f"Items are Label Studio's task ids: the tasks' data.{ITEM_FIELD} is not an item id "
-            f"({why}; Concord's batch export gives every task its own)."
+            f"Items are Label Studio's task ids: {format_count(without, 'task')} of "
+            f"{len(items)} {'has' if without == 1 else 'have'} no data.{ITEM_FIELD}, the item "
+            "id Concord's batch export writes into every task."
         ]
-    return items, [
+    notes = [
         f"Items are named by each task's data.{ITEM_FIELD} (the item id Concord's batch export "
         "writes), not by Label Studio's task id, so they merge with the data the batch came from."
     ]
+    shared = len(items) - len(set(items))
+    if shared:
+        notes.append(
+            f"{format_count(shared, 'task')} {'repeats' if shared == 1 else 'repeat'} the "
+            f"data.{ITEM_FIELD} of an earlier task: their judgements are pooled under that item "
+            f"(an item sent in two batches). If data.{ITEM_FIELD} is a field of your project "
+            "rather than the item id, rename it in Label Studio's data and export again."
+        )
+    return items, notes
