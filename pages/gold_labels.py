@@ -69,6 +69,7 @@ from ui.state import (
 )
 from ui.text import md
 from ui.widgets import (
+    MISSING,
     download_table,
     explain,
     show_error,
@@ -368,11 +369,21 @@ if section == "Models compared":
         shown = comparison_with_gold(table, scored)
         top = auto.model if auto.model in shown.index else None
         show_figure(comparison_figure(shown, chosen=top), "model comparison", key="gl_cmp")
-        show_table(shown, "model comparison", key="gl_cmp_table", formats=_intervals(shown))
+        # the best model's paired SE against itself is 0 by construction: a dash, not 0.000
+        best = shown["heldout_ll"].idxmax()
+        se_text = [MISSING if m == best else f"{v:.3f}" for m, v in shown["heldout_se"].items()]
+        show_table(
+            shown,
+            "model comparison",
+            key="gl_cmp_table",
+            formats=_intervals(shown),
+            texts={"heldout_se": se_text},
+        )
         st.caption(
             f"Held-out log-likelihood: nats per judgement on {table.attrs.get('n_heldout', 0):,} "
-            "judgements hidden from the fit (higher is better); error bars are paired standard "
-            "errors against the best model. Iterations, convergence, log-likelihood and "
+            "judgements hidden from the fit (higher is better); heldout_se and the error bars "
+            "are paired standard errors against the best model (none for the best itself, "
+            "the reference). Iterations, convergence, log-likelihood and "
             "seconds are those of the comparison's own fit of each model to all the "
             "judgements, from a majority-vote start; the fits this page shows (Fit details) "
             "are the best of several starts and may differ. Accuracy (with gold) is never "

@@ -71,6 +71,11 @@ def test_auto_compares_and_says_why():
     assert any("auto stacked 4 models" in i.value for i in at.info)
     table = next(f for f in frames(at) if "heldout_ll" in f.columns)
     assert table.index[0] == "hierarchical" and len(table) == 6
+    # the best model's paired SE against itself is a dash, the others' three decimals
+    from ui.widgets import MISSING
+
+    assert table.loc["hierarchical", "heldout_se"] == MISSING
+    assert all(len(v.split(".")[1]) == 3 for v in table["heldout_se"].drop("hierarchical"))
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert spec["data"][0]["type"] == "bar"
     assert any(s.value.startswith("The chosen model: auto: 4 models stacked") for s in at.subheader)
