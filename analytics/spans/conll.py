@@ -65,9 +65,9 @@ def _is_tag(field: str) -> bool:
 
 def _parse(
     content: str, source: str
-) -> tuple[tuple[list[str], int], list[tuple[Any, list]], list[int]]:
-    """Header names and line, the documents ``[(id or None, [(line, token, fields)])]`` and the
-    numbers of the comment lines.
+) -> tuple[tuple[list[str], int], list[tuple[Any, list]], list[int], list[str]]:
+    """Header names and line, the documents ``[(id or None, [(line, token, fields)])]``, the
+    numbers of the comment lines, and the ids of documents named without a token.
 
     A sentence break is a row with an empty token. A line starting with ``#`` other than
     ``# annotators:`` and ``# document:`` is a token line when it has as many fields as
@@ -82,12 +82,15 @@ def _parse(
     header_row = 0
     docs: list[tuple[Any, list]] = []
     comments: list[int] = []
+    empty: list[str] = []  # "# document: x" with no token: an empty text, nothing to tag
     by_docstart = any(p[:1] == ["-DOCSTART-"] for p in lines)
     doc_id, current = None, []
 
     def flush() -> None:
         if any(tok for _, tok, _ in current):
             docs.append((doc_id, list(current)))
+        elif doc_id is not None:
+            empty.append(doc_id)
         current.clear()
 
     for number, (raw, parts) in enumerate(zip(content.splitlines(), lines, strict=True), 1):
@@ -115,7 +118,7 @@ def _parse(
                 )
             current.append((number, parts[0], parts[1:]))
     flush()
-    return (names, header_row), docs, comments
+    return (names, header_row), docs, comments, empty
 
 
 def _decode(
@@ -280,7 +283,13 @@ def read_conll(
     seen: dict[Any, tuple[str, list[str], np.ndarray, np.ndarray]] = {}
     for part, (who_file, content) in zip(parts, files.items(), strict=True):
         file_name = part if who_file is None or unique else f"{part}[{who_file}]"
-        header, docs, comments = _parse(content, file_name)
+        header, docs, comments, empty = _parse(content, file_name)
+        if empty:
+            rec.notes.append(
+                f"{file_name}: {format_count(len(empty), 'document')} without a token left out "
+                f"({', '.join(map(repr, empty[:3]))}{', ...' if len(empty) > 3 else ''}): an "
+                "empty text has nothing to tag, so CoNLL cannot say who finished it."
+            )
         if comments:
             rec.notes.append(
                 f"{file_name}: {format_count(len(comments), 'line')} starting with '#' read "

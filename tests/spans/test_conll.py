@@ -262,3 +262,24 @@ def test_a_txt_conll_file_with_a_byte_order_mark_is_read_as_conll():
 
     text = b"\xef\xbb\xbf-DOCSTART- -X- O O\n\nEU NNP B-NP B-ORG\n"
     assert load_spans(text, name="eng.txt").report.format == "conll"
+
+
+def test_a_document_with_an_empty_text_is_said_to_be_left_out():
+    """to_conll writes an empty text as no token lines; the reload had dropped it silently."""
+    import pandas as pd
+
+    from analytics.spans import load_spans, to_conll
+
+    df = pd.DataFrame(
+        {
+            "item": ["d1", "d1", "d2", "d2"],
+            "annotator": ["a", "b", "a", "b"],
+            "start": [0, 0, None, None],
+            "end": [4, 4, None, None],
+            "label": ["PER", "PER", None, None],
+        }
+    )
+    spans = load_spans(df, text={"d1": "Anna met", "d2": ""})
+    again = load_spans(to_conll(spans).encode(), format="conll", name="x.conll")
+    assert list(again.items) == ["d1"]
+    assert any("1 document without a token left out ('d2')" in n for n in again.report.notes)
