@@ -297,11 +297,12 @@ class SpanAnnotations:
                 raise AnnotationDataError(
                     f"empty {col}", source=source, column=col, rows=rownum[bad].tolist()
                 )
-        item, annotator, stripped = _strip_names(item, annotator)
+        item, stripped = _stripped(item, "document id")
+        annotator, said = _stripped(annotator, "annotator name")
         start_raw, end_raw, label_raw = (frame[c] for c in ("start", "end", "label"))
-        label_raw, stripped_labels = _stripped(label_raw.to_numpy(object), "label")
-        label_raw = pd.Series(label_raw, index=frame.index)
-        stripped += stripped_labels
+        labels_text, said_labels = _stripped(label_raw.to_numpy(object), "label")
+        label_raw = pd.Series(labels_text, index=frame.index)
+        stripped += said + said_labels
         empty = blank(start_raw) & blank(end_raw) & blank(label_raw)
         keep = ~empty
         start = offsets(start_raw[keep], "start", source, rownum[keep])
@@ -414,14 +415,6 @@ def _stripped(values: np.ndarray, what: str) -> tuple[np.ndarray, list[str]]:
     out = texts.where(~changed, clean).to_numpy(object)
     shown = ", ".join(repr(v) for v in before[:3]) + (", ..." if len(before) > 3 else "")
     return out, [f"{format_count(len(before), what)}: {shown}"]
-
-
-def _strip_names(
-    item: np.ndarray, annotator: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    item, first = _stripped(item, "document id")
-    annotator, second = _stripped(annotator, "annotator name")
-    return item, annotator, first + second
 
 
 def require_spans(spans: Any, call: str) -> None:
