@@ -13,10 +13,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, ArgumentTypeError, show_text, wrong_type
+from analytics._core.ids import id_positions
 
 __all__ = ["gold_series", "gold_within"]
 
@@ -109,11 +109,7 @@ def gold_within(gold: Any, items: pd.Index) -> tuple[pd.Series | None, int]:
     gold = gold_series(gold)
     if gold is None:
         return None, 0
-    keys = pd.Index(gold.index, dtype=object)
-    rows = items.get_indexer(keys) if items.is_unique else items.get_indexer_for(keys)
-    if (rows < 0).any():
-        as_text = pd.Index(items.astype(str), dtype=object)
-        rows = np.where(rows < 0, as_text.get_indexer(keys.astype(str)), rows)
+    rows = id_positions(gold.index, items)
     inside = rows >= 0
     kept = pd.Series(gold.to_numpy(object)[inside], index=items[rows[inside]], name=gold.name)
     return kept, int((~inside).sum())

@@ -28,6 +28,7 @@ import pandas as pd
 from analytics._core.bootstrap import check_resampling, percentile_interval
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
+from analytics._core.ids import id_positions
 from analytics._core.validation import check_whole
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import gold_series
@@ -61,9 +62,7 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
     g = pd.Series(dtype=object) if g is None else g
     items = result.items
     keys = pd.Index(g.index, dtype=object)
-    rows = items.get_indexer(keys)
-    if (rows < 0).any():
-        rows = np.where(rows < 0, items.astype(str).get_indexer(keys.astype(str)), rows)
+    rows = id_positions(keys, items)
     if (rows < 0).any():
         missing = ", ".join(repr(m) for m in list(keys[rows < 0][:5]))
         n = int((rows < 0).sum())

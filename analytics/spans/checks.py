@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.ids import id_positions
 
 __all__ = [
     "add_completed",
@@ -113,11 +114,8 @@ def same_ids(keys: list[Any], index: pd.Index) -> list[Any]:
     A CSV's ids are text; ``completed={2: [...]}`` or ``text={1: ...}`` from Python name
     the documents '2' and '1'. A key whose text names several ids is left as it is.
     """
-    if not len(index) or all(k in index for k in keys):
-        return list(keys)
-    by_text = pd.Series(index, index=[str(v) for v in index])
-    by_text = by_text[~by_text.index.duplicated(keep=False)]
-    return [k if k in index or str(k) not in by_text.index else by_text[str(k)] for k in keys]
+    rows = id_positions(keys, index)
+    return [index[r] if r >= 0 else k for k, r in zip(keys, rows, strict=True)]
 
 
 def _some(ids: Iterable[Any], n: int = 3) -> str:

@@ -1,0 +1,50 @@
+"""Finding ids in an index: as given, else as text.
+
+A CSV's ids are text while a mapping written in Python may hold numbers: ``{2: ...}``
+names the item ``'2'`` of a loaded file. :func:`id_positions` is the one rule that gold
+labels (:func:`analytics.dawid_skene.gold_within`, :mod:`analytics.models.evaluation`) and
+span options (``completed=``, ``text=`` of :func:`analytics.spans.load_spans`) follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["id_positions"]
+
+
+def id_positions(keys: Iterable[Any], index: pd.Index) -> np.ndarray:
+    """Each key's position in ``index`` (unique ids), or -1 when it names none.
+
+    Parameters
+    ----------
+    keys : iterable
+        The ids to find.
+    index : pandas.Index
+        The ids they may name, unique.
+
+    Returns
+    -------
+    ndarray of int64
+        A key found as it is gives its position; else one whose text equals the text of
+        exactly one id gives that id's (a text shared by two ids, ``1`` and ``'1'``, names
+        neither); else -1.
+
+    Examples
+    --------
+    >>> id_positions([2, "a", "b"], pd.Index(["a", "2"])).tolist()
+    [1, 0, -1]
+    """
+    keys = pd.Index(list(keys), dtype=object)
+    rows = np.asarray(index.get_indexer(keys), np.int64)
+    missing = rows < 0
+    if missing.any() and len(index):
+        text = pd.Index(index.astype(str), dtype=object)
+        by_text = pd.Series(np.arange(len(index)), index=text)[~text.duplicated(keep=False)]
+        found = by_text.reindex(keys[missing].astype(str)).to_numpy(float)
+        rows[missing] = np.where(np.isnan(found), -1, found).astype(np.int64)
+    return rows
