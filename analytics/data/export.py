@@ -27,6 +27,7 @@ a spreadsheet reads it as that number, not as a formula.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,7 @@ __all__ = [
     "NUMBER_PATTERN",
     "choose_separator",
     "reload_options",
+    "separator_for",
     "spreadsheet_safe",
     "table_to_csv",
     "to_long_csv",
@@ -166,6 +168,22 @@ def table_to_csv(frame: pd.DataFrame, *, index: bool = True, safe: bool = True) 
     return text
 
 
+def separator_for(categories: Iterable[Any]) -> str | None:
+    """The first of ``;`` and ``|`` that no category name contains (None: both are taken).
+
+    The one rule for writing label sets as text, so that they split again: the long and
+    wide exports (:func:`choose_separator`), the multi-label gold standard's download, and
+    reading gold label sets back (:func:`analytics.dawid_skene.per_category_gold`).
+
+    Examples
+    --------
+    >>> separator_for(["a", "b"]), separator_for(["p;q", "r"]), separator_for(["x;y", "z|w"])
+    (';', '|', None)
+    """
+    names = [str(c) for c in categories]
+    return next((sep for sep in SEPARATORS if not any(sep in n for n in names)), None)
+
+
 def choose_separator(ann: Annotations | pd.DataFrame) -> str:
     """The first of ``;`` and ``|`` that no category name contains.
 
@@ -183,11 +201,9 @@ def choose_separator(ann: Annotations | pd.DataFrame) -> str:
     AnnotationDataError
         When category names contain both, so sets could not be split again.
     """
-    ann = as_annotations(ann)
-    names = [str(c) for c in ann.categories]
-    for sep in SEPARATORS:
-        if not any(sep in n for n in names):
-            return sep
+    sep = separator_for(as_annotations(ann).categories)
+    if sep is not None:
+        return sep
     raise AnnotationDataError(
         "category names contain both ';' and '|', so label sets cannot be written as text "
         "and split again.",

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import plotly_labels
 from analytics._core.style import ACCENT, MUTED, apply_layout
-from analytics.data import Annotations, LabelKind, label_set
+from analytics.data import Annotations, LabelKind, label_set, separator_for
 from analytics.dawid_skene.model import DawidSkeneResult, fit
 from analytics.dawid_skene.reports import fit_summary
 
@@ -245,7 +245,7 @@ def per_category_gold(
         raise AnnotationDataError("there is no category to score.")
     cats = list(fits)
     if sep is None:
-        sep = "|" if any(";" in str(c) for c in cats) else ";"
+        sep = separator_for(cats) or ";"
     first = next(iter(fits.values()))
     items = pd.Index(first.items)
     judged = first.votes.sum(axis=1) > 0

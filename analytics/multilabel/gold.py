@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analytics.data import Annotations, as_annotations
+from analytics.data import Annotations, as_annotations, separator_for
 from analytics.multilabel.pairs import judgement_pairs
 
 __all__ = ["LabelSetGoldStandard", "gold_standard"]
@@ -85,7 +85,7 @@ class LabelSetGoldStandard:
         """
         cats = np.asarray(self.matrix.columns, dtype=object)
         if sep is None:
-            sep = next((s for s in (";", "|") if not any(s in str(c) for c in cats)), ";")
+            sep = separator_for(cats) or ";"
         chosen = self.matrix.to_numpy(dtype=bool)  # a 0-column frame would give object dtype
         # the empty set is written "{}", as every export writes it: a blank cell would
         # read back as "no gold label" rather than "none of the categories"
