@@ -255,6 +255,9 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = N
     share = ds.fit_summary(result).confident_share
     error = expected_label_error(result.confidence)
     measured = [] if gold is None else _gold_blocks(result, gold)
+    # judged only without gold: beside the measured error, a second verdict on the same
+    # quantity ("Good" under a "Caution") would contradict it
+    own = None if measured else judge_own_error(error)
     return [
         Block(
             s,
@@ -275,12 +278,10 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = N
             + (
                 " A lower bound cannot show that the labels are good: score the model on a "
                 "few expert-labelled items (report --gold) to know."
-                if not measured and judge_own_error(error).reason == OWN_ACCOUNT
+                if own is not None and own.reason == OWN_ACCOUNT
                 else ""
             ),
-            # judged only without gold: beside the measured error, a second verdict on the
-            # same quantity ("Good" under a "Caution") would contradict it
-            verdict=None if measured else judge_own_error(error),
+            verdict=own,
         ),
         Block(
             s,
