@@ -242,7 +242,7 @@ def annotation_downloads(ann: Annotations, *, key: str) -> None:
     the file cannot carry (label kind, category order, a duplicates policy, missing-value
     texts) is said beside the buttons (:func:`analytics.data.reload_options`).
     """
-    options = reload_options(ann)
+    options = _reload_options(ann.fingerprint, ann)
     if options:
         st.caption(md(_reload_sentence(options)))
     columns = st.columns(2)
@@ -260,6 +260,12 @@ def annotation_downloads(ann: Annotations, *, key: str) -> None:
                 on_click="ignore",
                 icon=":material/download:",
             )
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _reload_options(fingerprint: str, _ann: Annotations) -> dict:
+    """:func:`reload_options` once per data set, not on every rerun of the Data page."""
+    return reload_options(_ann)
 
 
 def _reload_sentence(options: dict) -> str:

@@ -395,8 +395,10 @@ def reload_options(ann: Annotations) -> dict[str, Any]:
         out["categories"] = [_plain(c) for c in ann.categories]
     if ann.has_repeats:
         out["duplicates"] = "keep"
-    names = (ann.categories, ann.items, ann.annotators)
-    clash = {str(v).strip().lower() for index in names for v in index} & MISSING_TOKENS
+    clash = set()  # vectorised: the items may be millions
+    for names in (ann.categories, ann.items, ann.annotators):
+        texts = pd.Index(names).astype(str).str.strip().str.lower()
+        clash |= set(texts[texts.isin(MISSING_TOKENS)])
     if clash - {""}:
         out["missing"] = tuple(sorted(MISSING_TOKENS - clash))
     return out
