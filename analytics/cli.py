@@ -41,7 +41,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from analytics import AnnotationDataError, format_count, memory_budget
 from analytics.agreement import WEIGHT_FAMILIES
@@ -53,10 +52,11 @@ from analytics.cli_input import (
     batch_suffix,
     categories_from,
     emit,
+    fractional_counts,
     load,
     records,
 )
-from analytics.cli_tables import agreement_text, gold_lines, plain_table
+from analytics.cli_tables import agreement_text, annotator_lines, gold_lines, plain_table
 
 
 # ---------------------------------------------------------------------- commands
@@ -87,29 +87,18 @@ def cmd_summary(args: argparse.Namespace) -> None:
     print(
         f"{ann.name}: {format_count(ann.n_items, 'item')}, {format_count(ann.n_annotators, 'annotator')}, {format_count(ann.n_judgements, 'judgement')}"
     )
-    print(
-        f"{ann.n_categories} categories ({ann.kind.value}): {', '.join(payload['categories'][:20])}"
-    )
+    cats = format_count(ann.n_categories, "category", "categories")
+    more = " ..." if ann.n_categories > 20 else ""
+    print(f"{cats} ({ann.kind.value}): {', '.join(payload['categories'][:20])}{more}")
     print(plain_table(ann.summary(separators=True)))
     for line in ann.report.messages():
         print(f"- {line}")
 
 
-def _fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
-    """With ``--layout counts``: the table, when it holds fractional counts (else None)."""
-    from analytics.data import count_matrix_of, read_table
-
-    if args.layout != "counts":
-        return None
-    table = read_table(args.file, format=args.format)[0]
-    counts = count_matrix_of(table, categories_from(args.categories), str(args.file))[0]
-    return None if np.allclose(counts, np.rint(counts)) else table
-
-
 def cmd_agreement(args: argparse.Namespace) -> None:
     from analytics.agreement import agreement_report, count_table_agreement
 
-    fractional = _fractional_counts(args)
+    fractional = fractional_counts(args)
     if fractional is not None:  # no judgements behind the counts: the count-defined ones
         report = count_table_agreement(fractional, categories=categories_from(args.categories))
         if args.json:
@@ -242,6 +231,7 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         f"{ann.name}: Dawid-Skene {'converged' if result.converged else 'stopped'} after {format_count(result.n_iter, 'iteration')}"
     )
     print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
+    print("\n".join(annotator_lines(annotator_table(result))))
     print(f"items with posterior >= 0.99: {fit_summary(result).confident_share:.1%}")
     if why_not:
         print(f"accuracy against the known gold labels not computed: {why_not}")

@@ -39,6 +39,7 @@ __all__ = [
     "clean",
     "emit",
     "engine_of",
+    "fractional_counts",
     "limits_from",
     "load",
     "records",
@@ -201,6 +202,17 @@ def categories_from(text: str | None) -> list[str] | None:
     if not cats:
         raise CliError("--categories needs at least one category")
     return cats
+
+
+def fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
+    """With ``--layout counts``: the table, when it holds fractional counts (else None)."""
+    from analytics.data import count_matrix_of, read_table
+
+    if args.layout != "counts":
+        return None
+    table = read_table(args.file, format=args.format)[0]
+    counts = count_matrix_of(table, categories_from(args.categories), str(args.file))[0]
+    return None if np.allclose(counts, np.rint(counts)) else table
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:

@@ -17,10 +17,11 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from analytics._core.formatting import format_number, format_p_value
+from analytics._core.errors import show_text
+from analytics._core.formatting import format_count, format_number, format_p_value
 from analytics.overview import format_judged, judge
 
-__all__ = ["agreement_text", "gold_lines", "plain_table"]
+__all__ = ["agreement_text", "annotator_lines", "gold_lines", "plain_table"]
 
 _DASH = "–"
 
@@ -220,3 +221,31 @@ def gold_lines(accuracy: pd.DataFrame) -> list[str]:
     one line per method, then its notes (gold labels that are not categories)."""
     lines = [f"  {method}: {row['accuracy']:.1%} right" for method, row in accuracy.iterrows()]
     return lines + [f"  note: {note}" for note in accuracy.attrs.get("notes", ())]
+
+
+def annotator_lines(table: pd.DataFrame, shown: int = 3) -> list[str]:
+    """:func:`analytics.dawid_skene.annotator_table` in two lines: the spread of the
+    model's accuracy estimates, and the least accurate annotators with their judgements.
+
+    The estimates are the model's own (:math:`\\sum_k \\pi_k \\theta_{jkk}`), not
+    accuracy measured against gold labels; ``--json`` gives every column.
+    """
+    acc = table["accuracy"].dropna()
+    n = format_count(len(table), "annotator")
+    if acc.empty:
+        return [f"{n}: no accuracy could be estimated (see --json for the reasons)"]
+    lines = [
+        f"{n}; the model's estimate of their accuracy: median {acc.median():.3f} "
+        f"(lowest {acc.min():.3f}, highest {acc.max():.3f})"
+    ]
+    if len(acc) > shown:
+        low = acc.sort_values(kind="stable").head(shown)
+        lines.append(
+            "least accurate: "
+            + ", ".join(
+                f"{show_text(a)} {v:.3f} "
+                f"({format_count(int(table.at[a, 'judgements']), 'judgement')})"
+                for a, v in low.items()
+            )
+        )
+    return lines

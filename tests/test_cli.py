@@ -479,3 +479,44 @@ def test_a_gold_label_that_is_no_category_is_said_not_only_counted(capsys, tmp_p
     assert main(["dawid-skene", CROWD, "--gold", str(gold)]) == 0
     out = capsys.readouterr().out
     assert "note: 1 gold label ('banana') is not among the categories" in out
+
+
+def test_dawid_skene_text_summarises_the_annotators(capsys):
+    """The text output names the spread of the model's accuracy estimates and the least
+    accurate annotators, the same numbers --json gives per annotator."""
+    assert main(["dawid-skene", CROWD]) == 0
+    text = capsys.readouterr().out.splitlines()
+    spread = next(line for line in text if line.startswith("20 annotators;"))
+    least = next(line for line in text if line.startswith("least accurate: "))
+    rows = pd.DataFrame(run_json(capsys, "dawid-skene", CROWD, "--json")["annotators"])
+    acc = rows.set_index("annotator")["accuracy"].sort_values(kind="stable")
+    assert f"median {acc.median():.3f}" in spread
+    assert f"lowest {acc.min():.3f}" in spread and f"highest {acc.max():.3f}" in spread
+    a = acc.index[0]
+    n = int(rows.set_index("annotator").at[a, "judgements"])
+    assert least.startswith(f"least accurate: '{a}' {acc.iloc[0]:.3f} ({n} judgements), ")
+    assert least.count("judgements)") == 3
+
+
+def test_annotator_lines_without_estimates_and_with_few_annotators():
+    from analytics.cli_tables import annotator_lines
+
+    table = pd.DataFrame(
+        {"judgements": [1, 2], "accuracy": [float("nan")] * 2}, index=pd.Index(["a", "b"])
+    )
+    assert annotator_lines(table) == [
+        "2 annotators: no accuracy could be estimated (see --json for the reasons)"
+    ]
+    table["accuracy"] = [0.9, 0.5]
+    lines = annotator_lines(table)  # two annotators: the spread says it all
+    assert lines == [
+        "2 annotators; the model's estimate of their accuracy: median 0.700 "
+        "(lowest 0.500, highest 0.900)"
+    ]
+
+
+def test_summary_counts_one_category_in_the_singular(capsys, tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("item,annotator,label\ni1,a,x\ni1,b,x\ni2,a,x\n", encoding="utf-8")
+    assert main(["summary", str(path)]) == 0
+    assert "1 category (nominal): x" in capsys.readouterr().out
