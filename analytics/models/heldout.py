@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from scipy.special import log_expit
 
+from analytics._core.ids import name_ranks
 from analytics.data import Annotations
 from analytics.models.result import Coded, ModelResult
 
@@ -55,14 +56,24 @@ def fold_masks(coded: Coded, folds: int, seed: int) -> list[np.ndarray]:
     -------
     list of ndarray of bool, one per fold, shape (n_judgements,)
         In fold f, items of group f with n >= 2 judgements have floor(n / 2) of them
-        held out (chosen at random); nothing else.
+        held out (chosen at random); nothing else. The draws are made in the sorted
+        order of the item, annotator and category names, so the folds do not depend on
+        the order of the rows.
     """
     rng = np.random.default_rng(seed)
     n = len(coded.ii)
-    group = rng.integers(0, folds, coded.n_items)
+    # the draws follow the names' sorted order, not the codes' first-seen order, so the
+    # same judgements in another row order get the same folds (and auto the same labels)
+    item_rank = name_ranks(coded.ann.items)
+    group = rng.integers(0, folds, coded.n_items)[item_rank]
     per_item = np.bincount(coded.ii, minlength=coded.n_items)
+    ann_rank = name_ranks(coded.ann.annotators)
+    label_rank = name_ranks(coded.ann.categories)
+    canonical = np.lexsort((label_rank[coded.yy], ann_rank[coded.jj], item_rank[coded.ii]))
+    draw = np.empty(n)
+    draw[canonical] = rng.random(n)
     # rank of every judgement within its item, in a random order
-    order = np.lexsort((rng.random(n), coded.ii))
+    order = np.lexsort((draw, coded.ii))
     starts = np.concatenate(([0], np.cumsum(per_item)[:-1]))
     rank = np.empty(n, np.int64)
     rank[order] = np.arange(n) - starts[coded.ii[order]]

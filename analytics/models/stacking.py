@@ -228,6 +228,18 @@ def stack(
     theta = sum(wm * components[m].confusion_array for m, wm in zip(names, w, strict=True))
     own = set(data_notes(coded.ann))
     notes = tuple(f"{m}: {note}" for m in names for note in components[m].notes if note not in own)
+    # a part whose labels these data do not settle passes that on to the mixture, in
+    # proportion to its weight: said once for the mixture, where scripts look for it
+    loose = [m for m in names if any(n.startswith("Not identified") for n in components[m].notes)]
+    if loose:
+        share = float(weights[loose].sum())
+        notes = (
+            f"Not identified, in part: {', '.join(loose)} ({share:.0%} of the mixture's "
+            "weight) sit at a saddle between equally likely fits that label some items "
+            "differently (see their notes); the mixture's labels and confidence carry "
+            "that weight, so do not read them as settled.",
+            *notes,
+        )
     return make_result(
         coded,
         "stacked",

@@ -2,7 +2,7 @@
 
 crowd-kit 1.4.2 with defaults, from issue 15's table: its DawidSkene and the best of its
 seven aggregators per set. Targets: auto within 0.5 point of crowd-kit's DawidSkene on every
-set, and auto's mean at least the mean of the best column, 0.8995 (auto: 0.9003; choosing
+set, and auto's mean at least the mean of the best column, 0.8995 (auto: 0.9000; choosing
 the single most predictive model instead of stacking gave 0.8987).
 """
 
@@ -45,5 +45,5 @@ def test_auto_mean_over_the_sets():
             ann, gold = public(name)
             MEASURED[name] = accuracy(fit(ann), gold)
     mean = float(np.mean(list(MEASURED.values())))
-    assert mean >= 0.8995  # today 0.90025
+    assert mean >= 0.8995  # today 0.90001
     assert mean > np.mean(list(CROWDKIT_DS.values()))  # crowd-kit DawidSkene: 0.894

@@ -31,6 +31,36 @@ def test_folds_hold_out_half_of_each_item_once():
         assert all(not np.isin(items, np.unique(coded.ii[o])).any() for o in masks if o is not m)
 
 
+def test_folds_and_auto_do_not_depend_on_the_row_order():
+    """The folds are drawn in the names' sorted order: the same judgements in another row
+    order (so other first-seen codes for items, annotators and labels) get the same folds,
+    so auto the same weights and labels (up to where EM stops: 1e-4). Before, reordering the sample's rows moved
+    one-coin's weight from 0.46 to 0.70 and posteriors by up to 0.15."""
+    from analytics import load_annotations
+    from tests.helpers.paths import SAMPLE_DATA
+
+    rows = pd.read_csv(SAMPLE_DATA / "crowd_intents.csv")
+    one = load_annotations(rows)
+    other = load_annotations(rows.sample(frac=1, random_state=5))
+    assert list(one.items) != list(other.items)
+    assert list(one.annotators) != list(other.annotators)
+    held = [
+        {
+            (a.items[i], a.annotators[j], a.categories[y])
+            for i, j, y in zip(c.ii[m], c.jj[m], c.yy[m], strict=True)
+        }
+        for a in (one, other)
+        for c in [code(a)]
+        for m in fold_masks(c, 5, seed=0)
+    ]
+    assert held[:5] == held[5:]
+    a, b = fit(one), fit(other)
+    assert a.settings["weights"] == pytest.approx(b.settings["weights"], abs=1e-6)
+    pd.testing.assert_frame_equal(
+        a.posteriors, b.posteriors.loc[a.posteriors.index, a.posteriors.columns], atol=1e-4
+    )
+
+
 def test_compare_table_and_gold_columns():
     ann, gold = public("welinder_bluebirds")
     seen = []
@@ -85,7 +115,8 @@ def test_auto_stacks_and_says_what_and_why():
     assert "chosen without the gold labels" in r.notes[0]
     assert "Alone, auto would choose one_coin: the highest held-out" in r.notes[0]
     labels = r.settings["comparison"].attrs["labels"]
-    share = (labels["one_coin"] != labels["mace"]).mean()
+    runner_up = re.search(r"next best (\w+) \(", r.notes[0]).group(1)
+    share = (labels["one_coin"] != labels[runner_up]).mean()
     assert f"label {share:.1%} of the items differently" in r.notes[0]
     # the mixture is what its weights say
     mix = sum(w * r.parameters["components"][m].posteriors for m, w in weights.items())

@@ -205,3 +205,16 @@ def test_nudged_restarts_raise_no_alarm_on_the_samples_models():
     for model in MODELS:
         notes = fit(ann, model).notes
         assert not [n for n in notes if n.startswith("Not identified")], (model, notes)
+
+
+def test_a_mixture_of_unidentified_fits_says_so_for_the_mixture():
+    """auto's weight on a part left at a saddle is named once, for the mixture, with the
+    share of the weight it carries (the part's own note stays beside it)."""
+    rows = [(t, p, "yes" if (p - t) % 3 else "no") for p in range(30) for t in range(3)]
+    r = fit(frame(rows), "auto")
+    weights = r.settings["weights"]
+    loose = [m for m in weights if any(n.startswith(f"{m}: Not identified") for n in r.notes)]
+    assert loose, r.notes
+    first = next(n for n in r.notes if n.startswith("Not identified, in part: "))
+    share = sum(weights[m] for m in loose)
+    assert f"{', '.join(loose)} ({share:.0%} of the mixture's weight)" in first
