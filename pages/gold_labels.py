@@ -489,7 +489,7 @@ elif section == "Against gold":
         formats = three_decimals(scored) | _intervals(scored)  # not "0.867 to 1"
         show_table(scored, "accuracy on gold", key="gl_gold_table", formats=formats)
         st.caption(
-            "Accuracy on the gold items with a 95% item-bootstrap interval (ties count 1/t); "
+            "Accuracy on the gold items with a 95% interval (Wilson's; ties count 1/t); "
             "items clamped in a fit are left out of its row."
         )
         try:

@@ -35,6 +35,7 @@ Each model's own paper is cited in its function's docstring.
 from __future__ import annotations
 
 from analytics.models.evaluation import (
+    accuracy_interval,
     annotator_gold_accuracy,
     best_calibrated,
     bootstrap_accuracy,
@@ -66,6 +67,7 @@ __all__ = [
     "MODELS",
     "ModelResult",
     "Uncertainty",
+    "accuracy_interval",
     "accuracy_intervals_figure",
     "annotator_gold_accuracy",
     "applicable_models",

@@ -15,6 +15,12 @@ probabilities using Bayesian binning. *AAAI 2015* (ECE).
 
 Efron, B. and Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*. Chapman &
 Hall, chapter 13 (percentile intervals).
+
+Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference.
+*JASA* 22, 209-212 (the score interval).
+
+Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval estimation for a binomial
+proportion. *Statistical Science* 16, 101-133 (why Wilson's, not Wald's or a bootstrap's).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from analytics._core.bootstrap import check_resampling, percentile_interval
 from analytics._core.errors import AnnotationDataError
@@ -35,6 +42,7 @@ from analytics.dawid_skene import gold_series
 from analytics.models.result import ModelResult, check_gold
 
 __all__ = [
+    "accuracy_interval",
     "annotator_gold_accuracy",
     "best_calibrated",
     "bootstrap_accuracy",
@@ -105,7 +113,9 @@ def bootstrap_accuracy(
     -----
     Resampling n items with replacement from n right/wrong outcomes makes the number
     right :math:`\\mathrm{Binomial}(n, \\hat p)`, so the bootstrap is drawn from that
-    binomial directly (exact, and cheap for any n).
+    binomial directly (exact, and cheap for any n). The interval has no width when every
+    outcome is right (or wrong) and covers poorly near 0 and 1: the tables of this module
+    use :func:`accuracy_interval` (Wilson's) instead.
     """
     confidence, n_boot, seed = check_resampling(confidence, n_boot, seed, min_boot=2)
     n = len(correct)
@@ -117,10 +127,58 @@ def bootstrap_accuracy(
     return p, low, high
 
 
+def accuracy_interval(
+    right: Any, n: Any, confidence: float = 0.95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Accuracy and Wilson's score interval, for one count or an array of them.
+
+    .. math::
+
+        \\frac{\\hat p + z^2 / 2n}{1 + z^2 / n} \\pm \\frac{z}{1 + z^2 / n}
+        \\sqrt{\\frac{\\hat p (1 - \\hat p)}{n} + \\frac{z^2}{4 n^2}},
+        \\qquad \\hat p = \\text{right} / n,
+
+    with :math:`z` the normal quantile of ``(1 + confidence) / 2``. A bootstrap of the
+    right/wrong outcomes (:func:`bootstrap_accuracy`) has no width at 0 of n or n of n
+    (20 right of 20 read [1.000, 1.000]) and covers poorly near them; Wilson's interval
+    keeps its nominal coverage there (20 of 20: [0.839, 1.000]; Brown, Cai & DasGupta
+    2001). ``right`` may be fractional (a tie's 1/t credit).
+
+    Parameters
+    ----------
+    right : float or array_like
+        Right answers (credit), per count.
+    n : int or array_like
+        Gold items (or judgements) per count.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    (accuracy, low, high) : ndarrays (0-d for scalars)
+        NaN where ``n`` is 0.
+
+    Examples
+    --------
+    >>> [round(float(v), 3) for v in accuracy_interval(20, 20)]
+    [1.0, 0.839, 1.0]
+    """
+    confidence = check_resampling(confidence, 2, 0, min_boot=2)[0]
+    right, n = np.asarray(right, float), np.asarray(n, float)
+    z = norm.ppf(0.5 + confidence / 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = right / n
+        shrink = 1 + z**2 / n
+        centre = (p + z**2 / (2 * n)) / shrink
+        half = z / shrink * np.sqrt(np.clip(p * (1 - p), 0, None) / n + z**2 / (4 * n**2))
+    empty = n <= 0
+    p, low, high = (np.where(empty, np.nan, v) for v in (p, centre - half, centre + half))
+    return p, np.clip(low, 0, 1), np.clip(high, 0, 1)
+
+
 def gold_table(
     results: Mapping[str, ModelResult], gold: Mapping[Any, Any] | pd.Series, *, seed: int = 0
 ) -> pd.DataFrame:
-    """Accuracy of every model on the gold items, with a 95% item-bootstrap interval.
+    """Accuracy of every model on the gold items, with a 95% interval (Wilson's).
 
     Parameters
     ----------
@@ -129,12 +187,14 @@ def gold_table(
     gold : mapping or pandas.Series
         Item -> true label, for some items of the data.
     seed : int, default 0
+        Not used: the interval is in closed form (kept so that calls passing it work).
 
     Returns
     -------
     pandas.DataFrame
         Index ``model``; columns ``gold_items``, ``correct``, ``accuracy``,
-        ``accuracy_low``, ``accuracy_high``, ``mean_confidence`` (the model's average top
+        ``accuracy_low``, ``accuracy_high`` (:func:`accuracy_interval`, over the gold
+        items), ``mean_confidence`` (the model's average top
         posterior on those items) and ``ece`` (:func:`expected_calibration_error`).
         Items clamped to their gold label in a fit are left out of its row (they would
         be right by construction).
@@ -149,7 +209,7 @@ def gold_table(
         g = _gold_for(result, gold).drop(result.gold_items, errors="ignore")
         post = result.posteriors.loc[g.index].to_numpy()
         correct = tie_split_credit(post, g.to_numpy())
-        acc, low, high = bootstrap_accuracy(correct, seed=seed)
+        acc, low, high = map(float, accuracy_interval(correct.sum(), len(correct)))
         conf = post.max(axis=1) if len(g) else np.zeros(0)
         rows.append(
             {
@@ -178,13 +238,14 @@ def annotator_gold_accuracy(
     gold : mapping or pandas.Series
         Item -> true label.
     seed : int, default 0
+        Not used: the interval is in closed form (kept so that calls passing it work).
 
     Returns
     -------
     pandas.DataFrame
         Index ``annotator``; columns ``gold_judgements``, ``correct``, ``accuracy``,
-        ``accuracy_low``, ``accuracy_high`` (95% bootstrap over their gold judgements;
-        NaN with no gold judgement), sorted by accuracy.
+        ``accuracy_low``, ``accuracy_high`` (95%, :func:`accuracy_interval` over their
+        gold judgements; NaN with no gold judgement), sorted by accuracy.
 
     Raises
     ------
@@ -200,13 +261,17 @@ def annotator_gold_accuracy(
     n_a = ann.n_annotators
     n = np.bincount(ann.annotator_codes[on_gold], minlength=n_a)
     c = np.bincount(ann.annotator_codes[on_gold & right], minlength=n_a)
-    rows = []
-    for j in range(n_a):
-        outcome = np.r_[np.ones(c[j], bool), np.zeros(n[j] - c[j], bool)]
-        acc, low, high = bootstrap_accuracy(outcome, seed=seed + j)
-        rows.append((int(n[j]), int(c[j]), acc, low, high))
-    cols = ["gold_judgements", "correct", "accuracy", "accuracy_low", "accuracy_high"]
-    out = pd.DataFrame(rows, index=pd.Index(ann.annotators, name="annotator"), columns=cols)
+    acc, low, high = accuracy_interval(c, n)
+    out = pd.DataFrame(
+        {
+            "gold_judgements": n,
+            "correct": c,
+            "accuracy": acc,
+            "accuracy_low": low,
+            "accuracy_high": high,
+        },
+        index=pd.Index(ann.annotators, name="annotator"),
+    )
     return out.sort_values("accuracy", ascending=False, kind="stable")
 
 

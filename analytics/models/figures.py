@@ -55,7 +55,7 @@ def comparison_figure(table: pd.DataFrame, chosen: str | None = None) -> go.Figu
     -------
     plotly.graph_objects.Figure
         Held-out log-likelihood per judgement with a paired standard-error bar; with
-        gold columns, a second panel of accuracy with its bootstrap interval (points on an
+        gold columns, a second panel of accuracy with its 95% interval (Wilson's) (points on an
         axis fitted to the intervals, so a one-point difference shows).
     """
     if table.empty:

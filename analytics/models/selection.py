@@ -3,7 +3,7 @@
 The criterion is the held-out predictive log-likelihood per judgement from item-grouped
 cross-validation (:mod:`analytics.models.heldout`): how well a model fitted to the rest
 predicts judgements it did not see. It never looks at gold labels. When gold labels are
-given, :func:`compare` adds each model's accuracy on them (with a bootstrap interval),
+given, :func:`compare` adds each model's accuracy on them (with a 95% Wilson interval),
 for the reader, not for the choice.
 
 References
@@ -99,7 +99,7 @@ def compare(
         difference from the best model's, paired by item), ``n_parameters``,
         ``seconds`` (time of the full fit), ``log_likelihood`` (the fit's final
         objective), ``converged``, ``iterations``; with gold also ``accuracy``,
-        ``accuracy_low``, ``accuracy_high`` (95% item-bootstrap interval) and
+        ``accuracy_low``, ``accuracy_high`` (95% Wilson interval over the gold items) and
         ``gold_items``. Sorted by ``heldout_ll``, best first. ``attrs``: ``n_heldout``,
         ``folds``, ``labels`` (items x models, each full fit's category codes) and
         ``item_scores`` (model -> the log predictive probability of every held-out item's

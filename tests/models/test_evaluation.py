@@ -136,3 +136,55 @@ def test_calibration_error_checks_its_inputs(args, said):
 
     with pytest.raises(AnnotationDataError, match=said):
         expected_calibration_error(*args)
+
+
+def test_accuracy_interval_is_wilsons_against_statsmodels():
+    from statsmodels.stats.proportion import proportion_confint
+
+    from analytics.models import accuracy_interval
+
+    for right, n in [(0, 1), (1, 1), (20, 20), (0, 20), (19, 20), (90, 100), (3, 7), (500, 800)]:
+        for confidence in (0.9, 0.95, 0.99):
+            acc, low, high = accuracy_interval(right, n, confidence)
+            ref = proportion_confint(right, n, alpha=1 - confidence, method="wilson")
+            assert acc == right / n
+            np.testing.assert_allclose([low, high], ref, atol=1e-12)
+    # arrays, and NaN (not a crash) for no gold item
+    acc, low, high = accuracy_interval(np.array([3, 0]), np.array([4, 0]))
+    assert np.isnan([acc[1], low[1], high[1]]).all() and 0 < low[0] < 0.75 < high[0] < 1
+
+
+def test_accuracy_interval_covers_near_one_where_the_bootstrap_does_not():
+    """Coverage by simulation at n = 20 gold items: an accurate model (p = 0.95) is often
+    right on all 20, where the binomial bootstrap reads [1, 1] and misses p."""
+    from scipy.stats import binom
+
+    from analytics.models import accuracy_interval, bootstrap_accuracy
+
+    n = 20
+    for p in (0.8, 0.95, 0.99):
+        k = np.arange(n + 1)
+        weight = binom.pmf(k, n, p)
+        _, low, high = accuracy_interval(k, n)
+        wilson = weight[(low <= p) & (p <= high)].sum()
+        boot = sum(
+            w
+            for kk, w in zip(k, weight, strict=True)
+            if (lambda a: a[1] <= p <= a[2])(
+                bootstrap_accuracy(np.r_[np.ones(kk, bool), np.zeros(n - kk, bool)], n_boot=400)
+            )
+        )
+        assert wilson >= 0.92, (p, wilson)
+        if p >= 0.95:
+            assert boot < 0.70 and wilson > boot + 0.2, (p, boot, wilson)
+
+
+def test_gold_tables_never_read_a_zero_width_interval_from_a_perfect_score():
+    rows = [(f"i{i}", a, "x" if i % 2 else "y") for i in range(12) for a in "abc"]
+    ann = frame(rows)
+    gold = pd.Series({f"i{i}": "x" if i % 2 else "y" for i in range(12)})
+    one = gold_table({"ds": fit(ann, "dawid_skene")}, gold.iloc[:1]).iloc[0]
+    assert one["accuracy"] == 1.0 and one["accuracy_low"] < 0.25 and one["accuracy_high"] == 1.0
+    per = annotator_gold_accuracy(ann, gold)
+    assert (per["accuracy"] == 1.0).all()
+    np.testing.assert_allclose(per["accuracy_low"], 0.7575, atol=1e-4)  # 12 of 12
