@@ -32,6 +32,7 @@ from analytics.agreement import (
     reading,
     shown_value,
 )
+from analytics.noise import noise_from_annotations
 from analytics.overview import format_judged, judge
 from ui.crowd import annotator_picker, window
 from ui.engine import engine_page
@@ -150,6 +151,17 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
         table = contingency(sub, a, b)
         show_figure(contingency_heatmap(table), f"contingency {a} {b}", key="agr_ct_fig")
         show_table(table, f"contingency {a} {b}", key="agr_ct_table")
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _agreed_share(fp: str, _ann: Annotations) -> float:
+    """The share of items every annotator agrees on, as the Noise calculator counts them
+    (Fleiss' kappa is read as a share of easy items only up to it)."""
+    try:
+        bound = noise_from_annotations(_ann)
+    except AnnotationDataError:
+        return float("nan")
+    return bound.n_agreed / bound.n_items if bound.n_items else float("nan")
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -376,14 +388,21 @@ with tab_summary:
         ),
     )
     st.info(CAVEAT, icon=":material/info:")
+    agreed = _agreed_share(fp, sub)
     st.markdown("**What the numbers say**")
     st.markdown(
         "\n".join(
             f"- **{md(r.coefficient)}** — "
             + md(
                 reading(
-                    r.coefficient, r.value, r.ci_low, r.ci_high, confidence, r.note,
+                    r.coefficient,
+                    r.value,
+                    r.ci_low,
+                    r.ci_high,
+                    confidence,
+                    r.note,
                     explain_interval=False,
+                    agreed_share=agreed,
                 )
             )
             for r in report.itertuples()

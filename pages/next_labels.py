@@ -24,7 +24,7 @@ from analytics.next_labels import (
     replay_figure,
     replay_summary,
 )
-from analytics.noise import adding_annotators, equal_rates
+from analytics.noise import adding_annotators, easy_share, equal_rates, noise_from_annotations
 from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
@@ -295,6 +295,15 @@ try:
     )
     st.markdown("**For a new run like this one: would two more annotators per item help?**")
     kappa = float(fleiss_kappa(ann))
+    bound = noise_from_annotations(ann)  # its agreed items cap kappa's share of easy items
+    easy = easy_share(kappa, bound.n_items, bound.n_agreed)
+    capped = np.isfinite(easy) and easy < min(max(kappa, 0.0), 1.0)
+    as_easy = (
+        f"Fleiss' kappa {kappa:.3f}, capped at the {easy:.1%} of items every annotator "
+        "agrees on (easy items are all agreed),"
+        if capped
+        else f"Fleiss' kappa {kappa:.3f}"
+    )
     side = pd.DataFrame(
         {
             "judgements per item": [k_now, k_now + 2],
@@ -304,10 +313,10 @@ try:
             ],
         }
     )
-    if np.isfinite(kappa):
+    if np.isfinite(easy):
         noise = adding_annotators(
             ann.n_items,
-            float(np.clip(kappa, 0, 1)),
+            easy,
             equal_rates(ann.n_categories),
             [k_now, k_now + 2],
         )
@@ -319,10 +328,10 @@ try:
         index=False,
         percents=SHARES,
     )
-    if np.isfinite(kappa):
+    if np.isfinite(easy):
         st.caption(
             "The agreement-alone column is the Noise calculator's 'more annotators' projection "
-            f"(Fleiss' kappa {kappa:.3f} as the share of easy items, hard items labelled with "
+            f"({as_easy} as the share of easy items, hard items labelled with "
             "equally likely categories), for each row's judgements per item; the Noise "
             "calculator's headline bound is measured on these data with their own rates, so "
             "it can differ."
@@ -331,8 +340,8 @@ try:
         "Both columns are about a new run from scratch with this many judgements per item, "
         "not about these labels (the Overview's 'right now' is these labels' own figure). "
         "The model's answer simulates the fitted annotators. The Noise calculator's answer uses "
-        "agreement alone (Beigman Klebanov & Beigman 2009, section 5.3, with Fleiss' kappa "
-        f"{kappa:.3f} read as the share of easy items): how many of the items all annotators "
+        "agreement alone (Beigman Klebanov & Beigman 2009, section 5.3, with "
+        f"{as_easy} read as the share of easy items): how many of the items all annotators "
         "agree on could be coin-flips, at 95% confidence."
     )
 except AnnotationDataError as exc:

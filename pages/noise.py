@@ -278,10 +278,11 @@ try:
             "Easy items (%)",
             0.0,
             100.0,
-            value=round(100 * min(max(start.kappa, 0.0), 1.0), 1),
+            value=round(100 * start.easy_share, 1),
             key=f"noise_add_e_{sfx}",
             help="Starts at the data's Fleiss' kappa (section 3.3: kappa estimates the share "
-            "of easy items), or 80% by hand.",
+            "of easy items), at most the share of agreed items (easy items are all agreed), "
+            "or 80% by hand.",
         )
         # the data's categories as the bound counts them (a multi-label set is one)
         m_data = (

@@ -160,6 +160,7 @@ def reading(
     note: str = "",
     *,
     explain_interval: bool = True,
+    agreed_share: float = float("nan"),
 ) -> str:
     """One or two plain sentences reading a coefficient and its interval, for annotation teams.
 
@@ -180,6 +181,11 @@ def reading(
         Say what the interval means ("with other items of the same kind the value could
         plausibly lie anywhere in that range"). False gives the interval alone, for a list of
         readings that explains it once.
+    agreed_share : float, default NaN
+        The share of items (judged twice or more) on which every annotator agrees. Fleiss'
+        kappa between 0 and 1 is read as the share of easy items only when it does not
+        exceed this share (easy items are agreed by everyone); above it the sentence says
+        the data do not fit that reading. NaN: not known, the reading is given.
 
     Returns
     -------
@@ -197,7 +203,8 @@ def reading(
     the sentence says the label is uncertain. Values have three decimals, more (up to six)
     when rounding would put one on or across the edge of its band: alpha = 2/3 reads
     "0.6667: not reliable ... (below 0.667)", not "0.667". Fleiss' kappa between 0 and 1 is also read
-    as the share of "easy" items everyone gets right.
+    as the share of "easy" items everyone gets right, unless more items would be easy than
+    are agreed (``agreed_share``).
 
     References
     ----------
@@ -242,8 +249,17 @@ def reading(
             "(even above percent agreement)."
         )
     if coefficient.startswith("Fleiss") and 0 < value <= 1:
-        text += (
-            f" Read as a share of easy items (Beigman Klebanov & Beigman 2009, section 3.3): about "
-            f"{value:.0%} of items look like ones everyone gets right; the rest behave like guesses."
-        )
+        if value > agreed_share + 1e-9:  # NaN (not known) compares False
+            text += (
+                " It cannot be read here as a share of easy items (Beigman Klebanov & Beigman "
+                f"2009, section 3.3): that would make about {value:.0%} of items easy, agreed "
+                f"by everyone, but only {agreed_share:.0%} are; the data do not fit that "
+                "reading."
+            )
+        else:
+            text += (
+                " Read as a share of easy items (Beigman Klebanov & Beigman 2009, section "
+                f"3.3): about {value:.0%} of items look like ones everyone gets right; the "
+                "rest behave like guesses."
+            )
     return text

@@ -41,6 +41,7 @@ from analytics.noise.figures import adding_annotators_figure, posterior_figure
 from analytics.noise.from_annotations import noise_from_annotations
 from analytics.noise.inputs import (
     FollowUpDefaults,
+    easy_share,
     equal_rates,
     follow_up_defaults,
     rates_table,
@@ -67,6 +68,7 @@ __all__ = [
     "adding_annotators_figure",
     "agreement_probability",
     "chance_difference",
+    "easy_share",
     "equal_rates",
     "equation1_posterior",
     "follow_up_defaults",

@@ -18,6 +18,7 @@ from analytics.noise.bound import NoiseBound
 
 __all__ = [
     "FollowUpDefaults",
+    "easy_share",
     "equal_rates",
     "follow_up_defaults",
     "rates_table",
@@ -67,6 +68,12 @@ class FollowUpDefaults:
     kappa: float = 0.8
     p_from_example: bool = True
     categories: int | None = None
+
+    @property
+    def easy_share(self) -> float:
+        """The share of easy items the "would more annotators help?" question starts from:
+        :func:`easy_share` of this start's kappa, items and agreed items."""
+        return easy_share(self.kappa, self.n_items, self.n_agreed)
 
     def n_agreed_within(self, n_items: int) -> int:
         """The agreed items, at most ``n_items`` (a start that is always legal).
@@ -161,6 +168,47 @@ def follow_up_defaults(result: NoiseBound | None, kappa: float | None = None) ->
         categories=cats,
         **k,
     )
+
+
+def easy_share(kappa: float, n_items: int, n_agreed: int) -> float:
+    """Kappa read as the share of easy items, within what the data allow.
+
+    Section 3.3 reads kappa as the share of easy items, and easy items are agreed by
+    every annotator, so the share cannot exceed the agreed share:
+
+    .. math:: e = \\min\\bigl(\\max(\\kappa, 0),\\ 1,\\ L / n\\bigr)
+
+    with :math:`L` the agreed items of :math:`n`. Where kappa is above :math:`L / n` the
+    data do not fit the reading (:func:`~analytics.noise.kappa_noise_estimate` says so);
+    the agreed share is then the most the easy items can be.
+
+    Parameters
+    ----------
+    kappa : float
+        A chance-corrected agreement coefficient (NaN: undefined).
+    n_items : int
+        n, the items.
+    n_agreed : int
+        L, the items every annotator agrees on.
+
+    Returns
+    -------
+    float
+        The share in [0, 1]; NaN when kappa is NaN or there is no item.
+
+    References
+    ----------
+    Beigman Klebanov, B. & Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4): 495-503. Section 3.3.
+
+    Examples
+    --------
+    >>> easy_share(0.8, 1000, 900), easy_share(0.486, 300, 87)
+    (0.8, 0.29)
+    """
+    if not np.isfinite(kappa) or n_items <= 0:
+        return float("nan")
+    return float(min(max(kappa, 0.0), 1.0, n_agreed / n_items))
 
 
 def equal_rates(n_categories: int) -> np.ndarray:

@@ -232,3 +232,36 @@ def test_a_mean_over_pairs_that_lean_on_sparse_pairs_carries_a_caution():
     assert "Caution: 3 of the pairs averaged share fewer than 10 items" in text
     fleiss = report.loc["Fleiss' kappa"]
     assert "Caution" not in reading("Fleiss' kappa", fleiss["value"], note=fleiss["note"])
+
+
+def test_kappa_is_read_as_easy_items_only_where_the_agreed_items_allow():
+    """Section 3.3 reads kappa as the share of easy items, all agreed by everyone: the
+    sample's kappa 0.486 against 87 of 300 items agreed cannot be read so, and the
+    Agreement page said "about 49% of items look like ones everyone gets right" beside
+    "29% of 300 items: full agreement" (the Noise calculator said the data do not fit)."""
+    from analytics import load_annotations
+    from analytics.agreement import fleiss_kappa, reading
+    from analytics.noise import kappa_noise_estimate, noise_from_annotations
+    from tests.helpers.paths import SAMPLE_DATA
+
+    ann = load_annotations(SAMPLE_DATA / "crowd_intents.csv")
+    kappa, bound = float(fleiss_kappa(ann)), noise_from_annotations(ann)
+    share = bound.n_agreed / bound.n_items
+    text = reading("Fleiss' kappa", kappa, agreed_share=share)
+    assert "cannot be read here as a share of easy items" in text
+    assert "only 29% are" in text and "everyone gets right" not in text
+    assert kappa_noise_estimate(kappa, bound.n_items, bound.n_agreed).reason  # same verdict
+    fits = reading("Fleiss' kappa", 0.24, agreed_share=0.30)
+    assert "about 24% of items look like ones everyone gets right" in fits
+    assert reading("Fleiss' kappa", 0.24) == fits  # not known: the reading is given
+
+
+def test_easy_share_is_kappa_within_the_agreed_share():
+    from analytics.noise import FollowUpDefaults, easy_share
+
+    assert easy_share(0.8, 1000, 900) == 0.8
+    assert easy_share(0.486, 300, 87) == pytest.approx(0.29)
+    assert easy_share(-0.1, 10, 5) == 0.0 and easy_share(1.0, 10, 10) == 1.0
+    assert np.isnan(easy_share(float("nan"), 10, 5)) and np.isnan(easy_share(0.5, 0, 0))
+    start = FollowUpDefaults(n_items=300, n_agreed=87, kappa=0.486)
+    assert start.easy_share == pytest.approx(0.29)

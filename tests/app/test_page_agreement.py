@@ -302,3 +302,16 @@ def test_the_tie_example_uses_the_datas_own_categories():
     at = _run(ann)
     captions = " ".join(shown(c.value) for c in at.caption)
     assert f"e.g. '{ann.categories[0]} / {ann.categories[1]}'" in captions
+
+
+def test_the_summary_reads_kappa_as_easy_items_only_where_the_data_fit():
+    """The sample: Fleiss' kappa 0.486, 29% of items agreed by everyone. The summary had
+    said "about 49% of items look like ones everyone gets right" beside the Items tab's
+    "29% of 300 items: full agreement"; the Noise calculator says the data do not fit."""
+    from analytics.data import load_sample
+
+    at = _run(load_sample("crowd_intents"))
+    assert not at.exception
+    text = "\n".join(shown(m.value) for m in at.markdown)
+    assert "cannot be read here as a share of easy items" in text
+    assert "only 29% are" in text and "everyone gets right" not in text

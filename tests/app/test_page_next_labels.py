@@ -202,7 +202,7 @@ def test_the_two_accuracies_are_explained_and_kappa_has_one_precision():
     assert "'now' on the chart (99.2%, 5.0 judgements per item)" in two
     assert "The table (95.6% at 5) is a new run from scratch" in two
     kappas = [
-        re.search(r"Fleiss' kappa (\S+)", c.value).group(1)
+        re.search(r"Fleiss' kappa (\d\.\d+)", c.value).group(1)
         for c in at.caption
         if "Fleiss' kappa" in c.value
     ]
@@ -218,3 +218,18 @@ def test_second_judgements_without_named_annotators_are_called_rough():
     at.checkbox(key="nl_assign").check().run()
     assert not at.exception
     assert "average annotator" not in " ".join(c.value for c in at.caption)
+
+
+def test_agreement_alone_caps_kappas_easy_share_at_the_agreed_items():
+    """The sample's kappa (0.486) would make more items easy than the 87 of 300 every
+    annotator agrees on: the agreement-alone column starts from 29%, and says so."""
+    from analytics.noise import adding_annotators, equal_rates
+
+    ann = crowd()
+    at = run(ann)
+    said = [c.value for c in at.caption if "capped at the 29.0% of items" in c.value]
+    assert len(said) == 2, [c.value for c in at.caption]
+    table = next(d.value for d in at.dataframe if "judgements per item" in d.value.columns)
+    alone = [c for c in table.columns if c not in ("judgements per item",)][-1]
+    expected = adding_annotators(ann.n_items, 0.29, equal_rates(ann.n_categories), [5, 7])
+    np.testing.assert_allclose(table[alone].to_numpy(), 100 * expected["gamma"].to_numpy())
