@@ -98,7 +98,9 @@ class MaxDisagreements(ExplainedResult):
             f"With {self.n_items:,} items and p = {self.p:.4g}, you can afford at most "
             f"{self.max_disagreed:,} disagreements for the agreed items to be at most "
             f"{format_percent(self.gamma_target)} noise with {format_confidence(self.confidence)} confidence "
-            f"(kappa about {self.implied_kappa:.2f})."
+            f"(that many disagreements leave about {format_percent(self.implied_kappa, 0)} of "
+            "the items easy: the kappa of section 3.3's reading, a share of items, not the "
+            "Fleiss' kappa of the Agreement page)."
         )
 
 

@@ -416,3 +416,15 @@ def test_explain_prints_the_noise_as_its_verdict_shows_it():
     assert "about 15.04% " in k.explain(verdict.shown)
     r = noise_bound(1000, 100, 0.5, 0.95)
     assert r.explain("13.89%").endswith("at most 13.89% noise.")
+
+
+def test_max_disagreements_names_its_kappa_a_share_of_easy_items():
+    """"(kappa about 0.26)" stood beside the sample's Fleiss' kappa 0.486: section 3.3's
+    kappa here is the share of items the disagreements leave easy, and says so."""
+    from analytics.noise import max_disagreements
+
+    r = max_disagreements(1000, 0.5, 0.05)
+    assert r.max_disagreed == 33 and round(r.implied_kappa, 2) == 0.93
+    text = r.explain()
+    assert "leave about 93% of the items easy" in text and "not the Fleiss' kappa" in text
+    assert "kappa about" not in text
