@@ -51,7 +51,14 @@ from analytics.models import (
     split_notes,
     stack_parts,
 )
-from analytics.overview import OWN_ACCOUNT, SURE, expected_label_error, judge, judge_own_error
+from analytics.overview import (
+    OWN_ACCOUNT,
+    SURE,
+    expected_label_error,
+    format_right,
+    judge,
+    judge_own_error,
+)
 from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
@@ -275,12 +282,21 @@ headline = fit_summary(result, SURE)  # "sure" as on the Overview, which calls t
 m1, m2, m3, m4 = st.columns(4)
 # short labels (they must fit a quarter of a 1,024 px window); the details are in the help
 m1.metric("Items", f"{headline.n_items:,}")
-m2.metric(
-    f"At least {SURE:.0%} sure",
-    f"{headline.confident_share:.1%}",
-    help=f"Share of items whose most likely label has a posterior of at least {SURE:.2f}: "
-    "the Overview calls the others unsure.",
-)
+if choice == "majority":  # its confidence is 1 for any clear winner: no probability
+    m2.metric(
+        "Without a tie",
+        f"{headline.confident_share:.1%}",
+        help="Share of items whose vote has one clear winner. Majority vote's confidence is "
+        "1 for any clear winner (a 3-2 vote as a 5-0 one) and 1/t in a t-way tie, not a "
+        "probability, so it says nothing about how sure the label is.",
+    )
+else:
+    m2.metric(
+        f"At least {SURE:.0%} sure",
+        f"{headline.confident_share:.1%}",
+        help=f"Share of items whose most likely label has a posterior of at least {SURE:.2f}: "
+        "the Overview calls the others unsure.",
+    )
 m3.metric(
     "Same as majority",
     "itself" if choice == "majority" else f"{headline.majority_agreement:.1%}",
@@ -289,7 +305,7 @@ m3.metric(
 if scored is not None:
     m4.metric(
         "Right on gold",
-        f"{scored.loc[choice, 'accuracy']:.1%}",
+        format_right(1.0 - float(scored.loc[choice, "accuracy"])),  # + the wrong share = 100%
         help=f"Share of the {int(scored.loc[choice, 'gold_items']):,} gold items (not "
         "clamped) whose model label is the gold label (ties count 1/t).",
     )
@@ -387,8 +403,8 @@ if section == "Models compared":
             "seconds are those of the comparison's own fit of each model to all the "
             "judgements, from a majority-vote start; the fits this page shows (Fit details) "
             "are the best of several starts and may differ. Accuracy (with gold) is never "
-            "used to choose; it is the accuracy of the fits this page shows (Dawid-Skene "
-            "with its settings above)."
+            "used to choose; it is the accuracy of each model's fit as this page shows it "
+            "when chosen (Dawid-Skene with the settings above, auto's mixture as weighted)."
         )
         if auto.model == "stacked":
             weights = (

@@ -378,9 +378,18 @@ else:
             summary = replay_summary(table)
             st.caption(
                 f"Judgements each strategy needs to reach the accuracy of the model fitted on "
-                f"every judgement ({format_percent(summary.attrs['level'])}), and against "
-                "random (below 1: fewer). A curve that stops early stopped buying: every "
-                "judgement left had no expected gain."
+                f"every judgement ({format_percent(summary.attrs['level'])}), read between "
+                "the curve's points (to the nearest judgement), and against random (below 1: "
+                "fewer). A curve that stops early stopped buying: every judgement left had no "
+                "expected gain. The curves start from one judgement per item: no two "
+                "annotators have yet judged the same item, so the first Dawid-Skene fits "
+                "cannot tell good annotators from poor ones and can start below a plain "
+                "vote of the same judgements."
             )
-            show_table(summary, "replay summary", key="nl_replay_summary")
+            show_table(
+                summary,
+                "replay summary",
+                key="nl_replay_summary",
+                formats={"judgements": "{:,.0f}"},
+            )
             show_table(table, "replay", key="nl_replay_table", index=False)

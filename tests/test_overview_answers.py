@@ -271,3 +271,25 @@ def test_one_annotator_is_the_only_annotator_not_none_of_one():
     df = pd.DataFrame({"item": list("abcdef"), "annotator": ["x"] * 6, "label": list("pqpqpq")})
     sentence = {a.key: a for a in overview(Annotations.from_frame(df)).answers}["annotators"]
     assert "None of the 1 annotators" not in sentence.sentence
+
+
+def test_more_labels_with_gold_reads_the_measured_error_not_the_models_own():
+    """RTE with its gold: the model's own account says 99.2% right and few items unsure, but
+    gold finds 7.3% wrong. "Would more labels help?" had read Good with the own account's
+    99.2%; it now quotes the gold figure, as 92.7% (with 7.3% wrong: the two add to 100%),
+    and reads caution."""
+    from analytics.data import read_gold_labels
+    from analytics.overview import format_right
+
+    ann = load_annotations(ROOT / "sample_data" / "rte_snow2008.csv")
+    gold = read_gold_labels(ROOT / "sample_data" / "rte_snow2008_gold.csv")
+    answers = {a.key: a for a in overview(ann, gold=gold).answers}
+    more, said = answers["more_labels"], answers["gold"]
+    assert "7.3% of the Dawid-Skene model's labels are wrong" in said.sentence
+    assert more.verdict.severity is Severity.CAUTION
+    assert "the gold labels find 7.3% of the labels wrong" in more.sentence
+    assert "On the gold items about 92.7% of its labels are right now" in more.sentence
+    assert "By the model's own account" not in more.sentence
+    assert format_right(1 - 742 / 800) == "92.7%"
+    plain = {a.key: a for a in overview(ann).answers}["more_labels"]
+    assert "By the model's own account" in plain.sentence and "gold" not in plain.sentence

@@ -31,8 +31,10 @@ from analytics.overview.severity import (
     Severity,
     Verdict,
     format_judged,
+    format_right,
     judge,
     judge_own_error,
+    shown_share,
 )
 
 __all__ = [
@@ -49,7 +51,9 @@ __all__ = [
     "Verdict",
     "expected_label_error",
     "format_judged",
+    "format_right",
     "judge",
     "judge_own_error",
     "overview",
+    "shown_share",
 ]

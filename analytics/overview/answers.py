@@ -13,6 +13,7 @@ Dawid-Skene answers come from one yes/no model per category.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -29,7 +30,14 @@ from analytics.overview.advice import recommend
 from analytics.overview.confusion import MERGE_SHARE
 from analytics.overview.measures import SURE, expected_label_error, judged_by_everyone
 from analytics.overview.results import Answer, Overview, Recommendation
-from analytics.overview.severity import OWN_ACCOUNT, Verdict, judge, judge_own_error
+from analytics.overview.severity import (
+    OWN_ACCOUNT,
+    Severity,
+    Verdict,
+    judge,
+    judge_own_error,
+    shown_share,
+)
 
 __all__ = [
     "CHANCE_SPAMMER_SCORE",
@@ -284,8 +292,23 @@ def _certainty(
         )
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
+    worse = gold_verdict.severity in (Severity.CAUTION, Severity.BAD)
+    if measured is not None and measured[0] > share and worse:
+        # gold finds more wrong labels than the unsure items could hold: not "good"
+        sentence += (
+            f" But the gold labels find {gold_verdict.shown} of the labels wrong, more than "
+            "the unsure items can account for: the model is sure of some wrong labels, so a "
+            "second look at sure items can help too."
+        )
+        if more_verdict.severity is Severity.GOOD:
+            more_verdict = dataclasses.replace(
+                more_verdict, severity=Severity.CAUTION, reason="gold labels find more errors"
+            )
     if not ann.is_multilabel:
-        sentence += _more_labels_plan(fits[0], is_lazy(ann), error, nobody_left) + sampled
+        # measured: the share as printed ("7.3%"), so "right" reads 92.7%, not 92.8%
+        plan_error = error if measured is None else shown_share(gold_verdict.shown, measured[0])
+        plan = _more_labels_plan(fits[0], is_lazy(ann), plan_error, nobody_left, measured)
+        sentence += plan + sampled
     more = _answer(
         "more_labels",
         q_more,
@@ -308,13 +331,18 @@ def _about(shown: str, value: float = np.nan) -> str:
 
 
 def _more_labels_plan(
-    result, lazy: bool = False, error: float = np.nan, nobody_left: bool = False
+    result,
+    lazy: bool = False,
+    error: float = np.nan,
+    nobody_left: bool = False,
+    measured: Any = None,
 ) -> str:
     """The model's own forecast of two more judgements per item (next_labels.plan).
 
     The forecast simulates runs like this one from the fitted model; its gain (two more
     judgements against today's count, in the same simulation) is added to the accuracy
-    the gold answer states (1 - ``error``), so the two answers quote one figure for now.
+    the gold answer states (1 - ``error``: measured on gold items when ``measured`` is
+    given, else the model's own account), so the two answers quote one figure for now.
     """
     from analytics.next_labels import plan
 
@@ -329,9 +357,15 @@ def _more_labels_plan(
     def at(x: float) -> str:
         return format_percent(min(max(x + shift, 0.0), 1.0))
 
+    now_said = (
+        f" On the gold items {_about(format_percent(level))} of its labels are right now"
+        if measured is not None
+        else f" By the model's own account {_about(format_percent(level))} of its labels are "
+        "right now"
+    )
     return (
-        f" By the model's own account {_about(format_percent(level))} of its labels are right "
-        f"now; two more judgements on every item would make that {_about(at(two['accuracy']))} "
+        now_said
+        + f"; two more judgements on every item would make that {_about(at(two['accuracy']))} "
         + (
             f"({at(two['low'])} to {at(two['high'])}; the gain simulated from the fitted model); "
             if at(two["low"]) != at(two["high"])

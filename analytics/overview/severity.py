@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_judged_value, snap_to_edges
+from analytics._core.formatting import format_judged_value, format_percent, snap_to_edges
 
 __all__ = [
     "OWN_ACCOUNT",
@@ -22,8 +22,10 @@ __all__ = [
     "Severity",
     "Verdict",
     "format_judged",
+    "format_right",
     "judge",
     "judge_own_error",
+    "shown_share",
 ]
 
 
@@ -330,3 +332,30 @@ def judge_own_error(value: float, reason: str = "") -> Verdict:
     if verdict.severity is Severity.GOOD:
         return Verdict(Severity.CAUTION, verdict.value, verdict.rule, OWN_ACCOUNT)
     return verdict
+
+
+def shown_share(shown: str, value: float) -> float:
+    """A share as its printed percentage says (``"7.3%"`` -> 0.073), else ``value``.
+
+    Examples
+    --------
+    >>> shown_share("7.3%", 0.0725), shown_share("n/a", 0.5)
+    (0.073, 0.5)
+    """
+    try:
+        return float(shown.rstrip("%")) / 100 if shown.endswith("%") else value
+    except ValueError:
+        return value
+
+
+def format_right(error: float) -> str:
+    """The share of right labels printed beside ``judge("gold_error", error).shown``, so
+    that the two read 100% together: 742 right of 800 print as 7.3% wrong and 92.7% right
+    (0.9275 alone prints 92.8%).
+
+    Examples
+    --------
+    >>> judge("gold_error", 1 - 742 / 800).shown, format_right(1 - 742 / 800)
+    ('7.3%', '92.7%')
+    """
+    return format_percent(1.0 - shown_share(judge("gold_error", error).shown, error))

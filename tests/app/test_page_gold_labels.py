@@ -334,6 +334,8 @@ def test_majority_vote_claims_no_uncertainty_it_does_not_model():
     at.selectbox(key="gl_model").set_value("majority").run()
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Same as majority"] == "itself"
+    # a 3-2 vote is not "90% sure": the metric counts the items without a tie
+    assert "At least 90% sure" not in metrics and metrics["Without a tie"].endswith("%")
     assert any("no model of its own uncertainty" in i.value for i in at.info)
     alerts = [*at.success, *at.warning, *at.error]
     assert not [a for a in alerts if "labels are wrong" in a.value]
@@ -343,6 +345,7 @@ def test_majority_vote_claims_no_uncertainty_it_does_not_model():
     assert any(rte in a.value.replace("\\", "") for a in alerts)  # shown escaped
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Same as majority"].endswith("%")
+    assert "Without a tie" not in metrics and metrics["At least 90% sure"].endswith("%")
 
 
 # Small crowds of 30 items whose labels are p(os), n(eg) or neu(u), one string per annotator:
