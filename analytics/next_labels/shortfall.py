@@ -180,6 +180,13 @@ def shortfall_note(
     parts = [_phrase(key, n, n_items, settings) for key, n in excluded.items()]
     advice = list(dict.fromkeys(a for key in excluded if (a := _advice(key, settings))))
     text = head + "; ".join(parts) + "."
+    if n_rows and set(excluded) <= {"judged_by_all", "confident", "at_item_cap"}:
+        # each item left got its cap: the set of items cannot depend on the strategy
+        text += (
+            " Every item the settings leave got as many judgements as it may take, so every "
+            "strategy asks for the same items, as many times each, and differs only in their "
+            "order."
+        )
     if advice:
         text += " To get more: " + "; or ".join(advice) + "."
     return text

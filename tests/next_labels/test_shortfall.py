@@ -140,3 +140,26 @@ def test_a_full_batch_has_no_note():
     }
     assert shortfall_note({"confident": 5}, 10, 10, 20, settings) == ""
     assert shortfall_note({}, 3, 10, 20, settings).endswith("no item can take another judgement.")
+
+
+def test_a_batch_of_every_item_left_says_the_strategies_only_reorder_it():
+    """The crowd sample's default settings: 17 items under 0.99, 2 judgements each, under a
+    budget of 100. Switching the strategy on the page changed nothing but the order; the
+    note says why."""
+    from analytics.data import load_sample
+    from analytics.dawid_skene import fit
+    from analytics.next_labels import next_batch
+
+    ann = load_sample("crowd_intents")
+    result = fit(ann)
+    batches = {
+        s: next_batch(result, ann, 100, per_item_cap=2, stop_at=0.99, strategy=s)
+        for s in ("gain", "uncertainty", "random")
+    }
+    counts = {s: b["item"].value_counts().sort_index() for s, b in batches.items()}
+    assert len(batches["gain"]) == 34
+    assert counts["gain"].equals(counts["uncertainty"]) and counts["gain"].equals(counts["random"])
+    for b in batches.values():
+        assert "differs only in their order" in b.attrs["notes"][0]
+    full = next_batch(result, ann, 20, per_item_cap=2, stop_at=0.99)
+    assert not any("only in their order" in n for n in full.attrs.get("notes", ()))
