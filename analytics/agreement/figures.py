@@ -494,7 +494,7 @@ def kappa_paradox_figure(ann: Annotations | pd.DataFrame) -> go.Figure:
                     x=[view.split],
                     y=[on_curve],
                     mode="markers",
-                    name=f"at these data's prevalence: {label}",
+                    name=f"{label}, two categories at {view.split:.0%}",
                     marker={
                         "color": colour,
                         "size": size,

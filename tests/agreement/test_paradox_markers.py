@@ -18,9 +18,11 @@ def test_markers_sit_on_their_curves_and_the_actual_values_are_stated(sample):
     curves = {t.name: t for t in scatters if t.mode != "markers"}
     markers = [t for t in scatters if t.mode == "markers"]
     assert len(markers) == 2
-    assert all(m.name.startswith("at these data's prevalence") for m in markers)
+    # named as points of the two-category curves, not as the data's own values (the
+    # legend had said "at these data's prevalence: kappa" at 0.2 beside kappa 0.486)
+    assert all(", two categories at " in m.name for m in markers)
     for m in markers:
-        name = m.name.rsplit(": ", 1)[1]
+        name = m.name.split(", ", 1)[0]
         curve = curves[name]
         x, y = np.asarray(curve.x, float), np.asarray(curve.y, float)
         # on the curve's own stretch: np.interp outside it returns the end value, which

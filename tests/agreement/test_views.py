@@ -142,7 +142,7 @@ def test_paradox_curve_reproduces_passonneau_carpenter():
     x = np.asarray(kappa.x)
     at95 = np.interp(0.95, x, np.asarray(kappa.y))
     assert at95 == pytest.approx(-0.0526, abs=2e-3)
-    marker = next(t for t in fig.data if t.name == "at these data's prevalence: kappa")
+    marker = next(t for t in fig.data if t.name == "kappa, two categories at 95%")
     assert marker.x[0] == pytest.approx(0.95)
     # two categories: the marker is the data's kappa, (0.9 - 0.905) / (1 - 0.905) exactly
     assert marker.y[0] == pytest.approx(-0.005 / 0.095)
