@@ -45,7 +45,10 @@ st.markdown(
 )
 
 st.subheader("The annotations")
-st.caption("Both load back into Concord: label sets are joined with ';', {} is an empty set.")
+st.caption(
+    "The long and wide files load back into Concord: label sets are joined with ';', {} is "
+    "an empty set. The summary is a table of counts, for reading."
+)
 annotation_downloads(ann, key="export")
 download_table(
     ann.summary(),

@@ -158,8 +158,8 @@ if mode == MODES[0] and ann is not None:
         if not result.rates.empty:
             st.markdown(
                 "**How each annotator labels hard items** (their label shares on the disagreed "
-                "items they judged, footnote 3 of the paper): the more alike and the more "
-                "lopsided these are, the likelier a chance agreement."
+                "items they judged, footnote 3 of Beigman Klebanov & Beigman 2009): the more "
+                "alike and the more lopsided these are, the likelier a chance agreement."
             )
             rates = result.rates.sort_index(key=lambda names: names.astype(str))  # w00, w01...
             show_table(

@@ -85,10 +85,10 @@ def recommend(
     options: list[Recommendation] = []
     if weak:
         who, score = weak[0]
-        more = f" (and {len(weak) - 1:,} more)" if len(weak) > 1 else ""
+        more = f"; and {len(weak) - 1:,} more" if len(weak) > 1 else ""
         options.append(
             rec(
-                f"Annotator {who} labels at chance (spammer score {score:.2f}){more}: review "
+                f"Annotator {who} labels at chance (spammer score {score:.2f}{more}): review "
                 "their work, or leave their labels out.",
                 "annotators",
             )
