@@ -258,14 +258,17 @@ try:
             "overrates itself today, and the curve is likely high by at least as much."
         )
     )
-    target = st.slider(
-        "Target accuracy for a new run like this one",
-        0.80,
-        0.999,
-        0.95,
-        0.001,
-        key="nl_target",
-        format="%.3f",
+    target = (  # in percent, as the sentences beside it write it (0.950 beside 95.0%)
+        st.slider(
+            "Target accuracy for a new run like this one (%)",
+            80.0,
+            99.9,
+            95.0,
+            0.1,
+            key="nl_target_percent",
+            format="%.1f%%",
+        )
+        / 100
     )
     new_run = _plan(ann.fingerprint, result, float(target), False)
     st.markdown(md(f"A new run with annotators like these: {new_run.reason}"))

@@ -310,13 +310,19 @@ try:
             "adding annotators",
             key="noise_add_table",
             index=False,
-            formats=three_decimals(table),
+            # p and true_noise fall toward 0 with more annotators: three significant digits
+            # (0.000244), where three decimals printed 0.000
+            formats=three_decimals(table) | dict.fromkeys(("p", "true_noise"), "{:.3g}"),
         )
         st.caption(
+            "p: the chance that all the annotators agree on a hard item; "
             "expected_agreed: easy items plus the hard ones agreed by chance; "
             "expected_disagreed: the most likely whole number of disagreements (rounded, as "
-            "the paper does), so the two need not add up to the items; gamma: the bound with "
-            "the chosen confidence, for that many disagreements; true_noise: the expected "
+            "the paper does), so the two need not add up to the items; t0: the most hard "
+            "items there can be, at the chosen confidence, for that many disagreements; "
+            "hidden_hard: t0 less the disagreements, the coin-flips that can hide among the "
+            "agreed items; gamma: hidden_hard as a share of the agreed items, the bound; "
+            "true_noise: the expected "
             "share of coin-flips. A what-if from kappa's share of easy items and equally "
             "likely categories on hard items, not from the disagreements observed: its row "
             "for the data's own number of annotators need not equal the bound above."
@@ -346,7 +352,7 @@ try:
         cd = chance_difference(int(l_c), int(r_c), bound, float(confidence))
         st.metric(
             "Difference in correct answers noise alone can make",
-            f"{cd.difference:.1f}",
+            f"{cd.difference:.0f}" if float(cd.difference).is_integer() else f"{cd.difference:.1f}",
             help="A lead must be larger than this, a whole number of answers, to be beyond chance.",
         )
         st.info(md(cd.explain()))

@@ -233,3 +233,13 @@ def test_agreement_alone_caps_kappas_easy_share_at_the_agreed_items():
     alone = [c for c in table.columns if c not in ("judgements per item",)][-1]
     expected = adding_annotators(ann.n_items, 0.29, equal_rates(ann.n_categories), [5, 7])
     np.testing.assert_allclose(table[alone].to_numpy(), 100 * expected["gamma"].to_numpy())
+
+
+def test_the_target_slider_reads_in_percent_as_the_sentences_beside_it():
+    at = run(crowd())
+    slider = next(s for s in at.slider if s.label.startswith("Target accuracy"))
+    assert slider.label.endswith("(%)") and slider.value == 95.0
+    slider.set_value(97.5).run()
+    assert not at.exception
+    text = "\n".join(m.value for m in [*at.markdown, *at.caption, *at.info])
+    assert "97.5%" in text.replace("\\", "")

@@ -217,3 +217,25 @@ def test_by_hand_numbers_that_give_no_bound_say_where_the_questions_start():
         "paper's worked example" in c.value and "the numbers above give no bound" in c.value
         for c in at.caption
     )
+
+
+def test_more_annotators_starts_within_the_agreed_items_and_explains_its_columns():
+    """The sample's kappa (0.486) would make more items easy than the 87 of 300 agreed: the
+    start is 29%. The table's t0 and hidden_hard are explained, p keeps its digits, and a
+    whole chance difference prints without a decimal."""
+    from analytics.data import load_sample
+
+    at = run(load_sample("crowd_intents"))
+    at.segmented_control(key="noise_section").set_value("Would more annotators help?").run()
+    assert not at.exception
+    easy = next(w for w in at.number_input if w.key.startswith("noise_add_e_"))
+    assert easy.value == 29.0
+    said = "\n".join(c.value for c in at.caption)
+    assert "t0: the most hard items there can be" in said and "hidden_hard: t0 less" in said
+    table = next(d for d in at.dataframe if "hidden_hard" in d.value.columns)
+    config = json.loads(table.proto.columns)
+    assert config["p"]["type_config"]["format"] == "%.3g"
+    at.segmented_control(key="noise_section").set_value("Is system A really better than B?").run()
+    r = next(w for w in at.number_input if w.key.startswith("noise_cd_r_"))
+    r.set_value(4).run()
+    assert metrics(at)["Difference in correct answers noise alone can make"] == "4"
