@@ -42,6 +42,7 @@ from analytics.agreement.prepared import (
     undefined,
 )
 from analytics.agreement.reading import FEW_SHARED
+from analytics.agreement.report import REPORT_COLUMNS
 from analytics.agreement.weights import agreement_weights, weights_order_problem
 from analytics.data import Annotations, LabelKind
 
@@ -340,7 +341,12 @@ def engine_report(
         elif np.isfinite(value):
             method = f"none (on the {lazy.engine} engine: per-annotator statistic or n_boot=0)"
         rows.append((label, float(value), lo, hi, method, value.items_used, note))
-    return pd.DataFrame(
+    out = pd.DataFrame(
         rows,
         columns=["coefficient", "value", "ci_low", "ci_high", "ci_method", "items_used", "note"],
     )
+    # the in-memory report's columns, in its order: the analytic standard errors are not
+    # computed on an engine (NaN, and se_method says so), so scripts and --json find every key
+    out[["se", "p_value", "analytic_low", "analytic_high"]] = np.nan
+    out["se_method"] = f"none (not computed on the {lazy.engine} engine)"
+    return out[REPORT_COLUMNS]

@@ -34,7 +34,14 @@ Annotations('crowd_intents.csv': 300 items, 20 annotators, 1500 judgements, 4 ca
 
 from __future__ import annotations
 
-from analytics.data.cells import MISSING_TOKENS, is_missing, label_set, looks_numeric
+from analytics.data.cells import (
+    MISSING_TOKENS,
+    is_missing,
+    label_set,
+    label_text,
+    looks_numeric,
+    to_number,
+)
 from analytics.data.count_tables import (
     COUNT_LAYOUTS,
     anonymous_annotators,
@@ -56,7 +63,7 @@ from analytics.data.export import (
 )
 from analytics.data.free_text import free_text_columns
 from analytics.data.gold_labels import read_gold_labels
-from analytics.data.kinds import LabelKind
+from analytics.data.kinds import SCALE_CAUTION, LabelKind, infer_kind
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits, scan_json
 from analytics.data.load_report import LoadReport, SkipNote
@@ -89,6 +96,7 @@ __all__ = [
     "MISSING_TOKENS",
     "ROLE_SYNONYMS",
     "SAMPLES",
+    "SCALE_CAUTION",
     "Annotations",
     "LabelKind",
     "Limits",
@@ -105,10 +113,12 @@ __all__ = [
     "free_text_columns",
     "from_contingency_table",
     "from_count_table",
+    "infer_kind",
     "is_missing",
     "judgements_per_item_figure",
     "label_distribution_figure",
     "label_set",
+    "label_text",
     "load_annotations",
     "load_sample",
     "looks_numeric",
@@ -121,6 +131,7 @@ __all__ = [
     "spreadsheet_safe",
     "table_to_csv",
     "to_long_csv",
+    "to_number",
     "to_wide_csv",
     "wide_table",
     "workbook_sheets",

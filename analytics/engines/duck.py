@@ -7,15 +7,16 @@ peak memory of an analysis is bounded by that setting, not by the data.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics.engines.handle import Runner
 
-__all__ = ["DuckRunner", "duckdb_scan"]
+__all__ = ["DuckRunner", "duck_error", "duckdb_scan"]
 
 
 class DuckRunner(Runner):
@@ -35,6 +36,8 @@ class DuckRunner(Runner):
 
     engine = "duckdb"
     text_type = "VARCHAR"
+    source: str | None = None
+    """The file read, named in error messages (set by :func:`duckdb_scan`)."""
 
     def __init__(
         self,
@@ -69,22 +72,15 @@ class DuckRunner(Runner):
         return '"' + column.replace('"', '""') + '"'
 
     def execute(self, query: str) -> Any:
+        """Run ``query``; every DuckDB error becomes an :class:`AnnotationDataError`
+        (:func:`duck_error`)."""
         try:
             return self.con.execute(query)
-        except self.duckdb.OutOfMemoryException as exc:
-            raise AnnotationDataError(
-                f"DuckDB ran out of memory or spill space: {exc}",
-                hint="Raise memory_limit, or point temp_directory at a disk with room.",
-            ) from exc
-        except self.duckdb.IOException as exc:
-            raise AnnotationDataError(f"DuckDB could not read or spill: {exc}") from exc
+        except self.duckdb.Error as exc:
+            raise duck_error(exc, self.source) from exc
 
     def columns(self, scan: str) -> dict[str, str]:
-        try:
-            rows = self.con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
-        except self.duckdb.Error as exc:
-            first = str(exc).strip().splitlines()[0]  # the SQL it quotes after is no help
-            raise AnnotationDataError(f"DuckDB cannot read the source: {first}") from exc
+        rows = self.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
         return {r[0]: str(r[1]) for r in rows}
 
     def view(self, name: str, query: str) -> None:
@@ -102,7 +98,11 @@ class DuckRunner(Runner):
         return f"STRING_AGG(CAST({column} AS VARCHAR), ',' ORDER BY {column})"
 
     def fetch(self, query: str) -> pd.DataFrame:
-        return self.execute(query).df()
+        result = self.execute(query)
+        try:
+            return result.df()
+        except self.duckdb.Error as exc:
+            raise duck_error(exc, self.source) from exc
 
     def int_type(self, lo: int, hi: int) -> str:
         """The narrowest integer type for ``lo .. hi``: unsigned when ``lo >= 0`` (DuckDB's
@@ -131,10 +131,11 @@ def duckdb_scan(source: Any, runner: DuckRunner, table: str | None = None) -> tu
         A path that does not exist, or a kind of file DuckDB is not asked to read.
     """
     if isinstance(source, pd.DataFrame):
+        runner.source = "<DataFrame>"
         runner.con.register("concord_input", source)
         return "concord_input", "<DataFrame>"
     path = Path(os.fspath(source))
-    name = path.name
+    name = runner.source = path.name
     if not path.exists():
         raise AnnotationDataError("no such file or folder.", source=str(path))
     if path.is_dir():
@@ -143,7 +144,16 @@ def duckdb_scan(source: Any, runner: DuckRunner, table: str | None = None) -> tu
     if suffix in (".parquet", ".pq"):
         return f"read_parquet({_literal(str(path))})", name
     if suffix in (".csv", ".tsv", ".txt"):
-        return f"read_csv({_literal(str(path))}, auto_detect=true)", name
+        if path.stat().st_size == 0:
+            raise AnnotationDataError(
+                "the file is empty.",
+                source=name,
+                hint="Give a file with a header row and data rows.",
+            )
+        # every column as text, as the in-memory loader reads a CSV: a column whose type
+        # changes past DuckDB's sniffed sample cannot fail, and ids "007" and "7" differ
+        scan = f"read_csv({_literal(str(path))}, auto_detect=true, header=true, all_varchar=true)"
+        return scan, name
     if suffix in (".duckdb", ".db"):
         if not table:
             raise AnnotationDataError(
@@ -155,3 +165,69 @@ def duckdb_scan(source: Any, runner: DuckRunner, table: str | None = None) -> tu
         f"the duckdb engine reads Parquet, CSV/TSV and DuckDB files, not {suffix or 'this'}.",
         source=name,
     )
+
+
+def duck_error(exc: Exception, source: str | None) -> AnnotationDataError:
+    """A DuckDB error as one line naming the file, and the line and column when DuckDB
+    gives them, with what to do.
+
+    Parameters
+    ----------
+    exc : duckdb.Error
+        What DuckDB raised.
+    source : str or None
+        The file read.
+
+    Returns
+    -------
+    AnnotationDataError
+    """
+    import duckdb
+
+    text = str(exc).strip()
+    first = re.sub(r"^[A-Za-z ]*Error: ", "", text.splitlines()[0]) if text else type(exc).__name__
+    line = re.search(r"on Line: (\d+)", text)
+    rows = [int(line.group(1))] if line else None
+    column = re.search(r'converting column "([^"]+)"', text)
+    col = column.group(1) if column else None
+    fields = re.search(r"Expected Number of Columns: (\d+) Found: (\d+)", text)
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        problem, hint = (
+            f"DuckDB ran out of memory or spill space: {first}",
+            ("Raise memory_limit, or point temp_directory at a disk with room."),
+        )
+    elif fields:
+        problem = f"the row does not have the {fields.group(1)} fields of the header."
+        hint = "Quote cells that contain the delimiter, or fix that row."
+    elif "schema mismatch" in text or "union_by_name" in text:
+        problem = "the Parquet files of the folder do not have the same columns" + _which(text)
+        hint = (
+            "Give every file the same column names (rename the odd ones), or open the files "
+            "one at a time."
+        )
+    elif col is not None:
+        problem = f"a value does not have the column's type: {first}"
+        hint = "Correct that cell, or save the file with that column as text."
+    elif isinstance(exc, duckdb.IOException):
+        problem, hint = (
+            f"DuckDB could not read or spill: {first}",
+            ("Check that the file is readable and complete, and the spill folder has room."),
+        )
+    else:
+        problem = f"DuckDB cannot read the data: {first}"
+        hint = "Check that the file is a complete Parquet or CSV file with a header row."
+    return AnnotationDataError(problem, source=source, column=col, rows=rows, hint=hint)
+
+
+def _which(text: str) -> str:
+    """Which files differ, from DuckDB's message on a folder of differing files."""
+    lacking = re.search(
+        r'column "([^"]+)" was read from the original file "([^"]+)", but could not be '
+        r'found in file "([^"]+)"',
+        text,
+    )
+    if lacking:
+        col, has, lacks = lacking.groups()
+        return f": column {show_text(col)} is in {Path(has).name} but not in {Path(lacks).name}."
+    files = dict.fromkeys(Path(f).name for f in re.findall(r'file "([^"]+)"', text))
+    return f" ({' and '.join(files)} differ)." if files else "."

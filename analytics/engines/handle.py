@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 import analytics.engines.queries as sql
+import analytics.engines.source as src
 from analytics._core.errors import AnnotationDataError
 from analytics._core.lazy import LazyAnnotations
-from analytics.data import MISSING_TOKENS, LabelKind, LoadReport
+from analytics.data import LabelKind, LoadReport
 
 __all__ = ["EngineAnnotations", "Runner"]
 
@@ -133,11 +134,13 @@ class EngineAnnotations(LazyAnnotations):
     item, annotator, label : str, default "item", "annotator", "label"
         Column names.
     categories : sequence or None, default None
-        Declared categories in order; by default the labels used, sorted (numbers
-        numerically, text alphabetically).
+        Declared categories in order; by default the labels used, sorted (numbers, and
+        texts that are all numbers, numerically; text alphabetically). Ids and labels are
+        read as the in-memory loader reads them (:mod:`analytics.engines.source`).
     kind : str, LabelKind or None, default None
-        ``"nominal"``, ``"ordinal"`` or ``"numeric"``; by default numeric labels are
-        ordinal-capable ``numeric`` only when declared, else nominal (as the loader).
+        ``"nominal"``, ``"ordinal"`` or ``"numeric"``; by default the loader's rule
+        (:func:`~analytics.data.kinds.infer_kind`): text labels and up to 12 whole numbers
+        are nominal, other numbers numeric.
     duplicates : {"error", "keep"}, default "error"
         An annotator judging an item twice: an error, or kept (Dawid-Skene uses the
         repeats; agreement refuses them, see :meth:`check_no_repeats`).
@@ -179,22 +182,23 @@ class EngineAnnotations(LazyAnnotations):
                     column=col,
                     hint=f"Columns found: {', '.join(found)}. Name it with {role}=...",
                 )
-        numeric = _is_numeric(found[label])
         q = runner.quote
+        cols = {"item": item, "annotator": annotator, "label": label}
         runner.view(
-            sql.SOURCE, sql.source_view(scan, q(item), q(annotator), q(label), runner.text_type)
+            src.RAW,
+            src.raw_view(scan, {r: (q(c), found[c]) for r, c in cols.items()}, runner.text_type),
         )
-        self.categories = self._categories(categories, numeric)
-        self.kind = self._kind(kind, numeric)
-        runner.register(
-            sql.CATEGORIES,
-            pd.DataFrame(
-                {
-                    "value": self.categories.to_numpy(),
-                    "code": np.arange(len(self.categories), dtype=np.int32),
-                }
-            ),
+        runner.view(sql.SOURCE, src.source_view())
+        read = src.read_labels(
+            runner.fetch(src.label_groups()),
+            categories,
+            kind,
+            _is_numeric(found[label]),
+            cols,
+            name,
         )
+        self.categories, self.kind = read.categories, read.kind
+        runner.register(sql.CATEGORIES, read.codes)
         names = sorted(runner.fetch(sql.annotators_query())["name"].astype(str))
         self.annotators = pd.Index(names, dtype=object)
         runner.register(
@@ -220,10 +224,18 @@ class EngineAnnotations(LazyAnnotations):
         self.report = LoadReport(
             source=name,
             format=runner.engine,
+            columns=dict(cols),
+            n_rows=read.n_rows,
             n_judgements=self.n_judgements,
+            n_missing=read.n_missing,
+            skipped=read.skipped,
             kind=self.kind.value,
+            kind_reason=read.kind_reason,
             duplicates=duplicates,
+            n_duplicates=self.n_judgements - int(size["coders"]),
             categories_declared=categories is not None,
+            cautions=read.cautions,
+            kind_caution=read.kind_caution,
         )
 
     def _coded(self, item_type: str) -> str:
@@ -247,39 +259,6 @@ class EngineAnnotations(LazyAnnotations):
             label=self.runner.int_type(0, max(q - 1, 0)),
             al=self.runner.int_type(0, max(n_ann * q - 1, 0)),
         )
-
-    def _categories(self, declared: Sequence[Any] | None, numeric: bool) -> pd.Index:
-        query = sql.categories_numeric() if numeric else sql.categories_text(list(MISSING_TOKENS))
-        used = self.runner.fetch(query)["label"].tolist()
-        if declared is None:
-            return pd.Index(sorted(used) if numeric else sorted(map(str, used)))
-        cats = pd.Index(list(declared))
-        if numeric and not pd.api.types.is_numeric_dtype(cats):  # "1,2,3" from a command line
-            as_numbers = pd.to_numeric(cats, errors="coerce")
-            if not np.isnan(as_numbers).any():
-                cats = pd.Index(as_numbers)
-        unknown = sorted(set(used) - set(cats), key=str)
-        if unknown:
-            raise AnnotationDataError(
-                f"labels outside the declared categories: {unknown[:5]}.",
-                source=self.name,
-                column="label",
-                hint="Declare every category used, or leave categories out.",
-            )
-        return cats
-
-    def _kind(self, kind: str | LabelKind | None, numeric: bool) -> LabelKind:
-        lk = LabelKind.NOMINAL if kind is None else LabelKind.parse(kind)
-        if lk is LabelKind.MULTILABEL:
-            raise AnnotationDataError("the engines read single-label data only.", source=self.name)
-        if lk is LabelKind.NUMERIC and not numeric:
-            raise AnnotationDataError(
-                "the labels are text, so they cannot be numeric.",
-                source=self.name,
-                column="label",
-                hint="Choose nominal or ordinal.",
-            )
-        return lk
 
     # ------------------------------------------------------------------ small tables
     @cached_property

@@ -17,53 +17,20 @@ __all__ = [
     "JUDGEMENTS",
     "SOURCE",
     "annotator_category_counts",
-    "categories_numeric",
-    "categories_text",
     "coded_view",
     "count_patterns",
     "item_range",
     "pair_table",
     "sizes",
-    "source_view",
 ]
 
 SOURCE = "concord_src"
-"""The source, columns renamed to ``item, annotator, label`` (the annotator as text)."""
+"""The source rows with an item and an annotator: ``item, annotator, label``, the annotator
+and label as cleaned text (:mod:`analytics.engines.source`)."""
 JUDGEMENTS = "concord_j"
 """The coded judgements: ``item, annotator, label`` (the last two integer codes)."""
 CATEGORIES = "concord_cats"
 ANNOTATORS = "concord_anns"
-
-
-def source_view(scan: str, item: str, annotator: str, label: str, text_type: str) -> str:
-    """The source with its three columns renamed; the annotator read as text (its name).
-
-    The item keeps its own type: it is only ever grouped and joined on, never shown.
-
-    Rows without an item or an annotator are left out (the in-memory loader skips them).
-    """
-    return (
-        f"SELECT {item} AS item, "
-        f"CAST({annotator} AS {text_type}) AS annotator, {label} AS label FROM {scan} "
-        f"WHERE {item} IS NOT NULL AND {annotator} IS NOT NULL"
-    )
-
-
-def categories_text(missing: list[str]) -> str:
-    """The distinct text labels that are not a missing-value token (case and blanks ignored)."""
-    tokens = ", ".join("'" + t.replace("'", "''") + "'" for t in sorted(missing))
-    return (
-        f"SELECT DISTINCT label FROM {SOURCE} WHERE label IS NOT NULL "
-        f"AND LOWER(TRIM(label)) NOT IN ({tokens})"
-    )
-
-
-def categories_numeric() -> str:
-    """The distinct numeric labels (NULL and NaN are missing)."""
-    return (
-        f"SELECT DISTINCT label FROM {SOURCE} WHERE label IS NOT NULL "
-        "AND NOT ISNAN(CAST(label AS DOUBLE))"
-    )
 
 
 def annotators_query() -> str:

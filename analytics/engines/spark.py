@@ -19,7 +19,7 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError
 from analytics.engines.handle import Runner
 
-__all__ = ["SparkRunner", "java_found", "spark_scan"]
+__all__ = ["SparkRunner", "java_found", "spark_error", "spark_scan"]
 
 _HANDLES = itertools.count()
 LOCAL_CONF = {
@@ -51,6 +51,8 @@ class SparkRunner(Runner):
 
     engine = "spark"
     text_type = "STRING"
+    source: str | None = None
+    """The file read, named in error messages (set by :func:`spark_scan`)."""
 
     def __init__(self, spark: Any) -> None:
         self.spark = spark
@@ -98,15 +100,24 @@ class SparkRunner(Runner):
         return "`" + column.replace("`", "``") + "`"
 
     def columns(self, scan: str) -> dict[str, str]:
-        schema = self.spark.table(self._named(scan)).schema
+        try:
+            schema = self.spark.table(self._named(scan)).schema
+        except Exception as exc:  # py4j and pyspark raise their own types
+            raise spark_error(exc, self.source) from exc
         return {f.name: f.dataType.simpleString() for f in schema.fields}
 
     def view(self, name: str, query: str) -> None:
-        self.spark.sql(self._named(query)).createOrReplaceTempView(self._named(name))
+        try:
+            self.spark.sql(self._named(query)).createOrReplaceTempView(self._named(name))
+        except Exception as exc:
+            raise spark_error(exc, self.source) from exc
 
     def table(self, name: str, query: str) -> None:
-        frame = self.spark.sql(self._named(query)).persist()
-        frame.count()  # materialise now, before the previous version is dropped
+        try:
+            frame = self.spark.sql(self._named(query)).persist()
+            frame.count()  # materialise now, before the previous version is dropped
+        except Exception as exc:  # the source is read here: a malformed row fails now
+            raise spark_error(exc, self.source) from exc
         old = self.cached.pop(name, None)
         frame.createOrReplaceTempView(self._named(name))
         if old is not None:
@@ -117,7 +128,10 @@ class SparkRunner(Runner):
         self.spark.createDataFrame(frame).createOrReplaceTempView(self._named(name))
 
     def fetch(self, query: str) -> pd.DataFrame:
-        return self.spark.sql(self._named(query)).toPandas()
+        try:
+            return self.spark.sql(self._named(query)).toPandas()
+        except Exception as exc:
+            raise spark_error(exc, self.source) from exc
 
     def sorted_codes(self, column: str) -> str:
         return f"ARRAY_JOIN(ARRAY_SORT(COLLECT_LIST(CAST({column} AS STRING))), ',')"
@@ -133,13 +147,15 @@ def spark_scan(source: Any, runner: SparkRunner) -> tuple[str, str]:
     """
     view = "concord_input"
     if hasattr(source, "sparkSession"):
+        runner.source = "<Spark DataFrame>"
         source.createOrReplaceTempView(runner._named(view))
         return view, "<Spark DataFrame>"
     if isinstance(source, pd.DataFrame):
+        runner.source = "<DataFrame>"
         runner.register(view, source)
         return view, "<DataFrame>"
     path = str(os.fspath(source))
-    name = Path(path).name
+    name = runner.source = Path(path).name
     suffix = Path(path).suffix.lower()
     reader = runner.spark.read
     csv = suffix in (".csv", ".tsv", ".txt")
@@ -147,13 +163,77 @@ def spark_scan(source: Any, runner: SparkRunner) -> tuple[str, str]:
         raise AnnotationDataError(
             f"the spark engine reads Parquet and CSV/TSV, not {suffix}.", source=name
         )
+    if csv and Path(path).is_file() and Path(path).stat().st_size == 0:
+        raise AnnotationDataError(
+            "the file is empty.", source=name, hint="Give a file with a header row and data rows."
+        )
     try:
         if csv:
+            # every column as text, as the in-memory loader reads a CSV (ids "007" and "7"
+            # differ); a row with more or fewer fields than the header fails the read
             sep = "\t" if suffix == ".tsv" else ","
-            frame = reader.options(header=True, inferSchema=True, sep=sep).csv(path)
+            frame = reader.options(header=True, inferSchema=False, sep=sep, mode="FAILFAST")
+            frame = frame.csv(path)
         else:
             frame = reader.parquet(path)
+            _same_columns(frame, reader.option("mergeSchema", True).parquet(path), name)
+    except AnnotationDataError:
+        raise
     except Exception as exc:  # Spark's AnalysisException (path not found, bad file)
-        raise AnnotationDataError(f"Spark cannot read the source: {exc}", source=name) from exc
+        raise spark_error(exc, name) from exc
     frame.createOrReplaceTempView(runner._named(view))
     return view, name
+
+
+def _same_columns(first: Any, merged: Any, name: str) -> None:
+    """Refuse a folder whose files differ in columns.
+
+    Spark takes one file's schema and reads a column another file lacks as NULL, so a
+    renamed label column would silently drop that file's judgements as missing.
+    """
+    one = set(first.columns)
+    odd = [c for c in merged.columns if c not in one]
+    if odd:
+        which = (
+            f"columns {', '.join(map(repr, odd))} are" if len(odd) > 1 else f"column {odd[0]!r} is"
+        )
+        raise AnnotationDataError(
+            f"the Parquet files of the folder do not have the same columns: {which} not in "
+            "every file.",
+            source=name,
+            hint="Give every file the same column names (rename the odd ones), or open the "
+            "files one at a time.",
+        )
+
+
+def spark_error(exc: Exception, source: str | None) -> AnnotationDataError:
+    """What Spark raised, as one line naming the file, with what to do.
+
+    Parameters
+    ----------
+    exc : Exception
+        A pyspark or py4j error.
+    source : str or None
+        The file read.
+
+    Returns
+    -------
+    AnnotationDataError
+    """
+    text = str(exc).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    first = lines[0] if lines else type(exc).__name__
+    cause = next((ln for ln in lines if "Exception:" in ln and "py4j" not in ln), first)
+    hint = "Check that the source is a complete Parquet or CSV file with a header row."
+    if "CANNOT_INFER_EMPTY_SCHEMA" in text or "UNABLE_TO_INFER_SCHEMA" in text:
+        problem = "the source holds no data (no header or no rows)."
+        hint = "Give a file with a header row and data rows."
+    elif "Malformed" in text or "MALFORMED" in text:
+        problem = "a row does not have the fields of the header (Spark read it as malformed)."
+        hint = "Quote cells that contain the delimiter, or fix that row."
+    elif ("merge" in text.lower() and "incompatible" in text.lower()) or "CANNOT_MERGE" in text:
+        problem = "the Parquet files of the folder give a column different types."
+        hint = "Write every file with the same column types (or open the files one at a time)."
+    else:
+        problem = f"Spark cannot read the data: {cause[:300]}"
+    return AnnotationDataError(problem, source=source, hint=hint)
