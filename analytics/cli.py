@@ -217,6 +217,8 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
             "annotators": records(annotator_table(result).reset_index()),
             "gold_file": str(args.out) if args.out else None,  # older name of labels_file
             "labels_file": str(args.out) if args.out else None,
+            "items": int(ann.n_items),
+            "items_with_labels": len(labels),  # fewer on an engine: its sample
         }
         if known is not None:
             payload["known_gold"] = {
@@ -232,20 +234,26 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
     )
     print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
     print("\n".join(annotator_lines(annotator_table(result))))
-    print(f"items with posterior >= 0.99: {fit_summary(result).confident_share:.1%}")
+    # an engine brings back the posteriors of the first items only: every count says so
+    engine, sampled = getattr(ann, "engine", "memory"), len(labels) < ann.n_items
+    among = f" of the first {len(labels):,} items (the {engine} engine's sample)" if sampled else ""
+    print(f"items with posterior >= 0.99{among}: {fit_summary(result).confident_share:.1%}")
     if why_not:
         print(f"accuracy against the known gold labels not computed: {why_not}")
     if accuracy is not None:
         clamped = f", {len(result.gold_items):,} clamped items left out" if args.clamp else ""
         print(
             f"against the known gold labels in {args.gold} "
-            f"({int(accuracy['items'].iloc[0]):,} items{clamped}):"
+            f"({int(accuracy['items'].iloc[0]):,} items{clamped}{among}):"
         )
         print("\n".join(gold_lines(accuracy)))
+    kept = f"the {engine} engine brings back the first {len(labels):,} of {ann.n_items:,} items"
     if args.out:
-        print(f"the model's labels with confidence written to {args.out}")
+        print(f"the model's labels with confidence written to {args.out}", end="")
+        print(f" ({kept}: those only)" if sampled else "")
     else:
-        print(f"the first {min(len(labels), 20)} of {len(labels):,} items (--out FILE writes all):")
+        where = f"({kept})" if sampled else "(--out FILE writes all)"
+        print(f"the first {min(len(labels), 20)} of {ann.n_items:,} items {where}:")
         first = ["item", "label", "confidence", "judgements", "majority label"]
         shown = labels[[c for c in first if c in labels] + [c for c in labels if c not in first]]
         print(plain_table(shown.head(20)))

@@ -52,3 +52,34 @@ def test_auto_picks_duckdb_for_big_files_only(parquet, monkeypatch):
 def test_memory_only_options_are_refused_on_an_engine(capsys, parquet):
     assert main(["agreement", parquet, "--engine", "duckdb", "--layout", "long"]) == 2
     assert "--layout" in capsys.readouterr().err
+
+
+def test_dawid_skene_on_an_engine_says_its_labels_are_a_sample(capsys, tmp_path):
+    """The engine brings back the posteriors of the first 10,000 items: the text said "the
+    first 20 of 10,000 items (--out FILE writes all)" of 12,000, and --out wrote 10,000
+    rows as "the model's labels"; every count now says which items it covers."""
+    import numpy as np
+    import pandas as pd
+
+    n = 12_000
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "item": np.repeat([f"i{i:05d}" for i in range(n)], 2),
+            "annotator": np.tile(["a", "b"], n),
+            "label": rng.choice(["x", "y"], 2 * n),
+        }
+    )
+    path = tmp_path / "big.parquet"
+    frame.to_parquet(path)
+    assert main(["dawid-skene", str(path), "--engine", "duckdb"]) == 0
+    text = capsys.readouterr().out
+    kept = "the duckdb engine brings back the first 10,000 of 12,000 items"
+    assert f"the first 20 of 12,000 items ({kept}):" in text
+    assert "items with posterior >= 0.99 of the first 10,000 items" in text
+    out = tmp_path / "labels.csv"
+    assert main(["dawid-skene", str(path), "--engine", "duckdb", "--out", str(out)]) == 0
+    assert f"({kept}: those only)" in capsys.readouterr().out
+    assert len(pd.read_csv(out)) == 10_000
+    payload = run_json(capsys, "dawid-skene", str(path), "--engine", "duckdb", "--json")
+    assert (payload["items"], payload["items_with_labels"]) == (n, 10_000)
