@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data import Annotations
 from analytics.models.registry import (
     applicable_models,
@@ -54,7 +55,8 @@ def fit(
         when one model takes all the weight it is returned as it is. ``notes[0]`` says
         which models, with which weights, and which single model would be chosen;
         ``settings["comparison"]`` holds the comparison table and ``settings["weights"]``
-        the weights (``{model: 1.0}`` when one model is returned as it is).
+        the weights (``{model: 1.0}`` when one model is returned as it is). With fewer
+        than ``2 * folds`` items judged twice, ``"auto"`` is majority vote, saying why.
     gold : mapping or pandas.Series, default None
         Known gold labels (item -> label) for some items; those items are clamped in
         the final fit (``"auto"`` chooses without them).
@@ -123,10 +125,18 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
         )
     coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
     start = time.perf_counter()
-    if np.bincount(coded.ii, minlength=coded.n_items).max() < 2:
+    shared = int((np.bincount(coded.ii, minlength=coded.n_items) >= 2).sum())
+    if shared < 2 * folds:  # too few items to hold out in every fold and score
         _, reason = choose(
             pd.DataFrame({"heldout_ll": [np.nan], "heldout_se": [np.nan]}, index=["majority"])
         )
+        if shared:
+            reason = (
+                f"auto chose majority vote: only {format_count(shared, 'item')} "
+                f"{'has' if shared == 1 else 'have'} two judgements or more, too few to "
+                f"compare models on judgements they did not see ({folds}-fold "
+                f"cross-validation needs at least {2 * folds})."
+            )
         result = fit_model(coded, "majority", gold=gold, seed=seed)
         result.settings["weights"] = {"majority": 1.0}
         table = None

@@ -258,7 +258,13 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
         second = str(scores.drop(best).idxmax())
         gap = scores[best] - scores[second]
         se = table.loc[second, "heldout_se"]
-        margin = f"{gap / se:.1f} standard errors" if se > 0 else "an exact tie"
+        margin = (
+            f"{gap / se:.1f} standard errors"
+            if se > 0
+            else "an exact tie"
+            if gap == 0
+            else "with no standard error (too few items held out to give one)"
+        )
         reason += f"; next best {second} ({nats(scores[second])}), {margin} behind."
         if 0 < gap < PRACTICAL_GAP:
             reason += f" That is {gap:.1g} nats per judgement, too small to matter."

@@ -234,7 +234,8 @@ def stack(
     if loose:
         share = float(weights[loose].sum())
         notes = (
-            f"Not identified, in part: {', '.join(loose)} ({share:.0%} of the mixture's "
+            f"Not identified{'' if share >= 0.995 else ', in part'}: {', '.join(loose)} "
+            f"({share:.0%} of the mixture's "
             "weight) sit at a saddle between equally likely fits that label some items "
             "differently (see their notes); the mixture's labels and confidence carry "
             "that weight, so do not read them as settled.",

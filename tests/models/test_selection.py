@@ -336,3 +336,25 @@ def test_auto_says_when_the_mixture_leaves_out_the_best_single_model():
     crowd = fit(load_sample("crowd_intents"))  # one_coin, the best alone, weighs 46%
     assert "Alone, auto would choose one_coin" in crowd.notes[0]
     assert "no weight" not in crowd.notes[0]
+
+
+def test_auto_on_too_few_items_falls_back_to_majority_and_says_why():
+    """One item of the sample: auto had stacked models on a 5-fold cross-validation of one
+    item, calling a 0.39-nat gap "an exact tie" (its standard error was NaN)."""
+    from analytics.data import load_sample
+
+    one = load_sample("crowd_intents").subset(items=["msg001"])
+    r = fit(one)
+    assert r.model == "majority"
+    assert r.notes[0] == (
+        "auto chose majority vote: only 1 item has two judgements or more, too few to "
+        "compare models on judgements they did not see (5-fold cross-validation needs at "
+        "least 10)."
+    )
+    from analytics.models import choose
+
+    table = pd.DataFrame(
+        {"heldout_ll": [-0.1, -0.5], "heldout_se": [np.nan, np.nan]}, index=["a", "b"]
+    )
+    reason = choose(table)[1]
+    assert "exact tie" not in reason and "with no standard error" in reason

@@ -193,8 +193,9 @@ def test_a_fit_left_on_the_symmetric_saddle_says_so(model, overlap):
     rows = [(t, p, "yes" if (p - t) % 3 else "no") for p in range(overlap) for t in range(3)]
     r = fit(frame(rows), model)
     flagged = any(n.startswith("Not identified") for n in r.notes)
-    assert flagged or r.confidence.max() < 0.6, (r.model, r.confidence.tolist(), r.notes)
-    if model != "auto":
+    if model == "auto":  # three items are too few to cross-validate: majority vote, saying so
+        assert r.model == "majority" and "too few to compare models" in r.notes[0]
+    else:
         assert flagged
 
 
@@ -210,11 +211,12 @@ def test_nudged_restarts_raise_no_alarm_on_the_samples_models():
 def test_a_mixture_of_unidentified_fits_says_so_for_the_mixture():
     """auto's weight on a part left at a saddle is named once, for the mixture, with the
     share of the weight it carries (the part's own note stays beside it)."""
-    rows = [(t, p, "yes" if (p - t) % 3 else "no") for p in range(30) for t in range(3)]
+    rows = [(t, p, "yes" if (p - t) % 3 else "no") for p in range(30) for t in range(15)]
     r = fit(frame(rows), "auto")
     weights = r.settings["weights"]
     loose = [m for m in weights if any(n.startswith(f"{m}: Not identified") for n in r.notes)]
     assert loose, r.notes
     first = next(n for n in r.notes if n.startswith("Not identified, in part: "))
+    assert r.model == "stacked" and len(weights) > len(loose)
     share = sum(weights[m] for m in loose)
     assert f"{', '.join(loose)} ({share:.0%} of the mixture's weight)" in first
