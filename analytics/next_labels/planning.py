@@ -132,6 +132,16 @@ def _top_posterior(log_post: np.ndarray) -> np.ndarray:
     return 1.0 / np.exp(log_post - log_post.max(1, keepdims=True)).sum(1)
 
 
+#: The data notes (:func:`analytics.dawid_skene.data_notes`) after which the data settle no
+#: annotator parameter: no item judged twice, one annotator, one category.
+UNIDENTIFIED = ("the model is not identified", "only one annotator", "only one category")
+
+
+def _unidentified(notes: Any) -> str:
+    """The first note that says the fit's parameters are not identified ("" if none)."""
+    return next((str(n) for n in notes if any(w in str(n).lower() for w in UNIDENTIFIED)), "")
+
+
 def plan(
     result: Any,
     target_accuracy: float | None = None,
@@ -224,6 +234,14 @@ def plan(
         confidence = level
     _check(target_accuracy, max_k, n_items, n_draws, confidence)
     names, theta, pi, q = model_arrays(result)
+    unfit = _unidentified(getattr(result, "notes", ()))
+    if unfit:  # a forecast from parameters the data do not settle would only restate them
+        ks = np.arange(0 if current else 1, max_k + 1)
+        nan = np.full(len(ks), np.nan)
+        curve = pd.DataFrame({"k": ks, "accuracy": nan, "low": nan, "high": nan})
+        target = float("nan") if target_accuracy is None else float(target_accuracy)
+        settings = {"max_k": max_k, "current": current, "confidence": confidence, "seed": seed}
+        return Plan(curve, target, None, None, f"No plan: {unfit}", settings, (unfit,))
     counts = getattr(result, "expected_counts", None)
     counts = np.asarray(counts, float) if counts is not None else None
     if counts is not None and counts.shape != theta.shape:

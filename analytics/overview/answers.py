@@ -351,6 +351,8 @@ def _more_labels_plan(
     except AnnotationDataError:
         return ""
     now, two = curve.iloc[0], curve.iloc[-1]
+    if not np.isfinite(two["accuracy"]):  # no plan: the data settle no annotator parameter
+        return ""
     level = 1.0 - error if np.isfinite(error) else float(now["accuracy"])
     shift = level - float(now["accuracy"])
 

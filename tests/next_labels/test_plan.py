@@ -204,3 +204,26 @@ def test_no_more_judgements_needed_reads_without_nan():
     p = plan(fit(load_sample("crowd_intents")), 0.9, current=True, max_k=3, n_draws=4)
     assert p.needed == 0 and "nan" not in p.reason
     assert "(expected" in p.reason and "at k = 0)" in p.reason
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [("i1", "a", "x")],  # one judgement, one category
+        [(f"i{i}", a, ["x", "y"][i % 2]) for i, a in enumerate("abcdef")],  # no overlap
+        [(f"i{i}", "a", ["x", "y"][i % 2]) for i in range(6)],  # one annotator
+    ],
+)
+def test_no_plan_from_a_fit_the_data_do_not_identify(rows):
+    """One judgement promised "1 judgement per item reaches ... (expected 100.0%)", and six
+    items judged once each planned 9 judgements for 90%: from parameters the data do not
+    settle. The plan is NaN, with the fit's own note as the reason."""
+    from analytics import Annotations
+    from analytics.dawid_skene import fit
+
+    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    result = fit(ann)
+    p = plan(result, target_accuracy=0.9)
+    assert p.needed is None and p.needed_surely is None
+    assert p.curve[["accuracy", "low", "high"]].isna().all().all()
+    assert p.reason.startswith("No plan: ") and p.reason[9:] in result.notes
