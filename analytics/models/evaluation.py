@@ -197,16 +197,22 @@ def gold_table(
         items), ``mean_confidence`` (the model's average top
         posterior on those items) and ``ece`` (:func:`expected_calibration_error`).
         Items clamped to their gold label in a fit are left out of its row (they would
-        be right by construction).
+        be right by construction); a row left with no gold item is NaN, and
+        ``attrs["notes"]`` says why.
 
     Raises
     ------
     AnnotationDataError
         Gold items not in the fits, repeated items, or labels that are not categories.
     """
-    rows = []
+    rows, notes = [], []
     for name, result in results.items():
         g = _gold_for(result, gold).drop(result.gold_items, errors="ignore")
+        if not len(g):  # NaN row: say why
+            notes.append(
+                f"{name}: every gold item was clamped to its gold label in the fit, so none "
+                "is left to score it on (fit without gold=, or clamp only some items)."
+            )
         post = result.posteriors.loc[g.index].to_numpy()
         correct = tie_split_credit(post, g.to_numpy())
         acc, low, high = map(float, accuracy_interval(correct.sum(), len(correct)))
@@ -223,7 +229,9 @@ def gold_table(
                 "ece": expected_calibration_error(conf, correct),
             }
         )
-    return pd.DataFrame(rows).set_index("model")
+    table = pd.DataFrame(rows).set_index("model")
+    table.attrs["notes"] = tuple(notes)
+    return table
 
 
 def annotator_gold_accuracy(

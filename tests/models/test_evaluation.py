@@ -188,3 +188,16 @@ def test_gold_tables_never_read_a_zero_width_interval_from_a_perfect_score():
     per = annotator_gold_accuracy(ann, gold)
     assert (per["accuracy"] == 1.0).all()
     np.testing.assert_allclose(per["accuracy_low"], 0.7575, atol=1e-4)  # 12 of 12
+
+
+def test_a_gold_table_row_with_every_gold_item_clamped_says_why_it_is_nan():
+    rows = [(f"i{i}", a, "x" if i % 2 else "y") for i in range(12) for a in "abc"]
+    ann = frame(rows)
+    gold = pd.Series({f"i{i}": "x" if i % 2 else "y" for i in range(12)})
+    table = gold_table({"ds": fit(ann, "dawid_skene", gold=gold)}, gold)
+    assert table.loc["ds"].drop("gold_items").isna().all() or np.isnan(table.loc["ds", "accuracy"])
+    assert table.attrs["notes"] == (
+        "ds: every gold item was clamped to its gold label in the fit, so none is left to "
+        "score it on (fit without gold=, or clamp only some items).",
+    )
+    assert gold_table({"ds": fit(ann, "dawid_skene")}, gold).attrs["notes"] == ()
