@@ -384,8 +384,8 @@ def fit(
         raise AnnotationDataError(
             "the Dawid-Skene model needs one label per judgement, and this data set is "
             "multi-label (each judgement is a set of categories).",
-            hint="Fit one binary model per category: for each category, label a judgement "
-            "'yes' if its set contains the category and 'no' otherwise.",
+            hint="Fit one yes/no model per category: analytics.dawid_skene.fit_per_category"
+            "(ann), as the Gold labels page does for multi-label data.",
         )
     if ann.n_judgements == 0:
         raise AnnotationDataError("there are no judgements to fit a model to.")

@@ -311,7 +311,8 @@ def replay(
         raise AnnotationDataError(
             f"a replay needs items with more than {format_count(start, 'judgement')}; every item "
             f"of {ann.name!r} has at most {int(per_item.max(initial=0))}.",
-            hint="Replay data where items were judged several times, or lower start.",
+            hint="Replay data where items were judged several times"
+            + (", or lower start." if start > 1 else "."),
         )
     fitter = fit if fitter is None else fitter
     rng = np.random.default_rng(seed)

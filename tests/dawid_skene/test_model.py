@@ -384,7 +384,8 @@ def test_multilabel_is_refused_with_advice():
     ml = Annotations.from_frame(frame([("i1", "a", "x;y"), ("i1", "b", "x")]), multilabel_sep=";")
     with pytest.raises(AnnotationDataError, match="multi-label") as err:
         fit(ml)
-    assert "binary model per category" in str(err.value)
+    assert "yes/no model per category" in str(err.value)
+    assert "analytics.dawid_skene.fit_per_category(ann)" in str(err.value)  # what does it
 
 
 @pytest.mark.parametrize(
