@@ -1,16 +1,11 @@
 """Krippendorff's unitizing alpha (alpha_U): agreement on where units are and what they are.
 
-The documents every annotator completed are laid end to end into one continuum of
-length ``L`` (characters, the sum of the documents' lengths), as Krippendorff's continuum
-of ``m`` observers. For a label ``c`` each annotator's text splits into their units of
-``c`` and the gaps between them, and **a document boundary ends a gap**: the gap after an
-annotator's last unit in one document and the gap before their first unit in the next
-are two gaps, not one, and a document without a unit of ``c`` is one whole gap. No unit
-crosses a document boundary, so chance cannot place one across it either, and the value
-does not depend on the order of the documents (merged gaps made it depend on which
-document followed which). Krippendorff defines alpha_U on one continuum; on one document
-nothing changes. Two annotators ``i``, ``j`` disagree on a pair of sections ``g`` (of
-``i``) and ``h`` (of ``j``) by
+The documents every annotator completed are laid end to end, in the sorted order of their
+names (so that the file's order of rows or documents cannot change the value), into one
+continuum of length ``L`` (characters), as Krippendorff's continuum of ``m`` observers. For a label
+``c`` each annotator's text splits into their units of ``c`` and the gaps between them.
+Two annotators ``i``, ``j`` disagree on a pair of sections ``g`` (of ``i``) and ``h`` (of
+``j``) by
 
 - ``(b_g - b_h)^2 + (e_g - e_h)^2`` when both are units and they overlap;
 - ``l_g^2`` when ``g`` is a unit lying wholly in a gap ``h`` of ``j`` (and ``l_h^2``
@@ -26,16 +21,11 @@ placed (Krippendorff 2004, p. 253-254; as in DKPro Agreement)::
                                                       of (l_g - l_u + 1) ]
              / ( m L (m L - 1) - sum over units u of c of l_u (l_u - 1) )
 
-with ``N_c`` the units of ``c`` of all annotators and the gaps those of all annotators,
-each within its document (``l_g - l_u + 1`` counts the places unit ``u`` fits wholly
-inside gap ``g``, so only places inside one document count). ``D_o`` is the same whether
-gaps are cut at the boundaries or not (a unit lies wholly in a gap exactly when it lies
-wholly in the gap's part in its own document). ``alpha_U(c) = 1 - D_o(c) / D_e(c)``.
-
-Over all labels the value is **pooled**, not the mean of the per-label alphas:
-``alpha_U = 1 - sum_c D_o(c) / sum_c D_e(c)``, both disagreements summed over the labels
-before dividing (Krippendorff 2004, p. 254, where ``1 - 0.0144 / (0.0532 + 0.0490)``
-gives the overall value of the worked example; DKPro's
+with ``N_c`` the units of ``c`` of all annotators and the gaps those of all annotators.
+``alpha_U(c) = 1 - D_o(c) / D_e(c)``. Over all labels the value is **pooled**, not the
+mean of the per-label alphas: ``alpha_U = 1 - sum_c D_o(c) / sum_c D_e(c)``, both
+disagreements summed over the labels before dividing (Krippendorff 2004, p. 254, where
+``1 - 0.0144 / (0.0532 + 0.0490)`` gives the overall value of the worked example; DKPro's
 ``KrippendorffAlphaUnitizingAgreement``). A label with more room for disagreement (a
 larger ``D_e``) weighs more, so the pooled value can lie well away from the mean of the
 per-label values.
@@ -56,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.formatting import format_count
+from analytics._core.ids import name_ranks
 from analytics.agreement import Coefficient
 from analytics.spans.model import SpanAnnotations, require_spans
 
@@ -85,7 +76,7 @@ def _overlap_sum(
 
 
 def observed_expected(
-    units: list[tuple[np.ndarray, np.ndarray]], length: int, bounds: np.ndarray | None = None
+    units: list[tuple[np.ndarray, np.ndarray]], length: int
 ) -> tuple[float, float, int]:
     """``(D_o, D_e, N_c)`` of one label from each annotator's sorted disjoint units.
 
@@ -95,10 +86,6 @@ def observed_expected(
         One entry per annotator: the units of the label on the continuum ``[0, length)``.
     length : int
         ``L``, the continuum's length.
-    bounds : array of int, optional
-        Where one document ends and the next begins on the continuum. A gap ends there
-        (no unit crosses a document boundary, so none can be placed across one); without
-        ``bounds`` the continuum is one document.
     """
     m = len(units)
     big_l = float(length)
@@ -116,12 +103,10 @@ def observed_expected(
     n_c = len(lengths)
     if n_c == 0:
         return d_o, 0.0, 0
-    cuts = np.unique(np.asarray([] if bounds is None else bounds, np.int64))
-    cuts = cuts[(cuts > 0) & (cuts < length)]
     gaps = []
-    for b, e in units:  # a boundary ends one gap and starts the next (units never straddle one)
-        edges_lo = np.sort(np.concatenate([[0], e, cuts]))
-        edges_hi = np.sort(np.concatenate([b, cuts, [length]]))
+    for b, e in units:
+        edges_lo = np.concatenate([[0], e])
+        edges_hi = np.concatenate([b, [length]])
         g = edges_hi - edges_lo
         gaps.append(g[g > 0])
     gap = np.sort(np.concatenate(gaps).astype(float))
@@ -148,9 +133,14 @@ def unitizing_table(spans: SpanAnnotations) -> tuple[pd.DataFrame, str, int]:
     if not n_docs:
         return pd.DataFrame(rows, columns=_COLUMNS), NO_COMMON, 0
     lengths = np.where(common, spans.lengths(), 0)
-    offset = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    # laid end to end in the sorted order of the document names, not the file's order: a
+    # gap at the end of one document runs on into the next, so the order changes D_e
+    # (the sample read 0.6998 in file order and 0.7002 reversed); sorted, the value is a
+    # function of the data alone, on Krippendorff's one continuum
+    order = np.argsort(name_ranks(spans.items), kind="stable")
+    offset = np.empty(len(lengths), np.int64)
+    offset[order] = np.concatenate([[0], np.cumsum(lengths[order])[:-1]])
     total = int(lengths.sum())
-    bounds = (offset + lengths)[common]  # each document ends its own gaps
     note = f"on the {n_docs:,} documents every annotator completed ({total:,} characters)"
     if spans.n_items > n_docs:
         left = spans.n_items - n_docs
@@ -170,7 +160,7 @@ def unitizing_table(spans: SpanAnnotations) -> tuple[pd.DataFrame, str, int]:
             sel = (lab == c) & (ann == a)
             order = np.argsort(pos_b[sel], kind="stable")
             per.append((pos_b[sel][order], pos_e[sel][order]))
-        d_o, d_e, n_c = observed_expected(per, total, bounds)
+        d_o, d_e, n_c = observed_expected(per, total)
         if d_e > 0:
             alpha = Coefficient(1.0 - d_o / d_e, note, n_docs)
         else:
@@ -191,8 +181,8 @@ def unitizing_alpha(
     ----------
     spans : SpanAnnotations
         From :func:`analytics.spans.load_spans`. Character offsets are the continuum's
-        positions; documents every annotator completed are laid end to end, each ending
-        its annotators' gaps, so their order does not matter.
+        positions; documents every annotator completed are concatenated in the sorted
+        order of their names.
     by_label : bool, default False
         One row per label instead of the overall coefficient.
 
@@ -246,11 +236,7 @@ def unitizing_alpha(
     if by_label:
         return table
     if not len(table):  # too few annotators or common documents (the note says), or no span
-        return Coefficient(
-            float("nan"),
-            f"{NO_SPANS} ({format_count(n_docs, 'document')})" if n_docs else note,
-            n_docs,
-        )
+        return Coefficient(float("nan"), f"{NO_SPANS} ({format_count(n_docs, 'document')})" if n_docs else note, n_docs)
     d_o, d_e = table["observed"].sum(), table["expected"].sum()  # pooled, as in the paper
     if not d_e > 0:
         return Coefficient(float("nan"), NO_UNITS, n_docs)

@@ -230,9 +230,8 @@ def test_every_statistic_in_the_tables_has_three_decimals():
 
 
 def test_the_headline_alpha_u_says_it_is_pooled_not_a_mean():
-    """The caption said "mean over 4 labels" under the pooled value (0.700 then, 0.581
-    since a document boundary ends the gaps), the per-label values' mean being 0.744
-    (0.643): the value pools the disagreements of the labels."""
+    """The caption said "mean over 4 labels" under 0.700, the per-label values' mean
+    being 0.744: the value pools the disagreements of the labels."""
     at = _run()
     spans = load_spans(SAMPLE)
     table = unitizing_alpha(spans, by_label=True)
