@@ -282,7 +282,8 @@ headline = fit_summary(result, SURE)  # "sure" as on the Overview, which calls t
 m1, m2, m3, m4 = st.columns(4)
 # short labels (they must fit a quarter of a 1,024 px window); the details are in the help
 m1.metric("Items", f"{headline.n_items:,}")
-if choice == "majority":  # its confidence is 1 for any clear winner: no probability
+is_vote = result.model == "majority"  # chosen, or auto on too few items to compare
+if is_vote:  # its confidence is 1 for any clear winner: no probability
     m2.metric(
         "Without a tie",
         f"{headline.confident_share:.1%}",
@@ -299,7 +300,7 @@ else:
     )
 m3.metric(
     "Same as majority",
-    "itself" if choice == "majority" else f"{headline.majority_agreement:.1%}",
+    "itself" if is_vote else f"{headline.majority_agreement:.1%}",
     help="Share of items where the model's label equals the majority vote (ties count 1/t).",
 )
 if scored is not None:
@@ -322,7 +323,7 @@ if n_gold:
     gold_verdict = judge("gold_error", gold_error)
     own = (
         ""
-        if choice == "majority"
+        if is_vote
         else f" By its own posteriors the model expected about "
         f"{judge('gold_error', expected_label_error(result.confidence)).shown} wrong."
     )
@@ -338,7 +339,7 @@ elif scored is not None and clamp:  # every gold item clamped: none left to meas
         "Untick 'Use the gold labels while fitting', or clamp part of the gold and score "
         "on the rest."
     )
-elif choice == "majority":
+elif is_vote:
     # its "posteriors" are 1 for a clear winner and 1/t in a tie: no uncertainty to read
     st.info(
         "Majority vote has no model of its own uncertainty: a 3-2 vote counts as sure as a "

@@ -82,6 +82,14 @@ def _plan(fingerprint: str, _result, target: float | None, current: bool, max_k:
     return plan(_result, target, current=current, max_k=max_k if not current else 5)
 
 
+@st.cache_data(max_entries=8, show_spinner=False)
+def _kappa_and_agreed(fingerprint: str, _ann) -> tuple[float, int, int]:
+    """Fleiss' kappa and the noise bound's items and agreed items (both pass over every
+    judgement: kept, not recomputed on every slider move)."""
+    bound = noise_from_annotations(_ann)
+    return float(fleiss_kappa(_ann)), int(bound.n_items), int(bound.n_agreed)
+
+
 st.title("Next labels: what to label next, and how many labels are enough")
 explain(
     """
@@ -297,9 +305,8 @@ try:
         "it down. Neither is wrong: plan a new run with the table."
     )
     st.markdown("**For a new run like this one: would two more annotators per item help?**")
-    kappa = float(fleiss_kappa(ann))
-    bound = noise_from_annotations(ann)  # its agreed items cap kappa's share of easy items
-    easy = easy_share(kappa, bound.n_items, bound.n_agreed)
+    kappa, n_bound, n_agreed = _kappa_and_agreed(ann.fingerprint, ann)
+    easy = easy_share(kappa, n_bound, n_agreed)  # the agreed items cap kappa's easy share
     capped = np.isfinite(easy) and easy < min(max(kappa, 0.0), 1.0)
     as_easy = (
         f"Fleiss' kappa {kappa:.3f}, capped at the {easy:.1%} of items every annotator "

@@ -250,11 +250,14 @@ def reading(
         )
     if coefficient.startswith("Fleiss") and 0 < value <= 1:
         if value > agreed_share + 1e-9:  # NaN (not known) compares False
+            # as many digits as tell the two apart ("29% ... but only 29%" said nothing)
+            digits = next((d for d in range(4) if f"{value:.{d}%}" != f"{agreed_share:.{d}%}"), 4)
+            fmt = f".{digits}%"
             text += (
                 " It cannot be read here as a share of easy items (Beigman Klebanov & Beigman "
-                f"2009, section 3.3): that would make about {value:.0%} of items easy, agreed "
-                f"by everyone, but only {agreed_share:.0%} are; the data do not fit that "
-                "reading."
+                f"2009, section 3.3): that would make about {value:{fmt}} of items easy, "
+                f"agreed by everyone, but only {agreed_share:{fmt}} are; the data do not fit "
+                "that reading."
             )
         else:
             text += (

@@ -259,13 +259,13 @@ def choose(table: pd.DataFrame) -> tuple[str, str]:
         gap = scores[best] - scores[second]
         se = table.loc[second, "heldout_se"]
         margin = (
-            f"{gap / se:.1f} standard errors"
+            f"{gap / se:.1f} standard errors behind"
             if se > 0
             else "an exact tie"
             if gap == 0
-            else "with no standard error (too few items held out to give one)"
+            else f"{gap:.3g} nats behind, with no standard error (too few items held out)"
         )
-        reason += f"; next best {second} ({nats(scores[second])}), {margin} behind."
+        reason += f"; next best {second} ({nats(scores[second])}), {margin}."
         if 0 < gap < PRACTICAL_GAP:
             reason += f" That is {gap:.1g} nats per judgement, too small to matter."
         noise = bool(se > 0 and gap < 2 * se)

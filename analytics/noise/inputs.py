@@ -54,6 +54,10 @@ class FollowUpDefaults:
         The categories the bound on data labelled hard items with (its rates' columns:
         for multi-label data each label set is one), where the "would more annotators
         help?" question starts; None without data.
+    agreed_share : float or None, default None
+        The data's share of agreed items when the items above are the example's (data
+        with no agreed item: 0): :attr:`easy_share` never exceeds it. None: the items
+        above are the data's own (or there are no data).
 
     References
     ----------
@@ -68,12 +72,15 @@ class FollowUpDefaults:
     kappa: float = 0.8
     p_from_example: bool = True
     categories: int | None = None
+    agreed_share: float | None = None
 
     @property
     def easy_share(self) -> float:
         """The share of easy items the "would more annotators help?" question starts from:
-        :func:`easy_share` of this start's kappa, items and agreed items."""
-        return easy_share(self.kappa, self.n_items, self.n_agreed)
+        :func:`easy_share` of this start's kappa, items and agreed items, and at most the
+        data's agreed share when the items are the example's (data with no agreed item)."""
+        share = easy_share(self.kappa, self.n_items, self.n_agreed)
+        return share if self.agreed_share is None else min(share, self.agreed_share)
 
     def n_agreed_within(self, n_items: int) -> int:
         """The agreed items, at most ``n_items`` (a start that is always legal).
@@ -150,7 +157,8 @@ def follow_up_defaults(result: NoiseBound | None, kappa: float | None = None) ->
     if not result.ok:  # an undefined bound of real data: their counts, the example's p
         n, d = int(result.n_items), int(result.n_disagreed)
         if n < 1 or not 0 <= d < n:  # no agreed item: the gold-standard inputs need one
-            return FollowUpDefaults(**k)
+            # ... but no item of the data is easy: kappa's reading starts at 0
+            return FollowUpDefaults(**k, agreed_share=0.0 if n >= 1 else None)
         return FollowUpDefaults(
             n_items=n,
             n_agreed=n - d,

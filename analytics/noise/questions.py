@@ -96,7 +96,7 @@ class MaxDisagreements(ExplainedResult):
             return f"No answer: {self.reason}"
         return (
             f"With {self.n_items:,} items and p = {self.p:.4g}, you can afford at most "
-            f"{self.max_disagreed:,} disagreements for the agreed items to be at most "
+            f"{format_count(self.max_disagreed, 'disagreement')} for the agreed items to be at most "
             f"{format_percent(self.gamma_target)} noise with {format_confidence(self.confidence)} confidence "
             f"(that many disagreements leave about {format_percent(self.implied_kappa, 0)} of "
             "the items easy: the kappa of section 3.3's reading, a share of items, not the "

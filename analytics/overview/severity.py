@@ -357,5 +357,10 @@ def format_right(error: float) -> str:
     --------
     >>> judge("gold_error", 1 - 742 / 800).shown, format_right(1 - 742 / 800)
     ('7.3%', '92.7%')
+    >>> format_right(1 / 20_000)  # a share that is not 1 never prints as 100.0%
+    '>99.9%'
     """
-    return format_percent(1.0 - shown_share(judge("gold_error", error).shown, error))
+    shown = shown_share(judge("gold_error", error).shown, error)
+    if shown == 0 and error > 0:  # "0.0%" wrong, some wrong: not "100.0%" right
+        return format_percent(1.0 - error)
+    return format_percent(1.0 - shown)

@@ -265,3 +265,21 @@ def test_easy_share_is_kappa_within_the_agreed_share():
     assert np.isnan(easy_share(float("nan"), 10, 5)) and np.isnan(easy_share(0.5, 0, 0))
     start = FollowUpDefaults(n_items=300, n_agreed=87, kappa=0.486)
     assert start.easy_share == pytest.approx(0.29)
+
+
+def test_the_easy_share_is_zero_when_no_item_is_agreed():
+    """No agreed item: the follow-up questions start from the paper's example items (they
+    need an agreed item), but kappa's share of easy items starts at 0, not at the
+    example's 90% cap."""
+    from analytics.noise import follow_up_defaults, noise_bound
+
+    start = follow_up_defaults(noise_bound(40, 40, 0.5), kappa=0.2)
+    assert start.n_items == 1000 and start.easy_share == 0.0
+    assert follow_up_defaults(None, kappa=0.2).easy_share == pytest.approx(0.2)
+
+
+def test_the_easy_items_sentence_tells_the_two_shares_apart():
+    from analytics.agreement import reading
+
+    text = reading("Fleiss' kappa", 0.2904, agreed_share=0.29)
+    assert "about 29.04% of items easy" in text and "only 29.00% are" in text

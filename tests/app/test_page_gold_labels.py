@@ -488,3 +488,13 @@ def test_multilabel_models_are_scored_against_the_samples_true_sets_and_an_uploa
     assert not at.exception
     scored = next(d.value for d in at.dataframe if "majority" in d.value.columns)
     assert (scored["gold_items"] == 50).all()
+
+
+def test_auto_falling_back_to_majority_vote_shows_majority_votes_metrics():
+    """Fewer than ten items judged twice: auto is majority vote, and the page reads it as
+    one (no "At least 90% sure" of a vote)."""
+    rows = [(f"i{i}", a, "x" if (i + k) % 3 else "y") for i in range(6) for k, a in enumerate("abc")]
+    at = run(Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"])))
+    metrics = {m.label: m.value for m in at.metric}
+    assert "Without a tie" in metrics and "At least 90% sure" not in metrics
+    assert metrics["Same as majority"] == "itself"
