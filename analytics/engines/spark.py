@@ -176,7 +176,7 @@ def spark_scan(source: Any, runner: SparkRunner) -> tuple[str, str]:
             frame = frame.csv(path)
         else:
             frame = reader.parquet(path)
-            _same_columns(frame, reader.option("mergeSchema", True).parquet(path), name)
+            _same_columns(frame, reader.option("mergeSchema", True).parquet(path), name, path)
     except AnnotationDataError:
         raise
     except Exception as exc:  # Spark's AnalysisException (path not found, bad file)
@@ -185,12 +185,38 @@ def spark_scan(source: Any, runner: SparkRunner) -> tuple[str, str]:
     return view, name
 
 
-def _same_columns(first: Any, merged: Any, name: str) -> None:
+def _same_columns(first: Any, merged: Any, name: str, path: str = "") -> None:
     """Refuse a folder whose files differ in columns.
 
     Spark takes one file's schema and reads a column another file lacks as NULL, so a
-    renamed label column would silently drop that file's judgements as missing.
+    renamed (or missing) label column would silently drop that file's judgements as
+    missing. A local folder's files are compared one by one from their footers (the
+    merged schema cannot see a file that lacks a column the others have when Spark took
+    its schema from one with it); otherwise the merged schema with Spark's.
     """
+    folder = Path(path) if path else None
+    if folder is not None and folder.is_dir():
+        import pyarrow.parquet as pq
+
+        files = sorted(
+            f
+            for f in folder.rglob("*")
+            if f.is_file()
+            and not f.name.startswith(("_", "."))
+            and f.suffix in (".parquet", ".pq")
+        )
+        columns = {f: set(pq.read_schema(f).names) for f in files}
+        every = set().union(*columns.values()) if columns else set()
+        for f, cols in columns.items():
+            if every - cols:
+                missing = ", ".join(map(repr, sorted(every - cols)))
+                raise AnnotationDataError(
+                    f"the Parquet files of the folder do not have the same columns: "
+                    f"{missing} not in {f.relative_to(folder)}.",
+                    source=name,
+                    hint="Give every file the same column names (rename the odd ones), or "
+                    "open the files one at a time.",
+                )
     one = set(first.columns)
     odd = [c for c in merged.columns if c not in one]
     if odd:

@@ -57,6 +57,17 @@ def test_a_folder_whose_files_differ_in_columns_is_refused(tmp_path):
         load(str(tmp_path / "f"), engine="spark")
 
 
+def test_a_folder_with_a_file_that_lacks_the_label_column_is_refused(tmp_path):
+    """The merged schema cannot see it when Spark took its schema from a file with the
+    column: the file's judgements had been dropped as missing labels (90 of 180)."""
+    df = frame()
+    (tmp_path / "f").mkdir()
+    df.iloc[:90].to_parquet(tmp_path / "f" / "a.parquet", index=False)
+    df.iloc[90:].drop(columns="label").to_parquet(tmp_path / "f" / "b.parquet", index=False)
+    with pytest.raises(AnnotationDataError, match=r"'label' not in b\.parquet"):
+        load(str(tmp_path / "f"), engine="spark")
+
+
 def test_a_folder_whose_files_differ_in_a_type_is_refused(tmp_path):
     df = pd.DataFrame({"item": np.arange(20) // 2, "annotator": ["a", "b"] * 10})
     (tmp_path / "f").mkdir()
