@@ -60,6 +60,18 @@ def _base(type_name: str) -> str:
     return "bool" if t in ("BOOLEAN", "BOOL") else "other"
 
 
+#: What Python's ``str.strip()`` (the in-memory loader's) removes: every whitespace
+#: character. Spark's ``chr`` wraps at 256, so Spark strips those below it (tab, newline,
+#: carriage return, the no-break space, ...) and not the rarer spaces from U+1680 up.
+_SPACES = tuple(c for c in range(0x3001) if chr(c).isspace())
+
+
+def _trim(text: str, text_type: str) -> str:
+    """SQL that strips every whitespace character from both ends of ``text``."""
+    codes = [c for c in _SPACES if c < 256] if text_type == "STRING" else list(_SPACES)
+    return f"TRIM(BOTH {' || '.join(f'chr({c})' for c in codes)} FROM {text})"
+
+
 def _tokens(texts: Sequence[str]) -> str:
     return ", ".join("'" + t.replace("'", "''") + "'" for t in sorted(set(texts)))
 
@@ -94,7 +106,8 @@ def column_text(column: str, type_name: str, text_type: str) -> str:
         text = column
     else:
         text = f"CAST({column} AS {text_type})"
-    return f"CASE WHEN LOWER(TRIM({text})) IN ({_tokens(tokens)}) THEN NULL ELSE TRIM({text}) END"
+    trimmed = _trim(text, text_type)
+    return f"CASE WHEN LOWER({trimmed}) IN ({_tokens(tokens)}) THEN NULL ELSE {trimmed} END"
 
 
 def raw_view(scan: str, columns: dict[str, tuple[str, str]], text_type: str) -> str:
@@ -120,7 +133,8 @@ def raw_view(scan: str, columns: dict[str, tuple[str, str]], text_type: str) -> 
         keep = role == "item" and _base(type_name) == "integer"
         exprs[role] = col if keep else column_text(col, type_name, text_type)
         if _base(type_name) == "text":
-            padded.append(f"({col} <> TRIM({col}) AND TRIM({col}) <> '')")
+            trimmed = _trim(col, text_type)
+            padded.append(f"({col} <> {trimmed} AND {trimmed} <> '')")
     blanks = f"CASE WHEN {' OR '.join(padded)} THEN 1 ELSE 0 END" if padded else "0"
     return (
         f"SELECT {exprs['item']} AS item, {exprs['annotator']} AS annotator, "

@@ -118,6 +118,20 @@ def test_blanks_around_ids_and_labels_are_dropped_as_in_memory(tmp_path):
         assert any("blanks" in m for m in lazy.report.messages())
 
 
+def test_tabs_and_no_break_spaces_are_stripped_as_python_strips_them(tmp_path):
+    """The memory loader strips every whitespace character (str.strip); SQL's TRIM strips
+    spaces only, so "joy\t" had been a category of its own and "NA\t" a label."""
+    df = frame()
+    df.loc[20, "label"] = "joy\t"
+    df.loc[21, "label"] = "NA\t"
+    df.loc[22, "item"] = "\u00a0item 7"
+    df.loc[24, "label"] = "\u2003sad"  # an em space
+    df.to_parquet(tmp_path / "t.parquet")
+    mem, lazy = both(tmp_path / "t.parquet")
+    assert sorted(lazy.categories) == sorted(mem.categories) == ["anger", "joy", "sad"]
+    same_report(mem, lazy)
+
+
 def test_nan_in_float_parquet_columns_is_missing(tmp_path):
     rng = np.random.default_rng(1)
     df = pd.DataFrame(

@@ -93,3 +93,13 @@ def test_csv_ids_and_labels_are_text_as_in_memory(tmp_path):
     same_report(mem, lazy)
     x = agreement.cohen_kappa(lazy)
     assert abs(float(x) - float(agreement.cohen_kappa(mem))) < 1e-12
+
+
+def test_tabs_around_labels_are_stripped_as_in_memory(tmp_path):
+    df = frame()
+    df.loc[20, "label"] = "joy\t"
+    df.loc[21, "label"] = "NA\u00a0"
+    df.to_parquet(tmp_path / "t.parquet")
+    mem, lazy = load(tmp_path / "t.parquet"), load(tmp_path / "t.parquet", engine="spark")
+    assert sorted(lazy.categories) == sorted(mem.categories) == ["anger", "joy", "sad"]
+    assert lazy.n_judgements == mem.n_judgements
