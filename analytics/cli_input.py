@@ -228,11 +228,14 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
 
 
 def engine_of(args: argparse.Namespace) -> str:
-    """The engine ``--engine`` names (``auto``: DuckDB for a big Parquet, CSV or TSV file)."""
+    """The engine ``--engine`` names (``auto``: DuckDB for a big Parquet, CSV or TSV file,
+    and for a folder of Parquet files, which only the engines read)."""
     engine = getattr(args, "engine", "memory")
     if engine != "auto":
         return engine
     path = Path(args.file)
+    if path.is_dir():
+        return "duckdb"
     if not path.is_file():
         return "memory"
     return default_engine(path.stat().st_size, path.suffix)

@@ -83,3 +83,22 @@ def test_dawid_skene_on_an_engine_says_its_labels_are_a_sample(capsys, tmp_path)
     assert len(pd.read_csv(out)) == 10_000
     payload = run_json(capsys, "dawid-skene", str(path), "--engine", "duckdb", "--json")
     assert (payload["items"], payload["items_with_labels"]) == (n, 10_000)
+
+
+def test_auto_sends_a_folder_of_parquet_files_to_duckdb(capsys, tmp_path):
+    """The memory loader reads files, not folders: --engine auto (the default) had sent a
+    folder there and failed with "this is a folder, not a file"."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    frame = random_frame(4, 80, 4, 3, 0.2)
+    frame.iloc[:150].to_parquet(folder / "a.parquet")
+    frame.iloc[150:].to_parquet(folder / "b.parquet")
+    out = run_json(capsys, "agreement", str(folder), "--bootstrap", "0", "--json")
+    single = tmp_path / "all.parquet"
+    frame.to_parquet(single)
+    same = run_json(
+        capsys, "agreement", str(single), "--engine", "duckdb", "--bootstrap", "0", "--json"
+    )
+    assert [c["value"] for c in out["coefficients"]] == pytest.approx(
+        [c["value"] for c in same["coefficients"]], nan_ok=True
+    )
