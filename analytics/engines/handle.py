@@ -21,7 +21,7 @@ import analytics.engines.queries as sql
 import analytics.engines.source as src
 from analytics._core.errors import AnnotationDataError
 from analytics._core.lazy import LazyAnnotations
-from analytics.data import LabelKind, LoadReport
+from analytics.data import LabelKind, LoadReport, detect_columns
 
 __all__ = ["EngineAnnotations", "Runner"]
 
@@ -158,9 +158,9 @@ class EngineAnnotations(LazyAnnotations):
         scan: str,
         name: str,
         *,
-        item: str = "item",
-        annotator: str = "annotator",
-        label: str = "label",
+        item: str | None = None,
+        annotator: str | None = None,
+        label: str | None = None,
         categories: Sequence[Any] | None = None,
         kind: str | LabelKind | None = None,
         duplicates: str = "error",
@@ -174,6 +174,7 @@ class EngineAnnotations(LazyAnnotations):
         self.runner, self.name, self.engine = runner, name, runner.engine
         self._pairs: dict[tuple[int | None, int | None], pd.DataFrame] = {}
         found = runner.columns(scan)
+        item, annotator, label = _roles(list(found), item, annotator, label)
         for role, col in (("item", item), ("annotator", annotator), ("label", label)):
             if col not in found:
                 raise AnnotationDataError(
@@ -394,3 +395,16 @@ class EngineAnnotations(LazyAnnotations):
             f"{self.n_annotators} annotators, {self.n_judgements} judgements, "
             f"{self.n_categories} categories, {self.kind.value})"
         )
+
+
+def _roles(found: list[str], *given: str | None) -> tuple[str, str, str]:
+    """The item, annotator and label columns: as given, else recognised by name as the
+    in-memory loader does (``doc_id``, ``worker_id``, ``answer``, ...), else the role's name."""
+    roles = ("item", "annotator", "label")
+    if all(given):
+        return given  # type: ignore[return-value]
+    try:
+        guessed = detect_columns(found)
+    except AnnotationDataError:  # ambiguous names: the role's own name, refused if absent
+        guessed = {}
+    return tuple(g or guessed.get(r) or r for r, g in zip(roles, given, strict=True))  # type: ignore[return-value]

@@ -45,7 +45,7 @@ def load_annotations(
     engine : {"memory", "duckdb", "spark"}, default "memory"
         Where the judgements are held and reduced.
     item, annotator, label : str or None, default None
-        Column names (engines: ``"item"``, ``"annotator"``, ``"label"`` when None).
+        Column names (None: recognised by name, as the in-memory loader does).
     categories : sequence or None, default None
         Declared categories in order (engines: by default the labels used, sorted).
     kind : str or None, default None
@@ -91,11 +91,7 @@ def load_annotations(
             f"options {sorted(memory_options)} are read by the memory engine only.",
             hint=f"Leave them out with engine={engine!r}.",
         )
-    names = {
-        "item": item or "item",
-        "annotator": annotator or "annotator",
-        "label": label or "label",
-    }
+    names = {"item": item, "annotator": annotator, "label": label}  # None: recognised by name
     if engine == "duckdb":
         runner: Runner = DuckRunner(memory_limit, temp_directory, threads)
         scan, name = duckdb_scan(source, runner, table)

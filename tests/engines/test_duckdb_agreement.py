@@ -108,7 +108,7 @@ def test_named_pair_and_csv_source(tmp_path):
 
 def test_faults_name_their_cause(tmp_path):
     df = random_frame(1, 10, 2, 2, 0.0)
-    df.rename(columns={"label": "answer"}).to_parquet(tmp_path / "x.parquet")
+    df.rename(columns={"label": "verdict"}).to_parquet(tmp_path / "x.parquet")
     with pytest.raises(AnnotationDataError, match=r"x\.parquet.*column 'label'"):
         load(tmp_path / "x.parquet", engine="duckdb")
     with pytest.raises(AnnotationDataError, match="no such file"):

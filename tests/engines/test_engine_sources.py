@@ -204,3 +204,15 @@ def test_the_engine_agreement_report_has_the_in_memory_columns():
     assert list(report.columns) == REPORT_COLUMNS
     assert report["se"].isna().all() and report["p_value"].isna().all()
     assert report["se_method"].str.contains("not computed on the duckdb engine").all()
+
+
+def test_columns_are_recognised_by_name_as_in_memory(tmp_path):
+    """doc_id, worker_id and answer load in memory; on DuckDB they had failed with "no item
+    column 'item'" unless named."""
+    df = frame().rename(columns={"item": "doc_id", "annotator": "worker_id", "label": "answer"})
+    df.to_parquet(tmp_path / "r.parquet")
+    mem, lazy = both(tmp_path / "r.parquet")
+    assert (lazy.n_items, lazy.n_judgements) == (mem.n_items, mem.n_judgements)
+    assert sorted(lazy.categories) == sorted(mem.categories)
+    named = load(tmp_path / "r.parquet", engine="duckdb", label="answer")
+    assert named.n_judgements == mem.n_judgements

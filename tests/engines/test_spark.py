@@ -83,6 +83,6 @@ def test_two_handles_on_one_session_keep_their_own_tables(spark):
 def test_spark_faults_name_their_cause(spark, tmp_path):
     with pytest.raises(AnnotationDataError, match="cannot read"):
         load(str(tmp_path / "missing.parquet"), engine="spark")
-    df = random_frame(3, 10, 2, 2, 0.0).rename(columns={"annotator": "worker"})
+    df = random_frame(3, 10, 2, 2, 0.0).rename(columns={"annotator": "person"})
     with pytest.raises(AnnotationDataError, match="column 'annotator'"):
         load(spark.createDataFrame(df))
