@@ -105,6 +105,10 @@ class LazyAnnotations(abc.ABC):
         Columns ``a, b, la, lb, n`` (integer codes); only the pair ``(a, b)`` when given.
         """
 
+    @abc.abstractmethod
+    def sharing_pairs(self) -> int:
+        """Annotator pairs ``a < b`` that judged at least one item in common."""
+
     # ------------------------------------------------------------------ noise tables
     @abc.abstractmethod
     def noise_split(self, chosen: list[int] | None) -> tuple[int, int, int, np.ndarray]:

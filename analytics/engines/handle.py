@@ -293,6 +293,13 @@ class EngineAnnotations(LazyAnnotations):
             )
         return self._pairs[key]
 
+    @cached_property
+    def _sharing(self) -> int:
+        return int(self.runner.fetch(sql.sharing_pairs()).iloc[0]["n"])
+
+    def sharing_pairs(self) -> int:
+        return self._sharing
+
     # ------------------------------------------------------------------ noise tables
     def noise_split(self, chosen: list[int] | None) -> tuple[int, int, int, np.ndarray]:
         """Items left out, taking part and disagreed on; counts on the disagreed items."""

@@ -108,6 +108,14 @@ def pair_table(a: int | None = None, b: int | None = None) -> str:
     )
 
 
+def sharing_pairs() -> str:
+    """The number ``n`` of annotator pairs ``a < b`` that judged an item in common."""
+    return (
+        f"SELECT COUNT(*) AS n FROM (SELECT DISTINCT x.annotator, y.annotator FROM {JUDGEMENTS} "
+        f"x JOIN {JUDGEMENTS} y ON x.item = y.item AND x.annotator < y.annotator) pairs"
+    )
+
+
 # ---------------------------------------------------------------------- noise (footnote 3)
 NOISE_ITEMS = "concord_noise_items"
 """Per item: judgements ``r`` by the chosen annotators, lowest and highest label."""

@@ -175,3 +175,29 @@ def test_ordinal_alpha_on_undeclared_text_says_which_order_it_used(tmp_path):
     same(
         agreement.krippendorff_alpha(lazy, "ordinal"), agreement.krippendorff_alpha(mem, "ordinal")
     )
+
+
+def test_the_pair_limit_counts_the_pairs_that_share_items(monkeypatch):
+    """The limit on the pairwise means counts annotator pairs that share an item, not all
+    possible pairs: 2,000 annotators of which few share items had been refused."""
+    import analytics.agreement.on_engine as eng
+
+    rng = np.random.default_rng(0)
+    rows = [  # 30 annotators (435 possible pairs); only (a0, a1) and (a2, a3) share items
+        (f"i{i}", f"a{a}", int(rng.integers(0, 3)))
+        for i in range(60)
+        for a in ((0, 1) if i % 2 else (2, 3))
+    ] + [(f"solo{a}", f"a{a}", 0) for a in range(4, 30)]
+    df = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    lazy = load(df, engine="duckdb")
+    assert lazy.n_annotators == 30 and lazy.sharing_pairs() == 2
+    monkeypatch.setattr(eng, "MAX_ENGINE_PAIRS", 10)  # below the 435 possible pairs
+    report = agreement.agreement_report(lazy, n_boot=0)
+    light = report[report["coefficient"].str.contains("Light")].iloc[0]
+    memory = agreement.agreement_report(load(df), n_boot=0)
+    expected = memory[memory["coefficient"].str.contains("Light")].iloc[0]["value"]
+    assert light["value"] == pytest.approx(expected)
+    monkeypatch.setattr(eng, "MAX_ENGINE_PAIRS", 1)
+    report = agreement.agreement_report(load(df, engine="duckdb"), n_boot=0)
+    light = report[report["coefficient"].str.contains("Light")].iloc[0]
+    assert np.isnan(light["value"]) and "2 annotator pairs share items" in light["note"]
