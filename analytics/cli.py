@@ -51,6 +51,7 @@ from analytics.cli_input import (
     add_loader_options,
     batch_suffix,
     categories_from,
+    cli_words,
     emit,
     fractional_counts,
     load,
@@ -530,7 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with memory_budget(budget) if budget else contextlib.nullcontext():
             args.func(args)
     except AnnotationDataError as exc:
-        print(f"concord: error: {exc}", file=sys.stderr)
+        print(f"concord: error: {cli_words(str(exc))}", file=sys.stderr)
         return 2
     except CliError as exc:
         print(f"concord: error: {exc}", file=sys.stderr)

@@ -37,6 +37,7 @@ __all__ = [
     "batch_suffix",
     "categories_from",
     "clean",
+    "cli_words",
     "emit",
     "engine_of",
     "fractional_counts",
@@ -213,6 +214,33 @@ def fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
     table = read_table(args.file, format=args.format)[0]
     counts = count_matrix_of(table, categories_from(args.categories), str(args.file))[0]
     return None if np.allclose(counts, np.rint(counts)) else table
+
+
+#: Library spellings in error messages and their command-line options.
+_CLI_WORDS = (
+    (re.compile(r"\b(item|annotator|label)=\.\.\."), r"--\1 COLUMN"),
+    (re.compile(r"\b(duplicates|engine|kind)='([\w-]+)'"), r"--\1 \2"),
+    (re.compile(r"\b(duplicates|engine|kind)=\{?'?([\w-]+)'?\}?(?=[.,;)\s]|$)"), r"--\1 \2"),
+    (re.compile(r"\bsmoothing=([\d.]*\d)"), r"--smoothing \1"),
+    (re.compile(r"\bmemory_limit\b"), "--memory-limit"),
+)
+
+
+def cli_words(message: str) -> str:
+    """An error message as the command line says it: one line, with the options' names.
+
+    The library's messages name keywords (``item=...``, ``engine='memory'``); on the command
+    line they read ``--item COLUMN``, ``--engine memory``.
+
+    Examples
+    --------
+    >>> cli_words("no item column 'item'. Name it with item=... or engine='memory'.")
+    "no item column 'item'. Name it with --item COLUMN or --engine memory."
+    """
+    text = " ".join(message.split())
+    for pattern, replacement in _CLI_WORDS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:

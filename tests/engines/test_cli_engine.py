@@ -102,3 +102,14 @@ def test_auto_sends_a_folder_of_parquet_files_to_duckdb(capsys, tmp_path):
     assert [c["value"] for c in out["coefficients"]] == pytest.approx(
         [c["value"] for c in same["coefficients"]], nan_ok=True
     )
+
+
+def test_engine_errors_name_the_command_lines_options(capsys, tmp_path):
+    """A library hint ("Name it with item=...") read wrongly on the command line."""
+    frame = random_frame(4, 20, 3, 3, 0.0).rename(columns={"item": "thing"})
+    path = tmp_path / "x.parquet"
+    frame.to_parquet(path)
+    assert main(["agreement", str(path), "--engine", "duckdb", "--bootstrap", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "Name it with --item COLUMN" in err and "item=..." not in err
+    assert err.count("\n") == 1  # one line
