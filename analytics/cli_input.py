@@ -223,6 +223,7 @@ _CLI_WORDS = (
     (re.compile(r"\b(duplicates|engine|kind)=\{?'?([\w-]+)'?\}?(?=[.,;)\s]|$)"), r"--\1 \2"),
     (re.compile(r"\bsmoothing=([\d.]*\d)"), r"--smoothing \1"),
     (re.compile(r"\bmemory_limit\b"), "--memory-limit"),
+    (re.compile(r"\b([Ll])eave (weights|categories|kind)=None\b"), r"\1eave out --\2"),
 )
 
 

@@ -113,3 +113,9 @@ def test_engine_errors_name_the_command_lines_options(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "Name it with --item COLUMN" in err and "item=..." not in err
     assert err.count("\n") == 1  # one line
+
+
+def test_weights_refused_on_an_engine_say_which_option_to_leave_out(capsys, parquet):
+    assert main(["agreement", parquet, "--engine", "duckdb", "--weights", "linear"]) == 2
+    err = capsys.readouterr().err
+    assert "Leave out --weights" in err and "weights=None" not in err
