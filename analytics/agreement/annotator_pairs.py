@@ -260,7 +260,8 @@ def pair_mean(p: Prepared, weights: Weights, which: str, name: str) -> Built:
         return bad, None
     w_or_none, wlabel = agreement_weights(ann, weights)
     if ann.n_annotators < 2:
-        return undefined(f"only one annotator: {name} compares pairs of annotators"), None
+        who = "no annotator" if ann.n_annotators == 0 else "only one annotator"
+        return undefined(f"{who}: {name} compares pairs of annotators"), None
     if p.n_judgement_pairs == 0:
         return undefined("no two annotators judged a common item"), None
     total, n_ok, few = 0.0, 0, 0

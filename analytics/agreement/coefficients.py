@@ -361,7 +361,8 @@ def build_conger(p: Prepared, weights: Weights = None) -> Built:
     if bad is not None:
         return bad, None
     if ann.n_annotators < 2:
-        return undefined("only one annotator: Conger's kappa compares annotators"), None
+        who = "no annotator" if ann.n_annotators == 0 else "only one annotator"
+        return undefined(f"{who}: Conger's kappa compares annotators"), None
     if p.n_pairable == 0:
         return undefined(NO_PAIRS), None
     check_budget(

@@ -150,7 +150,8 @@ def kappa_max(ann: Annotations | pd.DataFrame, a: Any = None, b: Any = None) -> 
     if bad is not None:
         return bad
     if ann.n_annotators < 2:
-        return undefined("only one annotator: kappa maximum compares pairs of annotators")
+        who = "no annotator" if ann.n_annotators == 0 else "only one annotator"
+        return undefined(f"{who}: kappa maximum compares pairs of annotators")
     p = prepare(ann)
     q = p.q
     if a is not None or b is not None:

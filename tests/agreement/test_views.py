@@ -283,3 +283,12 @@ def test_the_easy_items_sentence_tells_the_two_shares_apart():
 
     text = reading("Fleiss' kappa", 0.2904, agreed_share=0.29)
     assert "about 29.04% of items easy" in text and "only 29.00% are" in text
+
+
+def test_no_annotator_is_not_called_one_annotator():
+    from analytics.agreement import agreement_report
+
+    empty = load_sample("crowd_intents").subset(annotators=[])
+    notes = agreement_report(empty, n_boot=0)["note"]
+    assert not notes.str.contains("only one annotator").any()
+    assert notes.str.contains("no annotator: Cohen's kappa compares pairs").any()
