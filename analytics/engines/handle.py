@@ -19,7 +19,8 @@ import pandas as pd
 
 import analytics.engines.queries as sql
 import analytics.engines.source as src
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
+from analytics._core.formatting import format_count
 from analytics._core.lazy import LazyAnnotations
 from analytics.data import LabelKind, LoadReport, detect_columns
 
@@ -216,9 +217,20 @@ class EngineAnnotations(LazyAnnotations):
                 "no row is a judgement (every label is missing).", source=name
             )
         if self.has_repeats and duplicates == "error":
+            seen = runner.fetch(  # a few examples, as the in-memory loader names them
+                f"SELECT item, annotator, COUNT(*) AS n FROM {sql.SOURCE} WHERE label IS NOT "
+                "NULL GROUP BY item, annotator HAVING COUNT(*) > 1 ORDER BY item, annotator "
+                "LIMIT 3"
+            )
+            shown = "; ".join(
+                f"annotator {show_text(r.annotator)} on item {show_text(r.item)} "
+                f"({int(r.n)} times)"
+                for r in seen.itertuples()
+            )
+            extra = self.n_judgements - int(size["coders"])
             raise AnnotationDataError(
-                f"{self.n_judgements - int(size['coders']):,} repeated judgements (an annotator "
-                "judged an item more than once).",
+                f"{format_count(extra, 'repeated judgement')} (an annotator judged an item "
+                f"more than once), e.g. {shown}.",
                 source=name,
                 hint="Pass duplicates='keep' to keep them (Dawid-Skene uses them).",
             )

@@ -113,8 +113,13 @@ def test_faults_name_their_cause(tmp_path):
         load(tmp_path / "x.parquet", engine="duckdb")
     with pytest.raises(AnnotationDataError, match="no such file"):
         load(tmp_path / "nope.parquet", engine="duckdb")
-    with pytest.raises(AnnotationDataError, match="repeated judgements"):
+    first = df.iloc[0]
+    with pytest.raises(AnnotationDataError, match="1 repeated judgement ") as err:
         load(pd.concat([df, df.iloc[:1]]), engine="duckdb")
+    # an example, as the in-memory loader names its repeats
+    assert f"e.g. annotator '{first['annotator']}' on item '{first['item']}' (2 times)" in str(
+        err.value
+    )
     with pytest.raises(AnnotationDataError, match="outside the declared"):
         load(df, engine="duckdb", categories=[1])
     with pytest.raises(AnnotationDataError, match="unknown engine"):
