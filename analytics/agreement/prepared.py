@@ -25,6 +25,7 @@ from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic, Patterns
 from analytics._core.budget import budget_bytes, check_budget
+from analytics._core.ids import name_ranks
 from analytics.agreement.coincidence import pairs_after, pairs_within_groups
 from analytics.data import Annotations, anonymous_annotators, as_annotations
 
@@ -271,13 +272,26 @@ class Prepared:
 
     @cached_property
     def patterns(self) -> Patterns:
-        """Items grouped by identical judgements (only the bootstrap needs them)."""
+        """Items grouped by identical judgements (only the bootstrap needs them).
+
+        In the data's own order, not the file's: patterns are keyed by the annotators' and
+        categories' name ranks, and items are drawn by their names' rank, so the same
+        judgements in another row order resample alike (codes follow first appearance).
+        """
         ann = self.ann
+        by_name = np.argsort(name_ranks(ann.items), kind="stable")  # item codes, by name
         if self.repeats or ann.n_annotators > 64:
-            return Patterns.identity(ann.n_items)
+            return Patterns(np.arange(ann.n_items), by_name, np.ones(ann.n_items, np.int64))
+        a_rank, l_rank = name_ranks(ann.annotators), name_ranks(ann.categories)
+        if ann.is_multilabel:  # label codes are label sets: rank them by their categories
+            sets = np.asarray(ann.label_sets_table)[:, np.argsort(l_rank)]
+            order = np.lexsort(sets.T[::-1]) if sets.size else np.arange(len(sets))
+            l_rank = np.empty(len(sets), np.int64)
+            l_rank[order] = np.arange(len(sets))
         wide = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
-        wide[self.item, self.annotator] = self.label
-        return Patterns.from_keys(wide)
+        wide[self.item, a_rank[self.annotator]] = l_rank[self.label]
+        grouped = Patterns.from_keys(wide)
+        return Patterns(grouped.of_item[by_name], grouped.first_item, grouped.multiplicity)
 
 
 def coders(ann: Annotations | pd.DataFrame) -> Annotations:
