@@ -27,6 +27,7 @@ import pandas as pd
 
 from analytics._core.bootstrap import check_resampling
 from analytics._core.errors import AnnotationDataError, require
+from analytics._core.ids import name_ranks
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import DawidSkeneResult
 from analytics.models.registry import check_model, fit_model
@@ -79,9 +80,15 @@ class Uncertainty:
         return float((seen > 0).mean()) if len(seen) else float("nan")
 
 
-def resample_items(ann: Annotations, rng: np.random.Generator) -> tuple[Annotations, np.ndarray]:
+def resample_items(
+    ann: Annotations, rng: np.random.Generator, by_name: np.ndarray | None = None
+) -> tuple[Annotations, np.ndarray]:
     """One item bootstrap sample: I items drawn with replacement, each with all its
     judgements; a drawn twice item becomes two items.
+
+    ``by_name`` (the item codes in the sorted order of the item names, computed once per
+    bootstrap) makes the draws follow the data's own order, not the file's: the same
+    judgements in another row order then give the same resamples.
 
     Returns
     -------
@@ -91,6 +98,8 @@ def resample_items(ann: Annotations, rng: np.random.Generator) -> tuple[Annotati
     """
     n_i = ann.n_items
     drawn = rng.integers(0, n_i, n_i)
+    if by_name is not None:
+        drawn = by_name[drawn]
     order = np.argsort(ann.item_codes, kind="stable")
     per_item = np.bincount(ann.item_codes, minlength=n_i)
     starts = np.concatenate(([0], np.cumsum(per_item)[:-1]))
@@ -223,8 +232,9 @@ def bootstrap(
     changed = np.zeros(ann.n_items)
     counted = np.zeros(ann.n_items)
     full_top = result.posteriors.to_numpy().argmax(axis=1)
+    by_name = np.argsort(name_ranks(ann.items), kind="stable")  # draws in the data's order
     for b in range(n_boot):
-        sample, drawn = resample_items(ann, rng)
+        sample, drawn = resample_items(ann, rng, by_name)
         theta, pi, post = _refit(result, model, code(sample), seed)
         present = np.bincount(sample.annotator_codes, minlength=j) > 0
         thetas[b, present] = theta[present]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analytics import AnnotationDataError
@@ -81,3 +82,24 @@ def test_an_interval_that_excludes_its_estimate_is_withheld_with_a_note():
             table.loc[~kept & (table["fits"] > 1 if "fits" in table else True), "note"] == WITHHELD
         ).all()
     assert unc.annotator_accuracy.loc["w19", "note"] == WITHHELD
+
+
+def test_the_item_bootstrap_does_not_depend_on_the_row_order():
+    """Items are drawn by the rank of their names: the same judgements in another row order
+    give the same resamples, so the same intervals (up to where EM stops)."""
+    from analytics import load_annotations
+    from analytics.models import bootstrap, fit
+    from tests.helpers.paths import SAMPLE_DATA
+
+    rows = pd.read_csv(SAMPLE_DATA / "crowd_intents.csv")
+    one = load_annotations(rows)
+    other = load_annotations(rows.sample(frac=1, random_state=5))
+    a = bootstrap(one, fit(one, "dawid_skene"), n_boot=20)
+    b = bootstrap(other, fit(other, "dawid_skene"), n_boot=20)
+    cols = ["estimate", "low", "high"]
+    acc_a = a.annotator_accuracy[cols]
+    acc_b = b.annotator_accuracy.loc[acc_a.index, cols]
+    np.testing.assert_allclose(acc_a.to_numpy(float), acc_b.to_numpy(float), atol=1e-3)
+    pd.testing.assert_series_equal(
+        a.label_changes.sort_index(), b.label_changes.sort_index(), atol=1e-9
+    )
