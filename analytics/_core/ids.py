@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["id_positions", "name_ranks"]
+__all__ = ["id_positions", "name_order", "name_ranks"]
 
 
 def id_positions(keys: Iterable[Any], index: pd.Index) -> np.ndarray:
@@ -76,8 +76,32 @@ def name_ranks(names: pd.Index) -> np.ndarray:
     >>> name_ranks(pd.Index(["b", "a", "c"])).tolist()
     [1, 0, 2]
     """
-    # a str Index (what the loader gives) sorts in Arrow, not per name in Python
-    order = np.asarray(pd.Index(names).astype(str).argsort(kind="stable"), np.int64)
+    order = name_order(names)
     ranks = np.empty(len(order), np.int64)
     ranks[order] = np.arange(len(order))
     return ranks
+
+
+def name_order(names: pd.Index) -> np.ndarray:
+    """The codes in the sorted order of their names' text: the inverse of :func:`name_ranks`
+    (``name_order(names)[name_ranks(names)]`` is ``0 .. n - 1``), for drawing in that order.
+
+    Parameters
+    ----------
+    names : pandas.Index
+        Item, annotator or category names, unique.
+
+    Returns
+    -------
+    ndarray of int64, shape (len(names),)
+        ``order[k]`` is the code of the k-th name as text (ties keep their code order).
+
+    Examples
+    --------
+    >>> name_order(pd.Index(["b", "a", "c"])).tolist()
+    [1, 0, 2]
+    >>> name_order(pd.Index(["c", "a", "b"])).tolist()
+    [1, 2, 0]
+    """
+    # a str Index (what the loader gives) sorts in Arrow, not per name in Python
+    return np.asarray(pd.Index(names).astype(str).argsort(kind="stable"), np.int64)

@@ -25,7 +25,7 @@ from scipy import sparse
 
 from analytics._core.bootstrap import ItemStatistic, Patterns
 from analytics._core.budget import budget_bytes, check_budget
-from analytics._core.ids import name_ranks
+from analytics._core.ids import name_order, name_ranks
 from analytics.agreement.coincidence import pairs_after, pairs_within_groups
 from analytics.data import Annotations, anonymous_annotators, as_annotations
 
@@ -279,12 +279,12 @@ class Prepared:
         judgements in another row order resample alike (codes follow first appearance).
         """
         ann = self.ann
-        by_name = np.argsort(name_ranks(ann.items), kind="stable")  # item codes, by name
+        by_name = name_order(ann.items)  # item codes, by name
         if self.repeats or ann.n_annotators > 64:
             return Patterns(np.arange(ann.n_items), by_name, np.ones(ann.n_items, np.int64))
         a_rank, l_rank = name_ranks(ann.annotators), name_ranks(ann.categories)
         if ann.is_multilabel:  # label codes are label sets: rank them by their categories
-            sets = np.asarray(ann.label_sets_table)[:, np.argsort(l_rank)]
+            sets = np.asarray(ann.label_sets_table)[:, name_order(ann.categories)]
             order = np.lexsort(sets.T[::-1]) if sets.size else np.arange(len(sets))
             l_rank = np.empty(len(sets), np.int64)
             l_rank[order] = np.arange(len(sets))

@@ -27,7 +27,7 @@ import pandas as pd
 
 from analytics._core.bootstrap import check_resampling
 from analytics._core.errors import AnnotationDataError, require
-from analytics._core.ids import name_ranks
+from analytics._core.ids import name_order
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import DawidSkeneResult
 from analytics.models.registry import check_model, fit_model
@@ -232,7 +232,7 @@ def bootstrap(
     changed = np.zeros(ann.n_items)
     counted = np.zeros(ann.n_items)
     full_top = result.posteriors.to_numpy().argmax(axis=1)
-    by_name = np.argsort(name_ranks(ann.items), kind="stable")  # draws in the data's order
+    by_name = name_order(ann.items)  # draws in the data's order
     for b in range(n_boot):
         sample, drawn = resample_items(ann, rng, by_name)
         theta, pi, post = _refit(result, model, code(sample), seed)

@@ -27,7 +27,7 @@ from analytics._core.bootstrap import (
     percentile_interval,
 )
 from analytics._core.formatting import format_count
-from analytics._core.ids import name_ranks
+from analytics._core.ids import name_order
 from analytics.agreement import Coefficient
 from analytics.spans.matching import f1_from_totals, pair_counts, pairs_table
 from analytics.spans.model import SpanAnnotations, require_spans
@@ -149,7 +149,7 @@ def span_f1(
         defined = np.isfinite(pair_f1.reshape(n_pairs, m)).sum(axis=0)
         if n_boot and spans.n_items >= FEW_DOCUMENTS:  # fewer: no interval, as for items
             # documents drawn by the rank of their names: the file's order cannot move it
-            by_name = np.argsort(name_ranks(spans.items), kind="stable")
+            by_name = name_order(spans.items)
             patterns = Patterns(np.arange(spans.n_items), by_name, np.ones(spans.n_items, np.int64))
             reps = bootstrap_replicates({"f1": stat}, patterns, n_boot, seed)["f1"]
             reps = reps.reshape(-1, m)

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.formatting import format_count
-from analytics._core.ids import name_ranks
+from analytics._core.ids import name_order
 from analytics.agreement import Coefficient
 from analytics.spans.model import SpanAnnotations, require_spans
 
@@ -137,7 +137,7 @@ def unitizing_table(spans: SpanAnnotations) -> tuple[pd.DataFrame, str, int]:
     # gap at the end of one document runs on into the next, so the order changes D_e
     # (the sample read 0.6998 in file order and 0.7002 reversed); sorted, the value is a
     # function of the data alone, on Krippendorff's one continuum
-    order = np.argsort(name_ranks(spans.items), kind="stable")
+    order = name_order(spans.items)
     offset = np.empty(len(lengths), np.int64)
     offset[order] = np.concatenate([[0], np.cumsum(lengths[order])[:-1]])
     total = int(lengths.sum())
