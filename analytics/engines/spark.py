@@ -176,7 +176,7 @@ def spark_scan(source: Any, runner: SparkRunner) -> tuple[str, str]:
             frame = frame.csv(path)
         else:
             frame = reader.parquet(path)
-            _same_columns(frame, reader.option("mergeSchema", True).parquet(path), name, path)
+            _same_columns(reader, frame, name, path)
     except AnnotationDataError:
         raise
     except Exception as exc:  # Spark's AnalysisException (path not found, bad file)
@@ -185,51 +185,57 @@ def spark_scan(source: Any, runner: SparkRunner) -> tuple[str, str]:
     return view, name
 
 
-def _same_columns(first: Any, merged: Any, name: str, path: str = "") -> None:
-    """Refuse a folder whose files differ in columns.
+def _same_columns(reader: Any, first: Any, name: str, path: str) -> None:
+    """Refuse a folder whose files differ in columns or in a column's type.
 
     Spark takes one file's schema and reads a column another file lacks as NULL, so a
     renamed (or missing) label column would silently drop that file's judgements as
     missing. A local folder's files are compared one by one from their footers (the
     merged schema cannot see a file that lacks a column the others have when Spark took
-    its schema from one with it); otherwise the merged schema with Spark's.
+    its schema from one with it); a local file needs no check; any other path is checked
+    by merging the schemas in Spark (which also refuses differing types).
     """
-    folder = Path(path) if path else None
-    if folder is not None and folder.is_dir():
-        import pyarrow.parquet as pq
+    local = Path(path)
+    if local.is_file():
+        return
+    if not local.is_dir():
+        merged = reader.option("mergeSchema", True).parquet(path)
+        extra = [c for c in merged.columns if c not in set(first.columns)]
+        if extra:
+            _refuse_columns(f"{', '.join(map(repr, extra))} not in every file", name)
+        return
+    import pyarrow.parquet as pq
 
-        files = sorted(
-            f
-            for f in folder.rglob("*")
-            if f.is_file()
-            and not f.name.startswith(("_", "."))
-            and f.suffix in (".parquet", ".pq")
-        )
-        columns = {f: set(pq.read_schema(f).names) for f in files}
-        every = set().union(*columns.values()) if columns else set()
-        for f, cols in columns.items():
-            if every - cols:
-                missing = ", ".join(map(repr, sorted(every - cols)))
+    files = sorted(
+        f
+        for f in local.rglob("*")
+        if f.is_file() and not f.name.startswith(("_", ".")) and f.suffix in (".parquet", ".pq")
+    )
+    schemas = {f.relative_to(local): pq.read_schema(f) for f in files}
+    every = set().union(*(sch.names for sch in schemas.values()))
+    types: dict[str, tuple[Any, Any]] = {}  # column -> (file, type) where first seen
+    for f, sch in schemas.items():
+        if lacking := every - set(sch.names):
+            _refuse_columns(f"{', '.join(map(repr, sorted(lacking)))} not in {f}", name)
+        for field in sch:
+            seen = types.setdefault(field.name, (f, field.type))
+            if seen[1] != field.type:
                 raise AnnotationDataError(
-                    f"the Parquet files of the folder do not have the same columns: "
-                    f"{missing} not in {f.relative_to(folder)}.",
+                    f"the Parquet files of the folder give a column different types: "
+                    f"{field.name!r} is {seen[1]} in {seen[0]} and {field.type} in {f}.",
                     source=name,
-                    hint="Give every file the same column names (rename the odd ones), or "
-                    "open the files one at a time.",
+                    hint="Write every file with the same column types (or open the files one "
+                    "at a time).",
                 )
-    one = set(first.columns)
-    odd = [c for c in merged.columns if c not in one]
-    if odd:
-        which = (
-            f"columns {', '.join(map(repr, odd))} are" if len(odd) > 1 else f"column {odd[0]!r} is"
-        )
-        raise AnnotationDataError(
-            f"the Parquet files of the folder do not have the same columns: {which} not in "
-            "every file.",
-            source=name,
-            hint="Give every file the same column names (rename the odd ones), or open the "
-            "files one at a time.",
-        )
+
+
+def _refuse_columns(where: str, name: str) -> None:
+    raise AnnotationDataError(
+        f"the Parquet files of the folder do not have the same columns: {where}.",
+        source=name,
+        hint="Give every file the same column names (rename the odd ones), or open the files "
+        "one at a time.",
+    )
 
 
 def spark_error(exc: Exception, source: str | None) -> AnnotationDataError:
