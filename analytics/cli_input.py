@@ -219,8 +219,7 @@ def fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
 #: Library spellings in error messages and their command-line options.
 _CLI_WORDS = (
     (re.compile(r"\b(item|annotator|label)=\.\.\."), r"--\1 COLUMN"),
-    (re.compile(r"\b(duplicates|engine|kind)='([\w-]+)'"), r"--\1 \2"),
-    (re.compile(r"\b(duplicates|engine|kind)=\{?'?([\w-]+)'?\}?(?=[.,;)\s]|$)"), r"--\1 \2"),
+    (re.compile(r"\b(duplicates|engine|kind)='?([\w-]+)'?"), r"--\1 \2"),
     (re.compile(r"\bsmoothing=([\d.]*\d)"), r"--smoothing \1"),
     (re.compile(r"\bmemory_limit\b"), "--memory-limit"),
     (re.compile(r"\b([Ll])eave (weights|categories|kind)=None\b"), r"\1eave out --\2"),
