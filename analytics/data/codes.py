@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = [
+    "category_codes",
     "few_dictionary_encode",
     "first_positions",
     "first_seen",
@@ -95,6 +96,44 @@ def run_dictionary_encode(
     head_codes = head_codes.astype(np.int32, copy=False)
     new = first_positions(head_codes, len(encoded.dictionary))  # the first run of each value
     return np.repeat(head_codes, lengths), encoded.dictionary, (starts[new], lengths[new])
+
+
+def category_codes(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A categorical column's codes renumbered in first-seen order, unused categories dropped.
+
+    What ``pandas.factorize`` gives for the column's values, read from the codes alone:
+    which categories occur (one count over the codes), where each first occurs (a
+    prefix scan, :func:`first_positions`), one gather. Used for text columns the
+    Parquet reader returns as dictionaries (``read_dictionary``): 2 M cells of 300
+    annotators take 4 ms of CPU, against 20 ms to look each text up
+    (:func:`few_dictionary_encode`) after decoding it.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n_cells,)
+        Category codes, -1 for a missing cell.
+    n : int
+        How many categories there are.
+
+    Returns
+    -------
+    new_codes : ndarray of int32
+        Codes 0, 1, ... by first appearance; -1 stays -1.
+    order : ndarray of int64
+        The category of each new code.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in category_codes(np.array([2, -1, 2, 0], np.int8), 4)]
+    [[0, -1, 0, 1], [2, 0]]
+    """
+    used = np.bincount(np.asarray(codes, np.intp) + 1, minlength=n + 1)[1:] > 0
+    first = first_positions(codes, n, needed=used)
+    kept = np.flatnonzero(used)
+    order = kept[np.argsort(first[kept], kind="stable")]  # every used code is found
+    remap = np.full(n + 1, -1, np.int32)  # the last slot answers code -1
+    remap[order] = np.arange(len(order), dtype=np.int32)
+    return remap[codes], order
 
 
 #: Cells :func:`few_dictionary_encode` reads to learn the distinct values.

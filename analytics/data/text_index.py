@@ -13,7 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.data.codes import few_dictionary_encode, run_dictionary_encode
+from analytics.data.codes import category_codes, few_dictionary_encode, run_dictionary_encode
 
 __all__ = [
     "arrow_factorize",
@@ -55,7 +55,11 @@ def factorize_runs(
     s: pd.Series,
 ) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np.ndarray] | None]:
     """:func:`arrow_factorize`, and each value's first run when encoded by runs."""
-    if not (isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow"):
+    if isinstance(s.dtype, pd.CategoricalDtype) and _arrow_text(s.dtype.categories.dtype):
+        # text read as a dictionary (the Parquet reader's columns of few values)
+        codes, order = category_codes(s.array.codes, len(s.dtype.categories))
+        return codes, s.dtype.categories.take(order), None
+    if not _arrow_text(s.dtype):
         codes, uniques = pd.factorize(s, use_na_sentinel=True)
         return np.asarray(codes, np.int64), pd.Index(uniques), None
     values = pa.chunked_array(s.array.__arrow_array__())
@@ -76,6 +80,10 @@ def factorize_runs(
         start += len(chunk)
     dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else pa.array([], pa.string())
     return codes, pd.Index(pd.array(dictionary, dtype=s.dtype)), None
+
+
+def _arrow_text(dtype: object) -> bool:
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
 
 
 def text_missing(texts: pd.Index, tokens: frozenset) -> tuple[np.ndarray, bool]:
