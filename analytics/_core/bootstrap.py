@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 _CELLS_PER_CHUNK = 4_000_000  # replicates x items drawn at once (32 MB of int64)
+#: A replicate within this much of the estimate (relative, for estimates above 1) is a tie.
+TIE_TOLERANCE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -259,7 +261,8 @@ def bca_interval(
 
     Notes
     -----
-    With :math:`G` the share of replicates below the estimate (ties count half),
+    With :math:`G` the share of replicates below the estimate (ties, within
+    :data:`TIE_TOLERANCE` for rounding, count half),
 
     .. math:: z_0 = \\Phi^{-1}(G),\\qquad
               a = \\frac{\\sum_i d_i^3}{6 (\\sum_i d_i^2)^{3/2}},\\quad
@@ -284,7 +287,12 @@ def bca_interval(
     n_ok = len(reps)
     if n_ok < 2 or not np.isfinite(estimate):
         return float("nan"), float("nan"), n_ok, float("nan"), False
-    share = ((reps < estimate).sum() + 0.5 * (reps == estimate).sum()) / n_ok
+    # ties within rounding: the estimate is summed in the data's row order, a replicate in
+    # its draw's order, so a replicate equal to it (common for a statistic of counts) can
+    # differ in the last bits, and an exact == moved z0 with the order of the rows
+    tol = TIE_TOLERANCE * max(1.0, abs(estimate))
+    tied = np.abs(reps - estimate) <= tol
+    share = ((reps < estimate - tol).sum() + 0.5 * tied.sum()) / n_ok
     if not 0.0 < share < 1.0:
         z0 = float("inf") if share else float("-inf")
         return float("nan"), float("nan"), n_ok, z0, False
