@@ -45,6 +45,7 @@ import numpy as np
 from analytics import AnnotationDataError, format_count, memory_budget
 from analytics.agreement import WEIGHT_FAMILIES
 from analytics.cli_input import (
+    HELP,
     CliError,
     Parser,
     add_engine_options,
@@ -394,28 +395,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("agreement", help="every agreement coefficient with intervals")
     add_loader_options(p)
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument(
-        "--bootstrap",
-        type=int,
-        default=1000,
-        help="bootstrap resamples (0: analytic intervals only)",
-    )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument(
-        "--population",
-        type=float,
-        default=None,
-        help="items in the population the data were drawn from: the analytic standard "
-        "errors get the finite-population correction 1 - n/N (default: infinite)",
-    )
-    p.add_argument(
-        "--weights",
-        choices=list(WEIGHT_FAMILIES),
-        help="weights of the weighted rows, Gwet's AC2 and weighted Cohen's kappa "
-        "(default: quadratic, shown for ordinal and numeric labels only)",
-    )
+    p.add_argument("--json", action="store_true", help=HELP["json"])
+    p.add_argument("--confidence", type=float, default=0.95, help=HELP["confidence"])
+    p.add_argument("--bootstrap", type=int, default=1000, help=HELP["bootstrap"])
+    p.add_argument("--seed", type=int, default=0, help=HELP["agreement_seed"])
+    p.add_argument("--population", type=float, default=None, help=HELP["population"])
+    p.add_argument("--weights", choices=list(WEIGHT_FAMILIES), help=HELP["weights"])
     add_engine_options(p)
     p.set_defaults(func=cmd_agreement)
 
@@ -424,8 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n", type=int, help="by hand: number of items")
     p.add_argument("--d", type=int, help="by hand: number of items the annotators disagreed on")
     p.add_argument("--p", type=float, help="by hand: chance that annotators agree on a hard item")
-    p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--confidence", type=float, default=0.95, help=HELP["confidence"])
+    p.add_argument("--json", action="store_true", help=HELP["json"])
     add_engine_options(p)
     p.set_defaults(func=cmd_noise)
     for action in p._actions:  # FILE is optional for the by-hand form
@@ -433,60 +418,39 @@ def build_parser() -> argparse.ArgumentParser:
             action.nargs = "?"
             action.default = None
 
-    p = sub.add_parser(
-        "dawid-skene", help="the Dawid-Skene model's most likely labels, with confidence"
-    )
+    ds_help = {"help": HELP["dawid_skene"], "description": HELP["dawid_skene_description"]}
+    p = sub.add_parser("dawid-skene", **ds_help)
     add_loader_options(p)
     p.add_argument(
         "--out", help="write the model's labels (item, label, confidence, ...) to this CSV"
     )
-    p.add_argument(
-        "--gold",
-        metavar="FILE",
-        help="known gold labels (CSV with columns item, label): report the accuracy of "
-        "majority vote and of the model against them",
-    )
-    p.add_argument(
-        "--clamp",
-        action="store_true",
-        help="with --gold: fix those items to their gold label while fitting "
-        "(semi-supervised); clamped items are left out of the accuracy, so with every gold "
-        "item clamped no accuracy is reported (the JSON says why)",
-    )
-    p.add_argument("--max-iter", type=int, default=500)
-    p.add_argument(
-        "--tol",
-        type=float,
-        default=1e-7,
-        help="stop when the log-likelihood's relative change falls below this",
-    )
-    p.add_argument(
-        "--param-tol",
-        type=float,
-        default=None,
-        metavar="TOL",
-        help="also wait until no prevalence or confusion entry moves by TOL or more "
-        "(recommended on large data, e.g. 1e-4: see docs/scale.md)",
-    )
-    p.add_argument("--smoothing", type=float, default=0.01)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--gold", metavar="FILE", help=HELP["gold"])
+    p.add_argument("--clamp", action="store_true", help=HELP["clamp"])
+    p.add_argument("--max-iter", type=int, default=500, help=HELP["max_iter"])
+    p.add_argument("--tol", type=float, default=1e-7, help=HELP["tol"])
+    p.add_argument("--param-tol", type=float, metavar="TOL", help=HELP["param_tol"])
+    p.add_argument("--smoothing", type=float, default=0.01, help=HELP["smoothing"])
+    p.add_argument("--json", action="store_true", help=HELP["json"])
     add_engine_options(p)
     p.set_defaults(func=cmd_dawid_skene)
 
     p = sub.add_parser("next-batch", help="which items to send for another judgement")
     add_loader_options(p)
     p.add_argument("--budget", type=int, required=True, help="judgements to ask for")
-    p.add_argument("--cap", type=int, default=2, help="most judgements of one item")
-    p.add_argument("--stop-at", type=float, default=0.99, help="skip items this confident")
-    p.add_argument("--strategy", choices=("gain", "uncertainty", "random"), default="gain")
+    p.add_argument("--cap", type=int, default=2, help="most judgements of one item (default 2)")
+    p.add_argument(
+        "--stop-at", type=float, default=0.99, help="skip items this confident (default 0.99)"
+    )
+    strategies = ("gain", "uncertainty", "random")
+    p.add_argument("--strategy", choices=strategies, default="gain", help=HELP["strategy"])
     p.add_argument("--assign", action="store_true", help="name an annotator per judgement")
     p.add_argument(
         "--per-annotator",
         type=int,
         help="with --assign: most judgements one annotator gets (default: no limit)",
     )
-    p.add_argument("--target", type=float, default=0.95, help="accuracy for the plan")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--target", type=float, default=0.95, help=HELP["target"])
+    p.add_argument("--seed", type=int, default=0, help=HELP["next_seed"])
     p.add_argument("-o", "--output", help="write the batch to this file")
     p.add_argument(
         "--as",
@@ -494,31 +458,16 @@ def build_parser() -> argparse.ArgumentParser:
         choices=BATCH_FORMATS,
         help="the format of the batch file -o writes (default csv)",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=HELP["json"])
     p.set_defaults(func=cmd_next_batch)
 
     p = sub.add_parser("report", help="self-contained HTML report (or zip of CSVs with --zip)")
     add_loader_options(p)
     p.add_argument("-o", "--output", required=True, help="report.html (or .zip)")
     p.add_argument("--title", help="report title")
-    p.add_argument(
-        "--bootstrap",
-        type=int,
-        default=1000,
-        help="bootstrap resamples for the agreement intervals (default 1000, as `agreement` "
-        "and the app; 0 for analytic intervals only)",
-    )
-    p.add_argument(
-        "--gold",
-        help="known true labels of some items (CSV: item, label): the overview judges the "
-        "labels' error against them",
-    )
-    p.add_argument(
-        "--zip",
-        action="store_true",
-        help="a zip with the report and every table as CSV (the output must end in .zip; "
-        "an output ending in .zip is a zip anyway)",
-    )
+    p.add_argument("--bootstrap", type=int, default=1000, help=HELP["report_bootstrap"])
+    p.add_argument("--gold", help=HELP["report_gold"])
+    p.add_argument("--zip", action="store_true", help=HELP["zip"])
     p.set_defaults(func=cmd_report)
     return parser
 
@@ -547,3 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     return 0
+
+
+if __name__ == "__main__":  # python -m analytics.cli, as python -m analytics and `concord`
+    raise SystemExit(main())

@@ -28,6 +28,7 @@ LIMIT_FIELDS = tuple(f.name for f in fields(Limits))
 __all__ = [
     "BATCH_SUFFIXES",
     "ENGINE_THRESHOLD_BYTES",
+    "HELP",
     "JSON_VERSION",
     "LIMIT_FIELDS",
     "CliError",
@@ -46,6 +47,46 @@ __all__ = [
     "records",
     "tool_options",
 ]
+
+
+#: Help texts of the commands' own options (here, so that :mod:`analytics.cli` stays small).
+HELP = {
+    "json": "machine-readable output (every column; keys listed in the README, 'Command line')",
+    "confidence": "confidence level of the intervals and bounds (default 0.95)",
+    "bootstrap": "bootstrap resamples for the intervals (default 1000; 0: analytic intervals only)",
+    "agreement_seed": "seed of the bootstrap resamples (default 0)",
+    "population": "items in the population the data were drawn from: the analytic standard "
+    "errors get the finite-population correction 1 - n/N (default: infinite)",
+    "weights": "weights of the weighted rows, Gwet's AC2 and weighted Cohen's kappa "
+    "(default: quadratic, shown for ordinal and numeric labels only)",
+    "dawid_skene": "the Dawid-Skene model's most likely labels, with confidence",
+    "dawid_skene_description": "Fit the Dawid-Skene model (full confusion matrices) and print "
+    "each item's most likely label with its confidence. This command fits Dawid-Skene only; "
+    "the app's Gold labels page, and analytics.models.fit(ann) in Python, default to 'auto', "
+    "a stack of six annotator models chosen without gold (docs/models.md).",
+    "gold": "known gold labels (CSV with columns item, label): report the accuracy of "
+    "majority vote and of the model against them",
+    "clamp": "with --gold: fix those items to their gold label while fitting "
+    "(semi-supervised); clamped items are left out of the accuracy, so with every gold "
+    "item clamped no accuracy is reported (the JSON says why)",
+    "max_iter": "most EM iterations (default 500)",
+    "tol": "stop when the log-likelihood's relative change falls below this (default 1e-7)",
+    "param_tol": "also wait until no prevalence or confusion entry moves by TOL or more "
+    "(default: not checked; recommended on large data, e.g. 1e-4: see docs/scale.md)",
+    "smoothing": "pseudo-count added to every confusion cell and prevalence count, a MAP "
+    "estimate (default 0.01; 0: unsmoothed maximum likelihood)",
+    "strategy": "gain (default): the largest expected information gain; uncertainty: the "
+    "least confident items; random: for comparison",
+    "target": "accuracy the plan aims at (default 0.95): how many judgements per item a new "
+    "run, a fresh campaign with this annotator pool and k judgements per item, needs",
+    "next_seed": "seed of the random choices and of the plan's simulation (default 0)",
+    "report_bootstrap": "bootstrap resamples for the agreement intervals (default 1000, as "
+    "`agreement` and the app; 0 for analytic intervals only)",
+    "report_gold": "known true labels of some items (CSV: item, label): the overview judges "
+    "the labels' error against them",
+    "zip": "a zip with the report and every table as CSV (the output must end in .zip; "
+    "an output ending in .zip is a zip anyway)",
+}
 
 
 class CliError(Exception):
@@ -114,12 +155,26 @@ def add_loader_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--item", help="item column (default: detected)")
     g.add_argument("--annotator", help="annotator column (default: detected)")
     g.add_argument("--label", help="label column (default: detected)")
-    g.add_argument("--format", choices=["csv", "tsv", "json", "jsonl", "excel", "parquet"])
+    g.add_argument(
+        "--format",
+        choices=["csv", "tsv", "json", "jsonl", "excel", "parquet"],
+        help="the file's format (default: from the extension, else the content)",
+    )
     g.add_argument(
         "--sep", dest="multilabel_sep", help="multi-label separator, e.g. ';' ('' to never split)"
     )
-    g.add_argument("--duplicates", choices=["error", "first", "last", "keep"], default="error")
-    g.add_argument("--kind", choices=["nominal", "ordinal", "numeric", "multilabel"])
+    g.add_argument(
+        "--duplicates",
+        choices=["error", "first", "last", "keep"],
+        default="error",
+        help="an annotator judging an item twice: an error (default), or the first, the last "
+        "or every judgement kept",
+    )
+    g.add_argument(
+        "--kind",
+        choices=["nominal", "ordinal", "numeric", "multilabel"],
+        help="the labels' kind (default: inferred; up to 12 whole-number codes load as nominal)",
+    )
     g.add_argument(
         "--layout",
         choices=["long", "wide", "counts", "contingency"],

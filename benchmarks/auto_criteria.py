@@ -1,4 +1,4 @@
-"""Which gold-free criterion would make ``model="auto"`` pick the more accurate models? (issue 15)
+"""Which gold-free criterion would make ``model="auto"`` pick the more accurate models?
 
 ``analytics.models.fit(ann)`` stacks the models with the weights that best predict held-out
 judgements (item-grouped cross-validation, :mod:`analytics.models.heldout`). On three public

@@ -1,6 +1,6 @@
 """Agreement benchmarks: our coefficients against the anchor libraries, side by side.
 
-    python -m benchmarks.bench_agreement            # sizes of issue 3
+    python -m benchmarks.bench_agreement            # the README's sizes
     python -m benchmarks.bench_agreement --quick    # a tenth of the sizes
     python -m benchmarks.bench_agreement --heavy    # also the krippendorff package on
                                                     # 200 distinct values (~9 GB, ~25 s)

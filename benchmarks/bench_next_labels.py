@@ -1,4 +1,4 @@
-"""Benchmark: next labels at scale (issue 16).
+"""Benchmark: next labels at scale (``expected_gain`` and ``next_batch``, 200,000 items).
 
 Targets: ``expected_gain`` over 200,000 items x 5 categories x 1,000 annotators in
 best-annotator mode under 1 s; ``next_batch`` of 10,000 judgements under 2 s. The model is

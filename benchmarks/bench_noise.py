@@ -1,4 +1,4 @@
-"""Benchmark: the noise calculator (Beigman Klebanov & Beigman 2009), issue 5's targets.
+"""Benchmark: the noise calculator (Beigman Klebanov & Beigman 2009) against its targets.
 
 Targets: ``noise_bound`` with n = 10,000,000 well under a second, exact in log space;
 ``noise_from_annotations`` with per-item p (uneven coverage) on 100,000 items under 2 s.
@@ -15,7 +15,7 @@ the same numbers, timed in the same run:
 
 Usage::
 
-    python -m benchmarks.bench_noise            # issue sizes
+    python -m benchmarks.bench_noise            # full sizes
     python -m benchmarks.bench_noise --quick    # n = 1,000,000 and 10,000 items
 """
 

@@ -1,6 +1,6 @@
 """How fast does every page answer? First render and rerun, measured with AppTest.
 
-    python -m benchmarks.bench_pages            # 100,000 judgements (issue 7's size)
+    python -m benchmarks.bench_pages            # 100,000 judgements (the README's size)
     python -m benchmarks.bench_pages --quick    # 20,000 judgements
     python -m benchmarks.bench_pages --crowd    # 1,000,000 judgements, 1,000 annotators
     python -m benchmarks.bench_pages --crowd --pages noise overview   # some pages only
@@ -8,7 +8,7 @@
 The data: 20,000 items x 5 judgements from 200 simulated annotators over 4 categories
 (multi-label pages: 20,000 items x 5 annotators x 6 categories). For each page it times
 the first render (an empty cache: what a visitor waits for the first time) and a rerun
-after changing one control (what they wait for when they filter). Targets (issue 7):
+after changing one control (what they wait for when they filter). Targets:
 first render < 3 s, rerun < 0.5 s. Prints a markdown table for the README.
 """
 
@@ -106,7 +106,7 @@ def main() -> None:
     parser.add_argument(
         "--crowd",
         action="store_true",
-        help="1,000,000 judgements (200,000 items x 5) from 1,000 annotators (issue 17)",
+        help="1,000,000 judgements (200,000 items x 5) from 1,000 annotators (the README's crowd-scale table)",
     )
     parser.add_argument("--pages", nargs="*", help="only these pages")
     args = parser.parse_args()

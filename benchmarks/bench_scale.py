@@ -1,4 +1,4 @@
-"""Benchmark: Concord past one machine, 10^6 to 10^8 judgements on DuckDB (issue 18).
+"""Benchmark: Concord past one machine, 10^6 to 10^8 judgements on DuckDB.
 
 Simulated Parquet files (10 judgements per item, 10,000 annotators, 5 categories, drawn
 from a Dawid-Skene model) are analysed on the DuckDB engine with a fixed ``memory_limit``:
@@ -17,7 +17,7 @@ that analysis alone.
 Usage::
 
     python -m benchmarks.bench_scale                      # 10^6 and 10^7
-    python -m benchmarks.bench_scale --sizes 1e6 1e7 1e8  # the issue's full run
+    python -m benchmarks.bench_scale --sizes 1e6 1e7 1e8  # the README's full run
     python -m benchmarks.bench_scale --sizes 1e6 --spark  # plus a local Spark session
 
 Files are written once to ``--folder`` (default ``/tmp/concord_scale``) and reused.

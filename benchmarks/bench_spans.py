@@ -1,13 +1,13 @@
-"""Benchmark the span measures at the issue's size, beside nervaluate.
+"""Benchmark the span measures at their target size, beside nervaluate.
 
-Target (issue 19): 10,000 documents x 5 annotators x ~20 spans each, every measure on the
+Target: 10,000 documents x 5 annotators x ~20 spans each, every measure on the
 Spans page under 5 s. Synthetic documents of 60 tokens; 20 entities per document, one per
 3-token slot, 1-3 tokens long, 5 labels; each annotator misses an entity with p = 0.1,
 clips it by a token with p = 0.1 and swaps its label with p = 0.05. nervaluate (strict and
 ent_type on one annotator pair) is timed on the same spans as the anchor.
 pygamma-agreement is not run here: see docs/spans.md for why.
 
-    python -m benchmarks.bench_spans            # the issue's sizes
+    python -m benchmarks.bench_spans            # the target size
     python -m benchmarks.bench_spans --quick    # 1,000 documents
 """
 
@@ -112,7 +112,9 @@ def _nervaluate(spans, a: str, b: str) -> float | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     n_docs = 1_000 if args.quick else 10_000

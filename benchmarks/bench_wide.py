@@ -1,6 +1,6 @@
-"""Wide data against the memory budget: time and peak memory of the analyses of issue 13.
+"""Wide data against the memory budget: time and peak memory of the analyses on three wide cases.
 
-    python -m benchmarks.bench_wide            # the three cases of issue 13
+    python -m benchmarks.bench_wide            # 60 x 5,000 annotators; 2 x 1,000 and 10,000 categories
     python -m benchmarks.bench_wide --quick    # smaller cases (a tenth of the annotators)
 
 Each case runs in its own process (peak resident memory from ``getrusage``, which includes

@@ -1,4 +1,4 @@
-"""Held-out check of issues 15 and 16 on public data sets kept OUTSIDE the repository.
+"""Held-out check of the Gold labels and Next labels targets on public sets kept OUTSIDE the repo.
 
 The targets of issue 15 (``analytics.models.fit(ann)``, i.e. ``model="auto"``, within 0.5
 point of crowd-kit's ``DawidSkene`` on every set) and issue 16 (the ``gain`` strategy of
@@ -314,7 +314,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--replay", action="store_true", help="also run the replay check")
-    parser.add_argument("--seeds", nargs="+", type=int, default=[0], help="replay seeds")
+    parser.add_argument(
+        "--seeds", nargs="+", type=int, default=[0], help="replay seeds (default: 0)"
+    )
     parser.add_argument("--start", type=int, default=1, help="replay: judgements per item first")
     parser.add_argument("--no-crowdkit", action="store_true")
     parser.add_argument(

@@ -1,4 +1,4 @@
-"""Replay the next-label strategies on the public data sets in ``datasets/`` (issue 16).
+"""Replay the next-label strategies on the public data sets in ``datasets/`` (gain vs random).
 
 For each set and each of ``--seeds`` seeds: start from 1 random judgement per item, let each
 strategy buy a twentieth of the items' worth of existing judgements at a time, refit
@@ -270,7 +270,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", help="sets of datasets/ (default: all of them)")
     parser.add_argument("--outside", type=Path, help="also every set in this folder")
-    parser.add_argument("--seeds", type=int, default=3, help="replays per set (seeds 0..n-1)")
+    parser.add_argument(
+        "--seeds", type=int, default=3, help="replays per set, seeds 0..n-1 (default 3)"
+    )
     parser.add_argument("--start", type=int, default=1, help="judgements per item to start from")
     parser.add_argument(
         "--fitter", choices=("dawid_skene", "prior", "hierarchical"), default="dawid_skene"

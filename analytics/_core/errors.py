@@ -99,19 +99,26 @@ class AnnotationDataError(ValueError):
 
     Parameters
     ----------
-    problem
-        What is wrong, in plain words.
-    source
+    problem : str
+        What is wrong, in plain words (the only positional argument).
+    source : str or None, default None
         The file name (or ``"<DataFrame>"``), when known.
-    column
-        The column involved, when one is.
-    rows
+    column : str or None, default None
+        The column involved, when one is (``""``: a column without a name).
+    rows : sequence of int or None, default None
         1-based row numbers involved (as a person counts them in the file, the header
-        being row 1 for delimited files); only the first few are printed.
-    hint
-        How to fix it.
-    sheet
+        being row 1 for delimited files); only the first five are printed, with how many
+        more.
+    hint : str or None, default None
+        How to fix it: a sentence of its own after the problem.
+    sheet : str or None, default None
         The workbook sheet involved, when one is.
+
+    Attributes
+    ----------
+    problem, source, column, rows, hint, sheet
+        The arguments as given (``rows`` as a list, empty when None); ``str(error)`` is
+        the composed message: ``"file 'a.csv', column 'label', row 3: problem. hint"``.
     """
 
     def __init__(

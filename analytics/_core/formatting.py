@@ -222,6 +222,18 @@ def format_judged_value(
 def format_p_value(p: float, missing: str = "–") -> str:
     """A p-value for people: three decimals, ``"< 0.001"`` below that (not ``1.7e-120``).
 
+    Parameters
+    ----------
+    p : float or None
+        The p-value.
+    missing : str, default "–"
+        What is written for a p-value that is None, NaN or infinite (none was computed).
+
+    Returns
+    -------
+    str
+        ``"0.034"``, ``"< 0.001"``, or ``missing``.
+
     Examples
     --------
     >>> format_p_value(0.0342), format_p_value(1.658e-120), format_p_value(float("nan"))

@@ -82,6 +82,23 @@ def shown_value(coefficient: str, value: float) -> str:
     every table and card prints statistics, more (up to six) when rounding would put the
     value on or across a band's edge.
 
+    Parameters
+    ----------
+    coefficient : str
+        The coefficient's display name, as for :func:`band` (its bands' edges are the
+        thresholds the value must not be rounded across); an unknown name raises
+        :class:`~analytics.AnnotationDataError`.
+    value : float
+        The value or interval end.
+
+    Returns
+    -------
+    str
+        The value with three decimals (up to six near an edge, e.g. ``"0.6667"`` for
+        2/3 against alpha's 0.667); ``"n/a"`` for NaN.
+
+    Examples
+    --------
     >>> shown_value("Fleiss' kappa", 0.1952), shown_value("Fleiss' kappa", 0.2801)
     ('0.195', '0.280')
     """

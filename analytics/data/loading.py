@@ -126,7 +126,7 @@ def load_annotations(
         raters), ``"contingency"`` a two-rater contingency table
         (:mod:`analytics.data.count_tables`; ``categories`` then picks the columns).
     max_bytes : int, default DEFAULT_MAX_BYTES
-        Refuse files larger than this (200 MB).
+        Refuse files larger than this (200 MiB: 209,715,200 bytes).
     sheet : str, int or None, default None
         Excel sheet name or index (default: the first).
     name : str or None, default None

@@ -48,16 +48,34 @@ def load_annotations(
         Column names (None: recognised by name, as the in-memory loader does).
     categories : sequence or None, default None
         Declared categories in order (engines: by default the labels used, sorted).
-    kind : str or None, default None
-        ``"nominal"``, ``"ordinal"`` or ``"numeric"``.
+    kind : str, LabelKind or None, default None
+        ``"nominal"``, ``"ordinal"``, ``"numeric"`` or (memory engine only, label sets)
+        ``"multilabel"``; inferred if None: text and up to 12 whole-number codes are
+        nominal, other numbers numeric.
     duplicates : str, default "error"
-        Repeated judgements (engines: ``"error"`` or ``"keep"``).
+        One annotator judging one item more than once: ``"error"``, ``"first"``,
+        ``"last"`` or ``"keep"`` (engines: ``"error"`` or ``"keep"``).
     table : str or None, default None
         The table of a DuckDB database file.
     memory_limit, temp_directory, threads : optional
         DuckDB's working-memory bound (e.g. ``"2GB"``), spill folder and threads.
     **memory_options
-        Further options of :func:`analytics.data.load_annotations` (memory engine only).
+        Further options of the in-memory loader, :func:`analytics.data.load_annotations`
+        (memory engine only; any other engine refuses them), which documents each:
+
+        - ``format``: ``"csv"``, ``"tsv"``, ``"json"``, ``"jsonl"``, ``"excel"`` or
+          ``"parquet"`` (default: from the extension, else the content);
+        - ``layout``: ``"long"``, ``"wide"`` (detected when None), ``"counts"`` or
+          ``"contingency"`` (count tables, never guessed);
+        - ``multilabel_sep``: the separator that splits label cells into sets (detected
+          when None; ``""`` never splits);
+        - ``missing``: the cell texts read as not labelled (default ``NA``, ``N/A``,
+          ``NaN``, ``None``, ``null``, ``<NA>``, ``NaT``; ``()``: empty cells only);
+        - ``limits``: a :class:`~analytics.data.Limits` (file size, inflated size, cells,
+          JSON depth, digits); ``max_bytes``: the file-size bound alone (default 200 MiB);
+        - ``tool_options``: choices for annotation-tool exports (Label Studio
+          ``from_name``, Mechanical Turk ``answer``, ...);
+        - ``sheet``: the Excel sheet (default the first); ``name``: the display name.
 
     Returns
     -------
