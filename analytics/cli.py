@@ -12,6 +12,9 @@ Commands
     The Dawid-Skene model's most likely labels, with confidence; with ``--gold``, the accuracy
     of majority vote and of the model against known gold labels (``--clamp`` also fixes
     those items to their gold label while fitting, and scores the others).
+``gold-labels FILE [--model auto|NAME] [--gold GOLD.csv [--clamp]] [--out labels.csv] [--json]``
+    Any annotator model of :mod:`analytics.models` (default ``auto``, chosen without gold
+    labels, as the Gold labels page does): its labels with confidence, how it was chosen.
 ``next-batch FILE --budget N [-o batch.csv] [--as csv|label-studio|mturk] [--json]``
     The judgements to ask for next (expected information gain under the Dawid-Skene model,
     ``analytics.next_labels``), written in the format the team sends work out in, and how
@@ -40,8 +43,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from analytics import AnnotationDataError, format_count, memory_budget
 from analytics.agreement import WEIGHT_FAMILIES
 from analytics.cli_input import (
@@ -58,7 +59,12 @@ from analytics.cli_input import (
     load,
     records,
 )
-from analytics.cli_tables import agreement_text, annotator_lines, gold_lines, plain_table
+from analytics.cli_tables import (
+    agreement_text,
+    plain_table,
+    show_labels,
+)
+from analytics.models import MODELS
 
 
 # ---------------------------------------------------------------------- commands
@@ -171,21 +177,10 @@ def cmd_noise(args: argparse.Namespace) -> None:
 
 
 def cmd_dawid_skene(args: argparse.Namespace) -> None:
-    from analytics.data import read_gold_labels, table_to_csv
-    from analytics.dawid_skene import (
-        annotator_table,
-        fit,
-        fit_summary,
-        gold_accuracy,
-        model_labels_table,
-    )
+    from analytics.dawid_skene import fit
 
-    if args.clamp and not args.gold:
-        raise CliError("--clamp needs --gold FILE")
-    if args.out:
-        _writable(args.out)
+    known = _gold_for(args)
     ann = load(args)
-    known = read_gold_labels(args.gold) if args.gold else None
     result = fit(
         ann,
         max_iter=args.max_iter,
@@ -194,71 +189,38 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
         smoothing=args.smoothing,
         gold=known if args.clamp else None,
     )
-    labels = model_labels_table(result)
-    accuracy, why_not = None, None
-    if known is not None:
-        try:
-            accuracy = gold_accuracy(result, known)
-        except AnnotationDataError as exc:  # e.g. every gold item clamped: shown, not fatal
-            why_not = str(exc)
-    if args.out:
-        Path(args.out).write_text(table_to_csv(labels, index=False), encoding="utf-8")
-    if args.json:
-        payload = {
-            "dataset": ann.name,
-            "converged": bool(result.converged),
-            "n_iter": int(result.n_iter),
-            # NaN (no parameter criterion was computed) is written as null, as JSON has no NaN
-            "parameter_change": None
-            if np.isnan(result.parameter_change)
-            else float(result.parameter_change),
-            "log_likelihood": float(result.log_likelihood[-1])
-            if len(result.log_likelihood)
-            else None,
-            "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
-            "annotators": records(annotator_table(result).reset_index()),
-            "gold_file": str(args.out) if args.out else None,  # older name of labels_file
-            "labels_file": str(args.out) if args.out else None,
-            "items": int(ann.n_items),
-            "items_with_labels": len(labels),  # fewer on an engine: its sample
-        }
-        if known is not None:
-            payload["known_gold"] = {
-                "file": str(args.gold),
-                "clamped_items": len(result.gold_items),
-                "accuracy": None if accuracy is None else records(accuracy.reset_index()),
-                "reason": why_not,
-            }
-        emit(payload)
-        return
-    print(
-        f"{ann.name}: Dawid-Skene {'converged' if result.converged else 'stopped'} after {format_count(result.n_iter, 'iteration')}"
+    did = "converged" if result.converged else "stopped"
+    show_labels(
+        args,
+        ann,
+        result,
+        known,
+        f"Dawid-Skene {did} after {format_count(result.n_iter, 'iteration')}",
+        {},
     )
-    print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
-    print("\n".join(annotator_lines(annotator_table(result))))
-    # an engine brings back the posteriors of the first items only: every count says so
-    engine, sampled = getattr(ann, "engine", "memory"), len(labels) < ann.n_items
-    among = f" of the first {len(labels):,} items (the {engine} engine's sample)" if sampled else ""
-    print(f"items with posterior >= 0.99{among}: {fit_summary(result).confident_share:.1%}")
-    if why_not:
-        print(f"accuracy against the known gold labels not computed: {why_not}")
-    if accuracy is not None:
-        clamped = f", {len(result.gold_items):,} clamped items left out" if args.clamp else ""
-        print(
-            f"against the known gold labels in {args.gold} "
-            f"({int(accuracy['items'].iloc[0]):,} items{clamped}{among}):"
-        )
-        print("\n".join(gold_lines(accuracy)))
-    kept = f"the {engine} engine brings back the first {len(labels):,} of {ann.n_items:,} items"
+
+
+def cmd_gold_labels(args: argparse.Namespace) -> None:
+    from analytics.models import fit
+
+    known = _gold_for(args)
+    ann = load(args)
+    result = fit(ann, args.model, gold=known if args.clamp else None, seed=args.seed)
+    notes = [str(n) for n in result.notes]
+    headline = f"{result.model} model" + (f": {notes[0]}" if notes else "")
+    extra = {"model": str(result.model), "notes": notes}
+    show_labels(args, ann, result, known, headline, extra, more=notes[1:])
+
+
+def _gold_for(args: argparse.Namespace) -> object:
+    """The ``--gold`` labels (None without), after the checks that need no data."""
+    from analytics.data import read_gold_labels
+
+    if args.clamp and not args.gold:
+        raise CliError("--clamp needs --gold FILE")
     if args.out:
-        print(f"the model's labels with confidence written to {args.out}", end="")
-        print(f" ({kept}: those only)" if sampled else "")
-    else:
-        where = f"({kept})" if sampled else "(--out FILE writes all)"
-        print(f"the first {min(len(labels), 20)} of {ann.n_items:,} items {where}:")
-        first = ["item", "label", "confidence", "judgements", "majority label"]
-        shown = labels[[c for c in first if c in labels] + [c for c in labels if c not in first]]
-        print(plain_table(shown.head(20)))
+        _writable(args.out)
+    return read_gold_labels(args.gold) if args.gold else None
 
 
 BATCH_FORMATS = ("csv", "label-studio", "mturk")
@@ -433,6 +395,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help=HELP["json"])
     add_engine_options(p)
     p.set_defaults(func=cmd_dawid_skene)
+
+    p = sub.add_parser(
+        "gold-labels",
+        help="each item's most likely label under an annotator model (default auto)",
+        description="Fit one of the annotator models of analytics.models, or auto (the "
+        "models stacked by held-out predictive likelihood, chosen without gold labels, as "
+        "the app's Gold labels page does), and print its labels with confidence.",
+    )
+    add_loader_options(p)
+    p.add_argument("--model", choices=("auto", *MODELS), default="auto", help="the model")
+    p.add_argument("--out", help="write the model's labels to this CSV")
+    p.add_argument("--gold", metavar="FILE", help=HELP["gold"])
+    p.add_argument("--clamp", action="store_true", help=HELP["clamp"])
+    p.add_argument("--seed", type=int, default=0, help="seed of the starts and folds")
+    p.add_argument("--json", action="store_true", help=HELP["json"])
+    p.set_defaults(func=cmd_gold_labels)
 
     p = sub.add_parser("next-batch", help="which items to send for another judgement")
     add_loader_options(p)

@@ -13,15 +13,18 @@ import math
 import shutil
 import string
 import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import show_text
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count, format_number, format_p_value
 from analytics.overview import format_judged, judge
 
-__all__ = ["agreement_text", "annotator_lines", "gold_lines", "plain_table"]
+__all__ = ["agreement_text", "annotator_lines", "gold_lines", "plain_table", "show_labels"]
 
 _DASH = "–"
 
@@ -249,3 +252,96 @@ def annotator_lines(table: pd.DataFrame, shown: int = 3) -> list[str]:
             )
         )
     return lines
+
+
+def show_labels(
+    args: Any,
+    ann: Any,
+    result: Any,
+    known: Any,
+    headline: str,
+    extra: dict,
+    more: Sequence[str] = (),
+) -> None:
+    """Print (or emit as JSON) an annotator model's labels, annotators and gold accuracy.
+
+    The output of ``dawid-skene`` and ``gold-labels``: ``headline`` and ``more`` say
+    which model and how it was fitted; ``extra`` adds keys to the JSON payload.
+    """
+    from analytics.cli_input import emit, records
+    from analytics.data import table_to_csv
+    from analytics.dawid_skene import (
+        annotator_table,
+        fit_summary,
+        gold_accuracy,
+        model_labels_table,
+    )
+
+    labels = model_labels_table(result)
+    accuracy, why_not = None, None
+    if known is not None:
+        try:
+            accuracy = gold_accuracy(result, known)
+        except AnnotationDataError as exc:  # e.g. every gold item clamped: shown, not fatal
+            why_not = str(exc)
+    if args.out:
+        Path(args.out).write_text(table_to_csv(labels, index=False), encoding="utf-8")
+    if args.json:
+        payload = {
+            "dataset": ann.name,
+            **extra,
+            "converged": bool(result.converged),
+            "n_iter": int(result.n_iter),
+            # NaN (no parameter criterion was computed) is written as null, as JSON has no NaN
+            "parameter_change": None
+            if np.isnan(result.parameter_change)
+            else float(result.parameter_change),
+            "log_likelihood": float(result.log_likelihood[-1])
+            if len(result.log_likelihood)
+            else None,
+            "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
+            "annotators": records(annotator_table(result).reset_index()),
+            "gold_file": str(args.out) if args.out else None,  # older name of labels_file
+            "labels_file": str(args.out) if args.out else None,
+            "items": int(ann.n_items),
+            "items_with_labels": len(labels),  # fewer on an engine: its sample
+        }
+        if known is not None:
+            payload["known_gold"] = {
+                "file": str(args.gold),
+                "clamped_items": len(result.gold_items),
+                "accuracy": None if accuracy is None else records(accuracy.reset_index()),
+                "reason": why_not,
+            }
+        emit(payload)
+        return
+    print(textwrap.fill(f"{ann.name}: {headline}", width=100, subsequent_indent="  "))
+    for note in more:
+        print(
+            textwrap.fill(f"note: {note}", width=100, initial_indent="  ", subsequent_indent="    ")
+        )
+    print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
+    print("\n".join(annotator_lines(annotator_table(result))))
+    # an engine brings back the posteriors of the first items only: every count says so
+    engine, sampled = getattr(ann, "engine", "memory"), len(labels) < ann.n_items
+    among = f" of the first {len(labels):,} items (the {engine} engine's sample)" if sampled else ""
+    print(f"items with posterior >= 0.99{among}: {fit_summary(result).confident_share:.1%}")
+    if why_not:
+        print(f"accuracy against the known gold labels not computed: {why_not}")
+    if accuracy is not None:
+        clamped = f", {len(result.gold_items):,} clamped items left out" if args.clamp else ""
+        print(
+            f"against the known gold labels in {args.gold} "
+            f"({int(accuracy['items'].iloc[0]):,} items{clamped}{among}):"
+        )
+        print("\n".join(gold_lines(accuracy)))
+    kept = f"the {engine} engine brings back the first {len(labels):,} of {ann.n_items:,} items"
+    if args.out:
+        print(f"the model's labels with confidence written to {args.out}", end="")
+        print(f" ({kept}: those only)" if sampled else "")
+    else:
+        where = f"({kept})" if sampled else "(--out FILE writes all)"
+        print(f"the first {min(len(labels), 20)} of {ann.n_items:,} items {where}:")
+        first = ["item", "label", "confidence", "judgements", "majority label"]
+        shown = labels[[c for c in first if c in labels] + [c for c in labels if c not in first]]
+        print(plain_table(shown.head(20)))

@@ -1,0 +1,52 @@
+"""python -m analytics gold-labels: the annotator models of analytics.models on the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from analytics import load_annotations
+from analytics.cli import main
+from analytics.data import read_gold_labels
+from analytics.dawid_skene import gold_accuracy, model_labels_table
+from analytics.models import MODELS, fit
+from tests.helpers.paths import SAMPLE_DATA
+
+CROWD = str(SAMPLE_DATA / "crowd_intents.csv")
+CROWD_GOLD = str(SAMPLE_DATA / "crowd_intents_truth.csv")
+
+
+def test_auto_is_the_default_and_its_labels_are_the_library_s(capsys, tmp_path):
+    out = tmp_path / "labels.csv"
+    assert main(["gold-labels", CROWD, "--out", str(out), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    expected = fit(load_annotations(CROWD), "auto", seed=0)
+    assert payload["model"] == expected.model
+    assert payload["notes"] == [str(n) for n in expected.notes]
+    assert payload["labels_file"] == str(out)
+    written = pd.read_csv(out, dtype={"item": str, "label": str})
+    library = model_labels_table(expected)
+    assert written["item"].tolist() == library["item"].astype(str).tolist()
+    assert written["label"].tolist() == library["label"].astype(str).tolist()
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_each_model_is_reachable_and_scored_against_gold(capsys, model):
+    assert main(["gold-labels", CROWD, "--model", model, "--gold", CROWD_GOLD]) == 0
+    text = capsys.readouterr().out
+    assert f"{model} model" in text
+    ann = load_annotations(CROWD)
+    accuracy = gold_accuracy(fit(ann, model, seed=0), read_gold_labels(CROWD_GOLD))
+    name, right = accuracy.index[-1], accuracy["accuracy"].iloc[-1]
+    assert f"  {name}: {right:.1%} right" in text
+
+
+def test_bad_requests_exit_2_with_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_info:  # argparse refuses an unknown model
+        main(["gold-labels", CROWD, "--model", "nonsense"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'nonsense'" in capsys.readouterr().err
+    assert main(["gold-labels", CROWD, "--clamp"]) == 2
+    assert "--clamp needs --gold FILE" in capsys.readouterr().err
