@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -122,8 +123,8 @@ def looks_numeric(values: Iterable[Any]) -> bool:
         seen = True
         if isinstance(v, bool):
             return False
-        if isinstance(v, (int, float, np.integer, np.floating)):
-            continue
+        if isinstance(v, (int, float, np.integer, np.floating, Decimal)):
+            continue  # a Decimal (a DataFrame's, or Parquet's) is a number, as its text is
         if not (isinstance(v, str) and _NUMBER.match(v)):
             return False
     return seen
@@ -168,14 +169,16 @@ def label_set(value: Any, sep: str | None) -> frozenset:
     frozenset
         The names, stripped. The texts in :data:`EMPTY_SET_TOKENS` (``"{}"``, ...) and
         blank text give the empty set; any other value gives a one-element set of its text.
+        Blank parts are no names: ``";x"`` split on ``";"`` and ``["", "x"]`` (or
+        ``[None, "x"]``) are both ``{"x"}``.
 
     Examples
     --------
-    >>> sorted(label_set("anger; fear", ";")), label_set("{}", ";")
-    (['anger', 'fear'], frozenset())
+    >>> sorted(label_set("anger; fear", ";")), label_set("{}", ";"), label_set(["", "x"], ";")
+    (['anger', 'fear'], frozenset(), frozenset({'x'}))
     """
     if isinstance(value, SET_TYPES):
-        return frozenset(str(x).strip() if not isinstance(x, str) else x.strip() for x in value)
+        return frozenset(x for x in map(_element, value) if x)
     if isinstance(value, str):
         if value.strip() in EMPTY_SET_TOKENS:
             return frozenset()
@@ -183,6 +186,13 @@ def label_set(value: Any, sep: str | None) -> frozenset:
             return frozenset([value.strip()]) if value.strip() else frozenset()
         return frozenset(p.strip() for p in value.split(sep) if p.strip())
     return frozenset([str(value)])
+
+
+def _element(x: Any) -> str:
+    """An element of a label list as a name; "" (dropped) for blank text, None and NaN."""
+    if x is None or x is pd.NA or (isinstance(x, float) and x != x):
+        return ""
+    return x.strip() if isinstance(x, str) else str(x).strip()
 
 
 def id_text(value: Any) -> str:
@@ -335,6 +345,9 @@ class CellColumn:
     strip_free : bool
         True when the distinct values are Arrow texts that blank-stripping leaves as
         they are (known from the missing-token check; False: not known).
+    mixed_bools : bool
+        True when booleans stood beside other values (text, numbers) and were read as
+        their text ``"True"``/``"False"`` (the label encoding cautions about it).
     """
 
     codes: np.ndarray
@@ -344,6 +357,7 @@ class CellColumn:
     cells: np.ndarray | None
     firsts: tuple[np.ndarray, np.ndarray] | None = None
     strip_free: bool = False
+    mixed_bools: bool = False
 
     @classmethod
     def of(cls, values: Any, tokens: frozenset = MISSING_TOKENS) -> CellColumn:
@@ -358,6 +372,7 @@ class CellColumn:
         s = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object)
         s = s.reset_index(drop=True)
         containers = cells = None
+        mixed_bools = False
         if s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) not in _PLAIN_INFERRED:
             raw = s.to_numpy(object)
             kinds = np.fromiter(
@@ -368,6 +383,7 @@ class CellColumn:
             if (kinds == 2).any():
                 containers, cells = kinds == 2, raw
             if kinds.any():
+                mixed_bools = bool((kinds == 1).any() and ((kinds == 0) & ~pd.isna(raw)).any())
                 plain = raw.copy()
                 plain[kinds == 2] = None
                 plain[kinds == 1] = [str(v) for v in raw[kinds == 1]]
@@ -392,7 +408,7 @@ class CellColumn:
         else:
             miss = np.zeros(len(uniques), bool)
         codes = codes if codes.dtype == np.int32 else np.asarray(codes, np.int64)
-        return cls(codes, uniques, miss, containers, cells, firsts, strip_free)
+        return cls(codes, uniques, miss, containers, cells, firsts, strip_free, mixed_bools)
 
     def first_runs(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per distinct value: where its first run of cells starts, and the run's length.

@@ -32,8 +32,9 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.limits import DEFAULT_LIMITS, Limits, limit_error
-from analytics.data.load_report import LoadReport
+from analytics.data.load_report import LoadReport, SkipNote
 from analytics.data.model import Annotations
 
 __all__ = [
@@ -260,7 +261,9 @@ def from_count_table(
         One judgement per count; annotators ``rater 1`` ... ``rater m`` (m the most
         counts of an item) stand for positions within an item, not people
         (``report.layout == "counts"``; :func:`anonymous_annotators`). The categories
-        are declared in column order, so ordered weights and ordinal alpha use it.
+        are declared in column order, so ordered weights and ordinal alpha use it. A row
+        whose counts are all 0 has no judgement: it is skipped and counted in
+        ``report.skipped`` with its row number.
 
     Raises
     ------
@@ -292,17 +295,31 @@ def from_count_table(
     source = name
     counts, items, cats = count_matrix_of(table, categories, source)
     whole = _whole(counts, source, limits)
+    # a row counting no rater is no judgement: counted and skipped, never lost unseen
+    empty = whole.sum(axis=1) == 0
+    first_row = 2 if isinstance(table, pd.DataFrame) else 1  # a header line above a frame
+    report = report or LoadReport(source=source)
+    skipped = report.skipped
+    if empty.any() and not empty.all():
+        at = np.flatnonzero(empty)
+        why = "the row counts no rater (every count 0), so it has no judgement"
+        skipped += (SkipNote(why, len(at), tuple((at[:20] + first_row).tolist())),)
+        whole, items = whole[~empty], items[~empty]
     item, position, label = _judgements(whole, items, cats)
     width = int(whole.sum(axis=1).max()) if len(whole) else 0
     raters = pd.Index([f"rater {r + 1}" for r in range(width)], dtype=object)
+    shape = (
+        f"{format_count(len(items), 'item')} x {format_count(len(cats), 'category', 'categories')}"
+    )
+    if len(skipped) > len(report.skipped):
+        shape += f" ({len(empty):,} rows, {int(empty.sum()):,} of them with no count, skipped)"
     report = LoadReport(
         **{
-            **(report or LoadReport(source=source)).__dict__,
+            **report.__dict__,
             "layout": "counts",
-            "layout_reason": f"Count table: {len(items):,} items x {len(cats)} categories; "
-            + ANONYMOUS
-            + ".",
-            "n_rows": len(items),
+            "layout_reason": f"Count table: {shape}; " + ANONYMOUS + ".",
+            "n_rows": len(empty),
+            "skipped": skipped,
         }
     )
     return _frame_to_annotations(item, position, label, items, raters, cats, kind, report, name)

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
@@ -184,7 +186,7 @@ def encode_frame(
     )
     rows_all, rows = rows, rows if keep.all() else _KeptRows(rows, keep)
     # the labels on one thread; the ids, then the repeated-judgement check, on another
-    (labels, label_cautions), (ids, id_cautions, (keep_dup, n_dup)) = in_parallel(
+    (labels, label_cautions, label_notes), (ids, id_cautions, (keep_dup, n_dup)) = in_parallel(
         [
             partial(
                 encode_labels,
@@ -208,6 +210,7 @@ def encode_frame(
     matrix, label_values_codes, cat_values, lk, kind_reason, n_split = labels
     item_codes, item_names, ann_codes, ann_names = ids
     cautions += label_cautions + id_cautions
+    notes += label_notes
     if not keep_dup.all():
         item_codes, ann_codes = item_codes[keep_dup], ann_codes[keep_dup]
         if matrix is not None:
@@ -380,4 +383,70 @@ def _id_codes(
             f"{' and '.join(map(repr, merged[1]))}); if they are different {role}s, make the ids "
             "differ by more than blanks."
         )
+    alike = None if pd.api.types.is_numeric_dtype(col.uniques.dtype) else look_alike_ids(names)
+    if alike:
+        n, pair = alike
+        cautions.append(
+            f"{format_count(n, f'{role} id')} {'looks' if n == 1 else 'look'} the same as "
+            f"another but {'differs' if n == 1 else 'differ'} in invisible characters or in how "
+            f"accented letters are encoded (e.g. {' and '.join(map(ascii, pair))}); such ids "
+            f"are read as different {role}s. If they are the same {role}, write the ids the "
+            "same way (remove zero-width spaces and byte-order marks; save the text in "
+            "Unicode NFC form)."
+        )
     return codes, names, cautions
+
+
+#: Characters no one sees (Unicode format characters: zero-width space U+200B, byte-order
+#: mark U+FEFF, soft hyphen U+00AD, ...), for Arrow's regular expressions.
+INVISIBLE = r"\p{Cf}"
+
+
+def look_alike_ids(names: pd.Index) -> tuple[int, list[str]] | None:
+    """Distinct ids that read the same on screen: how many, and an example pair.
+
+    Two ids look alike when they are equal once invisible format characters
+    (:data:`INVISIBLE`) are removed, the text is in Unicode NFC form (``café`` written
+    with a combining accent) and blanks are stripped: ``'q1'`` and ``'q1\u200b'``,
+    ``'1'`` and ``'\ufeff1'``. They stay two ids (nothing is guessed); the encoder
+    cautions. Only ids that are not plain ASCII are looked at (Arrow's ASCII check, one
+    pass), so 400,000 ASCII ids cost a millisecond or two.
+
+    Parameters
+    ----------
+    names : pandas.Index
+        Distinct ids, as text.
+
+    Returns
+    -------
+    (int, list of str) or None
+        How many ids look like another one, and the first such pair; None when none do.
+
+    Examples
+    --------
+    >>> look_alike_ids(pd.Index(["q1", "q1\u200b", "q2"], dtype="str"))
+    (1, ['q1\u200b', 'q1'])
+    """
+    if isinstance(names.dtype, pd.StringDtype) and names.dtype.storage == "pyarrow":
+        arr = pa.chunked_array(names.array.__arrow_array__()).combine_chunks()
+    else:
+        arr = pa.array(names.to_numpy(object), type=pa.string(), from_pandas=True)
+    other = ~pc.string_is_ascii(arr).to_numpy(zero_copy_only=False)
+    if not other.any():
+        return None
+    raw = arr.filter(pa.array(other))
+    seen = pc.utf8_trim_whitespace(
+        pc.utf8_normalize(pc.replace_substring_regex(raw, INVISIBLE, ""), "NFC")
+    )
+    changed = np.flatnonzero(pc.not_equal(seen, raw).to_numpy(zero_copy_only=False))
+    if not len(changed):
+        return None
+    raw, seen = raw.take(changed).to_pylist(), seen.take(changed)
+    in_names = pc.is_in(seen, value_set=arr).to_numpy(zero_copy_only=False)
+    keys = pd.Series(seen.to_pylist(), dtype=object)
+    alike = in_names | keys.duplicated(keep=False).to_numpy()
+    if not alike.any():
+        return None
+    first = int(np.flatnonzero(alike)[0])
+    twin = keys[first] if in_names[first] else raw[int(np.flatnonzero(keys == keys[first])[1])]
+    return int(alike.sum()), [raw[first], twin]

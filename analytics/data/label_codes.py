@@ -13,7 +13,16 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
-from analytics.data.cells import CellColumn, first_seen, label_set, label_text, to_number
+from analytics._core.formatting import format_count
+from analytics.data.cells import (
+    EMPTY_SET_TOKENS,
+    SET_TYPES,
+    CellColumn,
+    first_seen,
+    label_set,
+    label_text,
+    to_number,
+)
 from analytics.data.codes import first_seen_kept
 from analytics.data.kinds import LabelKind, infer_kind
 from analytics.data.load_report import missing_token_cautions
@@ -33,10 +42,10 @@ def encode_labels(
     multilabel_sep: str | None,
     source: str,
     label: str,
-) -> tuple[tuple, list[str]]:
+) -> tuple[tuple, list[str], list[str]]:
     """The label kind and codes (single labels) or matrix (multi-label), and cautions.
 
-    Returns ``((matrix, codes, categories, kind, kind_reason, n_split), cautions)``:
+    Returns ``((matrix, codes, categories, kind, kind_reason, n_split), cautions, notes)``:
     ``matrix`` is None for single labels, ``codes`` None for multi-label data.
     """
     # ---- label kind
@@ -50,9 +59,9 @@ def encode_labels(
         kind_reason = "Label kind: multi-label (cells hold sets of categories)."
     else:
         lk = None  # decided below once values are parsed
-    n_split = 0
+    n_split, notes = 0, []
     if lk is LabelKind.MULTILABEL:
-        matrix, cat_values, n_split = _encode_sets(
+        matrix, cat_values, n_split, notes = _encode_sets(
             lab, keep, rows, categories, multilabel_sep, source, label
         )
         label_values_codes = None
@@ -78,7 +87,7 @@ def encode_labels(
     )
     if lk is not LabelKind.MULTILABEL:
         cautions += merged
-    return (matrix, label_values_codes, cat_values, lk, kind_reason, n_split), cautions
+    return (matrix, label_values_codes, cat_values, lk, kind_reason, n_split), cautions, notes
 
 
 def _encode_sets(
@@ -89,10 +98,13 @@ def _encode_sets(
     multilabel_sep: str | None,
     source: str,
     label: str,
-) -> tuple[np.ndarray, pd.Index, int]:
-    """Multi-label cells as a judgements x categories matrix, the categories, cells split.
+) -> tuple[np.ndarray, pd.Index, int, list[str]]:
+    """Multi-label cells as a judgements x categories matrix, the categories, cells split,
+    and a note counting the blank parts dropped.
 
     Each distinct text is split once; container cells (lists, sets) are read one by one.
+    A blank part names no category: ``";x"`` split on ``";"`` and the list ``["", "x"]``
+    are both ``{"x"}`` (the list's had been a category ``''``), counted in the note.
     """
     n_u = len(lab.uniques)
     sets = [label_set(v, multilabel_sep) for v in lab.uniques]
@@ -130,7 +142,32 @@ def _encode_sets(
     split = np.zeros(len(sets), bool)
     if multilabel_sep:
         split[:n_u] = [isinstance(v, str) and multilabel_sep in v for v in lab.uniques]
-    return distinct[kcodes], pd.Index(cats, dtype=object), int(split[kcodes].sum())
+    blanks = np.zeros(len(sets), np.int64)
+    blanks[used] = [
+        _blank_parts(lab.uniques[d] if d < n_u else lab.cells[where[d - n_u]], multilabel_sep)
+        for d in used
+    ]
+    notes = []
+    if blanks.any():
+        n_blank = int(blanks[kcodes].sum())
+        d = int(np.flatnonzero(blanks)[0])
+        example = lab.uniques[d] if d < n_u else lab.cells[where[d - n_u]]
+        example = list(example) if isinstance(example, (tuple, np.ndarray)) else example
+        notes.append(
+            f"{format_count(n_blank, 'empty part')} of label sets in column "
+            f"{show_text(label)} {'was' if n_blank == 1 else 'were'} dropped (e.g. in "
+            f"{repr(example)[:60]}): an empty text names no category."
+        )
+    return distinct[kcodes], pd.Index(cats, dtype=object), int(split[kcodes].sum()), notes
+
+
+def _blank_parts(value: Any, sep: str | None) -> int:
+    """How many parts of a label-set cell are blank (dropped by :func:`label_set`)."""
+    if isinstance(value, SET_TYPES):
+        return sum(label_set([x], sep) == frozenset() for x in value)
+    if not (sep and isinstance(value, str)) or value.strip() in EMPTY_SET_TOKENS:
+        return 0
+    return sum(not p.strip() for p in value.split(sep)) if value.strip() else 0
 
 
 def merged_number_cautions(lab: CellColumn, used: np.ndarray, label: str) -> list[str]:
@@ -175,7 +212,8 @@ def _encode_single(
     used = np.bincount(ucodes, minlength=len(lab.uniques)) > 0  # a pass, not a scatter
     # categories given as Python strings are text, even if they look like numbers
     text_declared = categories is not None and any(isinstance(c, str) for c in categories)
-    numeric = not text_declared and bool(used.any()) and bool(lab.numeric()[used].all())
+    isnum = None if text_declared or not used.any() else lab.numeric()
+    numeric = isnum is not None and bool(isnum[used].all())
     if numeric:
         nums = np.where(used, lab.numbers(), 0)
         bad = used & ~np.isfinite(nums.astype(np.float64))
@@ -232,5 +270,81 @@ def _encode_single(
             column=label,
             hint="Choose the nominal or ordinal label kind.",
         )
-    merged = merged_number_cautions(lab, used, label) if numeric else []
+    if numeric:
+        merged = merged_number_cautions(lab, used, label)
+    else:
+        merged = bool_cautions(lab, used, shown, label)
+        if categories is None and isnum is not None:
+            merged += apart_number_cautions(shown, used & isnum, used & ~isnum, label)
     return codes.astype(np.int64, copy=False), cat_values, lk, kind_reason, merged
+
+
+def apart_number_cautions(
+    texts: pd.Index, numbers: np.ndarray, others: np.ndarray, label: str
+) -> list[str]:
+    """A caution when label texts that are one number stay apart beside text labels.
+
+    Labels that are all numbers are read as numbers ('1' and '1.0' one category, with
+    :func:`merged_number_cautions`); one text label among them (``other``) makes every
+    label text, and '1' and '1.0' two categories. The load names the pair instead of
+    splitting a category silently. Looks at the distinct texts only.
+
+    Parameters
+    ----------
+    texts : pandas.Index
+        The label text of each distinct value.
+    numbers, others : ndarray of bool
+        Distinct values in use that are numbers, and that are not.
+    label : str
+        The label column, for the message.
+
+    Returns
+    -------
+    list of str
+        One caution, or none.
+
+    Examples
+    --------
+    >>> apart_number_cautions(pd.Index(["1", "1.0", "x"]), np.array([1, 1, 0], bool),
+    ...                       np.array([0, 0, 1], bool), "label")[0][:35]
+    "Labels '1', '1.0' in column 'label'"
+    """
+    if numbers.sum() < 2 or not others.any():
+        return []
+    written = pd.Series(texts.to_numpy(object)[numbers], dtype=object)
+    value = pd.to_numeric(written, errors="coerce").to_numpy(np.float64)
+    per_number = written.groupby(value).unique()
+    apart = per_number[per_number.map(len) > 1]
+    if not len(apart):
+        return []
+    shown = ", ".join(repr(t) for t in sorted(apart.iloc[0])[:3])
+    more = f" ({len(apart):,} numbers are written more than one way)" if len(apart) > 1 else ""
+    text = texts[int(np.flatnonzero(others)[0])]
+    return [
+        f"Labels {shown} in column {show_text(label)} are the same number written differently, "
+        f"but the column also holds text labels (e.g. {text!r}), so they are read as text and "
+        f"kept apart as different categories{more}. If they are one category, write them the "
+        "same way in the file."
+    ]
+
+
+def bool_cautions(lab: CellColumn, used: np.ndarray, texts: pd.Index, label: str) -> list[str]:
+    """A caution when booleans stood beside text or numbers in the label column.
+
+    The booleans are read as the texts 'True' and 'False', a category each beside the
+    others: an Excel TRUE next to the text 'TRUE', or JSON true next to 1, are two
+    categories. Kept apart (nothing is guessed), and said.
+    """
+    if not lab.mixed_bools:
+        return []
+    words = texts[used]
+    others = [t for t in words[~words.isin(["True", "False"])][:3]]
+    if not others:
+        return []
+    return [
+        f"Column {show_text(label)} holds booleans (true/false) and other labels "
+        f"({', '.join(map(repr, others))}): the booleans were read as the texts 'True' and "
+        "'False', a category each, apart from the others (a boolean true and the text "
+        "'TRUE' or the number 1 are different categories). If they mean the same, write the "
+        "column in one type: all booleans, or all text."
+    ]

@@ -296,7 +296,8 @@ def to_long(
         why += guess
         extra = [c for c in cols if c not in found.values()]
         if extra:
-            why += f" Other columns ignored: {', '.join(map(str, extra[:8]))}{'...' if len(extra) > 8 else ''}."
+            shown = ", ".join(str(c) if str(c).strip() else "(no name)" for c in extra[:8])
+            why += f" Other columns ignored: {shown}{'...' if len(extra) > 8 else ''}."
         # the columns keep their dtype (Arrow-backed text stays so): no per-cell objects
         out = pd.DataFrame(
             {

@@ -11,9 +11,10 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 
 __all__ = ["read_parquet"]
 
@@ -79,8 +80,71 @@ def read_parquet(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, list
             f"The file's stored pandas index ({', '.join(names)}) is read as "
             f"{'a column' if len(names) == 1 else 'columns'} like the others."
         )
+    if file is not None:
+        notes += _decimals_as_text(df, file)
+    _refuse_unnamed(df, name)
     _refuse_invalid_text(df, name)
     return df, np.arange(1, len(df) + 1), notes
+
+
+#: Significant digits every float64 number keeps (a decimal of more may be rounded).
+FLOAT_DIGITS = 15
+
+
+def _decimals_as_text(df: pd.DataFrame, file: pq.ParquetFile) -> list[str]:
+    """Decimal columns as the text of their values (``1.50``), read like a CSV cell.
+
+    pandas gives Python ``Decimal`` objects, which the loader took for text: labels
+    1.00, 1.50, 2.00 were three nominal categories where the same CSV gave the numbers
+    1.0, 1.5, 2.0. Arrow writes each value as its decimal text (one cast per column, no
+    Python per cell), so a decimal cell reads as its text would in a CSV file: labels
+    as numbers, ids as written. A column of more digits than a float64 keeps gets a note.
+    Replaces the columns of ``df`` in place; returns the notes.
+    """
+    fields = [
+        f
+        for f in file.schema_arrow
+        if pa.types.is_decimal(f.type) and f.name in df.columns and df[f.name].dtype == object
+    ]
+    if not fields:
+        return []
+    table = file.read(columns=[f.name for f in fields], use_pandas_metadata=False)
+    notes = []
+    for f in fields:
+        text = pc.cast(table.column(f.name), pa.string())
+        df[f.name] = pd.Series(pd.array(text, dtype=pd.StringDtype("pyarrow")), index=df.index)
+        if f.type.precision > FLOAT_DIGITS:
+            notes.append(
+                f"Column {show_text(f.name)} holds decimals of up to {f.type.precision} "
+                f"digits: read as their text, like a CSV cell; as numeric labels they are "
+                f"float64 numbers, exact to {FLOAT_DIGITS} significant digits (longer "
+                "values may be rounded; declare the categories as text to keep every digit)."
+            )
+    return notes
+
+
+def _refuse_unnamed(df: pd.DataFrame, name: str) -> None:
+    """A column with an empty (or blank) name that holds data is refused, by position.
+
+    CSV and Excel refuse an empty header above data; a Parquet column named ``""`` was
+    ignored instead, and the layout's note read "Other columns ignored: ." (an unnamed
+    column of nothing but empty cells is left to that note, shown as "(no name)").
+    """
+    unnamed = [
+        i + 1
+        for i, c in enumerate(df.columns)
+        if isinstance(c, str) and not c.strip() and df.iloc[:, i].notna().any()
+    ]
+    if unnamed:
+        one = len(unnamed) == 1
+        raise AnnotationDataError(
+            f"{'column number' if one else 'columns number'} "
+            f"{', '.join(map(str, unnamed[:5]))} {'has' if one else 'have'} no name and "
+            f"{'holds' if one else 'hold'} data.",
+            source=name,
+            hint="Give every column a name and write the file again "
+            "(df.rename(columns={'': 'notes'}).to_parquet(...)).",
+        )
 
 
 def _read(data: bytes, dictionaries: list[str]) -> pd.DataFrame:
