@@ -45,6 +45,7 @@ __all__ = [
     "limits_from",
     "load",
     "records",
+    "sheet_of",
     "tool_options",
 ]
 
@@ -161,6 +162,12 @@ def add_loader_options(p: argparse.ArgumentParser) -> None:
         help="the file's format (default: from the extension, else the content)",
     )
     g.add_argument(
+        "--sheet",
+        type=sheet_of,
+        metavar="NAME_OR_INDEX",
+        help="the Excel sheet to read: its name, or its 0-based position (default: the first)",
+    )
+    g.add_argument(
         "--sep", dest="multilabel_sep", help="multi-label separator, e.g. ';' ('' to never split)"
     )
     g.add_argument(
@@ -211,6 +218,17 @@ def add_loader_options(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a choice for an annotation-tool export, e.g. from_name=sentiment (repeatable)",
     )
+
+
+def sheet_of(text: str) -> str | int:
+    """``--sheet``'s value: a whole number is a 0-based position, anything else a name.
+
+    Examples
+    --------
+    >>> sheet_of("2"), sheet_of("-1"), sheet_of("Batch 2")
+    (2, -1, 'Batch 2')
+    """
+    return int(text) if re.fullmatch(r"-?[0-9]+", text.strip()) else text
 
 
 def tool_options(pairs: Sequence[str]) -> dict[str, Any] | None:
@@ -266,7 +284,9 @@ def fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
 
     if args.layout != "counts":
         return None
-    table = read_table(args.file, format=args.format)[0]
+    table = read_table(
+        args.file, format=args.format, sheet=args.sheet, limits=limits_from(args.limit)
+    )[0]
     counts = count_matrix_of(table, categories_from(args.categories), str(args.file))[0]
     return None if np.allclose(counts, np.rint(counts)) else table
 
@@ -335,6 +355,7 @@ def load(args: argparse.Namespace) -> Annotations:
     if engine != "memory":
         memory_only = {
             "--format": args.format,
+            "--sheet": args.sheet,
             "--sep": args.multilabel_sep,
             "--layout": args.layout,
             "--missing": args.missing,
@@ -366,6 +387,7 @@ def load(args: argparse.Namespace) -> Annotations:
         annotator=args.annotator,
         label=args.label,
         format=args.format,
+        sheet=args.sheet,
         multilabel_sep=args.multilabel_sep,
         duplicates=args.duplicates,
         kind=args.kind,

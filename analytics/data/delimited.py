@@ -19,13 +19,20 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
 from analytics.data.cells import text_heads
 from analytics.data.limits import count_bytes
-from analytics.data.mapped import whole
+from analytics.data.mapped import excel_sep_line, longest_line, whole
+from analytics.data.text_index import could_end_as
 
-__all__ = ["check_header", "read_delimited", "read_delimited_bytes", "sniff_delimiter"]
+__all__ = [
+    "check_header",
+    "read_delimited",
+    "read_delimited_bytes",
+    "refuse_repeated_header",
+    "sniff_delimiter",
+]
 
 
 def read_delimited_bytes(
@@ -75,11 +82,13 @@ def read_delimited_bytes(
     >>> t.to_dict("list"), rows.tolist(), notes, enc
     ({'a': ['1', '3'], 'b': ['2', '4']}, [2, 4], ['1 blank line ignored.', "Cells are separated by ';'."], 'utf-8')
     """
-    sep = "\t" if fmt == "tsv" else sniff_delimiter(data[:65536].decode("latin-1"))
+    named, skip = excel_sep_line(data)
+    head = data[skip : skip + 65536].decode("latin-1")
+    sep = named or ("\t" if fmt == "tsv" else sniff_delimiter(head))
     table = None
     for encoding in ("utf-8", "latin-1"):
         try:
-            table = _arrow_cells(data, sep, encoding, counts, valid_utf8)
+            table = _arrow_cells(data, sep, encoding, counts, valid_utf8, skip)
             break
         except _Ragged:
             break
@@ -89,40 +98,85 @@ def read_delimited_bytes(
             break
     if table is None:  # Arrow refused: the strict reader gives the precise error
         text, encoding = _decode_text(data)
-        df, rows, notes = read_delimited(text, name, sep)
+        df, rows, notes = read_delimited(text, name, sep, skip=int(skip > 0))
     else:
-        df, rows, notes = _from_arrow(table, name, sep)
-    _refuse_repeated_header(df, rows, name)
-    if fmt == "csv" and sep != ",":
+        df, rows, notes = _from_arrow(table, name, sep, int(skip > 0))
+    refuse_repeated_header(df, rows, name)
+    if named:
+        notes.append(
+            f"The first line, sep={named}, is Excel's delimiter line: cells are separated "
+            f"by {named!r} (the line is not a row of the table)."
+        )
+    elif fmt == "csv" and sep != ",":
         notes.append(f"Cells are separated by {sep!r}.")
     return df, rows, notes, encoding
 
 
-def _refuse_repeated_header(df: pd.DataFrame, rows: np.ndarray, name: str) -> None:
-    """A data row that repeats the header is an error (several exports joined into one).
+def refuse_repeated_header(
+    df: pd.DataFrame, rows: np.ndarray, name: str, sheet: str | None = None
+) -> None:
+    """Refuse a data row that repeats the header (several exports joined into one).
 
     Loaded as it was, the second header became a judgement: item "item", annotator
-    "annotator", category "label". One vectorised compare of the first column with its
-    name finds the candidates (usually none); only those are compared in full.
+    "annotator", category "label". Cells are compared with the names after stripping
+    blanks and byte-order marks (two Excel "CSV UTF-8" files joined put a U+FEFF before the
+    second header; a pasted one may start with a blank). One vectorised search of the first
+    column for its name finds the candidates (usually none); only those are compared in full.
+    CSV, TSV and .xlsx share this check.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The data rows, columns named by the (stripped) header.
+    rows : ndarray of int
+        Each row's number in the file.
+    name : str
+        The file name.
+    sheet : str or None, default None
+        The sheet, for a workbook.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the repeated header rows.
     """
     if df.empty:
         return
+    names = [_bare(str(c)) for c in df.columns]
     first = df.iloc[:, 0]
-    same = np.array(first.astype(str) == str(df.columns[0]), bool)  # a copy: written below
-    if not same.any():
+    if not names[0]:
         return
-    for column in df.columns[1:]:
-        same[same] = np.asarray(df[column][same].astype(str).str.strip() == str(column), bool)
-    if same.any():
-        n = int(same.sum())
-        raise AnnotationDataError(
-            f"{format_count(n, 'row')} {'repeats' if n == 1 else 'repeat'} the header row "
-            f"({', '.join(map(str, df.columns))}): the file looks like several exports joined "
-            "into one.",
-            source=name,
-            rows=np.asarray(rows)[same][:20].tolist(),
-            hint="Delete the repeated header rows (keep the first line), then load again.",
-        )
+    ends = could_end_as(first, names[0])
+    if ends is not None:
+        first = first[ends]
+    first = first[first.notna()]  # a workbook's empty cells
+    hit = first.astype(str).str.contains(names[0], regex=False)
+    candidates = hit.index[np.asarray(hit, bool)]
+    if not len(candidates):
+        return
+    same = np.ones(len(candidates), bool)
+    for column, wanted in zip(df.columns, names, strict=True):
+        cells = df.loc[candidates[same], column]
+        text = cells.astype(str).str.strip().str.strip("\ufeff").str.strip()
+        same[same] = np.asarray(cells.notna() & (text == wanted), bool)
+        if not same.any():
+            return
+    n = int(same.sum())
+    at = np.asarray(rows)[df.index.get_indexer(candidates[same])]
+    raise AnnotationDataError(
+        f"{format_count(n, 'row')} {'repeats' if n == 1 else 'repeat'} the header row "
+        f"({', '.join(map(str, df.columns))}): the file looks like several exports joined "
+        "into one.",
+        source=name,
+        sheet=sheet,
+        rows=at[:20].tolist(),
+        hint="Delete the repeated header rows (keep the first one), then load again.",
+    )
+
+
+def _bare(text: str) -> str:
+    """Text without its surrounding blanks and byte-order marks (U+FEFF)."""
+    return text.strip().strip("\ufeff").strip()
 
 
 class _Ragged(Exception):
@@ -135,8 +189,12 @@ def _arrow_cells(
     encoding: str,
     counts: tuple[int, int] | None = None,
     valid_utf8: bool = False,
+    skip: int = 0,
 ) -> pa.Table:
     """All rows (header included) as string columns; Arrow raises on a ragged row.
+
+    The first ``skip`` bytes (Excel's ``sep=`` line, :func:`excel_sep_line`) are a line
+    Arrow skips: the header is the line after it.
 
     Parsed with line breaks as row ends only (``newlines_in_values=False``): Arrow then
     cuts the file into blocks at any newline and parses them in parallel, where a file
@@ -149,29 +207,30 @@ def _arrow_cells(
     carriage return (a lone one also ends a row) is parsed that way from the start. The
     result is the same either way.
     """
-    first = data[:65536].lstrip(b"\xef\xbb\xbf")[:1]
-    end = data.find(b"\n")
+    first = data[skip : skip + 65536].lstrip(b"\xef\xbb\xbf")[:1]
+    end = data.find(b"\n", skip)
     quoted_values = end >= 0 and data.find(b'"', end) >= 0
     if quoted_values:
         quotes, newlines = counts if counts is not None else count_bytes(data, b'"', b"\n")
+        newlines -= skip > 0  # the sep= line is not a row
     else:  # quotes on the first line at most (Arrow's and Excel's writers quote the header)
-        quotes, newlines = data[: end if end >= 0 else len(data)].count(b'"'), -1
+        quotes, newlines = data[skip : end if end >= 0 else len(data)].count(b'"'), -1
     if first in (b"\n", b"\r", b" ", b"\t") or quotes % 2:
         # leading blank lines (the strict reader skips and counts them), or an odd number
         # of quotes: Arrow would read an unclosed quote to the end without complaint
         raise _Ragged
     if not quoted_values:  # no value can hold a line break
-        return _parse(data, sep, encoding, valid_utf8, newlines_in_values=False)
+        return _parse(data, sep, encoding, valid_utf8, skip, newlines_in_values=False)
     if data.find(b"\r") < 0:
         lines = newlines + (data[-1:] != b"\n")
         try:
-            table = _parse(data, sep, encoding, valid_utf8, newlines_in_values=False)
+            table = _parse(data, sep, encoding, valid_utf8, skip, newlines_in_values=False)
             if table.num_rows == lines:  # every line one row: no quoted line break
                 return table
         except pa.ArrowInvalid as exc:
             if "UTF8" in str(exc):
                 raise
-    return _parse(data, sep, encoding, valid_utf8, newlines_in_values=True)
+    return _parse(data, sep, encoding, valid_utf8, skip, newlines_in_values=True)
 
 
 def _block_size(n_bytes: int) -> int:
@@ -185,18 +244,49 @@ def _block_size(n_bytes: int) -> int:
 
 
 def _parse(
-    data: bytes, sep: str, encoding: str, valid_utf8: bool, *, newlines_in_values: bool
+    data: bytes, sep: str, encoding: str, valid_utf8: bool, skip: int, *, newlines_in_values: bool
+) -> pa.Table:
+    """Arrow's parse; a row longer than a block (one long text cell) gets a larger block.
+
+    Arrow refuses a row that straddles two blocks ("straddling object"): a valid CSV of
+    20,000 short rows and one 2.4 MB cell was refused. The parse is then run again with a
+    block twice the longest line, and, for a quoted cell spanning lines, the whole file as
+    one block (Arrow's block size is a 32-bit int).
+    """
+    block = _block_size(len(data))
+    for attempt in range(3):
+        try:
+            return _parse_blocks(data, sep, encoding, valid_utf8, skip, newlines_in_values, block)
+        except pa.ArrowInvalid as exc:
+            if "straddl" not in str(exc) or block > len(data) or attempt == 2:
+                raise  # the strict reader then gives the error
+            grown = 2 * longest_line(data) + 1 if attempt == 0 else len(data) + 1
+            block = min(max(grown, block + 1), 2**31 - 1)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _parse_blocks(
+    data: bytes,
+    sep: str,
+    encoding: str,
+    valid_utf8: bool,
+    skip: int,
+    newlines_in_values: bool,
+    block: int,
 ) -> pa.Table:
     return pa_csv.read_csv(
         pa.py_buffer(data),
         read_options=pa_csv.ReadOptions(
-            autogenerate_column_names=True, encoding=encoding, block_size=_block_size(len(data))
+            autogenerate_column_names=True,
+            encoding=encoding,
+            block_size=block,
+            skip_rows=int(skip > 0),
         ),
         parse_options=pa_csv.ParseOptions(
             delimiter=sep, newlines_in_values=newlines_in_values, ignore_empty_lines=False
         ),
         convert_options=pa_csv.ConvertOptions(
-            column_types=_all_strings(data, sep, encoding),
+            column_types=_all_strings(data, sep, encoding, skip),
             strings_can_be_null=False,
             quoted_strings_can_be_null=False,
             check_utf8=not (valid_utf8 and encoding == "utf-8"),
@@ -204,17 +294,19 @@ def _parse(
     )
 
 
-def _all_strings(data: bytes, sep: str, encoding: str) -> dict[str, pa.DataType]:
-    """Arrow's generated names (f0, f1, ...) for every column of the first line, as strings."""
-    end = data.find(b"\n")
-    first = data[: end if end >= 0 else len(data)]
+def _all_strings(data: bytes, sep: str, encoding: str, skip: int = 0) -> dict[str, pa.DataType]:
+    """Arrow's generated names (f0, f1, ...) for every column of the header, as strings."""
+    end = data.find(b"\n", skip)
+    first = data[skip : end if end >= 0 else len(data)]
     n = max(first.count(sep.encode(encoding)) + 1, 1)
     # quoted delimiters make the count an upper bound; extra names are harmless
     # large_string: what pandas' Arrow-backed str dtype holds (no cast in to_pandas)
     return {f"f{i}": pa.large_string() for i in range(n)}
 
 
-def _from_arrow(table: pa.Table, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+def _from_arrow(
+    table: pa.Table, name: str, sep: str, skipped: int = 0
+) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
     notes: list[str] = []
     blank = np.ones(len(table), bool)
     for col in table.columns:  # a blank row is blank in its first column: usually no row is
@@ -225,14 +317,14 @@ def _from_arrow(table: pa.Table, name: str, sep: str) -> tuple[pd.DataFrame, np.
         raise AnnotationDataError(
             "the file is empty.", source=name, hint="Give a file with a header row and data rows."
         )
-    line_numbers = np.arange(1, len(blank) + 1)
+    line_numbers = np.arange(1 + skipped, len(blank) + 1 + skipped)
     if blank.any():
         notes.append(f"{format_count(int(blank.sum()), 'blank line')} ignored.")
         table = table.filter(pa.array(~blank))
         line_numbers = line_numbers[~blank]
     header = [str(table.column(i)[0]).strip() for i in range(table.num_columns)]
     _check_shape(header, len(table), name)
-    check_header(header, name)
+    check_header(header, name, int(line_numbers[0]))
     df = table.slice(1).rename_columns(header).to_pandas()
     return df, line_numbers[1:], notes
 
@@ -272,7 +364,8 @@ def _check_shape(header: list[str], n_records: int, name: str) -> None:
         raise AnnotationDataError(
             "the file has a header row but no data rows.",
             source=name,
-            hint=f"Header found: {', '.join(header)}.",
+            hint=f"Header found: {', '.join(header)}. Add the annotations below it (one row "
+            "per judgement, or per item in wide form), or export the file again with its data.",
         )
     if len(header) == 1:
         raise AnnotationDataError(
@@ -283,15 +376,26 @@ def _check_shape(header: list[str], n_records: int, name: str) -> None:
         )
 
 
-def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
-    """Parse delimited text strictly: ragged rows are an error naming the rows."""
+def read_delimited(
+    text: str, name: str, sep: str, *, skip: int = 0
+) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    """Parse delimited text strictly: ragged rows are an error naming the rows.
+
+    The first ``skip`` records (Excel's ``sep=`` line) are read and left out; rows keep
+    their numbers in the file.
+    """
     notes: list[str] = []
+    # the csv module refuses a field over 128 KiB ("field larger than field limit"): a long
+    # text cell is valid CSV. The limit is process-wide, so it is only ever raised
+    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     try:
+        for _ in range(skip):
+            next(reader, None)
         rows = list(reader)
     except csv.Error as exc:
         raise _malformed(text, name, sep, exc) from None
-    line_numbers = np.arange(1, len(rows) + 1)
+    line_numbers = np.arange(1 + skip, len(rows) + 1 + skip)
     lens = np.fromiter((len(r) for r in rows), np.int64, len(rows))
     blank = np.fromiter(
         (len(r) == 0 or all(not c.strip() for c in r) for r in rows), bool, len(rows)
@@ -318,7 +422,7 @@ def read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nda
             rows=line_numbers[ragged].tolist(),
             hint="Quote cells that contain the delimiter, or fix those rows.",
         )
-    check_header(header, name)
+    check_header(header, name, int(line_numbers[0]))
     df = pd.DataFrame(rows[1:], columns=header, dtype=object)
     return df, line_numbers[1:], notes
 
@@ -354,7 +458,30 @@ def _malformed(text: str, name: str, sep: str, exc: csv.Error) -> AnnotationData
     )
 
 
-def check_header(header: Sequence[Any], name: str) -> None:
+def check_header(header: Sequence[Any], name: str, row: int = 1) -> None:
+    """Refuse a header with an empty name or a name given twice, naming the columns.
+
+    Parameters
+    ----------
+    header : sequence
+        The header's names, in order.
+    name : str
+        The file name.
+    row : int, default 1
+        The header's row in the file.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the columns by position (and by letter, as a spreadsheet shows them).
+
+    Examples
+    --------
+    >>> check_header(["item", "annotator", "label", "label"], "x.csv")
+    Traceback (most recent call last):
+    ...
+    analytics._core.errors.AnnotationDataError: file 'x.csv', column 'label', row 1: the header names column 'label' more than once (columns 3 and 4; C and D in a spreadsheet). Column names must be unique: rename or delete one of them.
+    """
     cols = [str(h).strip() for h in header]
     empty = [i + 1 for i, h in enumerate(cols) if not h]
     if empty:
@@ -363,21 +490,39 @@ def check_header(header: Sequence[Any], name: str) -> None:
             f"{', '.join(map(str, empty))} {'has' if len(empty) == 1 else 'have'} no name in "
             "the header.",
             source=name,
-            rows=[1],
+            rows=[row],
             hint="Give every column a name.",
         )
-    seen: dict[str, int] = {}
-    for h in cols:
-        seen[h] = seen.get(h, 0) + 1
-    dups = [h for h, n in seen.items() if n > 1]
+    where: dict[str, list[int]] = {}
+    for i, h in enumerate(cols, start=1):
+        where.setdefault(h, []).append(i)
+    dups = {h: at for h, at in where.items() if len(at) > 1}
     if dups:
+        h, at = next(iter(dups.items()))
+        others = [show_text(o) for o in list(dups)[1:]]
+        more = f"; so {'does' if len(others) == 1 else 'do'} {', '.join(others[:5])}" * bool(others)
         raise AnnotationDataError(
-            f"the header names {'column' if len(dups) == 1 else 'columns'} {dups} more than once.",
+            f"the header names column {show_text(h)} more than once (columns "
+            f"{_and(map(str, at))}; {_and(map(_letter, at))} in a spreadsheet){more}.",
             source=name,
-            column=dups[0],
-            rows=[1],
-            hint="Column names must be unique.",
+            column=h,
+            rows=[row],
+            hint="Column names must be unique: rename or delete one of them.",
         )
+
+
+def _and(words: Any) -> str:
+    words = list(words)
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _letter(number: int) -> str:
+    """A 1-based column number as a spreadsheet's letters (1: A, 27: AA)."""
+    letters = ""
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 def sniff_delimiter(text: str) -> str:

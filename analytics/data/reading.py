@@ -30,13 +30,25 @@ from analytics.data.json_records import read_json, read_json_lines_bytes, read_j
 from analytics.data.limits import (
     Limits,
     check_cells,
+    check_columns,
     check_delimited_cells,
+    check_header_columns,
     count_bytes,
     limit_error,
     scan_json,
 )
 from analytics.data.load_report import LoadReport
-from analytics.data.mapped import MAP_MIN_BYTES, is_ascii, is_utf8, map_file, whole
+from analytics.data.mapped import (
+    MAP_MIN_BYTES,
+    excel_sep_line,
+    is_ascii,
+    is_utf8,
+    map_file,
+    read_capped,
+    refuse_compressed,
+    refuse_mixed_encodings,
+    whole,
+)
 from analytics.data.parquet_file import read_parquet
 from analytics.data.workbook import OLE_MAGIC, read_excel
 
@@ -76,8 +88,11 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str]:
             raise _too_big(f"the file is {format_bytes(size)},", max_bytes, path.name)
         if size >= MAP_MIN_BYTES and path.suffix.lower() in _MAPPED and path.is_file():
             return map_file(path), path.name
-        return path.read_bytes(), path.name
-    if isinstance(source, (bytes, bytearray)):
+        # a regular file's size was checked; a device, FIFO or /dev/stdin says 0 whatever
+        # it holds: read one byte past the limit at most
+        data = path.read_bytes() if path.is_file() else read_capped(path, max_bytes)
+        name = path.name
+    elif isinstance(source, (bytes, bytearray)):
         data, name = bytes(source), "<bytes>"
     elif hasattr(source, "read"):
         name = stream_name(source)
@@ -94,7 +109,7 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str]:
             f"cannot read annotations from a {type(source).__name__}.",
             hint="Pass a file path, an uploaded file, or a pandas DataFrame.",
         )
-    if len(data) > max_bytes:
+    if len(data) > max_bytes:  # also a regular file that grew after its size was read
         raise _too_big("the file is", max_bytes, name)
     return data, name
 
@@ -279,6 +294,7 @@ def _to_utf8(data: bytes, name: str) -> tuple[bytes, str | None, list[str], list
     """
     if is_ascii(data) or _looks_binary(data) or is_utf8(data):
         return data, None, [], []
+    refuse_mixed_encodings(data, name)
     data = whole(data)
     arr = np.frombuffer(data, np.uint8)
     high = arr >= 0x80
@@ -361,8 +377,10 @@ def _check_limits(data: bytes, name: str, fmt: str, limits: Limits) -> tuple[int
     larger in bytes than ``max_cells``), so the reader does not count them again.
     """
     if fmt in ("csv", "tsv"):
-        first = data[: data.find(b"\n") if b"\n" in data[:65536] else 65536]
-        sep = "\t" if fmt == "tsv" else sniff_delimiter(first.decode("latin-1"))
+        named, skip = excel_sep_line(data)
+        first = data[skip : data.find(b"\n", skip) if b"\n" in data[:65536] else 65536]
+        sep = named or ("\t" if fmt == "tsv" else sniff_delimiter(first.decode("latin-1")))
+        check_header_columns(data, sep, name, limits, skip)
         counts = lines = None
         if len(data) > limits.max_cells:
             end = data.find(b"\n")
@@ -388,6 +406,7 @@ def _check_parquet(data: bytes, name: str, limits: Limits) -> None:
         meta = pq.ParquetFile(io.BytesIO(data)).metadata
     except Exception:  # a damaged footer: the reader says so in its own words
         return
+    check_columns(meta.num_columns, limits, name, f"the file has {meta.num_columns:,} columns")
     check_cells(
         meta.num_rows * meta.num_columns,
         limits,
@@ -460,6 +479,7 @@ def read_table(
     limits = limits if limits is not None else Limits(max_bytes=max_bytes)
     data, name = _read_source(source, limits.max_bytes)
     _refuse_empty(data, name)
+    refuse_compressed(data, name)
     data, source_encoding, notes = _from_byte_order(data, name)
     _refuse_empty(data, name)
     fmt, why = _detect_format(data, name, format)

@@ -17,6 +17,7 @@ from analytics.data.codes import category_codes, few_dictionary_encode, run_dict
 
 __all__ = [
     "arrow_factorize",
+    "could_end_as",
     "factorize_runs",
     "is_text",
     "strip_leaves",
@@ -189,3 +190,23 @@ def is_text(index: pd.Index) -> bool:
     return pd.api.types.is_string_dtype(index.dtype) and (
         index.dtype != object or pd.api.types.infer_dtype(index, skipna=True) in ("string", "empty")
     )
+
+
+def could_end_as(column: pd.Series, name: str) -> np.ndarray | None:
+    """Per Arrow text cell: could it be ``name`` with blanks or marks around it?
+
+    Such a cell ends with the name's last byte or with a byte that is not printable
+    ASCII other than a blank (every blank and U+FEFF ends outside ``!``..``~``). Read from
+    Arrow's offsets (:func:`text_heads`): on ids like ``item_0000123`` under the header
+    ``item`` no cell is left to search, where a search of every cell for the name took
+    about 0.1 s on 2 M rows. None for a column not held as Arrow text.
+    """
+    if not (isinstance(column.dtype, pd.StringDtype) and column.dtype.storage == "pyarrow"):
+        return None
+    want, size = name.encode()[-1], len(name.encode())
+    parts = []
+    for chunk in pa.chunked_array(column.array.__arrow_array__()).chunks:
+        _, nbytes, last = text_heads(chunk, last=True)
+        plain_end = last - np.uint8(0x21) <= 0x5D  # uint8 wraps: 0x21 <= last <= 0x7E
+        parts.append((nbytes >= size) & ((last == want) | ~plain_end))
+    return np.concatenate(parts) if parts else np.zeros(0, bool)

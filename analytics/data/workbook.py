@@ -21,7 +21,14 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
-from analytics.data.limits import DEFAULT_LIMITS, Limits, check_archive, check_cells
+from analytics.data.delimited import refuse_repeated_header
+from analytics.data.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    check_archive,
+    check_cells,
+    check_columns,
+)
 from analytics.data.sheet_rows import SAVE_AS as _SAVE_AS
 from analytics.data.sheet_rows import sheet_rows
 
@@ -32,9 +39,14 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 #: Excel's last row: a sheet never has more.
 EXCEL_MAX_ROWS = 1_048_576
 _ENCRYPTED_STREAM = "EncryptionInfo".encode("utf-16-le")
+#: How to read another sheet, in Python and on the command line.
+_CHOOSE_SHEET = (
+    "choose the sheet to read (in Python: load_annotations(..., sheet=NAME or 0-based "
+    "index); on the command line: --sheet NAME_OR_INDEX)"
+)
 _FILL_SHEET = (
-    "Put the annotations in this sheet (a header row, then the data rows), or choose the "
-    "sheet that holds them with sheet= (load_annotations)."
+    "Put the annotations in this sheet (a header row, then the data rows), or "
+    f"{_CHOOSE_SHEET.replace('the sheet to read', 'the sheet that holds them')}."
 )
 
 
@@ -131,6 +143,8 @@ def _read_sheet(
     if ws.max_row and ws.max_column:  # the <dimension> element, read from the sheet's head
         n_rows = ws.max_row - ws.min_row + 1
         n_cols = ws.max_column - ws.min_column + 1
+        what = f"the sheet declares {n_cols:,} columns"
+        check_columns(n_cols, limits, name, what, sheet=title)
         check_cells(
             n_rows * n_cols,
             limits,
@@ -179,6 +193,7 @@ def _read_sheet(
     for r in records:  # padded in place: a padded copy of every row was one more copy
         r.extend([np.nan] * (width - len(r)))  # of the sheet (200 MB for 1,500 x 16,384)
     table = pd.DataFrame(records[1:], columns=header, dtype=object)
+    refuse_repeated_header(table, np.asarray(numbers[1:]), name, sheet=title)
     return table, np.asarray(numbers[1:]), notes, cautions
 
 
@@ -290,7 +305,7 @@ def _pick_sheet(book: Any, sheet: str | int | None, name: str) -> Any:
                 f"sheet={sheet} is out of range: the workbook has "
                 f"{format_count(len(sheets), 'worksheet')} ({listed}).",
                 source=name,
-                hint="Give sheet= a 0-based index or a sheet's name.",
+                hint="Give sheet= (--sheet on the command line) a 0-based index or a sheet's name.",
             )
         return sheets[int(sheet)]
     for ws in sheets:
@@ -339,7 +354,10 @@ def _stream_rows(
                     sheet=ws.title,
                     hint=_SAVE_AS,
                 )
-            widest = max(widest, cells[-1]["column"])
+            if cells[-1]["column"] > widest:
+                widest = cells[-1]["column"]
+                what = f"the sheet reaches column {widest:,}"
+                check_columns(widest, limits, name, what, sheet=ws.title)
             check_cells(
                 number * widest,
                 limits,
@@ -493,7 +511,7 @@ def _other_sheets_caution(book: Any, chosen: Any, name: str, header: list[str]) 
             continue
         hidden = " (hidden)" if getattr(ws, "sheet_state", "visible") != "visible" else ""
         full.append(show_text(ws.title) + hidden)
-        if first == header:
+        if _column_set(first) == _column_set(header):  # in any order or case, as matched
             same.append(ws.title)
     if same:
         shown = [show_text(s) for s in (chosen.title, *same)]
@@ -504,14 +522,18 @@ def _other_sheets_caution(book: Any, chosen: Any, name: str, header: list[str]) 
             "does not guess which one you mean.",
             source=name,
             sheet=same[0],
-            hint="Put all the annotations in one sheet, or choose the sheet with sheet= "
-            "(load_annotations).",
+            hint=f"Put all the annotations in one sheet, or {_CHOOSE_SHEET}.",
         )
     if not full:
         return []
     return [
         f"Only the first sheet, {show_text(chosen.title)}, was read; the workbook's other "
         f"{'sheet' if len(full) == 1 else 'sheets'} {', '.join(full)} also "
-        f"{'holds' if len(full) == 1 else 'hold'} data. If annotations are there, read that sheet "
-        "with sheet= (load_annotations), or save it as a file of its own."
+        f"{'holds' if len(full) == 1 else 'hold'} data. If annotations are there, "
+        f"{_CHOOSE_SHEET}, or save it as a file of its own."
     ]
+
+
+def _column_set(names: list[str]) -> frozenset[str]:
+    """Column names as columns are matched: stripped, case-folded, in any order."""
+    return frozenset(n.strip().casefold() for n in names)
