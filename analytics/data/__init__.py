@@ -63,6 +63,7 @@ from analytics.data.export import (
 )
 from analytics.data.free_text import free_text_columns
 from analytics.data.gold_labels import read_gold_labels
+from analytics.data.json_records import RepeatedKey, loads_strict
 from analytics.data.kinds import SCALE_CAUTION, LabelKind, infer_kind
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits, scan_json
@@ -102,6 +103,7 @@ __all__ = [
     "Limits",
     "LoadReport",
     "RawTable",
+    "RepeatedKey",
     "Sample",
     "SkipNote",
     "anonymous_annotators",
@@ -121,6 +123,7 @@ __all__ = [
     "label_text",
     "load_annotations",
     "load_sample",
+    "loads_strict",
     "looks_numeric",
     "read_gold_labels",
     "read_table",

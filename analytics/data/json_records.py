@@ -6,7 +6,11 @@ flat records go through ``pyarrow.json``: first held to the schema of the file's
 MiB (:func:`read_json_lines_flat`, which needs no depth scan), else inferred over the
 whole file after the limits scan (:func:`read_json_lines_bytes`); anything else (nested
 values, blank lines, mixed types, a line Arrow refuses) through the strict per-line
-reader, whose errors name the line.
+reader, whose errors name the line. An object that gives one key twice is refused
+everywhere (Python's ``json`` would keep the last value without a word): Arrow refuses
+it itself ("Column(/label) was specified twice in row 0"), so such a file leaves the
+fast paths for the strict readers, which parse with :func:`loads_strict` and name the
+record or line and the key.
 """
 
 from __future__ import annotations
@@ -19,10 +23,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pa_json
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics.data.limits import Limits, scan_json
 
-__all__ = ["read_json", "read_json_lines_bytes", "read_json_lines_flat"]
+__all__ = [
+    "RepeatedKey",
+    "loads_strict",
+    "read_json",
+    "read_json_lines_bytes",
+    "read_json_lines_flat",
+    "repeated_key_hint",
+]
 
 #: How to fix a JSON file that holds something other than records.
 _RECORDS_HINT = (
@@ -38,6 +49,173 @@ _HEAD_BYTES = 1 << 20
 #: The most digits an int64 has (9223372036854775807): an int64 column needs no digit scan
 #: unless max_digits is lower.
 _INT64_DIGITS = 19
+
+
+class RepeatedKey(Exception):
+    """A JSON object gave one key twice (raised by :func:`loads_strict`).
+
+    Not a ``ValueError``, so that code catching "not JSON" does not take it for that.
+
+    Parameters
+    ----------
+    key : str
+        The first key given twice.
+    """
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _repeated(pairs: list[tuple[str, object]]) -> str:
+    """The first key of ``pairs`` that an earlier pair already gave."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    raise AssertionError("no repeated key")  # pragma: no cover - callers checked
+
+
+def _unique_pairs(pairs: list[tuple[str, object]]) -> dict:
+    mapping = dict(pairs)
+    if len(mapping) != len(pairs):
+        raise RepeatedKey(_repeated(pairs))
+    return mapping
+
+
+_STRICT = json.JSONDecoder(object_pairs_hook=_unique_pairs)
+
+
+def loads_strict(text: str) -> object:
+    """``json.loads`` that refuses an object giving one key twice.
+
+    Python's ``json`` keeps the last value of a repeated key without a word, so
+    ``{"label": "x", "label": "y"}`` would read as ``y``; a file (or a cell) holding one
+    is broken and is refused instead. About 10% slower than ``json.loads`` (one Python
+    call per object).
+
+    Parameters
+    ----------
+    text : str
+        JSON text.
+
+    Returns
+    -------
+    object
+        As ``json.loads``.
+
+    Raises
+    ------
+    RepeatedKey
+        Naming the key given twice.
+    json.JSONDecodeError
+        For text that is not JSON.
+
+    Examples
+    --------
+    >>> loads_strict('{"a": 1, "b": [{"c": 2}]}')
+    {'a': 1, 'b': [{'c': 2}]}
+    >>> loads_strict('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    analytics.data.json_records.RepeatedKey: a
+    """
+    return _STRICT.decode(text)
+
+
+def repeated_key_hint(key: str) -> str:
+    """How to fix an object that gives ``key`` twice, for the error messages.
+
+    Parameters
+    ----------
+    key : str
+        The key given twice.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"JSON keeps only the last of the two values of {show_text(key)}, so one answer "
+        "would be lost without a word: keep the key once in each object (rename one if "
+        "both values matter) and load again."
+    )
+
+
+def _holds(value: object, target: dict) -> bool:
+    """Whether ``target`` is ``value`` or an object nested in it (by identity)."""
+    if value is target:
+        return True
+    if isinstance(value, dict):
+        return any(_holds(v, target) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds(v, target) for v in value)
+    return False
+
+
+def _repeat_place(text: str) -> tuple[str, int | None, str | None, bool]:
+    """Where the first repeated key of ``text`` is (it has one: the error path only).
+
+    Returns the key, the record's number (from 1) in the top-level list or the list of
+    records under a key (None: the top-level object itself), that key (None for a
+    top-level list) and whether the repeat is in an object nested inside the record.
+    """
+    found: list[tuple[str, dict]] = []
+
+    def note(pairs: list[tuple[str, object]]) -> dict:
+        mapping = dict(pairs)
+        if len(mapping) != len(pairs) and not found:
+            found.append((_repeated(pairs), mapping))
+        return mapping
+
+    obj = json.JSONDecoder(object_pairs_hook=note).decode(text)
+    key, where = found[0]
+    if isinstance(obj, list):
+        lists: list[tuple[str | None, list]] = [(None, obj)]
+    else:
+        lists = [(k, v) for k, v in obj.items() if isinstance(v, list)]
+    for under, records in lists:
+        for number, record in enumerate(records, start=1):
+            if _holds(record, where):
+                return key, number, under, record is not where
+    return key, None, None, obj is not where
+
+
+def _first_problem(
+    text: str, raised: RepeatedKey | json.JSONDecodeError
+) -> RepeatedKey | json.JSONDecodeError:
+    """What :func:`loads_strict` raised, unless ``text`` is not JSON at all: that first.
+
+    The strict parse stops at the first repeated key, before the end of the text; text
+    that also fails as JSON (a second object after the first) is reported as that.
+    """
+    if isinstance(raised, RepeatedKey):
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as plain:
+            return plain
+    return raised
+
+
+def _repeated_key_error(text: str, name: str, line: int | None = None) -> AnnotationDataError:
+    """The error for JSON text (a whole file, or the JSON Lines ``line``) with a repeated key."""
+    key, number, under, nested = _repeat_place(text)
+    if line is not None:
+        what, rows = "the record", [line]
+    elif number is None:
+        what, rows = "the top-level JSON object", None
+    else:
+        where = f" under the key {show_text(under)}" if under is not None else ""
+        what, rows = f"record {number}{where}", [number]
+    inside = "an object inside " if nested and (line is not None or number is not None) else ""
+    return AnnotationDataError(
+        f"{inside}{what} gives the key {show_text(key)} twice.",
+        source=name,
+        rows=rows,
+        hint=repeated_key_hint(key)
+        + ("" if line is not None or number is None else " Records are numbered from 1."),
+    )
 
 
 def read_json_lines_flat(
@@ -220,6 +398,30 @@ def _longest_line(data: bytes) -> int:
 
 
 def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+    """JSON records (or JSON Lines, one object per line), strictly, naming the place of a fault.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    name : str
+        The file name, for the errors.
+    lines : bool
+        JSON Lines (True) or one JSON document (False; a document that is one object
+        per line is read as JSON Lines, with a note).
+
+    Returns
+    -------
+    (table, rows, notes)
+        The records, the number of each (its line for JSON Lines, from 1 in the list
+        for JSON) and notes for the load report.
+
+    Raises
+    ------
+    AnnotationDataError
+        Text that is not JSON, a value that is not a list of records, a record that is
+        not an object, or an object giving one key twice, naming the line or record.
+    """
     notes: list[str] = []
     if lines:
         records, numbers = [], []
@@ -227,8 +429,11 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
+                obj = loads_strict(line)
+            except (RepeatedKey, json.JSONDecodeError) as raised:
+                exc = _first_problem(line, raised)
+                if isinstance(exc, RepeatedKey):
+                    raise _repeated_key_error(line, name, line=n) from None
                 raise AnnotationDataError(
                     f"line is not valid JSON ({exc.msg} at column {exc.colno}).",
                     source=name,
@@ -248,8 +453,11 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             raise AnnotationDataError("the file is empty.", source=name)
         return _records_frame(records), np.asarray(numbers), notes
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
+        obj = loads_strict(text)
+    except (RepeatedKey, json.JSONDecodeError) as raised:
+        exc = _first_problem(text, raised)  # (the first object may be one of several lines)
+        if isinstance(exc, RepeatedKey):
+            raise _repeated_key_error(text, name) from None
         if exc.msg == "Extra data" and text.lstrip().startswith("{"):
             # one object per line saved as .json: read it as JSON Lines, and say so
             df, numbers, more = read_json(text, name, lines=True)

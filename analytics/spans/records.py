@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics.data import DEFAULT_LIMITS, SkipNote, scan_json
+from analytics.data import DEFAULT_LIMITS, RepeatedKey, SkipNote, loads_strict, scan_json
 from analytics.spans.model import SpanAnnotations, SpanLoadReport
 
 __all__ = ["SpanRecords", "json_id", "parse_json", "parse_jsonl", "utf16_to_python"]
@@ -136,11 +136,13 @@ def parse_json(data: str, source: str) -> Any:
     """
     scan_json(data.encode("utf-8"), source, DEFAULT_LIMITS)
     try:
-        return json.loads(data)
+        return loads_strict(data)
     except json.JSONDecodeError as exc:
         raise AnnotationDataError(
             f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=source
         ) from None
+    except RepeatedKey as exc:
+        raise _repeated_key(exc.key, source) from None
 
 
 def parse_jsonl(data: str, source: str) -> list[tuple[int, Any]]:
@@ -152,14 +154,26 @@ def parse_jsonl(data: str, source: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            out.append((number, json.loads(line)))
+            out.append((number, loads_strict(line)))
         except json.JSONDecodeError as exc:
             raise AnnotationDataError(
                 f"line is not valid JSON: {exc.msg} (column {exc.colno})",
                 source=source,
                 rows=[number],
             ) from None
+        except RepeatedKey as exc:
+            raise _repeated_key(exc.key, source, number) from None
     return out
+
+
+def _repeated_key(key: str, source: str, line: int | None = None) -> AnnotationDataError:
+    """The error for an object giving ``key`` twice (Python's reader keeps the last)."""
+    return AnnotationDataError(
+        f"a JSON object gives the key {key!r} twice, so which value counts is a guess.",
+        source=source,
+        rows=None if line is None else [line],
+        hint=f"Keep one {key!r} in each object and load the file again.",
+    )
 
 
 def utf16_to_python(text: str, offset: int) -> int | None:

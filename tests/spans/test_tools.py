@@ -107,6 +107,20 @@ def test_label_studio_bad_json_is_named():
         load_spans(b"[{", format="label-studio")
 
 
+def test_a_key_given_twice_is_refused_not_read_as_its_last_value():
+    """Python's JSON reader keeps the last of two equal keys: a span's "end" given twice
+    had been read as the second one without a word."""
+    task = b'[{"id": 1, "data": {"text": "x"}, "id": 2, "annotations": []}]'
+    with pytest.raises(AnnotationDataError, match="gives the key 'id' twice"):
+        load_spans(task, format="label-studio")
+    line = b'{"text": "Anna", "_input_hash": 7, "_annotator_id": "a", "answer": "accept", '
+    line += b'"answer": "reject", "spans": []}\n'
+    with pytest.raises(AnnotationDataError, match="gives the key 'answer' twice") as info:
+        load_spans(_prodigy([{"text": "Bo", "_input_hash": 8, "_annotator_id": "a"}]) + line,
+                   format="prodigy")  # fmt: skip
+    assert info.value.rows == [2]
+
+
 def _prodigy(lines):
     return ("\n".join(json.dumps(x) for x in lines) + "\n").encode()
 

@@ -6,6 +6,7 @@ input columns and rejected assignments marked in a status column.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,16 +14,17 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics.data.importers.base import (
     ToolResult,
     column,
     finish,
     skip,
 )
-from analytics.data.importers.tool_cells import tool_ids
+from analytics.data.importers.tool_cells import preview, tool_ids
 from analytics.data.load_report import LoadReport
 
-__all__ = ["assignments_result", "item_ids"]
+__all__ = ["assignments_result", "item_ids", "plain_labels"]
 
 
 def item_ids(
@@ -72,6 +74,70 @@ def item_ids(
     )
     joined[empty] = None
     return joined
+
+
+def plain_labels(
+    labels: np.ndarray, rows: np.ndarray, field: str, source: str, why: str
+) -> np.ndarray:
+    """The answer cells, refusing JSON objects and arrays (structured data, not a category).
+
+    Toloka writes an output of type JSON or array as JSON text, and an MTurk answer that
+    holds JSON (a script's output, a form re-saved as JSON) is no more a category: such a
+    cell is never taken as a label by its text. Only cells that start with ``{`` or ``[``
+    and parse as JSON are refused (``[x]`` stays a label).
+
+    Parameters
+    ----------
+    labels : ndarray of object
+        The answer column.
+    rows : ndarray of int
+        The file row numbers, for the error.
+    field : str
+        The column's name, for the error.
+    source : str
+        The file name, for the error.
+    why : str
+        Why such a cell is not a category, in the platform's words (ends the message).
+
+    Returns
+    -------
+    ndarray of object
+        ``labels``, unchanged.
+
+    Raises
+    ------
+    AnnotationDataError
+        Naming the column, the rows and the first such cell.
+    """
+    cells = pd.Series(labels, dtype=object)
+    try:
+        first = cells.str.lstrip().str[:1]
+    except AttributeError:  # no text cell at all (a table of numbers)
+        return labels
+    candidates = np.flatnonzero(first.isin(["{", "["]).to_numpy(bool))
+    bad = []
+    for k in candidates:  # only the cells that look like JSON: usually none
+        try:
+            value = json.loads(cells.iat[k])
+        except RecursionError:  # nested deeper than Python parses: structured, not a label
+            bad.append(k)
+            continue
+        except ValueError:
+            continue
+        if isinstance(value, (dict, list)):
+            bad.append(k)
+    if bad:
+        kind = "an object" if cells.iat[bad[0]].lstrip().startswith("{") else "a list"
+        raise AnnotationDataError(
+            f"{format_count(len(bad), 'cell')} {'holds' if len(bad) == 1 else 'hold'} JSON, "
+            f"not a label (e.g. {kind}: {preview(cells.iat[bad[0]])}): {why}.",
+            source=source,
+            column=field,
+            rows=np.asarray(rows)[bad].tolist(),
+            hint="Choose an answer that holds one category per task with answer=, or "
+            "turn the field into plain labels (one text or number per cell) and load again.",
+        )
+    return labels
 
 
 def assignments_result(

@@ -55,7 +55,7 @@ from analytics.data.importers.label_studio_items import (
     check_tasks,
     is_task_file,
     no_annotations_yet,
-    task_items,
+    task_keys,
 )
 from analytics.data.importers.tool_cells import (
     TaxonomyPaths,
@@ -200,11 +200,12 @@ def _results_by_control(
                 rows=[row],
             )
         name = r.get("from_name")
-        if name is None:  # relations between regions have no control
-            continue
-        if id_problem(name) is not None:
+        if name is None and (r.get("type") == "relation" or "from_id" in r):
+            continue  # a relation between regions has no control
+        if name is None or id_problem(name) is not None or not str(name).strip():
+            shown = "absent" if "from_name" not in r else "null" if name is None else preview(name)
             raise AnnotationDataError(
-                f"a result's 'from_name' is {preview(name)}, not a control's name.",
+                f"a result's 'from_name' is {shown}, not a control's name.",
                 source=source,
                 rows=[row],
                 hint="Each result names its labelling control in from_name (text).",
@@ -232,8 +233,7 @@ def _collect(
     """
     key = _annotation_key(table)  # None: a tasks file, no annotations yet
     check_tasks(table, rows, source, key)
-    data_items, item_notes = task_items(table, rows, source)
-    ids = table["id"].to_numpy(object) if "id" in table.columns else np.full(len(table), None)
+    items, tasks, item_notes = task_keys(table, rows, source)
     anns = table[key].to_numpy(object) if key is not None else np.full(len(table), None)
     preds = (
         table["predictions"].to_numpy(object)
@@ -246,13 +246,8 @@ def _collect(
     cancel_as_text: list[int] = []
     n_read = n_anns = n_preds = n_preds_read = 0
     # Parsing nested JSON: one Python pass over the tasks is unavoidable here.
-    for task_id, data_item, task_anns, task_preds, row in zip(
-        ids, data_items, anns, preds, rows, strict=True
-    ):
+    for item, task, task_anns, task_preds, row in zip(items, tasks, anns, preds, rows, strict=True):
         row = int(row)
-        tid = tool_id_text(task_id, field="id", row=row, source=source)
-        item = data_item or tid or f"task@{row}"
-        task = f"task {tid}" if tid else "the task"
         task_anns = task_anns if isinstance(task_anns, list) else []  # else missing
         task_preds = task_preds if isinstance(task_preds, list) else []
         n_read += max(1, len(task_anns) + len(task_preds))

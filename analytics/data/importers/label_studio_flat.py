@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
 from analytics.data.cells import id_text, is_missing
 from analytics.data.importers.base import (
@@ -59,6 +59,7 @@ from analytics.data.importers.tool_cells import (
     preview,
     tool_ids,
 )
+from analytics.data.json_records import RepeatedKey, loads_strict, repeated_key_hint
 from analytics.data.load_report import LoadReport
 
 #: Written in every record of a flat export.
@@ -115,8 +116,9 @@ def _shape(cell: Any, text_json: bool) -> tuple[str, Any]:
 
     kind is "missing", "text" (one option, or a data field), "choices" (value: the
     list of options), one of VALUE_KINDS (value: the list of the results' values),
-    "unreadable" (JSON text nested too deeply, or a number too long, to parse) or
-    "other" (anything else: not an item-level answer).
+    "unreadable" (JSON text nested too deeply, or a number too long, to parse),
+    "repeated" (value: a key that a JSON object gives twice) or "other" (anything
+    else: not an item-level answer).
     """
     if isinstance(cell, str):
         text = cell.strip()
@@ -124,7 +126,9 @@ def _shape(cell: Any, text_json: bool) -> tuple[str, Any]:
             return "missing", None
         if text_json and text[0] in "[{":
             try:
-                cell = json.loads(text)
+                cell = loads_strict(text)
+            except RepeatedKey as exc:  # JSON would keep the last value: refused when read
+                return "repeated", exc.key
             except json.JSONDecodeError:  # text such as "[draft]": an option's name
                 return "text", cell
             except (ValueError, RecursionError):  # too deep, or a number too long
@@ -155,7 +159,7 @@ def _controls(table: pd.DataFrame, items: np.ndarray, text_json: bool) -> tuple[
     for name in (str(c) for c in table.columns if str(c) not in META):
         shapes = [_shape(c, text_json) for c in column(table, name)]
         found = {k for k, _ in shapes}
-        kinds = found - {"missing", "unreadable", "other"}
+        kinds = found - {"missing", "unreadable", "repeated", "other"}
         structured = kinds - {"text"}
         if not kinds or len(structured) > 1 or ("other" in found and not structured):
             continue  # a data field (objects, numbers), or answers of several kinds
@@ -303,6 +307,14 @@ def convert(
     paths = TaxonomyPaths(source, chosen)
     for cell, row in zip(column(table, chosen)[read], rows[read], strict=True):
         shape, value = _shape(cell, text_json)
+        if shape == "repeated":
+            raise AnnotationDataError(
+                f"the answer of the control '{chosen}' gives the key {show_text(value)} twice.",
+                source=source,
+                column=chosen,
+                rows=[int(row)],
+                hint=repeated_key_hint(value),
+            )
         if shape != "missing" and shape != kind and {shape, kind} != {"text", "choices"}:
             raise AnnotationDataError(
                 "the answer "

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
 from analytics.data.cells import is_missing
 from analytics.data.importers.tool_cells import id_problem, tool_id_text
@@ -37,7 +37,9 @@ __all__ = [
     "check_tasks",
     "is_task_file",
     "no_annotations_yet",
+    "task_ids",
     "task_items",
+    "task_keys",
 ]
 
 #: The key of a task's ``data`` that holds the item id (Concord's batch export writes it).
@@ -216,3 +218,101 @@ def task_items(
             "rather than the item id, rename it in Label Studio's data and export again."
         )
     return items, notes
+
+
+def task_ids(table: pd.DataFrame, rows: np.ndarray, source: str) -> list[str | None]:
+    """Each task's ``id`` as text (None: the task has none), every id given once.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The task list.
+    rows : ndarray of int
+        The file row of each task.
+    source : str
+        The file name.
+
+    Returns
+    -------
+    list of str or None
+
+    Raises
+    ------
+    AnnotationDataError
+        An id that is not one (as ``tool_id_text``), or one id given to several tasks
+        (Label Studio gives each task its own: two tasks under one id are two exports
+        joined, whose judgements would merge into one item), naming the id and the rows.
+    """
+    cells = table["id"].to_numpy(object) if "id" in table.columns else [None] * len(table)
+    ids = [
+        tool_id_text(v, field="id", row=int(r), source=source)
+        for v, r in zip(cells, rows, strict=True)
+    ]
+    shared = pd.Series(ids, dtype=object)
+    shared = (shared.notna() & shared.duplicated(keep=False)).to_numpy()
+    if shared.any():
+        first = ids[int(np.argmax(shared))]
+        others = len({i for i, s in zip(ids, shared, strict=True) if s}) - 1
+        at = [int(r) for r, i in zip(rows, ids, strict=True) if i == first]
+        raise AnnotationDataError(
+            f"the task id {show_text(first)} is given to {len(at)} tasks"
+            + (
+                f" (rows {', '.join(map(str, at))}), and {format_count(others, 'other id')} "
+                "to several too"
+                if others
+                else ""
+            )
+            + "; Label Studio gives each task its own id, so these are different tasks whose "
+            "judgements would be merged into one item.",
+            source=source,
+            column="id",
+            rows=np.asarray(rows)[shared].tolist(),
+            hint="Is the file two exports joined (two projects, or one project twice)? Load "
+            "the exports one at a time, or give the tasks ids of their own.",
+        )
+    return ids
+
+
+def task_keys(
+    table: pd.DataFrame, rows: np.ndarray, source: str
+) -> tuple[list[str], list[str], list[str]]:
+    """The item of each task (``data.item``, else the task id), its name for messages, notes.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A checked task list (see :func:`check_tasks`).
+    rows : ndarray of int
+        The file row of each task.
+    source : str
+        The file name.
+
+    Returns
+    -------
+    items : list of str
+        One per task: see :func:`task_items`; a task with neither is named by its place
+        in the file, ``task@<row>`` (a note says how many and which).
+    names : list of str
+        ``"task <id>"`` (``"the task"`` without one), for messages.
+    notes : list of str
+        For the load report.
+
+    Raises
+    ------
+    AnnotationDataError
+        As :func:`task_items` and :func:`task_ids`.
+    """
+    data_items, notes = task_items(table, rows, source)
+    tids = task_ids(table, rows, source)
+    items = [d or t or f"task@{int(r)}" for d, t, r in zip(data_items, tids, rows, strict=True)]
+    unnamed = [int(r) for d, t, r in zip(data_items, tids, rows, strict=True) if not (d or t)]
+    if unnamed:
+        shown = ", ".join(map(str, unnamed[:5])) + (" ..." if len(unnamed) > 5 else "")
+        notes.append(
+            f"{format_count(len(unnamed), 'task')} {'has' if len(unnamed) == 1 else 'have'} no "
+            f"'id' (and no data.{ITEM_FIELD}): named by position in the file, task@<row> "
+            f"({'row' if len(unnamed) == 1 else 'rows'} {shown}); the same task in another "
+            "export may be at another row."
+        )
+    names = [f"task {t}" if t else "the task" for t in tids]
+    return items, names, notes

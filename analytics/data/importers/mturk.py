@@ -26,14 +26,13 @@ skipped and counted.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
 from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
@@ -45,8 +44,9 @@ from analytics.data.importers.base import (
     column,
     settle_sets,
 )
-from analytics.data.importers.crowd import assignments_result, item_ids
+from analytics.data.importers.crowd import assignments_result, item_ids, plain_labels
 from analytics.data.importers.tool_cells import is_name, name_set, preview, tool_id_text
+from analytics.data.json_records import RepeatedKey, loads_strict, repeated_key_hint
 from analytics.data.load_report import LoadReport
 
 NAME = "Mechanical Turk"
@@ -93,17 +93,26 @@ def _parse_task_answers(table: pd.DataFrame, rows: np.ndarray, source: str) -> l
             out.append(None)
             continue
         try:
-            obj = json.loads(cell) if isinstance(cell, str) else cell
+            obj = loads_strict(cell) if isinstance(cell, str) else cell
+        except RepeatedKey as exc:  # JSON would keep the last value: one answer lost
+            raise AnnotationDataError(
+                f"an object in the cell gives the key {show_text(exc.key)} twice.",
+                source=source,
+                column=TASK_ANSWERS,
+                rows=[int(row)],
+                hint=repeated_key_hint(exc.key),
+            ) from None
         except (ValueError, RecursionError):  # not JSON, too deep, or a number too long
             bad.append(int(row))
             out.append(None)
             continue
-        if isinstance(obj, list) and len(obj) == 1:
-            obj = obj[0]
-        if not isinstance(obj, dict):
+        # the JSON list of one form object, nothing else (a bare object is not what
+        # crowd-html writes: a cell edited by hand or by a script, never guessed at)
+        if isinstance(obj, list) and len(obj) == 1 and isinstance(obj[0], dict):
+            out.append(obj[0])
+        else:
             bad.append(int(row))
-            obj = None
-        out.append(obj)
+            out.append(None)
     if bad:
         raise AnnotationDataError(
             f"{format_count(len(bad), f'{TASK_ANSWERS!r} cell')} "
@@ -193,7 +202,8 @@ def _labels(
     notes: list[str],
 ) -> list[Any]:
     if question != TASK_ANSWERS and question in table.columns:
-        return list(column(table, question))
+        why = "an answer that holds JSON is structured data, not a category"
+        return list(plain_labels(column(table, question), rows, question, source, why))
     assert forms is not None
     _, buttons = _fields(forms)
     if question == TASK_ANSWERS:

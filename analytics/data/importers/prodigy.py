@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
 from analytics.data.cells import is_missing
 from analytics.data.importers.base import (
@@ -202,6 +202,7 @@ def convert(
     notes = [f"Items are Prodigy inputs (_input_hash); annotators come from '{key}'."]
     use = ~ignored & ~nobody
     if is_choice.any():
+        notes += _check_choices(table, rows, is_choice, accept_cells, labels, source)
         return _choice(
             table,
             rows,
@@ -293,17 +294,12 @@ def _choice(
         skip("choice tasks answered 'reject' (the question itself was rejected)", rows[rejected])
     )
     keep = use & ~rejected
-    declared = options.get("multilabel")
-    if declared is None and any(
-        isinstance(c, dict) and c.get("choice_style") == "multiple" for c in column(table, "config")
-    ):
-        declared = True
     sets = [name_set(accept_cells[i]) for i in np.flatnonzero(keep)]  # checked in convert
-    by = (
-        "as chosen"
-        if options.get("multilabel") is not None
-        else "as the task config says (choice_style 'multiple')"
-    )
+    declared, style = options.get("multilabel"), None
+    if declared is None:
+        style = _choice_style(column(table, "config"), rows, keep, sets, report.source, notes)
+        declared = None if style is None else style == "multiple"
+    by = "as chosen" if style is None else f"as the task config says (choice_style '{style}')"
     labels, multi, why = settle_sets(sets, declared, by)
     notes.append(f"Choice tasks: {why}.")
     labels_arr = np.empty(len(labels), dtype=object)
@@ -322,6 +318,156 @@ def _choice(
         notes=notes,
         columns={"task": "choice", "multilabel": multi, "export": EXPORT},
     )
+
+
+def _check_choices(
+    table: pd.DataFrame,
+    rows: np.ndarray,
+    is_choice: np.ndarray,
+    accept_cells: np.ndarray,
+    labels: np.ndarray,
+    source: str,
+) -> list[str]:
+    """Each choice task's ``options`` and the ids it accepted among them.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The export.
+    rows : ndarray of int
+        The line of each task.
+    is_choice : ndarray of bool
+        The choice tasks (an ``accept`` list, checked to hold option ids).
+    accept_cells, labels : ndarray of object
+        The ``accept`` and ``label`` fields.
+    source : str
+        The file name.
+
+    Returns
+    -------
+    list of str
+        Notes: tasks without ``options`` (their ids could not be checked) and choice
+        tasks that also carry a ``label`` (not read).
+
+    Raises
+    ------
+    AnnotationDataError
+        ``options`` that is not a list of objects with an option id each, or an accepted
+        id that is not among the task's options (it would become a category nobody was
+        offered), naming the lines.
+    """
+    offered = column(table, "options")
+    absent, shape, outside, example = [], [], [], ""
+    for k in np.flatnonzero(is_choice):
+        opts = offered[k]
+        if not isinstance(opts, (list, dict, str)) and is_missing(opts):
+            absent.append(k)
+            continue
+        ids = None
+        if isinstance(opts, list) and all(isinstance(o, dict) for o in opts):
+            ids = name_set([o.get("id") for o in opts])
+        if ids is None:
+            shape.append(k)
+            continue
+        unknown = name_set(accept_cells[k]) - ids
+        if unknown and not outside:
+            example = f"{show_text(min(unknown))} (options: {preview(sorted(ids))})"
+        outside += [k] if unknown else []
+    if shape:
+        raise AnnotationDataError(
+            f"{_tasks_have(len(shape))} 'options' that are not a list of option objects with an "
+            f"'id' each (e.g. {preview(offered[shape[0]])}).",
+            source=source,
+            column="options",
+            rows=rows[shape].tolist(),
+            hint='A choice task offers [{"id": "SPORTS", "text": "Sports"}, ...]; export the '
+            "dataset again with 'prodigy db-out'.",
+        )
+    if outside:
+        raise AnnotationDataError(
+            f"{_tasks_have(len(outside))} an 'accept' id that is not among the task's options, "
+            f"e.g. {example}.",
+            source=source,
+            column="accept",
+            rows=rows[outside].tolist(),
+            hint="'accept' lists ids of the task's own options; correct the id (or the "
+            "options), or leave the task out of the file.",
+        )
+    notes = []
+    if absent:
+        notes.append(
+            f"{format_count(len(absent), 'choice task')} {'has' if len(absent) == 1 else 'have'} "
+            "no 'options', so the ids accepted could not be checked against the options offered."
+        )
+    named = [k for k in np.flatnonzero(is_choice) if isinstance(labels[k], str) and labels[k]]
+    if named:
+        notes.append(
+            f"{format_count(len(named), 'choice task')} also {'has' if len(named) == 1 else 'have'}"
+            f" a 'label' (e.g. {show_text(labels[named[0]])}; {'line' if len(named) == 1 else 'lines'} "
+            f"{', '.join(map(str, rows[named[:5]]))}{' ...' if len(named) > 5 else ''}), not "
+            "read: a choice task's answer is its 'accept' list."
+        )
+    return notes
+
+
+def _choice_style(
+    configs: np.ndarray,
+    rows: np.ndarray,
+    keep: np.ndarray,
+    sets: list,
+    source: str,
+    notes: list[str],
+) -> str | None:
+    """The ``choice_style`` the tasks' ``config`` declares: 'single', 'multiple' or None.
+
+    A config that is not an object, or a style other than those two, is not read (a
+    note says so); tasks declaring both styles are an error, and so are tasks declared
+    'single' that accepted several options. Tasks without a style follow the others.
+    """
+    where: dict[str, list[int]] = {"single": [], "multiple": []}
+    odd = []
+    for k, c in enumerate(configs):
+        style = c.get("choice_style") if isinstance(c, dict) else None
+        if style in where:
+            where[style].append(k)
+        elif style is not None or not (isinstance(c, dict) or is_missing(c)):
+            odd.append(k)
+    if odd:
+        notes.append(
+            f"{format_count(len(odd), 'task')} {'has' if len(odd) == 1 else 'have'} a 'config' "
+            f"that is not an object with choice_style 'single' or 'multiple' (e.g. "
+            f"{preview(configs[odd[0]])}, line {rows[odd[0]]}): not read."
+        )
+    single, multiple = where["single"], where["multiple"]
+    if single and multiple:
+        few = single if len(single) <= len(multiple) else multiple
+        raise AnnotationDataError(
+            f"the tasks declare both choice styles: {len(single):,} 'single' and "
+            f"{len(multiple):,} 'multiple', so the answers are not one kind of label.",
+            source=source,
+            column="config",
+            rows=rows[few].tolist(),
+            hint="Export the datasets of the two styles separately and load them one at a time.",
+        )
+    kept = np.flatnonzero(keep)
+    several = [int(kept[j]) for j, s in enumerate(sets) if s is not None and len(s) > 1]
+    if single and several:
+        raise AnnotationDataError(
+            f"the task config declares choice_style 'single', but {format_count(len(several), 'task')} "
+            f"accepted several options.",
+            source=source,
+            column="accept",
+            rows=rows[several].tolist(),
+            hint="Correct those tasks, or load with multilabel=True to read label sets.",
+        )
+    style = "single" if single else "multiple" if multiple else None
+    silent = len(configs) - len(single) - len(multiple) - len(odd)
+    if style is not None and silent:
+        notes.append(
+            f"{format_count(silent, 'task')} {'declares' if silent == 1 else 'declare'} no "
+            f"choice_style: read like the others ('{style}')."
+        )
+    return style
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:

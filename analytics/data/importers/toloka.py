@@ -15,7 +15,6 @@ counted. Crowd-kit style tables (``task, worker, label``, with or without ``INPU
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +22,6 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
-from analytics._core.formatting import format_count
 from analytics.data.importers.base import (
     ToolInfo,
     ToolReader,
@@ -32,8 +30,7 @@ from analytics.data.importers.base import (
     choose_hint,
     column,
 )
-from analytics.data.importers.crowd import assignments_result, item_ids
-from analytics.data.importers.tool_cells import preview
+from analytics.data.importers.crowd import assignments_result, item_ids, plain_labels
 from analytics.data.load_report import LoadReport
 
 NAME = "Toloka"
@@ -119,7 +116,7 @@ def convert(
         tool=NAME,
         items=item_ids(table, item_cols, rows, source),
         worker_column=WORKER,
-        labels=_plain_labels(column(table, answer), rows, answer, source),
+        labels=plain_labels(column(table, answer), rows, answer, source, _JSON_OUTPUT),
         status_column="ASSIGNMENT:status",
         rejected_value="REJECTED",
         statuses=("ACTIVE", "SUBMITTED", "APPROVED", "ACCEPTED", "REJECTED", "SKIPPED", "EXPIRED"),
@@ -127,46 +124,6 @@ def convert(
         label_field=answer,
         columns={"answer": answer, "export": EXPORT},
     )
-
-
-def _plain_labels(labels: np.ndarray, rows: np.ndarray, field: str, source: str) -> np.ndarray:
-    """The output cells, refusing JSON objects and arrays (an output field of type JSON).
-
-    Toloka writes an output of type JSON or array as JSON text; such a cell is structured
-    data, not a category, and is never taken as a label by its text. Only cells that
-    start with ``{`` or ``[`` and parse as JSON are refused (``[x]`` stays a label).
-    """
-    cells = pd.Series(labels, dtype=object)
-    try:
-        first = cells.str.lstrip().str[:1]
-    except AttributeError:  # no text cell at all (a table of numbers)
-        return labels
-    candidates = np.flatnonzero(first.isin(["{", "["]).to_numpy(bool))
-    bad = []
-    for k in candidates:  # only the cells that look like JSON: usually none
-        try:
-            value = json.loads(cells.iat[k])
-        except RecursionError:  # nested deeper than Python parses: structured, not a label
-            bad.append(k)
-            continue
-        except ValueError:
-            continue
-        if isinstance(value, (dict, list)):
-            bad.append(k)
-    if bad:
-        kind = "an object" if cells.iat[bad[0]].lstrip().startswith("{") else "a list"
-        raise AnnotationDataError(
-            f"{format_count(len(bad), 'cell')} {'holds' if len(bad) == 1 else 'hold'} JSON, "
-            f"not a label (e.g. {kind}: "
-            f"{preview(cells.iat[bad[0]])}): an output field of type JSON or array is not "
-            "a category.",
-            source=source,
-            column=field,
-            rows=np.asarray(rows)[bad].tolist(),
-            hint="Choose an output field that holds one category per task with answer=, or "
-            "turn the field into plain labels (one text or number per cell) and load again.",
-        )
-    return labels
 
 
 def describe(table: pd.DataFrame) -> ToolInfo:
@@ -193,4 +150,6 @@ def describe(table: pd.DataFrame) -> ToolInfo:
 
 
 EXPORT = "pool results TSV"
+#: Why a Toloka output cell holding JSON is refused (see :func:`plain_labels`).
+_JSON_OUTPUT = "an output field of type JSON or array is not a category"
 READER = ToolReader(NAME, OPTIONS, recognise, convert, describe, lambda table, fmt: EXPORT)
