@@ -491,7 +491,13 @@ def check_header(header: Sequence[Any], name: str, row: int = 1) -> None:
             "the header.",
             source=name,
             rows=[row],
-            hint="Give every column a name.",
+            hint="Give every column a name"
+            + (
+                " (a count or contingency table written by pandas' to_csv or R's write.csv "
+                "leaves its row names' column unnamed: name it, e.g. item)."
+                if empty == [1]
+                else "."
+            ),
         )
     where: dict[str, list[int]] = {}
     for i, h in enumerate(cols, start=1):

@@ -218,8 +218,8 @@ def _refuse_nested_cells(
     anything else nested would load as its Python text, e.g. "{'value': 'x'}".
     """
 
-    def name(x: Any) -> bool:
-        return isinstance(x, (str, int, float)) and not isinstance(x, bool)
+    def name(x: Any) -> bool:  # None in a list is an empty part, dropped as CSV's `x;` is
+        return x is None or (isinstance(x, (str, int, float)) and not isinstance(x, bool))
 
     wide = "annotators" in columns
     for role in ("item", "annotator", "label"):
@@ -254,6 +254,17 @@ def _refuse_nested_cells(
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
             col = long["annotator"].iat[first] if wide and role == "label" else columns.get(role)
+            odd = [x for x in cells[first] if not name(x)] if role == "label" else []
+            if isinstance(cells[first], SET_TYPES) and odd:  # a list of labels, one not a name
+                raise AnnotationDataError(
+                    f"a list of labels holds {_shown(odd[0])}, a {type(odd[0]).__name__} and "
+                    f"not a label name (e.g. {_shown(cells[first])}).",
+                    source=source,
+                    column=None if col is None else str(col),
+                    rows=rows[bad].tolist(),
+                    hint="Write every label in a list as text or a number, not a list or "
+                    "object (a yes/no answer as the text 'true' or 'false').",
+                )
             raise AnnotationDataError(
                 f"the {role} cells hold lists or objects (JSON objects, nested lists, list "
                 f"columns; e.g. {_shown(cells[first])}), which are not {role}s Concord can read.",

@@ -226,3 +226,36 @@ def test_an_empty_parquet_column_without_a_name_is_shown_as_no_name():
     table = pa.Table.from_arrays(columns, names=["item", "annotator", "label", " "])
     ann = load_annotations(_parquet(table))
     assert ann.report.layout_reason.endswith("Other columns ignored: (no name).")
+
+
+def _json_upload(records):
+    buf = io.BytesIO(json.dumps(records).encode())
+    buf.name = "labels.json"
+    return buf
+
+
+@pytest.mark.parametrize(
+    ("label", "match"),
+    [([True, "x"], "holds True, a bool"), ([["a"], "x"], r"holds \['a'\], a list")],
+)
+def test_a_list_of_labels_names_the_element_that_is_no_label(label, match):
+    """The message had been "the label cells hold lists or objects", though lists of
+    labels are read: the fault is one element, which it now names."""
+    records = [{"item": 1, "annotator": "a", "label": label},
+               {"item": 1, "annotator": "b", "label": ["x"]}]  # fmt: skip
+    with pytest.raises(AnnotationDataError, match=match) as info:
+        load_annotations(_json_upload(records))
+    assert info.value.column == "label" and info.value.rows == [1]
+
+
+def test_a_null_in_a_list_of_labels_is_an_empty_part_as_in_csv():
+    records = [{"item": 1, "annotator": "a", "label": ["x", None]},
+               {"item": 1, "annotator": "b", "label": ["x"]}]  # fmt: skip
+    ann = load_annotations(_json_upload(records))
+    assert list(ann.categories) == ["x"]
+    assert any("empty part" in n for n in ann.report.notes)
+
+
+def test_an_unnamed_first_column_hints_at_pandas_and_r_tables():
+    with pytest.raises(AnnotationDataError, match=r"R's write\.csv"):
+        load_annotations(io.StringIO(",a,b\na,3,1\nb,0,4\n"), format="csv", layout="contingency")
