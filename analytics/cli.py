@@ -404,11 +404,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the app's Gold labels page does), and print its labels with confidence.",
     )
     add_loader_options(p)
-    p.add_argument("--model", choices=("auto", *MODELS), default="auto", help="the model")
+    p.add_argument(
+        "--model", choices=("auto", *MODELS), default="auto", help="the model (default: auto)"
+    )
     p.add_argument("--out", help="write the model's labels to this CSV")
     p.add_argument("--gold", metavar="FILE", help=HELP["gold"])
     p.add_argument("--clamp", action="store_true", help=HELP["clamp"])
-    p.add_argument("--seed", type=int, default=0, help="seed of the starts and folds")
+    p.add_argument("--seed", type=int, default=0, help="seed of the starts and folds (default: 0)")
     p.add_argument("--json", action="store_true", help=HELP["json"])
     p.set_defaults(func=cmd_gold_labels)
 

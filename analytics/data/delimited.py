@@ -115,7 +115,7 @@ def read_delimited_bytes(
 def refuse_repeated_header(
     df: pd.DataFrame, rows: np.ndarray, name: str, sheet: str | None = None
 ) -> None:
-    """Refuse a data row that repeats the header (several exports joined into one).
+    """Refuse a data row that repeats the header, in any case (several exports joined into one).
 
     Loaded as it was, the second header became a judgement: item "item", annotator
     "annotator", category "label". Cells are compared with the names after stripping
@@ -150,7 +150,7 @@ def refuse_repeated_header(
     if ends is not None:
         first = first[ends]
     first = first[first.notna()]  # a workbook's empty cells
-    hit = first.astype(str).str.contains(names[0], regex=False)
+    hit = first.astype(str).str.contains(names[0], case=False, regex=False)
     candidates = hit.index[np.asarray(hit, bool)]
     if not len(candidates):
         return
@@ -158,7 +158,7 @@ def refuse_repeated_header(
     for column, wanted in zip(df.columns, names, strict=True):
         cells = df.loc[candidates[same], column]
         text = cells.astype(str).str.strip().str.strip("\ufeff").str.strip()
-        same[same] = np.asarray(cells.notna() & (text == wanted), bool)
+        same[same] = np.asarray(cells.notna() & (text.str.casefold() == wanted.casefold()), bool)
         if not same.any():
             return
     n = int(same.sum())

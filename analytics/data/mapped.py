@@ -236,14 +236,23 @@ def refuse_compressed(data: bytes, name: str) -> None:
             )
 
 
+#: Refuse mixed encodings only with this many valid UTF-8 characters ...
+MIXED_MIN = 4
+#: ... and this many times the bytes that are not UTF-8 (chance pairs in latin-1 are rare).
+MIXED_RATIO = 4
+
+
 def refuse_mixed_encodings(data: bytes, name: str) -> None:
     """UTF-8 text with a few bytes that are not (rows pasted from a latin-1 file): an error.
 
     Read whole as latin-1, its UTF-8 letters came out garbled beside the pasted ones
     ('cafÃ©' and 'café', two categories). When the valid multi-byte UTF-8 characters are at
-    least as many as the bytes that are not UTF-8, the file is refused, naming the rows of
-    those bytes. Latin-1 and Windows-1252 text has many such bytes and few valid
-    characters (an accented capital before a symbol, as in 'Ã©'): it is read as before.
+    least :data:`MIXED_MIN` and at least :data:`MIXED_RATIO` times the bytes that are not
+    UTF-8, the file is refused, naming the rows of those bytes. Latin-1 and Windows-1252
+    text has many such bytes and few valid characters, made by chance where an accented
+    capital stands before a symbol (``É’`` in ``CAFÉ’S`` is the UTF-8 of U+0252): a
+    Windows-1252 file of ``CAFÉ’S``, ``née`` and ``café`` has two of each, and is read as
+    before.
 
     Raises
     ------
@@ -251,7 +260,7 @@ def refuse_mixed_encodings(data: bytes, name: str) -> None:
         Naming the rows (lines) of the first bytes that are not UTF-8.
     """
     valid, bad = utf8_mix(data)
-    if not valid or valid < len(bad):
+    if valid < max(MIXED_MIN, MIXED_RATIO * len(bad)):
         return
     ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
     lines = np.unique(np.searchsorted(ends, bad) + 1)

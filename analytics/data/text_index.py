@@ -56,8 +56,9 @@ def factorize_runs(
     s: pd.Series,
 ) -> tuple[np.ndarray, pd.Index, tuple[np.ndarray, np.ndarray] | None]:
     """:func:`arrow_factorize`, and each value's first run when encoded by runs."""
-    if isinstance(s.dtype, pd.CategoricalDtype) and _arrow_text(s.dtype.categories.dtype):
-        # text read as a dictionary (the Parquet reader's columns of few values)
+    if isinstance(s.dtype, pd.CategoricalDtype) and is_text(s.dtype.categories):
+        # text read as a dictionary (the Parquet reader's columns of few values, a pandas
+        # category column): judged as text, as the same cells written out would be
         codes, order = category_codes(s.array.codes, len(s.dtype.categories))
         return codes, s.dtype.categories.take(order), None
     if not _arrow_text(s.dtype):
@@ -193,20 +194,26 @@ def is_text(index: pd.Index) -> bool:
 
 
 def could_end_as(column: pd.Series, name: str) -> np.ndarray | None:
-    """Per Arrow text cell: could it be ``name`` with blanks or marks around it?
+    """Per Arrow text cell: could it be ``name`` (in any case) with blanks or marks around it?
 
-    Such a cell ends with the name's last byte or with a byte that is not printable
-    ASCII other than a blank (every blank and U+FEFF ends outside ``!``..``~``). Read from
+    Such a cell ends with the name's last letter (lower or upper case) or with a byte that
+    is not printable ASCII other than a blank (every blank and U+FEFF ends outside
+    ``!``..``~``). Read from
     Arrow's offsets (:func:`text_heads`): on ids like ``item_0000123`` under the header
     ``item`` no cell is left to search, where a search of every cell for the name took
     about 0.1 s on 2 M rows. None for a column not held as Arrow text.
     """
     if not (isinstance(column.dtype, pd.StringDtype) and column.dtype.storage == "pyarrow"):
         return None
-    want, size = name.encode()[-1], len(name.encode())
+    end = name[-1:]
+    if not end.isascii():  # its last byte is not printable ASCII: every such cell is kept
+        end, name = "", ""
+    # in either case (``Item`` repeats ``item``): the name's last letter, lower or upper
+    wants = np.array(sorted({ord(c) for c in (end.lower(), end.upper()) if c}), np.uint8)
+    size = len(name)
     parts = []
     for chunk in pa.chunked_array(column.array.__arrow_array__()).chunks:
         _, nbytes, last = text_heads(chunk, last=True)
         plain_end = last - np.uint8(0x21) <= 0x5D  # uint8 wraps: 0x21 <= last <= 0x7E
-        parts.append((nbytes >= size) & ((last == want) | ~plain_end))
+        parts.append((nbytes >= size) & (np.isin(last, wants) | ~plain_end))
     return np.concatenate(parts) if parts else np.zeros(0, bool)

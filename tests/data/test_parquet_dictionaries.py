@@ -110,3 +110,31 @@ def test_dictionary_of_text_that_is_not_utf8_is_named_not_called_damaged():
     with pytest.raises(AnnotationDataError, match="not valid UTF-8") as info:
         load_annotations(_upload(data))
     assert info.value.column == "label"
+
+
+def test_many_small_row_group_dictionaries_are_not_few_values():
+    """Row groups of 10,000 rows each hold a small dictionary of item ids; 40,000 ids in
+    all would make Arrow unify the groups' dictionaries, slower than reading strings."""
+    n = 200_000
+    table = pa.table(
+        {
+            "item": [f"item_{k // 5:07d}" for k in range(n)],
+            "annotator": [f"a{k % 7}" for k in range(n)],
+        }
+    )
+    data = _bytes(table, row_group_size=10_000)
+    assert few_valued_text(pq.ParquetFile(io.BytesIO(data))) == ["annotator"]
+
+
+@pytest.mark.parametrize("categories_dtype", ["str", object])
+def test_a_category_column_reads_as_its_text_would(categories_dtype):
+    """A pandas category column is judged as the same text cells: "NA" is a missing
+    token in both (it had stayed a label in a category column, whatever its dtype)."""
+    cells = ["x", "NA", "y", None, "x", "y"]
+    rows = {"item": ["1", "1", "2", "2", "3", "3"], "annotator": ["a", "b"] * 3}
+    as_text = load_annotations(pd.DataFrame({**rows, "label": cells}))
+    codes, uniques = pd.factorize(pd.Series(cells, dtype=object))
+    category = pd.Categorical.from_codes(codes, pd.Index(list(uniques), dtype=categories_dtype))
+    as_category = load_annotations(pd.DataFrame({**rows, "label": category}))
+    assert list(map(str, as_category.categories)) == list(map(str, as_text.categories))
+    assert as_category.n_judgements == as_text.n_judgements == 4
