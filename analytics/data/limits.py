@@ -214,7 +214,7 @@ def check_header_columns(data: bytes, sep: str, source: str, limits: Limits, ski
 
     Examples
     --------
-    >>> check_header_columns(b'a,"b,c"\n1,2\n', ",", "x.csv", Limits(max_columns=2))
+    >>> check_header_columns(b'a,"b,c"\\n1,2\\n', ",", "x.csv", Limits(max_columns=2))
     """
     head = data[skip : skip + 65536]
     start = skip + len(head) - len(head.lstrip())
