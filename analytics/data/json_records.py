@@ -137,9 +137,10 @@ def repeated_key_hint(key: str) -> str:
     str
     """
     return (
-        f"JSON keeps only the last of the two values of {show_text(key)}, so one answer "
-        "would be lost without a word: keep the key once in each object (rename one if "
-        "both values matter) and load again."
+        f"JSON readers keep only the last of the two values of {show_text(key)}, so one "
+        "value would be lost without a word (the whole file is refused, even where the key "
+        "is in a field Concord does not read): keep the key once in each object (rename "
+        "one if both values matter) and load again."
     )
 
 
