@@ -188,6 +188,10 @@ class Planner:
                 if len(hit):
                     keep[hit[0]] = False
             avail = avail[keep]
+            # a judgement planned without a name is someone's who has not judged the item:
+            # once there are as many as annotators left, nobody is
+            if sum(a < 0 for a in planned) >= len(avail):
+                avail = avail[:0]
         self._free[i] = avail
         return avail
 
@@ -263,7 +267,8 @@ class Planner:
             nxt_who = np.full(len(items), -1)
             with np.errstate(invalid="ignore", divide="ignore"):
                 nxt = np.where(avail, g, 0.0).sum(1) / left
-        stop = (self.cap <= 1) | (left == 0) | (conf >= self.stop_at)
+        # without names the first judgement takes one of the ``left`` annotators too
+        stop = (self.cap <= 1) | (left <= (0 if self.assign else 1)) | (conf >= self.stop_at)
         nxt = np.where(stop, np.nan, nxt)
         block = (whos, p, q2, conf, nxt, nxt_who)
         self._pre.update(zip(items.tolist(), zip(repeat(block), range(len(items))), strict=False))
@@ -309,6 +314,8 @@ class Planner:
                 if who >= 0:
                     self._free[i] = _drop_one(self._free_of(i), who)
                     self._count(who)
+                else:
+                    self._free.pop(i, None)
                 self.states[i] = (p[b, keep], q2[b, keep], [who])
                 self._conf[i] = float(conf[b])
                 return who, gain, float(conf[b])
@@ -324,9 +331,11 @@ class Planner:
         w2, q2 = branch(w, qs, self.theta[judges].sum(0) / len(judges))
         self.states[i] = (w2, q2, [*planned, who])
         self._conf.pop(i, None)
-        if who >= 0:  # that annotator's entry is used up (without names, nobody's is)
+        if who >= 0:  # that annotator's entry is used up
             self._free[i] = _drop_one(self._free_of(i), who)
             self._count(who)
+        else:  # without a name, one of the annotators left: counted in _free_of
+            self._free.pop(i, None)
         return who, gain, self.confidence(i)
 
     def run(
@@ -396,6 +405,10 @@ class Planner:
                 self.last_score[i] = nxt
                 if np.isfinite(nxt) and nxt > 0:
                     heapq.heappush(heap, (-nxt, i, nxt_who))
+                continue
+            if who < 0 and self.assign and not len(self.free(i)):
+                # queued before an annotator was drawn (random, uncertainty), and everyone
+                # free for it is now at the cap: left out, as the cap's note says
                 continue
             known = -key if self.strategy == "gain" else None
             out.append((i, *self.plan(i, who, known)))

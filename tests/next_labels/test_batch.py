@@ -64,22 +64,26 @@ def test_second_judgement_of_an_item_is_worth_its_conditional_information():
     res = SimpleNamespace(
         posteriors=pd.DataFrame([q], index=["x"], columns=[0, 1]),
         prevalence=pd.Series([0.5, 0.5], index=[0, 1]),
-        confusion={"a": pd.DataFrame(ta), "b": pd.DataFrame(tc), "c": pd.DataFrame(tc)},
+        confusion={"a": pd.DataFrame(ta), **{k: pd.DataFrame(tc) for k in "bcde"}},
     )
-    # annotators a and b judged x already (in the data): only c is left for it
-    ann = Annotations(
-        ann.item_codes,
-        ann.annotator_codes,
-        ann.label_codes,
-        ann.items,
-        pd.Index(["a", "b", "c"]),
-        ann.categories,
-    )
-    batch = next_batch(res, ann, 3, per_item_cap=3, stop_at=1.0)
+
+    def pool(names):
+        return Annotations(
+            ann.item_codes, ann.annotator_codes, ann.label_codes, ann.items,
+            pd.Index(names), ann.categories,
+        )  # fmt: skip
+
+    # annotators a and b judged x already (in the data): c, d and e are left for it
+    batch = next_batch(res, pool(["a", "b", "c", "d", "e"]), 3, per_item_cap=3, stop_at=1.0)
     assert len(batch) == 3
     for m in range(1, 4):
         want = info_of_labels(q, [tc] * m) - info_of_labels(q, [tc] * (m - 1))
         assert batch["expected_gain"].iloc[m - 1] == pytest.approx(want, abs=1e-12)
+    # only c left: one judgement, named or not (unnamed, a batch had planned three for
+    # the one annotator the platform could still ask)
+    ann = pool(["a", "b", "c"])
+    unnamed = next_batch(res, ann, 3, per_item_cap=3, stop_at=1.0)
+    assert len(unnamed) == 1 and unnamed.attrs["excluded"] == {"nobody_left": 1}
     named = next_batch(res, ann, 2, per_item_cap=2, stop_at=1.0, annotators=["a", "c"])
     # a and b judged x already and c may judge it once in a batch: one judgement is left
     assert named["annotator"].tolist() == ["c"]
@@ -302,3 +306,23 @@ def test_per_annotator_cap_on_small_crowds(fitted, cap, per_item):
     assert len(batch) and batch["annotator"].value_counts().max() <= cap
     assert batch["item"].value_counts().max() <= per_item
     assert (np.diff(batch["expected_gain"].to_numpy()) <= 1e-12).all()
+
+
+@pytest.mark.parametrize("strategy", ["random", "uncertainty", "gain"])
+@pytest.mark.parametrize("cap", [None, 1, 2])
+def test_named_annotators_at_their_cap_never_crash_a_random_or_uncertainty_batch(strategy, cap):
+    """Items queued before an annotator was drawn (random, uncertainty) met a pool all at
+    the cap, and drawing from nobody raised ValueError (the CLI's --assign
+    --per-annotator 1 with --strategy random did); they are left out, as gain's are."""
+    rows = [
+        (f"i{i}", a, (i + (a == "c") * (i % 2)) % 2)
+        for i in range(6)
+        for a in "abc"
+        if not (a == "c" and i < 3)
+    ]
+    ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    batch = next_batch(
+        fit(ann), ann, 5, strategy=strategy, annotators=["a", "b", "c"],
+        per_annotator_cap=cap, stop_at=1.0,
+    )  # fmt: skip
+    assert batch["annotator"].tolist() == ["c"] * (3 if cap is None else cap)
