@@ -141,7 +141,11 @@ def unitizing_table(spans: SpanAnnotations) -> tuple[pd.DataFrame, str, int]:
     offset = np.empty(len(lengths), np.int64)
     offset[order] = np.concatenate([[0], np.cumsum(lengths[order])[:-1]])
     total = int(lengths.sum())
-    note = f"on the {n_docs:,} documents every annotator completed ({total:,} characters)"
+    note = (
+        f"on the {n_docs:,} documents every annotator completed ({total:,} characters)"
+        if n_docs != 1
+        else f"on the one document every annotator completed ({total:,} characters)"
+    )
     if spans.n_items > n_docs:
         left = spans.n_items - n_docs
         note += f"; {format_count(left, 'document')} not completed by all {'is' if left == 1 else 'are'} left out"

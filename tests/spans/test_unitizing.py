@@ -61,7 +61,7 @@ def test_krippendorff_2004_worked_example():
     assert overall == pytest.approx(0.8591, abs=5e-4)
     d_o, d_e = table["observed"].round(4).mean(), table["expected"].round(4).mean()
     assert round(1 - d_o / d_e, 4) == 0.8591
-    assert overall.items_used == 1 and "1 documents" in overall.note
+    assert overall.items_used == 1 and "on the one document" in overall.note
 
 
 def test_the_overall_value_pools_the_labels_and_says_so():
