@@ -42,7 +42,7 @@ from analytics.agreement.prepared import (
     undefined,
 )
 from analytics.agreement.reading import FEW_SHARED
-from analytics.agreement.report import REPORT_COLUMNS
+from analytics.agreement.report import MIN_RESAMPLED_ITEMS, REPORT_COLUMNS
 from analytics.agreement.weights import agreement_weights, weights_order_problem
 from analytics.data import Annotations, LabelKind
 
@@ -335,7 +335,15 @@ def engine_report(
     for label, (value, _) in entries:
         lo = hi = float("nan")
         method, note = "", value.note
-        if label in boot:
+        if label in boot and 0 < value.items_used < MIN_RESAMPLED_ITEMS:
+            # as in memory: resampling 1 to 9 items gives a false certainty, not an interval
+            method = "none (too few items to resample)"
+            note = join_notes(
+                note,
+                f"no resampled interval: {value.items_used} items compared, fewer than "
+                f"{MIN_RESAMPLED_ITEMS}",
+            )
+        elif label in boot:
             lo, hi, n_ok = percentile_interval(boot[label], confidence)
             method = f"bootstrap over items ({n_boot:,} resamples, percentile, by count pattern)"
             if n_ok < n_boot:

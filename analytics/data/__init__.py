@@ -49,6 +49,7 @@ from analytics.data.count_tables import (
     from_contingency_table,
     from_count_table,
 )
+from analytics.data.delimited import check_header, sniff_delimiter
 from analytics.data.encode import DUPLICATE_POLICIES
 from analytics.data.export import (
     EMPTY_SET,
@@ -108,6 +109,7 @@ __all__ = [
     "SkipNote",
     "anonymous_annotators",
     "as_annotations",
+    "check_header",
     "choose_separator",
     "count_matrix_of",
     "coverage_figure",
@@ -131,6 +133,7 @@ __all__ = [
     "sample_truth",
     "scan_json",
     "separator_for",
+    "sniff_delimiter",
     "spreadsheet_safe",
     "table_to_csv",
     "to_long_csv",

@@ -151,8 +151,16 @@ def duckdb_scan(source: Any, runner: DuckRunner, table: str | None = None) -> tu
                 hint="Give a file with a header row and data rows.",
             )
         # every column as text, as the in-memory loader reads a CSV: a column whose type
-        # changes past DuckDB's sniffed sample cannot fail, and ids "007" and "7" differ
-        scan = f"read_csv({_literal(str(path))}, auto_detect=true, header=true, all_varchar=true)"
+        # changes past DuckDB's sniffed sample cannot fail, and ids "007" and "7" differ.
+        # The delimiter and header as the in-memory loader reads them, and '"' the only
+        # quote: DuckDB's sniffer took ' for a quote (labels 'x' and x merged) and, with a
+        # ragged row in its sample, read the header as one column
+        sep, header = delimiter_and_header(path, suffix, name)
+        columns = ", ".join(f"{_literal(h)}: 'VARCHAR'" for h in header)
+        scan = (
+            f"read_csv({_literal(str(path))}, auto_detect=false, header=true, "
+            f"columns={{{columns}}}, delim={_literal(sep)}, quote='\"', escape='\"')"
+        )
         return scan, name
     if suffix in (".duckdb", ".db"):
         if not table:
@@ -165,6 +173,28 @@ def duckdb_scan(source: Any, runner: DuckRunner, table: str | None = None) -> tu
         f"the duckdb engine reads Parquet, CSV/TSV and DuckDB files, not {suffix or 'this'}.",
         source=name,
     )
+
+
+def delimiter_and_header(path: Path, suffix: str, name: str) -> tuple[str, list[str]]:
+    """The delimiter and header of a CSV/TSV file as the in-memory loader reads them,
+    checked as that loader checks them (no empty or repeated column names).
+
+    Raises
+    ------
+    AnnotationDataError
+        For an empty or repeated column name, naming it.
+    """
+    import csv
+
+    from analytics.data import check_header, sniff_delimiter
+
+    with open(path, "rb") as f:
+        head = f.read(1 << 16).decode("utf-8-sig", errors="replace").lstrip("\r\n")
+    sep = "\t" if suffix == ".tsv" else sniff_delimiter(head)
+    first = head.splitlines()[0] if head else ""
+    header = [h.strip() for h in next(csv.reader([first], delimiter=sep), [])]
+    check_header(header, name)
+    return sep, header
 
 
 def duck_error(exc: Exception, source: str | None) -> AnnotationDataError:

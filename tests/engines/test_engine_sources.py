@@ -51,6 +51,40 @@ def test_a_ragged_csv_row_is_named(tmp_path):
         load(path, engine="duckdb")
 
 
+def test_a_ragged_row_in_the_sniffed_sample_is_named_too(tmp_path):
+    """Inside DuckDB's sniff sample a ragged row had made it read the header as one column
+    ("no item column 'item'"); the delimiter and header now come from the in-memory
+    loader's reading, so the row is named as in memory."""
+    path = tmp_path / "ragged.csv"
+    path.write_text("item,annotator,label\ni1,a,x\ni1,b,y,z\ni2,a,x\n")
+    with pytest.raises(AnnotationDataError, match=r"row 3.*3 fields of the header"):
+        load(path, engine="duckdb")
+
+
+def test_a_repeated_header_name_is_refused_as_in_memory(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("item,annotator,label,label\ni1,a,x,z\ni1,b,y,z\n")
+    for engine in ("memory", "duckdb"):
+        with pytest.raises(AnnotationDataError, match="names column 'label' more than once"):
+            load(path, engine=engine)
+
+
+def test_single_quotes_are_text_not_quotes(tmp_path):
+    """DuckDB's sniffer took ' for the quote character: labels 'x' and x merged, and every
+    coefficient read 1.0 where memory reads -0.143."""
+    path = tmp_path / "quotes.csv"
+    rows = ["i0,a,'x'", "i0,b,x", "i1,a,'x'", "i1,b,'x'", "i2,a,y", "i2,b,'y'", "i3,a,x",
+            "i3,b,'x'"]  # fmt: skip
+    path.write_text("item,annotator,label\n" + "\n".join(rows) + "\n")
+    mem, lazy = both(path)
+    assert (
+        sorted(map(str, lazy.categories))
+        == sorted(map(str, mem.categories))
+        == ["'x'", "'y'", "x", "y"]
+    )
+    same_report(mem, lazy)
+
+
 def test_a_label_type_change_past_the_sniffed_sample_loads_as_text(tmp_path):
     path = tmp_path / "flip.csv"
     labels = [str(i % 3) for i in range(30_000)]
@@ -216,3 +250,22 @@ def test_columns_are_recognised_by_name_as_in_memory(tmp_path):
     assert sorted(lazy.categories) == sorted(mem.categories)
     named = load(tmp_path / "r.parquet", engine="duckdb", label="answer")
     assert named.n_judgements == mem.n_judgements
+
+
+def test_fewer_than_ten_items_get_no_resampled_interval_on_the_engine_either(tmp_path):
+    """Memory gives no interval below 10 items; the engine had given Fleiss' kappa
+    [-0.18, 0.55] on 8 items, and a zero-width interval on one."""
+    patterns = ["xxy", "xyy", "xyz", "xxx", "yyz", "zzx", "xzz", "yyy"]
+    pairs = [(i, a, lab) for i, ls in enumerate(patterns) for a, lab in zip("abc", ls, strict=True)]
+    rows = [f"i{i},{a},{lab}" for i, a, lab in pairs]
+    path = tmp_path / "eight.csv"
+    path.write_text("item,annotator,label\n" + "\n".join(rows) + "\n")
+    mem, lazy = both(path)
+    a, b = (agreement.agreement_report(x, n_boot=200).set_index("coefficient") for x in (mem, lazy))
+    for name in ("Percent agreement", "Fleiss' kappa", "Krippendorff's alpha (nominal)"):
+        assert np.isnan(b.loc[name, "ci_low"]) and np.isnan(a.loc[name, "ci_low"])
+        assert (
+            b.loc[name, "ci_method"]
+            == a.loc[name, "ci_method"]
+            == ("none (too few items to resample)")
+        )
