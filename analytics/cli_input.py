@@ -364,7 +364,8 @@ def load(args: argparse.Namespace) -> Annotations:
         }
         given = [k for k, v in memory_only.items() if v is not None]
         if given:
-            raise CliError(f"{', '.join(given)} only apply with --engine memory")
+            verb = "applies" if len(given) == 1 else "apply"
+            raise CliError(f"{', '.join(given)} only {verb} with --engine memory")
         if args.duplicates not in ("error", "keep"):
             raise CliError(f"--duplicates {args.duplicates} needs --engine memory (input order)")
         return load_annotations(
