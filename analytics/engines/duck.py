@@ -189,7 +189,20 @@ def delimiter_and_header(path: Path, suffix: str, name: str) -> tuple[str, list[
     from analytics.data import check_header, sniff_delimiter
 
     with open(path, "rb") as f:
-        head = f.read(1 << 16).decode("utf-8-sig", errors="replace").lstrip("\r\n")
+        raw = f.read(1 << 16)
+    try:  # a multi-byte character cut at the end of the piece is no fault
+        raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(raw) - 3:
+            raise AnnotationDataError(
+                "the file is not UTF-8 text (latin-1, Windows-1252 or UTF-16, for example): "
+                "the duckdb engine reads UTF-8 only.",
+                source=name,
+                hint="Save the file as UTF-8 (CSV UTF-8 in Excel), or load it in memory "
+                "(engine='memory'; --engine memory on the command line), which converts "
+                "other encodings and says so.",
+            ) from None
+    head = raw.decode("utf-8-sig", errors="replace").lstrip("\r\n")
     sep = "\t" if suffix == ".tsv" else sniff_delimiter(head)
     first = head.splitlines()[0] if head else ""
     header = [h.strip() for h in next(csv.reader([first], delimiter=sep), [])]

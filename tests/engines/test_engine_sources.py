@@ -269,3 +269,15 @@ def test_fewer_than_ten_items_get_no_resampled_interval_on_the_engine_either(tmp
             == a.loc[name, "ci_method"]
             == ("none (too few items to resample)")
         )
+
+
+@pytest.mark.parametrize("codec", ["latin-1", "utf-16"])
+def test_a_file_that_is_not_utf8_is_named_so_on_duckdb(tmp_path, codec):
+    """Memory converts it; DuckDB had refused with "Check that the file is a complete
+    Parquet or CSV file", which did not name the encoding."""
+    path = tmp_path / "accents.csv"
+    path.write_bytes("item,annotator,label\n1,a,café\n1,b,thé\n".encode(codec))
+    assert sorted(load(path).categories) == ["café", "thé"]
+    with pytest.raises(AnnotationDataError, match="not UTF-8 text") as info:
+        load(path, engine="duckdb")
+    assert "--engine memory" in str(info.value)
