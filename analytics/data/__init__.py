@@ -39,6 +39,7 @@ from analytics.data.cells import (
     is_missing,
     label_set,
     label_text,
+    long_integer_text,
     looks_numeric,
     to_number,
 )
@@ -126,6 +127,7 @@ __all__ = [
     "load_annotations",
     "load_sample",
     "loads_strict",
+    "long_integer_text",
     "looks_numeric",
     "read_gold_labels",
     "read_table",

@@ -44,6 +44,7 @@ __all__ = [
     "is_missing",
     "label_set",
     "label_text",
+    "long_integer_text",
     "looks_numeric",
     "missing_tokens",
     "set_codes",
@@ -56,6 +57,8 @@ _NUMBER = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$")
 #: A whole number of 16 to 308 digits: past 2**53 floats skip integers (longer ones are
 #: not finite as floats, and refused as numbers).
 _LONG_INTEGER = re.compile(r"^\s*[+-]?0*[1-9]\d{15,307}\s*$")
+#: A whole number written without a point or exponent.
+_WHOLE = re.compile(r"^\s*[+-]?\d+\s*$")
 #: Cell texts (case-insensitive, stripped) that mean "not labelled".
 MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "none", "null", "<na>", "nat"})
 #: An explicit empty label set in a text cell ("none of these"); an empty cell is missing.
@@ -130,6 +133,20 @@ def looks_numeric(values: Iterable[Any]) -> bool:
     return seen
 
 
+def long_integer_text(value: Any) -> bool:
+    """Whether ``value`` is text of a whole number of 16 digits or more.
+
+    Past 2**53 floats skip integers, so such texts are not read as numbers (two 19-digit
+    labels would merge into one float): a label column holding one stays text.
+
+    Examples
+    --------
+    >>> long_integer_text("9007199254740993"), long_integer_text("12"), long_integer_text(7)
+    (True, False, False)
+    """
+    return isinstance(value, str) and _LONG_INTEGER.match(value) is not None
+
+
 def to_number(value: Any) -> float | int:
     """A numeric cell as a Python number: whole numbers become ``int``.
 
@@ -150,6 +167,8 @@ def to_number(value: Any) -> float | int:
     """
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
+    if isinstance(value, str) and _WHOLE.match(value):
+        return int(value)  # exact however long (an integer column's text, on an engine)
     f = float(value)
     return int(f) if f.is_integer() and abs(f) < 2**53 else f
 

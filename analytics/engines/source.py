@@ -34,6 +34,7 @@ from analytics.data import (
     SkipNote,
     infer_kind,
     label_text,
+    long_integer_text,
     looks_numeric,
     to_number,
 )
@@ -256,7 +257,13 @@ def read_labels(
     text_declared = declared is not None and any(isinstance(c, str) for c in declared)
     if text_declared and numeric_column and looks_numeric(declared):  # "1,2,3" typed
         declared, text_declared = [to_number(c) for c in declared], False
-    numeric = not text_declared and looks_numeric(used)
+    # as in memory: a text column with a whole number of 16 digits or more stays text (it
+    # would merge with its neighbours as a float); an integer column's values are exact
+    numeric = (
+        not text_declared
+        and looks_numeric(used)
+        and (numeric_column or not any(long_integer_text(t) for t in used))
+    )
     if numeric_column and not numeric and not text_declared:
         bad = next(t for t in used if not looks_numeric([t]))
         raise AnnotationDataError(

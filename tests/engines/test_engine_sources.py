@@ -281,3 +281,21 @@ def test_a_file_that_is_not_utf8_is_named_so_on_duckdb(tmp_path, codec):
     with pytest.raises(AnnotationDataError, match="not UTF-8 text") as info:
         load(path, engine="duckdb")
     assert "--engine memory" in str(info.value)
+
+
+def test_integer_labels_beyond_two_to_the_53_stay_exact_on_the_engine(tmp_path):
+    """They went through floats on DuckDB: 2**53 and 2**53 + 1 merged into one category and
+    Fleiss' kappa read 1.0 where memory reads 0.652."""
+    big = 2**53
+    frame = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(4), 2),
+            "annotator": np.tile(["a", "b"], 4),
+            "label": np.array([big + 1, big, 1, 1, big + 1, big + 1, 2, 2]),
+        }
+    )
+    path = tmp_path / "big.parquet"
+    frame.to_parquet(path)
+    mem, lazy = both(path)
+    assert list(lazy.categories) == list(mem.categories) == [1, 2, big, big + 1]
+    same_report(mem, lazy)
