@@ -126,6 +126,31 @@ def statistic_formats(df: pd.DataFrame, counts: Sequence[str] = ()) -> dict[str,
     return stats | {c: "{:,.0f}" for c in counts if c in df.columns}
 
 
+#: A Python format field such as ``{:,.0f}``: thousands separator, precision and type.
+_FIELD = re.compile(r"\{:(,?)(\.\d+)?([dfeg])\}")
+
+
+def printf_format(form: str) -> str:
+    """A Python format string (``"{:,.0f}"``) as the grid's printf format (``"%,.0f"``).
+
+    The separator and the precision are both kept: the grid's "localized" preset, used
+    for thousands separators before, drew 911.25 for a column formatted to whole numbers.
+    Text around the field stays (``"{:.1f} s"`` -> ``"%.1f s"``).
+
+    >>> printf_format("{:,.0f}"), printf_format("{:.3f}"), printf_format("{:.3g}")
+    ('%,.0f', '%.3f', '%.3g')
+    """
+    fields = list(_FIELD.finditer(form))
+    if len(fields) != 1:
+        raise ValueError(f"show_table format {form!r}: expected one field such as '{{:,.0f}}'")
+    field = fields[0]
+    before, after = (
+        text.replace("%", "%%") for text in (form[: field.start()], form[field.end() :])
+    )
+    sep, precision, kind = field.groups()
+    return f"{before}%{sep}{precision or ''}{kind}{after}"
+
+
 def show_table(
     df: pd.DataFrame,
     name: str,
@@ -143,6 +168,7 @@ def show_table(
     format; a column with a missing cell is shown as right-aligned text with
     :data:`MISSING` there, since the grid writes a missing number as "None" (a Styler's
     ``na_rep`` is not honoured). The CSV keeps the numbers and leaves missing cells empty.
+    The format's precision and thousands separator are both honoured (:func:`printf_format`).
     Other float columns are drawn by :func:`three_decimals` (0.777 beside 0.795, not 0.777
     beside 0.7945), except one holding a value that three decimals would write as 0.000.
     ``percents``: columns of shares drawn as percents with one decimal.
@@ -178,9 +204,7 @@ def show_table(
             ]  # a display table: at most MAX_SHOWN_ROWS cells
             config.setdefault(column, st.column_config.TextColumn(alignment="right"))
         else:  # numbers stay numbers (they sort as such), drawn in the same format
-            # "{:.3f}" is printf's "%.3f"; thousands separators are the grid's "localized"
-            printf = "localized" if "," in form else form.replace("{:", "%").replace("}", "")
-            config.setdefault(column, st.column_config.NumberColumn(format=printf))
+            config.setdefault(column, st.column_config.NumberColumn(format=printf_format(form)))
     if config:
         kwargs["column_config"] = config
     st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)

@@ -95,6 +95,9 @@ def test_replay_runs_on_demand():
     # the figure the README leads with: judgements needed, against random
     summary = next(d.value for d in at.dataframe if "vs_random" in d.value.columns)
     assert abs(summary.loc["random", "vs_random"] - 1.0) < 1e-12
+    # "to the nearest judgement", as the caption says: 911, not 911.25
+    frame = next(d for d in at.dataframe if "vs_random" in d.value.columns)
+    assert json.loads(frame.proto.columns)["judgements"]["type_config"]["format"] == "%,.0f"
     assert any("against random" in c.value for c in at.caption)
     # the second run finds the replay kept: with st.cache_data around a function that drew
     # on the page's progress bar, this hit raised CacheReplayClosureError

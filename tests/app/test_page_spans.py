@@ -215,7 +215,7 @@ def test_every_statistic_in_the_tables_has_three_decimals():
             elif column in ("units", "pairs", "documents", "spans", "support"):
                 assert config.get(column, {}).get("type_config", {}).get("format") in (
                     None,
-                    "localized",
+                    "%,.0f",
                 ), column  # counts stay whole numbers
     assert checked >= 8  # per label, pairs, documents and the token table
     docs = next(d for d in at.dataframe if {"item", "f1", "spans"} <= set(d.value.columns))

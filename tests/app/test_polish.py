@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from streamlit.proto.Metric_pb2 import Metric
 
 from analytics import format_count
@@ -104,5 +105,35 @@ def test_float_columns_are_drawn_with_three_decimals_unless_that_hides_a_value()
     assert not at.exception
     columns = at.dataframe[0].proto.columns
     assert columns.count('"%.3f"') == 1  # confidence; gain's 0.0002 would read 0.000
-    assert '"localized"' in columns  # whole-number floats as counts
+    assert '"%,.0f"' in columns  # whole-number floats as counts, with separators
     assert at.dataframe[0].value["confidence"].tolist() == [0.777, 0.7945]  # numbers kept
+
+
+def test_a_format_keeps_its_precision_with_thousands_separators():
+    """The replay summary's "{:,.0f}" became the grid's "localized", which drew 911.25
+    under a caption saying "to the nearest judgement"."""
+    import json
+
+    from streamlit.testing.v1 import AppTest
+
+    from ui.widgets import printf_format
+
+    def page():
+        import pandas as pd
+
+        from ui.widgets import show_table
+
+        df = pd.DataFrame({"judgements": [911.25, 1417.5], "x": [1.25, 2.5]})
+        show_table(df, "formats", key="t", formats={"judgements": "{:,.0f}", "x": "{:.1f} s"})
+
+    at = AppTest.from_function(page)
+    at.run()
+    assert not at.exception
+    config = json.loads(at.dataframe[0].proto.columns)
+    assert config["judgements"]["type_config"]["format"] == "%,.0f"  # rounded, 1,418
+    assert config["x"]["type_config"]["format"] == "%.1f s"
+    assert at.dataframe[0].value["judgements"].tolist() == [911.25, 1417.5]  # numbers kept
+    assert printf_format("{:,.3f}") == "%,.3f"
+    assert printf_format("5% of {:.2f}") == "5%% of %.2f"
+    with pytest.raises(ValueError, match="expected one field"):
+        printf_format("{:.1%}")  # percents= draws shares, not a format
