@@ -206,10 +206,8 @@ def cmd_gold_labels(args: argparse.Namespace) -> None:
     known = _gold_for(args)
     ann = load(args)
     result = fit(ann, args.model, gold=known if args.clamp else None, seed=args.seed)
-    notes = [str(n) for n in result.notes]
-    headline = f"{result.model} model" + (f": {notes[0]}" if notes else "")
-    extra = {"model": str(result.model), "notes": notes}
-    show_labels(args, ann, result, known, headline, extra, more=notes[1:])
+    extra = {"model": str(result.model)}
+    show_labels(args, ann, result, known, f"{result.model} model", extra, lead_note=True)
 
 
 def _gold_for(args: argparse.Namespace) -> object:

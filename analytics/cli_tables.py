@@ -13,7 +13,6 @@ import math
 import shutil
 import string
 import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -261,12 +260,16 @@ def show_labels(
     known: Any,
     headline: str,
     extra: dict,
-    more: Sequence[str] = (),
+    lead_note: bool = False,
 ) -> None:
     """Print (or emit as JSON) an annotator model's labels, annotators and gold accuracy.
 
-    The output of ``dawid-skene`` and ``gold-labels``: ``headline`` and ``more`` say
-    which model and how it was fitted; ``extra`` adds keys to the JSON payload.
+    The output of ``dawid-skene`` and ``gold-labels``. ``headline`` says which model and
+    how it was fitted; the fit's notes (``result.notes``: one annotator, one category,
+    no overlap, how ``auto`` chose, ...) are printed beneath it and given in the JSON as
+    ``notes``, so that no command hides the model's warnings. ``lead_note`` joins the
+    first note to the headline (``gold-labels``: "majority model: auto chose ...");
+    ``extra`` adds keys to the JSON payload.
     """
     from analytics.cli_input import emit, records
     from analytics.data import table_to_csv
@@ -278,6 +281,7 @@ def show_labels(
     )
 
     labels = model_labels_table(result)
+    notes = [str(n) for n in getattr(result, "notes", ())]
     accuracy, why_not = None, None
     if known is not None:
         try:
@@ -290,6 +294,7 @@ def show_labels(
         payload = {
             "dataset": ann.name,
             **extra,
+            "notes": notes,
             "converged": bool(result.converged),
             "n_iter": int(result.n_iter),
             # NaN (no parameter criterion was computed) is written as null, as JSON has no NaN
@@ -315,8 +320,10 @@ def show_labels(
             }
         emit(payload)
         return
+    if lead_note and notes:
+        headline, notes = f"{headline}: {notes[0]}", notes[1:]
     print(textwrap.fill(f"{ann.name}: {headline}", width=100, subsequent_indent="  "))
-    for note in more:
+    for note in notes:
         print(
             textwrap.fill(f"note: {note}", width=100, initial_indent="  ", subsequent_indent="    ")
         )

@@ -520,3 +520,18 @@ def test_summary_counts_one_category_in_the_singular(capsys, tmp_path):
     path.write_text("item,annotator,label\ni1,a,x\ni1,b,x\ni2,a,x\n", encoding="utf-8")
     assert main(["summary", str(path)]) == 0
     assert "1 category (nominal): x" in capsys.readouterr().out
+
+
+def test_dawid_skene_shows_the_fits_notes_as_gold_labels_does(capsys, tmp_path):
+    # one annotator: the model cannot be identified, and says so; the command said nothing
+    from analytics import load_annotations
+    from analytics.dawid_skene import fit
+
+    path = tmp_path / "one_annotator.csv"
+    path.write_text("item,annotator,label\ni1,a,x\ni2,a,y\ni3,a,x\n")
+    expected = [str(n) for n in fit(load_annotations(path)).notes]
+    assert any("only one annotator" in n for n in expected)
+    assert run_json(capsys, "dawid-skene", str(path), "--json")["notes"] == expected
+    assert main(["dawid-skene", str(path)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(f"note: {' '.join(n.split())}" in text for n in expected)
