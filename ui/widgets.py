@@ -110,6 +110,9 @@ def _default_formats(
     for column, form in three_decimals(df).items():
         if column in taken:
             continue
+        if _is_probability(column):  # one precision for every posterior in the column
+            formats[column] = PROBABILITY_FORMAT
+            continue
         values = df[column].abs()
         if bool(((values > 0) & (values < 0.0005)).any()):
             continue
@@ -151,6 +154,20 @@ def printf_format(form: str) -> str:
     return f"{before}%{sep}{precision or ''}{kind}{after}"
 
 
+#: Float columns of probabilities (a posterior, a confidence): drawn with a fixed number
+#: of decimals, 0.00002 as 0.000 beside 0.9999 as 1.000, never 1 beside 0.9999.
+PROBABILITY_FORMAT = "{:.3f}"
+
+
+def _is_probability(column: object) -> bool:
+    """A column named for a probability: ``confidence``, ``posterior``, ``p(...)``,
+    ``P(...)`` or a name ending in ``confidence``."""
+    name = str(column).strip()
+    return bool(re.fullmatch(r"[pP]\(.*\)", name)) or name.lower().endswith(
+        ("confidence", "posterior")
+    )
+
+
 def show_table(
     df: pd.DataFrame,
     name: str,
@@ -170,7 +187,9 @@ def show_table(
     ``na_rep`` is not honoured). The CSV keeps the numbers and leaves missing cells empty.
     The format's precision and thousands separator are both honoured (:func:`printf_format`).
     Other float columns are drawn by :func:`three_decimals` (0.777 beside 0.795, not 0.777
-    beside 0.7945), except one holding a value that three decimals would write as 0.000.
+    beside 0.7945), except one holding a value that three decimals would write as 0.000;
+    probabilities (posteriors, confidences: :func:`_is_probability`) always get
+    :data:`PROBABILITY_FORMAT`, so 1, 0.9999 and 0.00002 never share a column.
     ``percents``: columns of shares drawn as percents with one decimal.
     ``texts`` (column -> one text per row): the column drawn as those texts, right-aligned,
     for a format no format string gives (e.g. :func:`analytics.format_p_value`'s

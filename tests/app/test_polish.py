@@ -137,3 +137,39 @@ def test_a_format_keeps_its_precision_with_thousands_separators():
     assert printf_format("5% of {:.2f}") == "5%% of %.2f"
     with pytest.raises(ValueError, match="expected one field"):
         printf_format("{:.1%}")  # percents= draws shares, not a format
+
+
+def test_posteriors_and_confidences_have_one_precision():
+    """The Gold labels item browser and the multi-label label-set table mixed 1, 0.9999
+    and 0.00002 in one column: a probability column is drawn with three decimals, even
+    where that writes 0.000; the CSV keeps every digit."""
+    import json
+
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.widgets import show_table
+
+        df = pd.DataFrame(
+            {
+                "item": ["a", "b", "c"],
+                "confidence": [1.0, 0.9999, 0.572],
+                "P(fear)": [0.00002, 0.9999, 1.0],
+                "p(question)": [0.0175, 0.00002, 0.725],
+                "expected_confidence": [0.9, 0.95, 1.0],
+                "posterior": [1.0, 0.0, 1.0],  # all whole: still a probability, not a count
+                "gain": [0.5, 0.0002, 0.1],  # not a probability: 0.0002 is not written 0.000
+            }
+        )
+        show_table(df, "posteriors", key="t", index=False)
+
+    at = AppTest.from_function(page)
+    at.run()
+    assert not at.exception
+    config = json.loads(at.dataframe[0].proto.columns)
+    for column in ("confidence", "P(fear)", "p(question)", "expected_confidence", "posterior"):
+        assert config[column]["type_config"]["format"] == "%.3f", column
+    assert "gain" not in config
+    assert at.dataframe[0].value["P(fear)"].tolist() == [0.00002, 0.9999, 1.0]
