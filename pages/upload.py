@@ -381,7 +381,9 @@ tab_summary, tab_items, tab_coverage, tab_labels, tab_data = st.tabs(
     ["Summary", "Judgements per item", "Coverage", "Labels per annotator", "Data"]
 )
 with tab_summary:
-    show_table(overview["summary"], "summary", key="summary", index=False)
+    show_table(
+        overview["summary"], "summary", key="summary", index=False, csv=overview["summary_csv"]
+    )
 with tab_items:
     show_figure(overview["per_item"], "judgements per item", key="per_item")
 with tab_coverage:

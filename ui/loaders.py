@@ -161,10 +161,15 @@ def describe_upload(data: bytes, name: str, sheet: str | None = None) -> ToolInf
 
 @st.cache_data(max_entries=8, show_spinner="Summarising the data set...")
 def data_overview(fingerprint: str, _ann: Annotations, n_rows: int = 1000) -> dict[str, Any]:
-    """The Data page's summary table, three figures and first rows, once per data set."""
+    """The Data page's summary table, three figures and first rows, once per data set.
+
+    ``summary`` is written for reading (``1,500``); ``summary_csv`` is the same table with
+    plain numbers, for its download (as the Export page's "Data summary CSV").
+    """
     head = (_ann.to_frame(sep=";") if _ann.is_multilabel else _ann.to_frame()).head(n_rows)
     return {
         "summary": _ann.summary(separators=True),
+        "summary_csv": _ann.summary(),
         "per_item": judgements_per_item_figure(_ann),
         "coverage": coverage_figure(_ann),
         "labels": label_distribution_figure(_ann),

@@ -177,6 +177,7 @@ def show_table(
     formats: dict[str, str] | None = None,
     percents: tuple[str, ...] = (),
     texts: dict[str, Sequence[str]] | None = None,
+    csv: pd.DataFrame | Callable[[], pd.DataFrame] | None = None,
     **kwargs,
 ) -> None:
     """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows).
@@ -194,6 +195,8 @@ def show_table(
     ``texts`` (column -> one text per row): the column drawn as those texts, right-aligned,
     for a format no format string gives (e.g. :func:`analytics.format_p_value`'s
     "< 0.001", or one that depends on the row); the CSV keeps the numbers.
+    ``csv``: the table the CSV holds when ``df`` is written for reading (``1,500`` as
+    text); None: ``df`` itself.
     """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
     truncated = shown is not df
@@ -231,7 +234,7 @@ def show_table(
         st.caption(
             f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all."
         )
-    download_table(df, name, key=key, index=index)
+    download_table(df if csv is None else csv, name, key=key, index=index)
 
 
 def show_figure(fig: go.Figure, name: str, *, key: str) -> None:

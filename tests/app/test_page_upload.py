@@ -181,3 +181,24 @@ def test_a_span_file_uploaded_as_annotations_points_to_the_spans_page():
     assert not at.exception
     errors = [shown(e.value) for e in at.error]
     assert any("look like a span file" in e and "Spans page" in e for e in errors), errors
+
+
+def test_the_summary_download_holds_plain_numbers(monkeypatch):
+    """The summary's Download CSV wrote the table drawn for reading (judgements,"1,500");
+    the Export page's Data summary CSV has 1500: the two agree now."""
+    import ui.widgets
+    from analytics.data import load_sample, table_to_csv
+
+    written = {}
+
+    def record(df, name, *, key, **kwargs):
+        written[key] = df() if callable(df) else df
+
+    monkeypatch.setattr(ui.widgets, "download_table", record)
+    at = run_page()
+    assert not at.exception
+    shown_summary = next(d.value for d in at.dataframe if "measure" in d.value.columns)
+    assert shown_summary.set_index("measure").loc["judgements", "value"] == "1,500"  # for reading
+    csv = table_to_csv(written["summary"], index=False)
+    assert "judgements,1500" in csv.splitlines() and '"1,500"' not in csv
+    assert csv == table_to_csv(load_sample("crowd_intents").summary(), index=False)  # as Export
