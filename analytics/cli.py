@@ -463,6 +463,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"concord: error: {exc}", file=sys.stderr)
         return 2
+    except MemoryError as exc:  # numpy's names the bytes it could not get; no traceback
+        print(
+            f"concord: error: not enough memory for this analysis ({exc or 'MemoryError'}); "
+            "try a smaller input (or, for agreement, noise and dawid-skene, --engine duckdb)",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:  # piped into head: the reader left, nothing went wrong
         # (caught before OSError, of which it is a kind)
         sys.stdout = open(os.devnull, "w")

@@ -535,3 +535,16 @@ def test_dawid_skene_shows_the_fits_notes_as_gold_labels_does(capsys, tmp_path):
     assert main(["dawid-skene", str(path)]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert all(f"note: {' '.join(n.split())}" in text for n in expected)
+
+
+def test_running_out_of_memory_is_one_line_not_a_traceback(capsys, monkeypatch):
+    import analytics.noise
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 7.28 TiB")
+
+    monkeypatch.setattr(analytics.noise, "noise_bound", no_memory)
+    assert main(["noise", "--n", "1000", "--d", "5", "--p", "0.5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("concord: error: not enough memory") and "\n" not in err
+    assert "7.28 TiB" in err

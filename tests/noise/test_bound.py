@@ -299,6 +299,43 @@ def test_closed_form_matches_log_space(n, d, p):
     assert a.expected_hidden == pytest.approx(b.expected_hidden, rel=1e-9)
 
 
+@pytest.mark.parametrize(
+    ("n", "d", "p"),
+    [(10**7, 10**5, 0.999), (10**6, 2 * 10**4, 0.99), (10**8, 300_000, 0.9999)],
+)
+def test_closed_form_where_its_normaliser_underflows(n, d, p):
+    """Nearly every agreed item hard: F(top) underflows to 0, and the closed form works in
+    log space (it had divided by 0) and agrees with the term-by-term sum."""
+    from scipy import special
+
+    assert special.betainc(d + 1.0, n - d + 1.0, 1.0 - p) == 0.0
+    a = noise_bound(n, d, p)
+    b = closed_form_bound(n, d, p, 0.95)
+    assert a.t0 == b.t0
+    assert a.tail_at_t0 == pytest.approx(b.tail_at_t0, rel=1e-6)
+    assert a.expected_hidden == pytest.approx(b.expected_hidden, rel=1e-9)
+
+
+def test_a_trillion_items_with_p_near_one_needs_no_memory_per_item():
+    """The closed form had built every count 0..n - d (7 TiB at n = 1e12, 8 GB at 1e9) to
+    show 20,000 of them; now only those, and the questions built on it answer too."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        r = noise_bound(10**12, 5, 0.999999)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * 2**20
+    assert r.method.startswith("equation (1), closed form") and r.ok
+    assert len(r.posterior) <= 20_000 and 0 < r.gamma < 1e-4
+    assert noise_bound(10**10, 0, 0.9999999).ok
+    assert max_disagreements(10**11, 0.999999, gamma=0.5).max_disagreed > 0
+    table = adding_annotators(10**11, easy_share=0.9, p=[0.9999999] * 9)
+    assert len(table) == 9
+
+
 def test_ten_million_items():
     """n = 10,000,000 works (the timing lives in benchmarks/bench_noise.py)."""
     r = noise_bound(10_000_000, 1_000_000, 0.5)
