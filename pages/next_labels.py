@@ -8,7 +8,7 @@ import streamlit as st
 
 from analytics import AnnotationDataError, format_percent
 from analytics.agreement import fleiss_kappa
-from analytics.dawid_skene import DawidSkeneResult, fit
+from analytics.dawid_skene import fit
 from analytics.models import gold_table
 from analytics.next_labels import (
     EXPORT_FORMATS,
@@ -25,9 +25,10 @@ from analytics.next_labels import (
     replay_summary,
 )
 from analytics.noise import adding_annotators, easy_share, equal_rates, noise_from_annotations
-from ui.cached import kept
+from ui.cached import ds_fit, kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
+from ui.settings import report_settings
 from ui.state import known_gold, require_annotations
 from ui.text import md
 from ui.widgets import data_file_name, explain, show_error, show_figure, show_table
@@ -46,14 +47,10 @@ STRATEGY_NAMES = {
 }
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _fit(fingerprint: str, _ann) -> DawidSkeneResult:
-    return fit(_ann)
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def _batch(
     fingerprint: str,
+    model_key: tuple,
     _result,
     _ann,
     budget: int,
@@ -77,7 +74,14 @@ def _batch(
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _plan(fingerprint: str, _result, target: float | None, current: bool, max_k: int = 10) -> Plan:
+def _plan(
+    fingerprint: str,
+    model_key: tuple,
+    _result,
+    target: float | None,
+    current: bool,
+    max_k: int = 10,
+) -> Plan:
     # plan's own draws and seed: the command line's next-batch gives the same plan
     return plan(_result, target, current=current, max_k=max_k if not current else 5)
 
@@ -120,14 +124,24 @@ if ann.is_multilabel:
     st.stop()
 gold_key, gold, gold_what = known_gold(ann)  # uploaded gold, a sample's true labels, or none
 
+# the model the Overview, the report and the Export use: the Gold labels page's settings
+settings = report_settings(ann)
+options = settings.fit_options()
+model_key = tuple(sorted(options.items()))  # the cached batch and plans follow the settings
 try:
     with st.spinner("Fitting the Dawid-Skene model…"):
-        result = _fit(ann.fingerprint, ann)
+        result = ds_fit(ann, **options)[0]
 except AnnotationDataError as exc:
     show_error(exc)
     st.stop()
 
 st.subheader("The next batch")
+st.caption(
+    "**Model:** "
+    + md(settings.describe()[-1].rstrip("."))
+    + " (the Gold labels page's Dawid-Skene settings, which the Overview, the report and "
+    "the Export use too; the batch, the curve and the replay all use this model)."
+)
 c1, c2 = st.columns(2)
 top = max(1, min(5000, ann.n_items * 5))
 budget = c1.slider("Budget (judgements)", 1, top, min(100, top), key="nl_budget")
@@ -167,6 +181,7 @@ if assign:
 try:
     batch = _batch(
         ann.fingerprint,
+        model_key,
         result,
         ann,
         int(budget),
@@ -232,7 +247,7 @@ for col, fmt, label, make in (
 st.subheader("How many labels are enough?")
 try:
     with st.spinner("Simulating the fitted model…"):
-        more = _plan(ann.fingerprint, result, None, True)
+        more = _plan(ann.fingerprint, model_key, result, None, True)
     measured = None if gold is None else float(gold_table({"m": result}, gold).loc["m", "accuracy"])
     show_figure(
         accuracy_curve_figure(
@@ -278,7 +293,7 @@ try:
         )
         / 100
     )
-    new_run = _plan(ann.fingerprint, result, float(target), False)
+    new_run = _plan(ann.fingerprint, model_key, result, float(target), False)
     st.markdown(md(f"A new run with annotators like these: {new_run.reason}"))
     show_table(
         new_run.curve,
@@ -292,7 +307,7 @@ try:
     per_item_now = ann.n_judgements / max(ann.n_items, 1)
     k_now = int(max(2, round(per_item_now)))
     if k_now + 2 > 10:  # the curve above stops at 10 per item: simulate as far as needed
-        new_run = _plan(ann.fingerprint, result, float(target), False, k_now + 2)
+        new_run = _plan(ann.fingerprint, model_key, result, float(target), False, k_now + 2)
     st.caption(
         "Two accuracies for about the same design, both the model's own: 'now' on the chart "
         f"({format_percent(conf.mean())}, {per_item_now:.1f} judgements per item) is these "
@@ -377,8 +392,13 @@ else:
             # (Streamlit replays that on the next hit and fails)
             table = kept(
                 ann,
-                ("replay", gold_key),
-                lambda: replay(ann, gold, progress=lambda f: bar.progress(min(f, 1.0))),
+                ("replay", gold_key, model_key),
+                lambda: replay(
+                    ann,
+                    gold,
+                    fitter=lambda part: fit(part, **options),  # the settings above
+                    progress=lambda f: bar.progress(min(f, 1.0)),
+                ),
             )
         except AnnotationDataError as exc:
             show_error(exc)

@@ -246,3 +246,40 @@ def test_the_target_slider_reads_in_percent_as_the_sentences_beside_it():
     assert not at.exception
     text = "\n".join(m.value for m in [*at.markdown, *at.caption, *at.info])
     assert "97.5%" in text.replace("\\", "")
+
+
+def test_the_model_follows_the_gold_labels_pages_settings():
+    """Next labels fitted with the defaults while the Overview, the report and the Export
+    followed the Gold labels page's Dawid-Skene settings (smoothing 2: 36 items below 0.9
+    on the Overview, but the same batch and 'now' here as with smoothing 0.01)."""
+    from streamlit.testing.v1 import AppTest
+
+    from analytics import format_percent
+    from analytics.dawid_skene import fit
+    from tests.helpers.paths import ROOT
+    from ui.settings import SETTINGS_KEY
+
+    ann = crowd()
+    at = AppTest.from_file(str(ROOT / "pages" / "next_labels.py"), default_timeout=120)
+    at.session_state["concord_annotations"] = ann
+    at.session_state[SETTINGS_KEY] = {ann.fingerprint: {"ds_smoothing": 2.0}}
+    at.run()
+    assert not at.exception and not at.error
+    smoothed = fit(ann, smoothing=2.0)
+    assert format_percent(smoothed.confidence.mean()) != format_percent(fit(ann).confidence.mean())
+    two = next(c.value for c in at.caption if c.value.startswith("Two accuracies"))
+    assert f"'now' on the chart ({format_percent(smoothed.confidence.mean())}," in two
+    batch = at.dataframe[0].value
+    current = smoothed.confidence.reindex(batch["item"]).to_numpy()
+    np.testing.assert_allclose(batch["current_confidence"].to_numpy(), current)
+    said = next(c.value for c in at.caption if "Model:" in c.value).replace("\\", "")
+    assert "smoothing 2," in said and "Gold labels page" in said
+
+    # back to the defaults: the batch and the curve are not the cached smoothed ones
+    at.session_state[SETTINGS_KEY] = {}
+    at.run()
+    two = next(c.value for c in at.caption if c.value.startswith("Two accuracies"))
+    assert f"'now' on the chart ({format_percent(fit(ann).confidence.mean())}," in two
+    assert "smoothing 0.01," in next(c.value for c in at.caption if "Model:" in c.value).replace(
+        "\\", ""
+    )
