@@ -293,3 +293,16 @@ def test_more_labels_with_gold_reads_the_measured_error_not_the_models_own():
     assert format_right(1 - 742 / 800) == "92.7%"
     plain = {a.key: a for a in overview(ann).answers}["more_labels"]
     assert "By the model's own account" in plain.sentence and "gold" not in plain.sentence
+
+
+def test_several_annotators_at_chance_are_counted_in_a_plain_sentence():
+    """RTE read "Annotator A2QPX2MS844TYJ labels at chance (spammer score 1.00; and 30
+    more)": several are counted first, then the worst is named."""
+    rng = np.random.default_rng(1)
+    frame = _frame(n_items=80)
+    spam = frame["annotator"].isin(["a3", "a4"])
+    frame.loc[spam, "label"] = rng.choice(["x", "y", "z"], int(spam.sum()))
+    text = overview(Annotations.from_frame(frame)).recommendation.text
+    assert text.startswith("2 annotators label at chance (the worst, a"), text
+    assert "has spammer score" in text and "more)" not in text
+    assert text.endswith("): review their work, or leave their labels out.")

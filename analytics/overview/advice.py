@@ -85,14 +85,13 @@ def recommend(
     options: list[Recommendation] = []
     if weak:
         who, score = weak[0]
-        more = f"; and {len(weak) - 1:,} more" if len(weak) > 1 else ""
-        options.append(
-            rec(
-                f"Annotator {who} labels at chance (spammer score {score:.2f}{more}): review "
-                "their work, or leave their labels out.",
-                "annotators",
-            )
+        found = (
+            f"{len(weak):,} annotators label at chance (the worst, {who}, has spammer score "
+            f"{score:.2f})"
+            if len(weak) > 1
+            else f"Annotator {who} labels at chance (spammer score {score:.2f})"
         )
+        options.append(rec(f"{found}: review their work, or leave their labels out.", "annotators"))
     pair = confused_pair(fits[0]) if fits and len(fits) == 1 else None
     if pair is not None:
         a, b, mass = pair
@@ -194,14 +193,10 @@ def recommend(
             "expected wrong, by its own posteriors, which run overconfident)."
         )
     elif gold.verdict.severity is Severity.GOOD:  # measured on gold labels
-        text = (
-            f"Benchmark on the model's labels, not on agreed or majority labels: {read}, "
-            + (
-                "while none of the model's labels is wrong on the gold labels."
-                if gold.verdict.value == 0
-                else f"while on the gold labels only {gold.number} of the model's labels are "
-                "wrong."
-            )
+        text = f"Benchmark on the model's labels, not on agreed or majority labels: {read}, " + (
+            "while none of the model's labels is wrong on the gold labels."
+            if gold.verdict.value == 0
+            else f"while on the gold labels only {gold.number} of the model's labels are wrong."
         )
     if own_only or gold.verdict.severity is Severity.GOOD:
         return Recommendation(
