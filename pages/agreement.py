@@ -129,16 +129,18 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
         )
         or "clustered"
     )
-    shown = window(_order(fp, coef, pw, order_by), key="agr_pair_window")
+    ordered = _order(fp, coef, pw, order_by)
+    shown = window(ordered, key="agr_pair_window")
     fig = pairwise_heatmap(pairwise_window(pw, shown))
     fig.update_layout(height=max(420, 18 * len(shown) + 160))
     show_figure(fig, f"pairwise {coef}", key="agr_pair_fig")
+    # the tables in the heatmap's order (clustered tables in file order did not match it)
+    in_order = pairwise_window(pw, ordered)
     # the diagonal (an annotator with itself) has no value: "–", not the grid's "None"
-    show_table(
-        pw.values, f"pairwise {coef}", key="agr_pair_values", formats=three_decimals(pw.values)
-    )
+    values = in_order.values
+    show_table(values, f"pairwise {coef}", key="agr_pair_values", formats=three_decimals(values))
     st.markdown("**Items shared by each pair** (diagonal: items the annotator judged)")
-    show_table(pw.shared, "shared items per pair", key="agr_pair_shared")
+    show_table(in_order.shared, "shared items per pair", key="agr_pair_shared")
     st.markdown("**Two annotators side by side**")
     ia, ib = pw.most_shared()
     names = list(sub.annotators)

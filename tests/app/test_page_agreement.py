@@ -216,8 +216,8 @@ def test_the_pairwise_table_shows_a_dash_on_its_diagonal_not_none():
     assert not at.exception
     names = [str(a) for a in ann.annotators]
     square = [
-        d.value for d in at.dataframe if [str(c) for c in d.value.columns] == names
-    ]  # the pairwise values and the shared-items counts
+        d.value for d in at.dataframe if sorted(str(c) for c in d.value.columns) == sorted(names)
+    ]  # the pairwise values and the shared-items counts (in the heatmap's order)
     values = next(t for t in square if (t.astype(str) == "–").any().any())
     assert all(values.iloc[i, i] == "–" for i in range(len(names)))
     assert not values.astype(str).isin(["None", "nan", "NaN", "<NA>"]).any().any()
@@ -315,3 +315,31 @@ def test_the_summary_reads_kappa_as_easy_items_only_where_the_data_fit():
     text = "\n".join(shown(m.value) for m in at.markdown)
     assert "cannot be read here as a share of easy items" in text
     assert "only 29% are" in text and "everyone gets right" not in text
+
+
+def test_the_pairwise_tables_follow_the_heatmaps_order():
+    """The heatmap is clustered (w19, w17, w18...), the tables below it were in file order
+    (w06, w03, w00...): they now list the annotators as the heatmap does, in every order."""
+    from analytics.data import load_sample
+
+    ann = load_sample("crowd_intents")
+    at = _run(ann)
+    assert not at.exception
+    names = {str(a) for a in ann.annotators}
+    for order in ("clustered", "most shared items"):
+        if order != "clustered":
+            at.segmented_control(key="agr_pair_order").set_value(order).run()
+            assert not at.exception
+        heat = next(  # the pairwise heatmap: annotators on both axes
+            f
+            for f in _figures(at)
+            if f["data"][0].get("type") == "heatmap"
+            and set(map(str, f["data"][0].get("x") or [])) == names
+        )
+        x = [str(v) for v in heat["data"][0]["x"]]
+        assert set(x) == names and x != [str(a) for a in ann.annotators]  # reordered
+        square = [d.value for d in at.dataframe if {str(c) for c in d.value.columns} == names]
+        assert len(square) == 2, order  # the coefficients and the shared items
+        for table in square:
+            assert [str(c) for c in table.columns] == x, order
+            assert [str(i) for i in table.index] == x, order
