@@ -548,3 +548,12 @@ def test_running_out_of_memory_is_one_line_not_a_traceback(capsys, monkeypatch):
     err = capsys.readouterr().err.strip()
     assert err.startswith("concord: error: not enough memory") and "\n" not in err
     assert "7.28 TiB" in err
+
+
+def test_a_huge_smoothing_is_one_line_with_no_numpy_warnings(capsys):
+    assert main(["dawid-skene", CROWD, "--smoothing", "1e308"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip()
+    assert err.startswith("concord: error: smoothing must be a number from 0 to 1e12")
+    assert "\n" not in err and "Warning" not in err

@@ -255,7 +255,7 @@ def check_settings(
     tol : Any
         A finite number >= 0 (0 means: never stop early, run all ``max_iter`` iterations).
     smoothing : Any
-        A finite number >= 0 (see :func:`check_smoothing`).
+        A number from 0 to 1e12 (see :func:`check_smoothing`).
     init : Any
         One of ``init_methods``.
     seed : Any
@@ -284,8 +284,13 @@ def check_settings(
     return iters, stop, smooth, init, rng_seed
 
 
+#: The largest pseudo-count (smoothing, a prior cell): 1e308 overflowed, all posteriors NaN.
+MAX_PSEUDO_COUNT = 1e12
+_TOO_LARGE = " must be a number from 0 to 1e12 (got {:g}): a pseudo-count that large outweighs any data set's judgements, and larger ones overflow the fit."
+
+
 def check_smoothing(smoothing: Any) -> float:
-    """The additive pseudo-count of the Dawid-Skene fit: a finite number >= 0.
+    """The additive pseudo-count of the annotator models: a number from 0 to 1e12.
 
     Examples
     --------
@@ -298,6 +303,8 @@ def check_smoothing(smoothing: Any) -> float:
         raise AnnotationDataError(
             f"smoothing must be a finite number >= 0, got {_shown(smoothing)}.", hint=hint
         )
+    if s > MAX_PSEUDO_COUNT:
+        raise AnnotationDataError("smoothing" + _TOO_LARGE.format(s), hint=hint)
     return s
 
 
@@ -319,7 +326,7 @@ def check_prior(prior: Any, k: int, categories: pd.Index) -> np.ndarray:
     Returns
     -------
     ndarray of shape (K, K)
-        Finite, >= 0.
+        From 0 to 1e12.
 
     Examples
     --------
@@ -355,6 +362,8 @@ def check_prior(prior: Any, k: int, categories: pd.Index) -> np.ndarray:
             "prior pseudo-counts must be finite and >= 0.",
             hint="A prior such as 2 * np.eye(K) says 'annotators are usually right'.",
         )
+    if (p > MAX_PSEUDO_COUNT).any():
+        raise AnnotationDataError("prior pseudo-counts" + _TOO_LARGE.format(p.max()))
     return p
 
 

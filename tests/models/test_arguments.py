@@ -110,3 +110,10 @@ def test_a_gold_item_listed_twice_gets_the_same_words_everywhere(ann, res):
 def test_gold_read_with_read_gold_labels_still_fits(ann):
     gold = read_gold_labels(TRUTH)
     assert len(mo.fit(ann, "dawid_skene", gold=gold).gold_items) == len(gold)
+
+
+@pytest.mark.parametrize("model", ["majority", "one_coin", "mace", "glad", "dawid_skene"])
+def test_a_smoothing_too_large_to_compute_with_is_refused(ann, model):
+    # 1e308 had overflowed: NaN posteriors or prevalences summing to 0, with no error
+    with pytest.raises(AnnotationDataError, match="smoothing must be a number from 0 to 1e12"):
+        mo.fit(ann, model, smoothing=1e308)
