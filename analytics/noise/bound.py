@@ -32,6 +32,7 @@ from scipy import special
 
 from analytics._core.formatting import format_confidence, format_percent
 from analytics._core.validation import check_confidence, check_counts, check_probability
+from analytics.noise.log_beta import log_space_tail
 from analytics.noise.posterior import equation1_posterior, uniform_window
 from analytics.noise.results import ExplainedResult
 
@@ -44,8 +45,6 @@ SERIES_FLOOR = 1e-16
 # uniform prior is evaluated in closed form (incomplete beta) instead of term by term.
 MAX_WINDOW = 1_000_000
 MAX_SERIES = 20_000
-# The continued fraction of the incomplete beta (log-space closed form): its most terms.
-CF_TERMS = 100_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -358,7 +357,7 @@ def closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBound
             below = float(special.betainc(d + 2.0, top, 1.0 - p)) if top >= 1 else 0.0
             expected = (d + 1.0) * p / (1.0 - p) * below / f_top
         else:  # F(top) underflows (nearly every agreed item hard): its logarithm instead
-            tail, expected = _log_space_tail(d, top, p)
+            tail, expected = log_space_tail(d, top, p)
     lo, hi = 0, top  # smallest j with tail(j) < 1 - confidence lies in [lo, hi]
     while lo < hi:
         mid = (lo + hi) // 2
@@ -391,83 +390,6 @@ def closed_form_bound(n: int, d: int, p: float, confidence: float) -> NoiseBound
         else (),
         tail_series=pd.Series(above, index=index, name="P(X > t)"),
     )
-
-
-def _lgamma_step(x: float, h: np.ndarray) -> np.ndarray:
-    """``lgamma(x + h) - lgamma(x)``, without the cancellation of two values near 1e12.
-
-    Stirling's series where both arguments are at least 1,000 (its next term is below
-    1e-18), the difference of ``gammaln`` below that.
-    """
-    h = np.asarray(h, dtype=float)
-    y = x + h
-    big = np.minimum(x, y) >= 1e3
-    with np.errstate(all="ignore"):  # the branch not taken may divide by 0
-        stirling = (
-            (x - 0.5) * np.log1p(h / x)
-            + h * np.log(y)
-            - h
-            + (1.0 / (12.0 * y) - 1.0 / (12.0 * x))
-            - (1.0 / (360.0 * y**3) - 1.0 / (360.0 * x**3))
-        )
-    return np.where(big, stirling, special.gammaln(np.maximum(y, 1.0)) - special.gammaln(x))
-
-
-def _log_beta_fraction(a: float, b: np.ndarray, x: float) -> np.ndarray:
-    """log of the continued fraction of ``I_x(a, b)`` (modified Lentz), for
-    ``x < (a + 1) / (a + b + 2)``: ``I_x(a, b) = x^a (1 - x)^b / (a B(a, b)) * fraction``."""
-    b = np.asarray(b, dtype=float)
-    tiny = 1e-300
-
-    def guard(v: np.ndarray) -> np.ndarray:
-        return np.where(np.abs(v) < tiny, tiny, v)
-
-    c = np.ones_like(b)
-    dd = 1.0 / guard(1.0 - (a + b) * x / (a + 1.0))
-    h = dd.copy()
-    for m in range(1, CF_TERMS):
-        even = m * (b - m) * x / ((a - 1.0 + 2 * m) * (a + 2 * m))
-        dd = 1.0 / guard(1.0 + even * dd)
-        c = guard(1.0 + even / c)
-        h *= dd * c
-        odd = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 1.0 + 2 * m))
-        dd = 1.0 / guard(1.0 + odd * dd)
-        c = guard(1.0 + odd / c)
-        step = dd * c
-        h *= step
-        if np.all(np.abs(step - 1.0) < 1e-15):
-            break
-    return np.log(h)
-
-
-def _log_space_tail(d: int, top: int, p: float) -> tuple[Any, float]:
-    """The closed form's tail and mean when ``F(top)`` underflows to 0.
-
-    ``P(J > j) = 1 - F(j) / F(top)`` from ``log F(j) - log F(top)``: the incomplete
-    beta's prefactor as a difference of log-gammas (:func:`_lgamma_step`) and its
-    continued fraction, which converges fast here (the cut is far below the mean, so
-    ``x = 1 - p`` is far below ``a / (a + b)``). The mean of the cut distribution is
-    ``(d + 1) / (d + 2) * top * fraction(d + 2, top) / fraction(d + 1, top + 1)``.
-    """
-    a, x = d + 1.0, 1.0 - p
-    log_keep = math.log1p(-x)
-    cf_top = float(_log_beta_fraction(a, np.array([top + 1.0]), x)[0])
-
-    def tail(j: np.ndarray) -> np.ndarray:
-        h = np.asarray(j, dtype=float) - top
-        log_ratio = (
-            h * log_keep
-            - _lgamma_step(top + 1.0, h)
-            + _lgamma_step(a + top + 1.0, h)
-            + _log_beta_fraction(a, h + top + 1.0, x)
-            - cf_top
-        )
-        with np.errstate(over="ignore"):
-            return np.clip(-np.expm1(np.minimum(log_ratio, 0.0)), 0.0, 1.0)
-
-    cf_below = float(_log_beta_fraction(a + 1.0, np.array([float(top)]), x)[0])
-    expected = (d + 1.0) / (d + 2.0) * top * math.exp(cf_below - cf_top)
-    return tail, expected
 
 
 def noise_bound(
