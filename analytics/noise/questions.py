@@ -65,9 +65,13 @@ class MaxDisagreements(ExplainedResult):
     gamma_at_max : float
         The bound's gamma at ``max_disagreed`` (at d = 0 when there is no answer).
     implied_kappa : float
-        Section 3.3's kappa at ``max_disagreed`` (NaN when p = 1 or there is no answer).
+        Section 3.3's kappa at ``max_disagreed``, a share of items in [0, 1] (NaN when
+        p = 1, when there is no answer, or when ``max_disagreed`` exceeds ``n (1 - p)``:
+        see ``kappa_reason``).
     reason : str, default ""
         Why there is no answer (empty when there is one).
+    kappa_reason : str, default ""
+        Why ``implied_kappa`` is NaN although there is an answer (empty when it is not).
 
     Notes
     -----
@@ -89,18 +93,27 @@ class MaxDisagreements(ExplainedResult):
     gamma_at_max: float
     implied_kappa: float
     reason: str = ""
+    kappa_reason: str = ""
 
     def explain(self) -> str:
         """One plain-language sentence for an annotation team."""
         if self.reason:
             return f"No answer: {self.reason}"
+        p = f"{self.p:.4g}"
+        if 0 < self.p < 1 and float(p) in (0.0, 1.0):  # 0.999999 is not p = 1
+            p = repr(float(self.p))
+        kappa = (
+            f"that many disagreements leave about {format_percent(self.implied_kappa, 0)} of "
+            "the items easy: the kappa of section 3.3's reading, a share of items, not the "
+            "Fleiss' kappa of the Agreement page"
+            if self.kappa_reason == ""
+            else self.kappa_reason
+        )
         return (
-            f"With {self.n_items:,} items and p = {self.p:.4g}, you can afford at most "
+            f"With {self.n_items:,} items and p = {p}, you can afford at most "
             f"{format_count(self.max_disagreed, 'disagreement')} for the agreed items to be at most "
             f"{format_percent(self.gamma_target)} noise with {format_confidence(self.confidence)} confidence "
-            f"(that many disagreements leave about {format_percent(self.implied_kappa, 0)} of "
-            "the items easy: the kappa of section 3.3's reading, a share of items, not the "
-            "Fleiss' kappa of the Agreement page)."
+            f"({kappa})."
         )
 
 
@@ -180,7 +193,15 @@ def max_disagreements(
         else:
             hi = mid - 1
     kappa = 1.0 - lo / (n * (1.0 - p)) if p < 1 else NAN
-    return MaxDisagreements(n, p, target, confidence, lo, g(lo), kappa)
+    why = ""
+    if kappa < 0:  # more disagreements than n items all hard would give on average
+        why = (
+            f"section 3.3's reading of kappa as a share of easy items does not apply: "
+            f"{lo:,} disagreements are more than the {n * (1.0 - p):,.0f} that {n:,} items, "
+            "all of them hard, would give on average"
+        )
+        kappa = NAN
+    return MaxDisagreements(n, p, target, confidence, lo, g(lo), kappa, kappa_reason=why)
 
 
 # ---------------------------------------------------------------------- adding annotators

@@ -465,3 +465,15 @@ def test_max_disagreements_names_its_kappa_a_share_of_easy_items():
     text = r.explain()
     assert "leave about 93% of the items easy" in text and "not the Fleiss' kappa" in text
     assert "kappa about" not in text
+
+
+def test_max_disagreements_never_reports_a_negative_share_of_easy_items():
+    # gamma = 1 allows 999 disagreements, more than n (1 - p) = 500: kappa had been -0.998,
+    # printed as "about -100% of the items easy"
+    r = max_disagreements(1000, 0.5, gamma=1)
+    assert r.max_disagreed == 999
+    assert math.isnan(r.implied_kappa) and "does not apply" in r.kappa_reason
+    assert "-" not in r.explain().split("(")[1] and "does not apply" in r.explain()
+    fine = max_disagreements(1000, 0.5, gamma=0.9)
+    assert 0 <= fine.implied_kappa <= 1 and fine.kappa_reason == ""
+    assert "p = 0.999999" in max_disagreements(10**7, 0.999999, gamma=0.5).explain()
