@@ -62,7 +62,7 @@ from analytics.overview import (
 from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
-from ui.gold_views import ds_settings, show_multilabel_models
+from ui.gold_views import ds_settings, least_accurate_first, show_multilabel_models
 from ui.settings import remember
 from ui.severity import show_verdict
 from ui.state import (
@@ -523,7 +523,7 @@ elif section == "Against gold":
                 "calibrated: its confidence is 1 for any clear winner (1/t in a tie), not a "
                 "probability, so its ECE says little."
             )
-            per_annotator = annotator_gold_accuracy(ann, gold)
+            per_annotator = least_accurate_first(annotator_gold_accuracy(ann, gold))  # as drawn
             show_figure(
                 accuracy_intervals_figure(per_annotator, title="Annotators on the gold items"),
                 "annotator gold accuracy",
@@ -568,7 +568,11 @@ elif section == "Model uncertainty":
             key="gl_boot_fig",
         )
         for frame, title, key in (
-            (unc.annotator_accuracy, "annotator accuracy intervals", "gl_boot_acc"),
+            (
+                least_accurate_first(unc.annotator_accuracy),
+                "annotator accuracy intervals",
+                "gl_boot_acc",
+            ),
             (unc.prevalence, "prevalence intervals", "gl_boot_prev"),
         ):
             show_table(frame, title, key=key, formats=_intervals(frame))

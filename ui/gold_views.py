@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError
@@ -23,6 +24,14 @@ INITS = {
     "best": "Best of several starts (slower)",
 }
 TOLERANCES = {f"1e-{n}": 10.0**-n for n in range(4, 11)}  # shown -> relative change
+
+
+def least_accurate_first(table: pd.DataFrame) -> pd.DataFrame:
+    """An annotator accuracy table (``estimate`` or ``accuracy``) in the order
+    :func:`~analytics.models.accuracy_intervals_figure` draws it, top to bottom: least
+    accurate first (ties as given), annotators without an accuracy last."""
+    column = "estimate" if "estimate" in table else "accuracy"
+    return table.sort_values(column, kind="stable", na_position="last")
 
 
 def ds_settings() -> dict:

@@ -493,8 +493,40 @@ def test_multilabel_models_are_scored_against_the_samples_true_sets_and_an_uploa
 def test_auto_falling_back_to_majority_vote_shows_majority_votes_metrics():
     """Fewer than ten items judged twice: auto is majority vote, and the page reads it as
     one (no "At least 90% sure" of a vote)."""
-    rows = [(f"i{i}", a, "x" if (i + k) % 3 else "y") for i in range(6) for k, a in enumerate("abc")]
+    rows = [
+        (f"i{i}", a, "x" if (i + k) % 3 else "y") for i in range(6) for k, a in enumerate("abc")
+    ]
     at = run(Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"])))
     metrics = {m.label: m.value for m in at.metric}
     assert "Without a tie" in metrics and "At least 90% sure" not in metrics
     assert metrics["Same as majority"] == "itself"
+
+
+def test_annotator_accuracy_tables_list_annotators_as_their_figures_do():
+    """The figure put the least accurate annotator at the top, the table below it the most
+    accurate: both read least accurate first now (on gold, and in the item bootstrap)."""
+    at = run(bluebirds())
+    show(at, "Against gold")
+    at.file_uploader(key="gl_gold").set_value(("gold.csv", bluebird_gold_csv(), "text/csv")).run()
+    assert not at.exception and not at.error
+
+    def drawn(title: str) -> list[str]:
+        spec = next(
+            json.loads(c.proto.spec)
+            for c in at.get("plotly_chart")
+            if json.loads(c.proto.spec)["layout"]["title"]["text"].startswith(title)
+        )
+        return [str(y) for y in spec["data"][0]["y"]]  # top to bottom (reversed axis)
+
+    table = next(f for f in frames(at) if "gold_judgements" in f.columns)
+    order = drawn("Annotators on the gold items")
+    assert [str(a) for a in table.index[: len(order)]] == order
+    assert table["accuracy"].is_monotonic_increasing
+
+    show(at, "Model uncertainty")
+    at.select_slider(key="gl_nboot").set_value(20)
+    at.toggle(key="gl_boot").set_value(True).run()
+    assert not at.exception
+    boot = next(f for f in frames(at) if "estimate" in f.columns and len(f) > 5)
+    order = drawn("Annotator accuracy (bootstrap)")
+    assert [str(a) for a in boot.index[: len(order)]] == order
