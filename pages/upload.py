@@ -23,6 +23,7 @@ from ui.loaders import (
     read_cached,
     sample_source,
     sheets_cached,
+    span_file_error,
 )
 from ui.state import (
     get_annotations,
@@ -287,7 +288,8 @@ if data is not None:
                         fractional, "agreement on the count table", key="frac_counts", index=False
                     )
                     st.stop()
-                st.error(md(exc))
+                spans = span_file_error(exc, columns)  # its hint first, no column advice
+                st.error(md(exc) if spans is None else spans)
                 still = (
                     f" This file was not loaded: still showing **{md(current.name)}**."
                     if current is not None
@@ -298,7 +300,10 @@ if data is not None:
                     if tool is not None
                     else "**Columns and parsing**"
                 )
-                st.info(f"Adjust {where} above, or fix the file and upload it again." + still)
+                if spans is None:
+                    st.info(f"Adjust {where} above, or fix the file and upload it again." + still)
+                elif still:
+                    st.info(still.strip())
             else:
                 set_annotations(ann)
                 if origin[0] == "file":

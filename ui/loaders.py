@@ -30,6 +30,7 @@ from analytics.data import (
     workbook_sheets,
 )
 from analytics.data.importers import ToolInfo, describe_tool_export
+from ui.text import md
 
 
 def _named_bytes(data: bytes, name: str) -> io.BytesIO:
@@ -125,6 +126,24 @@ def parse_category_order(text: str) -> tuple[str, ...] | None:
     names = [t.strip() for t in text.split(",")]
     ordered = tuple(dict.fromkeys(n for n in names if n))
     return ordered or None
+
+
+def span_file_error(exc: AnnotationDataError, columns: list[str]) -> str | None:
+    """A loading error of a span-shaped table (``start`` and ``end`` columns) with the
+    loader's span hint first, as Markdown; None for any other error.
+
+    Read as judgements, a span file fails on what it is not ("693 repeated judgements
+    ... rows 7, 8, 10"); the hint (load it on the Spans page) is the useful part, so it
+    leads and the failure follows as the reason.
+    """
+    names = {str(c).strip().lower() for c in columns}
+    hint = exc.hint or ""
+    if not {"start", "end"} <= names or "span file" not in hint:
+        return None
+    reason = AnnotationDataError(
+        exc.problem, source=exc.source, column=exc.column, rows=exc.rows, sheet=exc.sheet
+    )
+    return f"**{md(hint)}**\n\n" + md(f"Read as judgements instead: {reason}")
 
 
 def load_sample_cached(key: str) -> Annotations:

@@ -181,6 +181,12 @@ def test_a_span_file_uploaded_as_annotations_points_to_the_spans_page():
     assert not at.exception
     errors = [shown(e.value) for e in at.error]
     assert any("look like a span file" in e and "Spans page" in e for e in errors), errors
+    # the hint leads (it had come after "2 repeated judgements ... rows ..."), and the
+    # column advice, which cannot help a span file, is not given
+    error = next(e for e in errors if "span file" in e)
+    assert error.lstrip("*").startswith("The columns start and end make"), error
+    assert error.index("span file") < error.index("repeated")
+    assert not any("Adjust" in i.value for i in at.info), [i.value for i in at.info]
 
 
 def test_the_summary_download_holds_plain_numbers(monkeypatch):
