@@ -20,7 +20,12 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
-from analytics._core.formatting import format_count, format_number, format_p_value
+from analytics._core.formatting import (
+    format_count,
+    format_number,
+    format_p_value,
+    format_percent,
+)
 from analytics.overview import format_judged, judge
 
 __all__ = ["agreement_text", "annotator_lines", "gold_lines", "plain_table", "show_labels"]
@@ -221,7 +226,11 @@ def agreement_text(report: pd.DataFrame, confidence: float | None, width: int | 
 def gold_lines(accuracy: pd.DataFrame) -> list[str]:
     """:func:`analytics.dawid_skene.gold_accuracy`'s table as the command line prints it:
     one line per method, then its notes (gold labels that are not categories)."""
-    lines = [f"  {method}: {row['accuracy']:.1%} right" for method, row in accuracy.iterrows()]
+    # format_percent as the report writes it: 742/800 reads 92.7% in both (not f"{:.1%}")
+    lines = [
+        f"  {method}: {format_percent(row['accuracy'])} right"
+        for method, row in accuracy.iterrows()
+    ]
     return lines + [f"  note: {note}" for note in accuracy.attrs.get("notes", ())]
 
 
@@ -332,7 +341,9 @@ def show_labels(
     # an engine brings back the posteriors of the first items only: every count says so
     engine, sampled = getattr(ann, "engine", "memory"), len(labels) < ann.n_items
     among = f" of the first {len(labels):,} items (the {engine} engine's sample)" if sampled else ""
-    print(f"items with posterior >= 0.99{among}: {fit_summary(result).confident_share:.1%}")
+    print(
+        f"items with posterior >= 0.99{among}: {format_percent(fit_summary(result).confident_share)}"
+    )
     if why_not:
         print(f"accuracy against the known gold labels not computed: {why_not}")
     if accuracy is not None:

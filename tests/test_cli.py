@@ -557,3 +557,13 @@ def test_a_huge_smoothing_is_one_line_with_no_numpy_warnings(capsys):
     err = captured.err.strip()
     assert err.startswith("concord: error: smoothing must be a number from 0 to 1e12")
     assert "\n" not in err and "Warning" not in err
+
+
+def test_gold_accuracy_is_rounded_as_the_report_rounds_it(capsys):
+    # 742/800 = 0.9275 is stored just below the tie: the report read 92.7%, the CLI 92.8%
+    from analytics import format_percent
+
+    assert format_percent(742 / 800) == "92.7%"
+    gold = str(SAMPLE_DATA / "rte_snow2008_gold.csv")
+    assert main(["dawid-skene", str(SAMPLE_DATA / "rte_snow2008.csv"), "--gold", gold]) == 0
+    assert "Dawid-Skene: 92.7% right" in capsys.readouterr().out

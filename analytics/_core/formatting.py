@@ -70,6 +70,12 @@ def format_percent(x: float, digits: int = 1) -> str:
         that is not exactly 1 (or 0) but would round to it is written ``">99.9%"``
         (``"<0.1%"``): an expected accuracy of 0.99996 read "100.0%", which says certain.
 
+    Notes
+    -----
+    The float's exact decimal value is rounded (half to even), never ``100 * x`` (a second
+    rounding): 0.9275 is stored as 0.92749999999999999112, so it reads 92.7% wherever it
+    is shown; Python's ``f"{x:.1%}"`` multiplies first and reads 92.8%.
+
     Examples
     --------
     >>> format_percent(0.5714)
@@ -78,11 +84,14 @@ def format_percent(x: float, digits: int = 1) -> str:
     'n/a'
     >>> format_percent(0.99996), format_percent(1.0), format_percent(0.00002)
     ('>99.9%', '100.0%', '<0.1%')
+    >>> format_percent(742 / 800)  # 0.9275 exactly in decimal, just below it as a float
+    '92.7%'
     """
     x = float(x)
     if not math.isfinite(x):
         return "n/a"
-    text = f"{100 * x:.{digits}f}%"
+    exact = (Decimal(x) * 100).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
+    text = f"{exact + 0:.{digits}f}%"  # + 0: no "-0.0%"
     step = 10.0**-digits
     if 0 < x < 1 and text == f"{100:.{digits}f}%":
         return f">{100 - step:.{digits}f}%"
