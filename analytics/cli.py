@@ -40,6 +40,7 @@ import argparse
 import contextlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -450,13 +451,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Numeric warnings of a command that succeeded, one line each (each once).
+
+    numpy's overflow and divide warnings are recorded while a command runs: when it
+    fails, its one-line error says what was wrong and they are dropped (they had stood
+    above it with their source lines); when it succeeds they are said, briefly, as
+    warnings in the command line's own words.
+    """
+    seen: set[str] = set()
+    for w in caught:
+        if str(w.message) not in seen:
+            seen.add(str(w.message))
+            print(
+                f"concord: warning: {w.message} ({Path(w.filename).name}:{w.lineno})",
+                file=sys.stderr,
+            )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         budget = getattr(args, "memory_budget", None)
-        with memory_budget(budget) if budget else contextlib.nullcontext():
+        with (
+            memory_budget(budget) if budget else contextlib.nullcontext(),
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always", RuntimeWarning)
             args.func(args)
+        _show_warnings(caught)
     except AnnotationDataError as exc:
         print(f"concord: error: {cli_words(str(exc))}", file=sys.stderr)
         return 2

@@ -567,3 +567,38 @@ def test_gold_accuracy_is_rounded_as_the_report_rounds_it(capsys):
     gold = str(SAMPLE_DATA / "rte_snow2008_gold.csv")
     assert main(["dawid-skene", str(SAMPLE_DATA / "rte_snow2008.csv"), "--gold", gold]) == 0
     assert "Dawid-Skene: 92.7% right" in capsys.readouterr().out
+
+
+def test_numpy_warnings_do_not_stand_above_the_one_line_error(tmp_path):
+    # counts of 1e308 overflow while the loader sizes the table: two lines of numpy's
+    # RuntimeWarning with its source line had come before "concord: error: ..."
+    path = tmp_path / "huge.csv"
+    path.write_text("item,a,b\n1,1e308,1e308\n2,1e308,0\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "analytics", "agreement", str(path), "--layout", "counts"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("concord: error:") and proc.stderr.count("\n") == 1
+    assert "RuntimeWarning" not in proc.stderr
+
+
+def test_a_numeric_warning_of_a_command_that_succeeds_is_one_line(capsys, monkeypatch):
+    import warnings
+
+    import analytics.cli as cli
+
+    def warns(args):
+        warnings.warn("overflow encountered in reduce", RuntimeWarning, stacklevel=1)
+        warnings.warn("overflow encountered in reduce", RuntimeWarning, stacklevel=1)
+        print("done")
+
+    monkeypatch.setattr(cli, "cmd_summary", warns)
+    assert main(["summary", CROWD]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "done\n"
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("concord: warning: overflow encountered")
