@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
 from analytics._core.lazy import engine_answer, is_lazy
 from analytics._core.validation import check_confidence, check_method
@@ -152,7 +153,7 @@ def input_notes(ann: Any) -> list[str]:
 #: Fewer disagreed items than this: the load notes that p rests on few items.
 FEW_DISAGREED = 10
 _ZERO_P = (
-    "on the {items} no two annotators ever chose the same category, so the chance "
+    "on the {items} {who}, so the chance "
     "agreement p estimated from them (Beigman Klebanov & Beigman 2009, footnote 3) is 0, "
     "and a bound of 0 would follow by construction, not from the data. Give p by hand "
     "(the Noise calculator's 'By hand' mode), or collect more items."
@@ -268,7 +269,8 @@ def noise_from_annotations(
     ------
     AnnotationDataError
         ``confidence`` outside (0, 1), an unknown ``method`` or ``n_nodes`` < 1 (checked
-        up front, even when the data would not need them), unknown annotators.
+        up front, even when the data would not need them), unknown annotators, or
+        ``annotators`` given as one string (``"w01"`` had been read as w, 0 and 1).
 
     Notes
     -----
@@ -295,6 +297,11 @@ def noise_from_annotations(
     >>> r.n_items, r.n_disagreed, r.p
     (4, 2, 0.5)
     """
+    if isinstance(annotators, (str, bytes)):  # a name, not a list of one-letter names
+        raise AnnotationDataError(
+            f"annotators must be a list of annotator names, e.g. annotators=[{annotators!r}, "
+            f"...], not the single string {annotators!r}."
+        )
     if is_lazy(ann):
         return engine_answer(
             "noise_from_annotations", ann, confidence, annotators, n_nodes=n_nodes, method=method
@@ -430,8 +437,18 @@ def bound_from_chance(
         "p_max": float(p_item.max()),
     }
     if not p_agreed.any():  # a bound of 0 by construction: undefined, with the reason
-        why = _ZERO_P.format(items=format_count(d, "disagreed item"))
-        return _undefined(n, d, confidence, why, notes, base, items=c.items)
+        panel = c.items["annotators"] if "annotators" in c.items else pd.Series([2])
+        who = (
+            "no two annotators ever chose the same category"
+            if int(panel.max()) <= 2
+            # p of an item is sum_c prod_j r_jc: one annotator of the panel who never chose
+            # a category takes it out, even when the other two shared it
+            else "no category was chosen by every annotator of an agreed item's panel (p "
+            "multiplies the annotators' rates of a category, so one who never chose it "
+            "makes it 0)"
+        )
+        why = _ZERO_P.format(items=format_count(d, "disagreed item"), who=who)
+        return _undefined(n, d, confidence, why, notes, base, items=c.items, rates=rates_df)
     if d < FEW_DISAGREED:
         notes.append(
             f"p is estimated from only {format_count(d, 'disagreed item')} (Beigman Klebanov & "

@@ -284,3 +284,25 @@ def test_the_follow_up_questions_start_from_the_bound_s_categories():
     crowd = noise_from_annotations(load_sample("crowd_intents"))
     assert follow_up_defaults(crowd).categories == 4
     assert follow_up_defaults(None).categories is None
+
+
+def test_p_zero_with_three_annotators_names_the_real_cause_and_keeps_the_rates(tmp_path):
+    # item 1 is a, a, b: two annotators did choose the same category; p is 0 because no
+    # category is shared by all three (sum_c prod_j r_jc), and the reason had said otherwise
+    from analytics import load_annotations
+
+    path = tmp_path / "counts.csv"
+    path.write_text("item,a,b,c\n1,2,1,0\n2,0,3,0\n3,1,1,1\n")
+    r = noise_from_annotations(load_annotations(path, layout="counts"))
+    assert math.isnan(r.t0)
+    assert "no two annotators" not in r.reason
+    assert "no category was chosen by every annotator" in r.reason
+    assert r.rates.shape[0] == 3  # the rates p came from, not an empty table
+
+
+def test_one_string_for_annotators_is_refused_not_read_as_letters():
+    from analytics import AnnotationDataError
+
+    ann = uneven()
+    with pytest.raises(AnnotationDataError, match=r"list of annotator names.*'AB'"):
+        noise_from_annotations(ann, annotators="AB")
