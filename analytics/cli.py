@@ -59,6 +59,7 @@ from analytics.cli_input import (
     fractional_counts,
     load,
     records,
+    write_output,
 )
 from analytics.cli_tables import (
     agreement_text,
@@ -266,7 +267,7 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
     )
     writer = {"csv": batch_csv, "label-studio": label_studio_tasks, "mturk": mturk_input_csv}
     if args.output:
-        Path(args.output).write_text(writer[args.as_format](batch), encoding="utf-8")
+        write_output(args.output, writer[args.as_format](batch))
     needed = plan(result, args.target, seed=args.seed)
     if args.json:
         emit(
@@ -334,10 +335,10 @@ def cmd_report(args: argparse.Namespace) -> None:
 
         kw["gold"] = read_gold_labels(args.gold)
     if as_zip:
-        out.write_bytes(build_report_zip(ann, **kw))
+        write_output(out, build_report_zip(ann, **kw))
         print(f"zip (report.html and every table as CSV) written to {out}")
     else:
-        out.write_text(build_report(ann, **kw), encoding="utf-8")
+        write_output(out, build_report(ann, **kw))
         print(f"HTML report written to {out}")
 
 

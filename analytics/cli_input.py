@@ -47,6 +47,7 @@ __all__ = [
     "records",
     "sheet_of",
     "tool_options",
+    "write_output",
 ]
 
 
@@ -284,9 +285,10 @@ def fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
 
     if args.layout != "counts":
         return None
-    table = read_table(
+    table, _, report = read_table(
         args.file, format=args.format, sheet=args.sheet, limits=limits_from(args.limit)
-    )[0]
+    )
+    sheet_applies(args, report.format)
     counts = count_matrix_of(table, categories_from(args.categories), str(args.file))[0]
     return None if np.allclose(counts, np.rint(counts)) else table
 
@@ -294,6 +296,7 @@ def fractional_counts(args: argparse.Namespace) -> pd.DataFrame | None:
 #: Library spellings in error messages and their command-line options.
 _CLI_WORDS = (
     (re.compile(r"\b(item|annotator|label)=\.\.\."), r"--\1 COLUMN"),
+    (re.compile(r"\ba duplicates policy: '(\w+)', '(\w+)' or '(\w+)'"), r"--duplicates \1|\2|\3"),
     (re.compile(r"\b(duplicates|engine|kind)='?([\w-]+)'?"), r"--\1 \2"),
     (re.compile(r"\bsmoothing=([\d.]*\d)"), r"--smoothing \1"),
     (re.compile(r"\bmemory_limit\b"), "--memory-limit"),
@@ -379,7 +382,7 @@ def load(args: argparse.Namespace) -> Annotations:
             kind=args.kind,
             memory_limit=args.memory_limit,
         )
-    return load_annotations(
+    ann = load_annotations(
         args.file,
         limits=limits_from(args.limit),
         categories=categories_from(args.categories),
@@ -395,3 +398,39 @@ def load(args: argparse.Namespace) -> Annotations:
         layout=args.layout,
         missing=None if args.missing is None else args.missing.split(","),
     )
+    sheet_applies(args, ann.report.format)
+    return ann
+
+
+def write_output(path: str | Path, content: str | bytes) -> None:
+    """Write an output file; an I/O error names it (``Input/output error`` alone had not).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The file (``--out``, ``-o``).
+    content : str or bytes
+        Text (written as UTF-8) or bytes.
+
+    Raises
+    ------
+    CliError
+        The file could not be written: the message names it and the system's reason.
+    """
+    out = Path(path)
+    try:
+        if isinstance(content, bytes):
+            out.write_bytes(content)
+        else:
+            out.write_text(content, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def sheet_applies(args: argparse.Namespace, read_as: str) -> None:
+    """Refuse ``--sheet`` on a file that is no workbook (it had been ignored silently)."""
+    if args.sheet is not None and read_as != "excel":
+        raise CliError(
+            f"--sheet chooses a sheet of an Excel workbook, but {Path(args.file).name} was "
+            f"read as {read_as}: leave out --sheet"
+        )

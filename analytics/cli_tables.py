@@ -13,7 +13,6 @@ import math
 import shutil
 import string
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -280,7 +279,7 @@ def show_labels(
     first note to the headline (``gold-labels``: "majority model: auto chose ...");
     ``extra`` adds keys to the JSON payload.
     """
-    from analytics.cli_input import emit, records
+    from analytics.cli_input import emit, records, write_output
     from analytics.data import table_to_csv
     from analytics.dawid_skene import (
         annotator_table,
@@ -298,7 +297,7 @@ def show_labels(
         except AnnotationDataError as exc:  # e.g. every gold item clamped: shown, not fatal
             why_not = str(exc)
     if args.out:
-        Path(args.out).write_text(table_to_csv(labels, index=False), encoding="utf-8")
+        write_output(args.out, table_to_csv(labels, index=False))
     if args.json:
         payload = {
             "dataset": ann.name,

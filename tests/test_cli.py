@@ -602,3 +602,31 @@ def test_a_numeric_warning_of_a_command_that_succeeds_is_one_line(capsys, monkey
     assert captured.out == "done\n"
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("concord: warning: overflow encountered")
+
+
+def test_repeated_judgements_hint_names_the_duplicates_option(capsys):
+    assert main(["summary", str(SAMPLE_DATA / "news_spans.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "--duplicates first|last|keep" in err and "'first', 'last' or 'keep'" not in err
+
+
+def test_an_unwritable_out_file_is_named_in_the_error(capsys, tmp_path, monkeypatch):
+    import pathlib
+
+    def broken(self, *args, **kwargs):
+        raise OSError(5, "Input/output error")  # as writing /proc/version does
+
+    monkeypatch.setattr(pathlib.Path, "write_text", broken)
+    out = tmp_path / "labels.csv"
+    assert main(["dawid-skene", CROWD, "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"concord: error: cannot write {out}: Input/output error"
+
+
+def test_sheet_on_a_file_that_is_no_workbook_is_refused(capsys, tmp_path):
+    assert main(["summary", CROWD, "--sheet", "2"]) == 2
+    assert "--sheet chooses a sheet of an Excel workbook" in capsys.readouterr().err
+    counts = tmp_path / "counts.csv"
+    counts.write_text("item,a,b\n1,0.5,1.5\n2,2,0\n")
+    assert main(["agreement", str(counts), "--layout", "counts", "--sheet", "1"]) == 2
+    assert "read as csv" in capsys.readouterr().err
