@@ -280,7 +280,7 @@ def show_labels(
     ``extra`` adds keys to the JSON payload.
     """
     from analytics.cli_input import emit, records, write_output
-    from analytics.data import table_to_csv
+    from analytics.data import anonymous_annotators, table_to_csv
     from analytics.dawid_skene import (
         annotator_table,
         fit_summary,
@@ -289,6 +289,7 @@ def show_labels(
     )
 
     labels = model_labels_table(result)
+    anonymous = getattr(ann, "report", None) is not None and anonymous_annotators(ann)
     notes = [str(n) for n in getattr(result, "notes", ())]
     accuracy, why_not = None, None
     if known is not None:
@@ -313,7 +314,8 @@ def show_labels(
             if len(result.log_likelihood)
             else None,
             "prevalence": {str(k): float(v) for k, v in result.prevalence.items()},
-            "annotators": records(annotator_table(result).reset_index()),
+            # a count table's "rater 1..k" are slots the counts were unrolled into: no one
+            "annotators": [] if anonymous else records(annotator_table(result).reset_index()),
             "gold_file": str(args.out) if args.out else None,  # older name of labels_file
             "labels_file": str(args.out) if args.out else None,
             "items": int(ann.n_items),
@@ -336,7 +338,10 @@ def show_labels(
             textwrap.fill(f"note: {note}", width=100, initial_indent="  ", subsequent_indent="    ")
         )
     print("prevalence: " + ", ".join(f"{k}={v:.3f}" for k, v in result.prevalence.items()))
-    print("\n".join(annotator_lines(annotator_table(result))))
+    if anonymous:
+        print("no per-annotator accuracy: a count table's raters are anonymous")
+    else:
+        print("\n".join(annotator_lines(annotator_table(result))))
     # an engine brings back the posteriors of the first items only: every count says so
     engine, sampled = getattr(ann, "engine", "memory"), len(labels) < ann.n_items
     among = f" of the first {len(labels):,} items (the {engine} engine's sample)" if sampled else ""

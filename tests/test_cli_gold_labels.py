@@ -50,3 +50,36 @@ def test_bad_requests_exit_2_with_one_line(capsys):
     assert "invalid choice: 'nonsense'" in capsys.readouterr().err
     assert main(["gold-labels", CROWD, "--clamp"]) == 2
     assert "--clamp needs --gold FILE" in capsys.readouterr().err
+
+
+def run_ok(capsys, *argv) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+COUNTS = "item,a,b,c\n" + "".join(
+    f"{i},{(i * 7) % 4},{(i * 3) % 3 + 1},{i % 2}\n" for i in range(40)
+)
+
+
+@pytest.mark.parametrize("model", ["one_coin", "mace", "glad", "dawid_skene", "hierarchical"])
+def test_per_annotator_models_refuse_a_count_tables_anonymous_raters(capsys, tmp_path, model):
+    # they had fitted "rater 1..k", slots the counts were unrolled into, and printed
+    # their "accuracies"; dawid-skene refused the same file
+    path = tmp_path / "counts.csv"
+    path.write_text(COUNTS)
+    assert main(["gold-labels", str(path), "--layout", "counts", "--model", model]) == 2
+    err = capsys.readouterr().err
+    assert f"the {model} model needs to know who gave which label" in err
+    assert "anonymous" in err
+
+
+def test_auto_on_a_count_table_is_majority_vote_saying_why(capsys, tmp_path):
+    # with 40 items auto had compared the models and failed with Dawid-Skene's error
+    path = tmp_path / "counts.csv"
+    path.write_text(COUNTS)
+    out = json.loads(run_ok(capsys, "gold-labels", str(path), "--layout", "counts", "--json"))
+    assert out["model"] == "majority" and out["annotators"] == []
+    assert "raters are anonymous" in out["notes"][0]
+    text = run_ok(capsys, "gold-labels", str(path), "--layout", "counts")
+    assert "no per-annotator accuracy" in text and "rater 1" not in text

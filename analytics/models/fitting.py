@@ -18,6 +18,7 @@ from analytics.models.registry import (
     check_model,
     check_options,
     fit_model,
+    refuse_anonymous,
 )
 from analytics.models.result import Coded, ModelResult, code
 from analytics.models.selection import choose, compare
@@ -82,7 +83,8 @@ def fit(
     AnnotationDataError
         An unknown model name or setting, multi-label data, no judgements, gold labels
         for items or categories not in the data (or an item listed twice), or a model
-        that cannot apply (GLAD with one annotator or one category).
+        that cannot apply (GLAD with one annotator or one category; any model but
+        majority on a count table, whose raters are anonymous).
     ArgumentTypeError
         ``gold`` is a path, a table or a list rather than a Series or mapping
         (:func:`analytics.dawid_skene.gold_series`).
@@ -112,7 +114,9 @@ def fit(
         return _auto(ann, gold, seed, folds, progress, options)
     model = check_model(model)
     options = check_options(model, seed, options)
-    return _timed(code(ann, gold), model, gold, seed, **options)
+    coded = code(ann, gold)
+    refuse_anonymous(coded.ann, model)  # one rule with dawid_skene.fit: no persons to fit
+    return _timed(coded, model, gold, seed, **options)
 
 
 def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: dict) -> ModelResult:
@@ -126,11 +130,18 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
     coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
     start = time.perf_counter()
     shared = int((np.bincount(coded.ii, minlength=coded.n_items) >= 2).sum())
-    if shared < 2 * folds:  # too few items to hold out in every fold and score
+    anonymous = _applicable(coded) == ["majority"]  # a count table: no annotators to model
+    if anonymous or shared < 2 * folds:  # or too few items to hold out in every fold
         _, reason = choose(
             pd.DataFrame({"heldout_ll": [np.nan], "heldout_se": [np.nan]}, index=["majority"])
         )
-        if shared:
+        if anonymous:
+            reason = (
+                "auto chose majority vote: a count table's raters are anonymous, so the "
+                "models that estimate each annotator do not apply (load the judgements to "
+                "compare them)."
+            )
+        elif shared:
             reason = (
                 f"auto chose majority vote: only {format_count(shared, 'item')} "
                 f"{'has' if shared == 1 else 'have'} two judgements or more, too few to "
@@ -189,7 +200,8 @@ def _stack_reason(table: pd.DataFrame, kept: pd.Series, mixture_total: float) ->
         f"auto stacked {len(kept)} models with the weights that best predict held-out "
         f"judgements ({shares}; Yao et al. 2018), chosen without the gold labels: the mixture scores "
         f"{mixture:.4f} nats per held-out judgement against {table.loc[best, 'heldout_ll']:.4f} "
-        f"for the best single model. " + single.replace("auto chose", "Alone, auto would choose")
+        f"for the best single model. "
+        + single.replace("auto chose", "Alone, auto would choose")
         + (
             f" The mixture gives {best} no weight: with the others in it, {best} adds "
             "nothing to how well the held-out judgements are predicted."

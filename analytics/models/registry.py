@@ -9,7 +9,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.validation import check_settings
-from analytics.data import Annotations, as_annotations
+from analytics.data import Annotations, anonymous_annotators, as_annotations
 from analytics.dawid_skene import INIT_METHODS
 from analytics.models.glad import fit_glad
 from analytics.models.hierarchical import fit_hierarchical
@@ -17,7 +17,14 @@ from analytics.models.mace import fit_mace
 from analytics.models.result import ModelResult
 from analytics.models.simple import fit_dawid_skene, fit_majority, fit_one_coin
 
-__all__ = ["MODELS", "applicable_models", "check_model", "check_options", "fit_model"]
+__all__ = [
+    "MODELS",
+    "applicable_models",
+    "check_model",
+    "check_options",
+    "fit_model",
+    "refuse_anonymous",
+]
 
 #: The models :func:`fit` knows, simplest first.
 MODELS = ("majority", "one_coin", "mace", "glad", "dawid_skene", "hierarchical")
@@ -109,7 +116,8 @@ def fit_model(coded: Any, model: str, *, gold: Any, seed: int, **options: Any) -
 
 def applicable_models(ann: Annotations | pd.DataFrame) -> tuple[str, ...]:
     """The models that can be fitted to a data set: every one of :data:`MODELS`, but GLAD
-    only with at least two annotators and two categories.
+    only with at least two annotators and two categories, and majority vote alone on a
+    count table (its raters are anonymous: :func:`refuse_anonymous`).
 
     Parameters
     ----------
@@ -136,6 +144,41 @@ def applicable_models(ann: Annotations | pd.DataFrame) -> tuple[str, ...]:
     False
     """
     ann = as_annotations(ann)
+    if anonymous_annotators(ann):
+        return ("majority",)
     if ann.n_categories < 2 or ann.n_annotators < 2:
         return tuple(m for m in MODELS if m != "glad")
     return tuple(MODELS)
+
+
+def refuse_anonymous(ann: Annotations, model: str) -> None:
+    """Refuse a model that estimates each annotator on a count table's anonymous raters.
+
+    Parameters
+    ----------
+    ann : Annotations
+        The data to fit.
+    model : str
+        A name from :data:`MODELS`.
+
+    Raises
+    ------
+    AnnotationDataError
+        ``ann`` came from an items x categories count table and ``model`` is not
+        ``"majority"``: its "rater 1..k" are slots the counts were unrolled into, not
+        people, so per-annotator accuracies (which every other model estimates, and on
+        which its labels rest) would describe the unrolling. Dawid-Skene refuses the same
+        data in the same words.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> refuse_anonymous(as_annotations(pd.DataFrame(
+    ...     {"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"]})), "mace")
+    """
+    if model != "majority" and anonymous_annotators(ann):
+        raise AnnotationDataError(
+            f"the {model} model needs to know who gave which label: a count table's raters "
+            "are anonymous (load the judgements instead).",
+            hint="On a count table only the majority model applies (auto chooses it).",
+        )
