@@ -630,3 +630,17 @@ def test_sheet_on_a_file_that_is_no_workbook_is_refused(capsys, tmp_path):
     counts.write_text("item,a,b\n1,0.5,1.5\n2,2,0\n")
     assert main(["agreement", str(counts), "--layout", "counts", "--sheet", "1"]) == 2
     assert "read as csv" in capsys.readouterr().err
+
+
+def test_a_census_has_an_exact_interval_and_the_bootstrap_says_it_ignores_n(capsys):
+    # N = n: SE 0 "analytic" beside "no analytic standard error: undefined here"
+    out = run_json(capsys, "agreement", CROWD, "--bootstrap", "0", "--population", "300", "--json")
+    rows = {r["coefficient"]: r for r in out["coefficients"]}
+    fleiss = rows["Fleiss' kappa"]
+    assert fleiss["se"] == 0.0 and fleiss["ci_low"] == fleiss["ci_high"] == fleiss["value"]
+    assert "census" in fleiss["ci_method"] and "census" in fleiss["se_method"]
+    assert "no analytic standard error" not in fleiss["ci_method"]
+    out = run_json(capsys, "agreement", CROWD, "--bootstrap", "50", "--population", "300", "--json")
+    fleiss = {r["coefficient"]: r for r in out["coefficients"]}["Fleiss' kappa"]
+    assert fleiss["ci_method"].startswith("bootstrap")
+    assert "ignores the finite-population correction N=300" in fleiss["ci_method"]

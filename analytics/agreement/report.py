@@ -360,7 +360,13 @@ def agreement_report(
         analytic = _analytic_se(ann, p, name, population, weights) if np.isfinite(value) else ""
         a_lo = a_hi = se = p_value = float("nan")
         se_method = ""
-        if isinstance(analytic, Analytic) and np.isfinite(analytic.se):
+        if method and population is not None:  # resampled: said, not silently mixed
+            method += f"; it ignores the finite-population correction N={population:,g}"
+        if isinstance(analytic, Analytic) and analytic.se == 0 and population is not None:
+            # N = n: the data are the whole population, so the value is exact
+            se, a_lo, a_hi = 0.0, float(value), float(value)
+            se_method = f"census (N={population:,g} = the items): no sampling error"
+        elif isinstance(analytic, Analytic) and np.isfinite(analytic.se):
             a_lo, a_hi, p_value = t_interval(float(value), analytic, confidence, cap=False)
             if name == "Percent agreement":  # no chance level: 0 is total disagreement
                 p_value = float("nan")
