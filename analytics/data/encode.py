@@ -173,7 +173,7 @@ def encode_frame(
     cells = dict(
         zip(
             todo,
-            in_parallel([partial(CellColumn.of, df[columns[r]], tokens) for r in todo], len(df)),
+            in_parallel([partial(factorized, df[columns[r]], tokens) for r in todo], len(df)),
             strict=True,
         )
     )
@@ -274,6 +274,13 @@ def encode_frame(
 
 
 # ---------------------------------------------------------------------- steps
+def factorized(values: pd.Series, tokens: frozenset) -> CellColumn:
+    """:meth:`CellColumn.of` with its missing cells computed too (on the worker thread)."""
+    col = CellColumn.of(values, tokens)
+    col.cell_missing()
+    return col
+
+
 def _codes_scale(kind: LabelKind, categories: pd.Index) -> bool:
     """Three or more whole numbers inferred to be nominal codes (with two, 0/1, every
     distance gives the same agreement): they may be a scale read without its order."""
