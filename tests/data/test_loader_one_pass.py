@@ -149,3 +149,35 @@ def test_cell_missing_is_computed_once_and_read_only():
     assert col.cell_missing() is first and first.tolist() == [False, True, True, False]
     with pytest.raises(ValueError):
         first[0] = True
+
+
+# ------------------------------------------- labels beside the ids, on a worker thread
+@pytest.fixture
+def threaded(monkeypatch):
+    """Every piece of work on threads, however small (as on a file of 100,000 cells)."""
+    import analytics._core.threads as threads
+
+    monkeypatch.setattr(threads, "PARALLEL_MIN", 0)
+    monkeypatch.setattr(threads.os, "cpu_count", lambda: 2)
+
+
+def test_threaded_and_serial_loads_agree(threaded, monkeypatch):
+    data = b"item,annotator,label\n1,a,x\n1,b,\n2,a,y\n, c,x\n2,b,y\n3,a,z\n"
+    on_threads = load_annotations(upload(data, "f.csv"))
+    import analytics._core.threads as threads
+
+    monkeypatch.setattr(threads, "PARALLEL_MIN", 10**9)
+    serial = load_annotations(upload(data, "f.csv"))
+    for attr in ("item_codes", "annotator_codes", "label_codes"):
+        assert getattr(on_threads, attr).tolist() == getattr(serial, attr).tolist()
+    assert list(on_threads.items) == list(serial.items)
+    assert on_threads.report.messages() == serial.report.messages()
+
+
+def test_on_threads_a_label_error_comes_before_a_repeated_judgement(threaded):
+    data = b"item,annotator,label\n1,a,x\n1,a,y\n2,b,w\n"
+    with pytest.raises(AnnotationDataError, match="not among the declared categories|outside"):
+        load_annotations(upload(data, "f.csv"), categories=["x", "y"])
+    with pytest.raises(AnnotationDataError, match="repeated judgements") as err:
+        load_annotations(upload(data, "f.csv"))
+    assert err.value.rows == [3]
