@@ -340,14 +340,17 @@ def _judgement_rows(
         role: f"empty in the {tool} export" if tool else f"column '{columns[role]}' empty"
         for role in ("item", "annotator")
     }
+    bad = bad_item | bad_ann
+    if not bad.any():  # the usual case: every row has both ids (two passes, not nine)
+        return ~lab_missing, ~bad, int(np.count_nonzero(lab_missing))
     for mask, why in (
         (bad_item, f"no item id ({where['item']})"),
         (bad_ann & ~bad_item, f"no annotator id ({where['annotator']})"),
     ):
         if mask.any():
             skipped.append(SkipNote(why, int(mask.sum()), tuple(rows[mask][:20].tolist())))
-    has_ids = ~(bad_item | bad_ann)
-    n_missing = int((lab_missing & has_ids).sum())
+    has_ids = ~bad
+    n_missing = int(np.count_nonzero(lab_missing & has_ids))
     return has_ids & ~lab_missing, has_ids, n_missing
 
 
