@@ -2,8 +2,8 @@
 
 - the repeated-header check of a loaded CSV looks at one column's distinct values
   (``header_may_repeat``) instead of every cell of the first column;
-- a delimited file of 1 MiB or more is scanned once (ASCII, quotes, newlines, NUL
-  bytes) before reading;
+- a delimited file of 1 MiB or more is scanned once (ASCII, quotes, newlines) before
+  reading;
 - blank rows are found from first bytes and neighbouring offsets;
 - each column's missing cells are computed on the thread that factorized it.
 """
@@ -176,8 +176,18 @@ def test_threaded_and_serial_loads_agree(threaded, monkeypatch):
 
 def test_on_threads_a_label_error_comes_before_a_repeated_judgement(threaded):
     data = b"item,annotator,label\n1,a,x\n1,a,y\n2,b,w\n"
-    with pytest.raises(AnnotationDataError, match="not among the declared categories|outside"):
+    with pytest.raises(AnnotationDataError, match="not among the declared categories"):
         load_annotations(upload(data, "f.csv"), categories=["x", "y"])
     with pytest.raises(AnnotationDataError, match="repeated judgements") as err:
         load_annotations(upload(data, "f.csv"))
     assert err.value.rows == [3]
+
+
+def test_a_count_that_overflows_the_sum_is_refused_without_a_warning(recwarn):
+    data = b"item,x,y\nq1,1e308,1e308\nq2,2,3\n"
+    with pytest.raises(AnnotationDataError, match="more than 1e308 judgements"):
+        load_annotations(upload(data, "c.csv"), layout="counts")
+    data = b"item,x,y\nq1,1e20,1\nq2,2,3\n"
+    with pytest.raises(AnnotationDataError, match="about 1e\\+20 judgements"):
+        load_annotations(upload(data, "c.csv"), layout="counts")
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
