@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -359,8 +359,7 @@ class CellColumn:
     cells : ndarray of object or None
         The raw cells, kept only when there are containers (to read them one by one).
     firsts : (ndarray, ndarray) or None
-        Where the first run of each distinct value starts and its length, when the
-        column was encoded by runs (see :meth:`first_runs`).
+        Each distinct value's first run (start, length), if encoded by runs (:meth:`first_runs`).
     strip_free : bool
         True when the distinct values are Arrow texts that blank-stripping leaves as
         they are (known from the missing-token check; False: not known).
@@ -377,6 +376,7 @@ class CellColumn:
     firsts: tuple[np.ndarray, np.ndarray] | None = None
     strip_free: bool = False
     mixed_bools: bool = False
+    _cell_missing: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, values: Any, tokens: frozenset = MISSING_TOKENS) -> CellColumn:
@@ -443,12 +443,16 @@ class CellColumn:
         return None if firsts is None else (firsts, np.ones(len(firsts), np.int64))
 
     def cell_missing(self) -> np.ndarray:
-        """Per cell: None/NaN/NA or a missing token (container cells are not missing)."""
+        """Per cell: None/NaN/NA or a missing token (not containers); kept, read-only."""
+        if self._cell_missing is not None:  # computed on the thread that factorized
+            return self._cell_missing
         c, m = self.codes, self.missing  # no missing token: only None/NaN cells (-1)
         # a code of -1 reads the True appended last: one gather, not four passes
         out = c < 0 if not m.any() else np.append(m, True)[c]
         if self.containers is not None:
             out &= ~self.containers
+        out.flags.writeable = False
+        object.__setattr__(self, "_cell_missing", out)
         return out
 
     def texts(self, how: str = "id") -> pd.Index:

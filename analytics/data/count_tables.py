@@ -171,10 +171,13 @@ def _whole(
             "defined on counts (percent agreement, Fleiss' kappa, AC1/AC2, Brennan-Prediger, "
             "Krippendorff's alpha); they take fractional counts.",
         )
-    total = float(whole.sum()) if whole.size else 0.0  # float: no overflow on huge counts
+    with np.errstate(over="ignore"):  # counts near 1e308 sum to inf: over the limit too
+        total = float(whole.sum()) if whole.size else 0.0  # float: no int64 overflow
     if total * per_judgement > limits.max_cells:
+        shown = f"{total:,.0f}" if total < 1e15 else f"about {total:.3g}"
+        shown = shown if np.isfinite(total) else "more than 1e308"
         raise limit_error(
-            f"the counts stand for {total:,.0f} judgements ({per_judgement} cells each in "
+            f"the counts stand for {shown} judgements ({per_judgement} cells each in "
             f"long form), over the limit max_cells={limits.max_cells:,}.",
             "max_cells",
             source=source,

@@ -22,15 +22,14 @@ import pyarrow.csv as pa_csv
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
 from analytics.data.cells import text_heads
+from analytics.data.header_rows import refuse_repeated_header
 from analytics.data.limits import count_bytes
 from analytics.data.mapped import excel_sep_line, longest_line, whole
-from analytics.data.text_index import could_end_as
 
 __all__ = [
     "check_header",
     "read_delimited",
     "read_delimited_bytes",
-    "refuse_repeated_header",
     "sniff_delimiter",
 ]
 
@@ -42,6 +41,7 @@ def read_delimited_bytes(
     counts: tuple[int, int] | None = None,
     *,
     valid_utf8: bool = False,
+    check_repeated_header: bool = True,
 ) -> tuple[pd.DataFrame, np.ndarray, list[str], str]:
     r"""Parse CSV or TSV bytes (UTF-8, else latin-1) into a table of text cells.
 
@@ -59,6 +59,12 @@ def read_delimited_bytes(
         True when ``data`` is known to be valid UTF-8 (:func:`~analytics.data.reading.read_table`
         has checked or converted it): Arrow then skips its own check of every cell (on the
         83 MB benchmark CSV, 136-177 against 113-141 ms of CPU for the parse).
+    check_repeated_header : bool, default True
+        Refuse a data row that repeats the header
+        (:func:`~analytics.data.header_rows.refuse_repeated_header`). False leaves the
+        check to the caller: :func:`~analytics.data.loading.load_annotations` makes it
+        after factorizing the columns, on one column's distinct values
+        (:func:`~analytics.data.header_rows.header_may_repeat`), not every cell.
 
     Returns
     -------
@@ -101,7 +107,8 @@ def read_delimited_bytes(
         df, rows, notes = read_delimited(text, name, sep, skip=int(skip > 0))
     else:
         df, rows, notes = _from_arrow(table, name, sep, int(skip > 0))
-    refuse_repeated_header(df, rows, name)
+    if check_repeated_header:
+        refuse_repeated_header(df, rows, name)
     if named:
         notes.append(
             f"The first line, sep={named}, is Excel's delimiter line: cells are separated "
@@ -110,73 +117,6 @@ def read_delimited_bytes(
     elif fmt == "csv" and sep != ",":
         notes.append(f"Cells are separated by {sep!r}.")
     return df, rows, notes, encoding
-
-
-def refuse_repeated_header(
-    df: pd.DataFrame, rows: np.ndarray, name: str, sheet: str | None = None
-) -> None:
-    """Refuse a data row that repeats the header, in any case (several exports joined into one).
-
-    Loaded as it was, the second header became a judgement: item "item", annotator
-    "annotator", category "label". Cells are compared with the names after stripping
-    blanks and byte-order marks (two Excel "CSV UTF-8" files joined put a U+FEFF before the
-    second header; a pasted one may start with a blank). One vectorised search of the first
-    column for its name finds the candidates (usually none); only those are compared in full.
-    CSV, TSV and .xlsx share this check.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The data rows, columns named by the (stripped) header.
-    rows : ndarray of int
-        Each row's number in the file.
-    name : str
-        The file name.
-    sheet : str or None, default None
-        The sheet, for a workbook.
-
-    Raises
-    ------
-    AnnotationDataError
-        Naming the repeated header rows.
-    """
-    if df.empty:
-        return
-    names = [_bare(str(c)) for c in df.columns]
-    first = df.iloc[:, 0]
-    if not names[0]:
-        return
-    ends = could_end_as(first, names[0])
-    if ends is not None:
-        first = first[ends]
-    first = first[first.notna()]  # a workbook's empty cells
-    hit = first.astype(str).str.contains(names[0], case=False, regex=False)
-    candidates = hit.index[np.asarray(hit, bool)]
-    if not len(candidates):
-        return
-    same = np.ones(len(candidates), bool)
-    for column, wanted in zip(df.columns, names, strict=True):
-        cells = df.loc[candidates[same], column]
-        text = cells.astype(str).str.strip().str.strip("\ufeff").str.strip()
-        same[same] = np.asarray(cells.notna() & (text.str.casefold() == wanted.casefold()), bool)
-        if not same.any():
-            return
-    n = int(same.sum())
-    at = np.asarray(rows)[df.index.get_indexer(candidates[same])]
-    raise AnnotationDataError(
-        f"{format_count(n, 'row')} {'repeats' if n == 1 else 'repeat'} the header row "
-        f"({', '.join(map(str, df.columns))}): the file looks like several exports joined "
-        "into one.",
-        source=name,
-        sheet=sheet,
-        rows=at[:20].tolist(),
-        hint="Delete the repeated header rows (keep the first one), then load again.",
-    )
-
-
-def _bare(text: str) -> str:
-    """Text without its surrounding blanks and byte-order marks (U+FEFF)."""
-    return text.strip().strip("\ufeff").strip()
 
 
 class _Ragged(Exception):
@@ -342,13 +282,37 @@ def _blank_cells(col: pa.ChunkedArray) -> np.ndarray:
             empty = pc.or_(pc.equal(pc.binary_length(chunk), 0), pc.utf8_is_space(chunk))
             parts.append(empty.to_numpy(zero_copy_only=False))
             continue
-        first, nbytes = text_heads(chunk)
-        blank = nbytes == 0
-        unsure = np.flatnonzero(~blank & (first - np.uint8(0x21) > 0x5D))  # uint8 wraps
+        unsure = _maybe_blank(chunk)
+        blank = np.zeros(len(chunk), bool)
         if len(unsure):
-            blank[unsure] = pc.utf8_is_space(chunk.take(unsure)).to_numpy(zero_copy_only=False)
+            some = chunk.take(unsure)
+            empty = pc.equal(pc.binary_length(some), 0)
+            blank[unsure] = pc.or_(empty, pc.utf8_is_space(some)).to_numpy(zero_copy_only=False)
         parts.append(blank)
     return np.concatenate(parts) if parts else np.zeros(0, bool)
+
+
+def _maybe_blank(chunk: pa.Array) -> np.ndarray:
+    """Positions of the texts that are empty or start outside ``!``..``~`` (maybe blank).
+
+    Read from the offsets and bytes in place: one gather of first bytes and one
+    comparison of neighbouring offsets, with no array of lengths built (2 M cells: about
+    half the CPU of :func:`~analytics.data.text_index.text_heads` and its tests).
+    """
+    if len(chunk) == 0:
+        return np.zeros(0, np.int64)
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    buffers = chunk.buffers()
+    offsets = np.frombuffer(buffers[1], width)[chunk.offset : chunk.offset + len(chunk) + 1]
+    if buffers[2] is None or offsets[-2] == offsets[-1]:  # an empty text last: the slow way
+        first, nbytes = text_heads(chunk)
+        return np.flatnonzero((nbytes == 0) | (first - np.uint8(0x21) > 0x5D))
+    # every start is below the end of the data (the last text is not empty); an empty
+    # text reads its neighbour's first byte, and is caught by the offsets instead
+    first = np.frombuffer(buffers[2], np.uint8)[offsets[:-1]]
+    odd = first - np.uint8(0x21) > 0x5D  # uint8 wraps: outside 0x21..0x7E
+    odd |= offsets[1:] == offsets[:-1]
+    return np.flatnonzero(odd)
 
 
 def _decode_text(data: bytes) -> tuple[str, str]:

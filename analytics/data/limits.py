@@ -258,7 +258,9 @@ def check_delimited_cells(
     check_cells(lines * fields, limits, source, f"{lines:,} lines x {fields:,} header fields")
 
 
-def count_bytes(data: bytes, *chars: bytes, piece: int = 1 << 22) -> tuple[int, ...]:
+def count_bytes(
+    data: bytes, *chars: bytes, piece: int = 1 << 22, highest: bool = False
+) -> tuple[int, ...]:
     """How many times each single byte occurs in ``data``, in one pass.
 
     NumPy compares pieces of 4 MiB with each byte (the pieces keep the temporary masks
@@ -271,33 +273,45 @@ def count_bytes(data: bytes, *chars: bytes, piece: int = 1 << 22) -> tuple[int, 
     *chars : bytes
         Single bytes, e.g. ``b'"'``, ``b"\\n"``.
     piece : int, default 4 MiB
+    highest : bool, default False
+        Also return the highest byte (below 0x80: the data are ASCII), found in the same
+        pass while each piece is in the cache (a separate ``max`` over a mapped 83 MB
+        file took 8 ms on one core).
 
     Returns
     -------
     tuple of int
-        One count per byte asked for.
+        One count per byte asked for, then the highest byte with ``highest=True`` (0
+        for empty data).
 
     Examples
     --------
     >>> count_bytes(b'a"b"\\nc\\n', b'"', b"\\n")
     (2, 2)
+    >>> count_bytes("é\\n".encode(), b"\\n", highest=True)
+    (1, 195)
     """
     arr = np.frombuffer(data, np.uint8)
     codes = [ord(c) for c in chars]
 
     def count(half: np.ndarray) -> list[int]:
-        counts = [0] * len(codes)
+        counts = [0] * (len(codes) + highest)
         for start in range(0, len(half), piece):
             part = half[start : start + piece]
             for i, code in enumerate(codes):
                 counts[i] += int(np.count_nonzero(part == code))
+            if highest:
+                counts[-1] = max(counts[-1], int(part.max()))
         return counts
 
     # two halves on two threads (NumPy releases the GIL): 14 -> 8 ms on 83 MB, two cores;
     # a byte is cheap next to a cell, so threads start at 64 x PARALLEL_MIN bytes (6.4 MB)
     mid = len(arr) // 2
     halves = in_parallel([partial(count, arr[:mid]), partial(count, arr[mid:])], len(arr) // 64)
-    return tuple(a + b for a, b in zip(*halves, strict=True))
+    total = [a + b for a, b in zip(*halves, strict=True)]
+    if highest:
+        total[-1] = max(halves[0][-1], halves[1][-1])
+    return tuple(total)
 
 
 def check_archive(archive: zipfile.ZipFile, limits: Limits, source: str) -> None:

@@ -27,7 +27,8 @@ from analytics._core.lazy import is_lazy
 from analytics._core.threads import in_parallel
 from analytics.data.cells import SET_TYPES, CellColumn, missing_tokens
 from analytics.data.count_tables import COUNT_LAYOUTS, from_contingency_table, from_count_table
-from analytics.data.encode import encode_frame
+from analytics.data.encode import encode_frame, factorized
+from analytics.data.header_rows import refuse_repeated_header, refuse_repeated_header_of
 from analytics.data.importers import convert_tool_export
 from analytics.data.kinds import LabelKind
 from analytics.data.layout import detect_separator, holds_only_flat_cells, to_long
@@ -298,6 +299,7 @@ def _load(
 ) -> Annotations:
     if isinstance(source, Annotations):
         return source
+    deferred = None  # a delimited table read here whose repeated header is yet to check
     if _is_raw_table(source):
         source = RawTable(*source)
         if source.table.empty and not len(source.table.columns):
@@ -311,13 +313,25 @@ def _load(
         report = LoadReport(source=name or "<DataFrame>", format="dataframe", n_rows=len(df))
     elif isinstance(source, RawTable):
         df, rows, report = source
+        # read with or without the repeated-header check: made again (cheap in long form)
+        deferred = (df, rows) if report.format in ("csv", "tsv") else None
     else:
         df, rows, report = read_table(
-            source, format=format, max_bytes=max_bytes, sheet=sheet, limits=limits
+            source,
+            format=format,
+            max_bytes=max_bytes,
+            sheet=sheet,
+            limits=limits,
+            check_repeated_header=False,
         )
+        # the repeated-header check of delimited text is made below, on one column's
+        # distinct values once the columns are factorized (refuse_repeated_header_of)
+        deferred = (df, rows) if report.format in ("csv", "tsv") else None
     display = name or report.source
     span_shaped = _looks_like_spans(df.columns)
     if layout in COUNT_LAYOUTS:
+        if deferred is not None:
+            refuse_repeated_header(*deferred, report.source)
         build = from_count_table if layout == "counts" else from_contingency_table
         extra = {"categories": categories} if layout == "counts" else {}
         kind_name = None if kind is None else LabelKind.parse(kind).value
@@ -325,6 +339,9 @@ def _load(
             df, kind=kind_name, name=display, report=report, limits=limits or None, **extra
         )
     tool = convert_tool_export(df, rows, report, options=tool_options)
+    if tool is not None and deferred is not None:
+        refuse_repeated_header(*deferred, report.source)
+        deferred = None
     if tool is not None:
         df, rows, report = tool
         long, _, _, chosen, _, cautions = to_long(
@@ -343,9 +360,12 @@ def _load(
     tokens = missing_tokens(missing)
     # the three columns factorized side by side (NumPy and Arrow release the GIL)
     labels, *id_cells = in_parallel(
-        [partial(CellColumn.of, long[c], tokens) for c in ("label", "item", "annotator")],
+        [partial(factorized, long[c], tokens) for c in ("label", "item", "annotator")],
         len(long),
     )
+    if deferred is not None:
+        cells = dict(zip(("label", "item", "annotator"), (labels, *id_cells), strict=True))
+        refuse_repeated_header_of(deferred, report.source, chosen, columns, cells)
     if multilabel_sep is None and lk in (None, LabelKind.MULTILABEL):
         detected = detect_separator(labels)
         if detected is not None and (lk is LabelKind.MULTILABEL or _mostly_text(labels)):

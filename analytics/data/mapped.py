@@ -31,10 +31,12 @@ __all__ = [
     "is_ascii",
     "is_utf8",
     "longest_line",
+    "looks_binary",
     "map_file",
     "read_capped",
     "refuse_compressed",
     "refuse_mixed_encodings",
+    "refuse_nul_bytes",
     "utf8_mix",
     "whole",
 ]
@@ -274,4 +276,42 @@ def refuse_mixed_encodings(data: bytes, name: str) -> None:
         rows=lines[:20].tolist(),
         hint="Fix the letters on those rows in a text editor and save the file as UTF-8, or "
         "export all of it again as UTF-8 (CSV UTF-8 in Excel).",
+    )
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether the first 8 KB hold a NUL byte or more than 5% control bytes."""
+    sample = data[:8192]
+    if b"\x00" in sample:
+        return True
+    if not sample:
+        return False
+    head = np.frombuffer(sample, np.uint8)  # control bytes other than tab, LF, FF, CR
+    control = np.count_nonzero((head < 32) & ~np.isin(head, (9, 10, 12, 13)))
+    return control / len(sample) > 0.05
+
+
+def refuse_nul_bytes(data: bytes, name: str) -> None:
+    """Text holding NUL bytes: an error naming the rows they are on.
+
+    A NUL byte is never part of text: a few of them (in the first 8 KB at most 8, or 1%) in a
+    file that is otherwise text (its first 8 KB without them do not look binary) come
+    from a damaged file or a bad export, and the rows that hold them are named. A file
+    that is binary through and through is left to the "binary data" error.
+    """
+    head = data[:8192]
+    if data.find(b"\x00") < 0 or head.count(b"\x00") > max(8, len(head) // 100):
+        return  # no NUL, or so many that the file is binary (or UTF-16 not told as such)
+    if looks_binary(head.replace(b"\x00", b"")):
+        return
+    arr = np.frombuffer(data, np.uint8)
+    nul = np.flatnonzero(arr == 0)
+    lines = np.unique(np.searchsorted(np.flatnonzero(arr == 10), nul) + 1)
+    raise AnnotationDataError(
+        f"{format_count(len(nul), 'NUL byte')} (\\x00) in the text: no cell of a CSV or TSV "
+        "file can hold one (the file is damaged, or partly binary).",
+        source=name,
+        rows=lines.tolist(),
+        hint="Remove the NUL bytes from those rows (a text editor shows them), or export "
+        "the file again.",
     )

@@ -21,7 +21,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
-from analytics.data.delimited import refuse_repeated_header
+from analytics.data.header_rows import refuse_repeated_header
 from analytics.data.limits import (
     DEFAULT_LIMITS,
     Limits,
