@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError
-from analytics.data import read_gold_labels
+from analytics.data import anonymous_annotators, read_gold_labels
 from analytics.dawid_skene import (
     PICKS,
     annotator_information,
@@ -200,6 +200,16 @@ ann = require_annotations()
 if ann.is_multilabel:
     ml_gold, _, ml_title = _gold_choice(ann)
     show_multilabel_models(ann, ml_gold, ml_title)
+    st.stop()
+if anonymous_annotators(ann):  # a count table: no model of each annotator applies
+    show_error(
+        AnnotationDataError(
+            "a count table's raters are anonymous, and the annotator models estimate each "
+            "annotator: they need to know who gave which label.",
+            hint="Load the judgements (item, annotator, label) to fit them. The Agreement "
+            "report computes the coefficients defined on count tables.",
+        )
+    )
     st.stop()
 
 c1, c2 = st.columns([2, 1])
