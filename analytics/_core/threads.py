@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from typing import Any
 
-__all__ = ["PARALLEL_MIN", "in_parallel", "on_one_worker"]
+__all__ = ["PARALLEL_MIN", "in_parallel"]
 
 #: Work on fewer cells than this runs on the calling thread (a thread costs more).
 PARALLEL_MIN = 100_000
@@ -46,45 +45,3 @@ def in_parallel(tasks: Sequence[Callable[[], Any]], size: int) -> list[Any]:
     with ThreadPoolExecutor(workers) as pool:
         futures = [pool.submit(task) for task in tasks]
     return [future.result() for future in futures]
-
-
-def on_one_worker(tasks: Sequence[Callable[[], Any]], size: int) -> list[Callable[[], Any]]:
-    """Start ``tasks``, in order, on one worker thread beside the caller: a getter per task.
-
-    For work of two unequal halves with a dependency between them (the caller needs the
-    first task's result half-way through its own work, not the second's): the caller
-    works while the worker runs the tasks, then calls each getter, which waits for its
-    task and returns its result or raises its exception.
-
-    Parameters
-    ----------
-    tasks : sequence of callables taking no argument
-        Independent of each other and of the caller's own work.
-    size : int
-        How many cells the work touches: below :data:`PARALLEL_MIN`, or on one core,
-        no thread is started and each task runs when its getter is first called.
-
-    Returns
-    -------
-    list of callables
-        One getter per task, in order.
-
-    Examples
-    --------
-    >>> first, second = on_one_worker([lambda: 1, lambda: 2], size=10)
-    >>> second(), first()
-    (2, 1)
-    """
-    if size < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        done: dict[int, Any] = {}
-
-        def run(i: int) -> Any:
-            if i not in done:
-                done[i] = tasks[i]()
-            return done[i]
-
-        return [partial(run, i) for i in range(len(tasks))]
-    pool = ThreadPoolExecutor(1)
-    futures = [pool.submit(task) for task in tasks]
-    pool.shutdown(wait=False)  # the queued tasks still run; the thread ends after them
-    return [future.result for future in futures]

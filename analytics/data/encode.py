@@ -17,7 +17,7 @@ call into it. This module does not import the model.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
-from analytics._core.threads import in_parallel, on_one_worker
+from analytics._core.threads import in_parallel
 from analytics.data.cells import CellColumn, missing_tokens, set_codes
 from analytics.data.kinds import SCALE_CAUTION, LabelKind
 from analytics.data.label_codes import encode_labels
@@ -185,23 +185,28 @@ def encode_frame(
         cells, columns, rows, skipped, report.tool if report else ""
     )
     rows_all, rows = rows, rows if keep.all() else _KeptRows(rows, keep)
-    labels_task = partial(
-        encode_labels,
-        cells["label"],
-        keep,
-        has_ids,
-        rows,
-        rows_all,
-        categories,
-        kind,
-        multilabel_sep,
-        source,
-        label,
+    # the labels on one thread; the ids, then the repeated-judgement check, on another
+    (labels, label_cautions, label_notes), (ids, id_cautions, (keep_dup, n_dup)) = in_parallel(
+        [
+            partial(
+                encode_labels,
+                cells["label"],
+                keep,
+                has_ids,
+                rows,
+                rows_all,
+                categories,
+                kind,
+                multilabel_sep,
+                source,
+                label,
+            ),
+            partial(
+                _ids_and_repeats, cells["item"], cells["annotator"], keep, duplicates, rows, source
+            ),
+        ],
+        len(df),
     )
-    labels, (ids, id_cautions, (keep_dup, n_dup)) = _labels_and_ids(
-        labels_task, cells, keep, duplicates, rows, source
-    )
-    labels, label_cautions, label_notes = labels
     matrix, label_values_codes, cat_values, lk, kind_reason, n_split = labels
     item_codes, item_names, ann_codes, ann_names = ids
     cautions += label_cautions + id_cautions
@@ -270,7 +275,7 @@ def encode_frame(
 
 # ---------------------------------------------------------------------- steps
 def factorized(values: pd.Series, tokens: frozenset) -> CellColumn:
-    """:meth:`CellColumn.of` with its missing cells computed too (on the worker thread)."""
+    """:meth:`CellColumn.of` with its missing cells computed too (on a worker thread)."""
     col = CellColumn.of(values, tokens)
     col.cell_missing()
     return col
@@ -354,41 +359,23 @@ def _judgement_rows(
     return has_ids & ~lab_missing, has_ids, n_missing
 
 
-def _labels_and_ids(
-    labels_task: Callable[[], Any],
-    cells: dict[str, CellColumn],
+def _ids_and_repeats(
+    items: CellColumn,
+    annotators: CellColumn,
     keep: np.ndarray,
     duplicates: str,
     rows: np.ndarray | _KeptRows,
     source: str,
-) -> tuple[Any, tuple[tuple, list[str], tuple[np.ndarray, int]]]:
-    """The labels (``labels_task``), and the ids' codes, names and duplicates policy.
+) -> tuple[tuple, list[str], tuple[np.ndarray, int]]:
+    """Item and annotator codes (first-seen order) and names, and the duplicates policy.
 
-    The ids hold two thirds of the work (the item codes, the annotator codes, then the
-    repeated-judgement check, which needs both): the annotator codes and then the labels
-    run on a worker thread while this thread encodes the item codes, then checks
-    repeats (on the 2 M-row benchmark file: two halves of about equal length, where the
-    labels on one thread and all the ids on the other left a third of a core idle).
-    A label error is raised before an id error, as when the labels were encoded first.
-
-    Returns ``(labels_task(), ((item_codes, items, annotator_codes, annotators),
-    cautions, (keep, n_dup)))`` with ``keep`` and ``n_dup`` from
-    :func:`~analytics.data.repeats.duplicates_kept`.
+    Returns ``((item_codes, items, annotator_codes, annotators), cautions, (keep, n_dup))``
+    with ``keep`` and ``n_dup`` from :func:`~analytics.data.repeats.duplicates_kept`.
     """
-    annotator_codes, labels = on_one_worker(
-        [partial(_id_codes, cells["annotator"], keep, "annotator"), labels_task], len(keep)
-    )
-    try:
-        item_codes, item_names, cautions = _id_codes(cells["item"], keep, "item")
-        ann_codes, ann_names, more = annotator_codes()
-        kept = duplicates_kept(
-            item_codes, ann_codes, duplicates, item_names, ann_names, rows, source
-        )
-    except AnnotationDataError:
-        labels()  # a label error comes first
-        raise
-    ids = (item_codes, item_names, ann_codes, ann_names)
-    return labels(), (ids, cautions + more, kept)
+    item_codes, item_names, cautions = _id_codes(items, keep, "item")
+    ann_codes, ann_names, more = _id_codes(annotators, keep, "annotator")
+    kept = duplicates_kept(item_codes, ann_codes, duplicates, item_names, ann_names, rows, source)
+    return (item_codes, item_names, ann_codes, ann_names), cautions + more, kept
 
 
 def _id_codes(

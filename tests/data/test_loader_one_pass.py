@@ -5,7 +5,8 @@
 - a delimited file of 1 MiB or more is scanned once (ASCII, quotes, newlines) before
   reading;
 - blank rows are found from first bytes and neighbouring offsets;
-- each column's missing cells are computed on the thread that factorized it.
+- each column's missing cells are computed on the thread that factorized it;
+- on threads, a label error is still raised before an id error.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ def test_cell_missing_is_computed_once_and_read_only():
         first[0] = True
 
 
-# ------------------------------------------- labels beside the ids, on a worker thread
+# ------------------------------------------------ labels and ids encoded on two threads
 @pytest.fixture
 def threaded(monkeypatch):
     """Every piece of work on threads, however small (as on a file of 100,000 cells)."""
