@@ -25,15 +25,24 @@ pytestmark = [
 SNOW_RTE = ROOT / "datasets" / "snow_rte" / "labels.csv"
 
 
-def sidebar(page) -> str:
-    return page.get_by_test_id("stSidebar").inner_text()
+def sidebar(page, showing: str) -> str:
+    """The sidebar's text once it shows ``showing`` (a test still fails if it never does).
+
+    The sidebar is drawn before the page runs; after an upload the app reruns to redraw
+    it, and on a slow machine the page's new text can be read before that rerun lands.
+    """
+    from playwright.sync_api import expect
+
+    bar = page.get_by_test_id("stSidebar")
+    expect(bar).to_contain_text(showing, timeout=60_000)
+    return bar.inner_text()
 
 
 def test_the_sidebar_and_its_report_follow_an_upload_at_once(page, tmp_path):
     """Point 1: no page change needed; the sidebar's report is the uploaded data set's."""
     upload(page, SNOW_RTE)
     page.get_by_text("Loaded: labels.csv").wait_for()
-    text = sidebar(page)
+    text = sidebar(page, "800 items")
     assert "labels.csv" in text and "800 items" in text and "crowd_intents" not in text
     with page.expect_download() as info:
         page.get_by_test_id("stSidebar").get_by_test_id("stDownloadButton").first.click()
@@ -52,7 +61,7 @@ def test_reloading_the_tab_keeps_the_upload(page):
     page.reload()
     wait_for_app(page)
     page.get_by_text("Loaded: labels.csv").wait_for()
-    assert "800 items" in sidebar(page)
+    sidebar(page, "800 items")  # fails unless the sidebar shows it
 
 
 def test_a_bad_noise_result_is_red_not_green(page):
@@ -95,10 +104,10 @@ def test_a_wide_file_with_a_notes_column_asks_about_it(page, tmp_path):
     upload(page, path)
     main = page.get_by_test_id("stMain")
     assert "looks like free text" in main.inner_text()
-    assert "4 annotators" in sidebar(page)
+    sidebar(page, "4 annotators")  # fails unless the sidebar shows it
     main.get_by_role("button", name="Ignore column 'Notes' and load again").click()
     wait_for_app(page)
-    assert "3 annotators" in sidebar(page)
+    sidebar(page, "3 annotators")  # fails unless the sidebar shows it
     assert "looks like free text" not in main.inner_text()
 
 
@@ -147,7 +156,7 @@ def test_a_500_annotator_data_set_renders_every_page_readably(page, tmp_path):
     path = tmp_path / "crowd500.csv"
     path.write_text("\n".join(rows) + "\n")
     upload(page, path)
-    assert "500 annotators" in sidebar(page)
+    sidebar(page, "500 annotators")  # fails unless the sidebar shows it
     # Gold labels fits six models and cross-validates them: its hierarchical model alone took
     # 66 s here (453 variational iterations; a library cost reported for issue 15), so that
     # page gets 300 s until the model is faster
