@@ -33,11 +33,20 @@ from analytics.dawid_skene import data_notes
 from analytics.models.result import Coded, ModelResult, expected_counts, make_result
 from analytics.models.simple import DataEngine
 
-__all__ = ["dirichlet_kl", "fit_hierarchical", "polya_log_likelihood", "population_step", "trigamma"]
+__all__ = [
+    "dirichlet_kl",
+    "fit_hierarchical",
+    "fit_population",
+    "polya_log_likelihood",
+    "population_step",
+    "trigamma",
+]
 
 #: Bounds on every population Dirichlet parameter (keeps the fixed point finite when
 #: all annotators look alike, or when a category is never used).
 A_MIN, A_MAX = 1e-3, 1e6
+#: A population step that raises the bound by less than this (nats) ends the M-step.
+GAIN_TOL = 1e-6
 
 
 def dirichlet_kl(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -189,6 +198,47 @@ def population_step(a: np.ndarray, counts: np.ndarray, n_row: np.ndarray) -> np.
     return np.where((ok & better)[:, None], newton, fixed)
 
 
+def fit_population(a: np.ndarray, counts: np.ndarray, max_steps: int) -> np.ndarray:
+    """Population parameters that maximise the Polya likelihood of ``counts``, from ``a``.
+
+    Up to ``max_steps`` :func:`population_step` calls. They stop when ``A`` stops moving
+    (no entry changes by more than 1e-6 of the largest) or when a step raises the
+    likelihood by less than :data:`GAIN_TOL` nats. The second rule matters when a
+    category's annotators are all near perfect: its row sits near ``A_MAX``, where
+    Newton's step would cross the bound, and the fixed point creeps by about 4e-6 of the
+    row per step for 1e-7 nats; on act_MS that had run the step cap in every EM
+    iteration, 85% of the time of ``fit(model="auto")``, for a bound equal to the fourth
+    decimal.
+
+    Parameters
+    ----------
+    a : ndarray, shape (K, K)
+        Starting parameters (the previous iteration's).
+    counts : ndarray, shape (J, K, K)
+        Expected counts, annotator x true x given.
+    max_steps : int
+        Most steps.
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        The parameters; their likelihood is at least the start's.
+    """
+    n_row = counts.sum(axis=2)  # annotator x true
+    level = polya_log_likelihood(a, counts, n_row).sum()
+    for _ in range(max_steps):
+        new = population_step(a, counts, n_row)
+        moved = np.abs(new - a).max() > 1e-6 * a.max()
+        a = new
+        if not moved:
+            break
+        now = polya_log_likelihood(a, counts, n_row).sum()
+        if now - level < GAIN_TOL:
+            break
+        level = now
+    return a
+
+
 def _expected_log(post: np.ndarray) -> np.ndarray:
     """:math:`E[\\log\\theta]` under :math:`\\mathrm{Dir}(post)`, over the last axis."""
     return digamma(post) - digamma(post.sum(axis=-1, keepdims=True))
@@ -211,20 +261,12 @@ class _Hierarchical(DataEngine):
         self, q: np.ndarray, initial_error: None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         counts = expected_counts(self.coded, q)
-        a = self.population
         # with q(theta) = Dir(A + N) optimal for any A, the bound's part in A is the
         # Dirichlet-multinomial (Polya) log-likelihood of the expected counts; Minka's
         # fixed point for it raises it at every step
-        n_row = counts.sum(axis=2)  # annotator x true
-        for _ in range(self.n_fixed_point):
-            new = population_step(a, counts, n_row)
-            done = np.abs(new - a).max() <= 1e-6 * a.max()
-            a = new
-            if done:
-                break
-        self.population = a
+        self.population = fit_population(self.population, counts, self.n_fixed_point)
         post_pi = self.prior_pi + q.sum(axis=0)
-        return post_pi, (a + counts, a), counts
+        return post_pi, (self.population + counts, self.population), counts
 
     def e_step(self, post_pi: np.ndarray, params: tuple) -> tuple[np.ndarray, float]:
         post, self.population = params
