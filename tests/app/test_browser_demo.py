@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import CHROMIUM, ROOT, goto_page, upload, wait_for_app
+from tests.helpers.browser import CHROMIUM, ROOT, goto_page, sidebar, upload, wait_for_app
 
 pytest.importorskip("playwright.sync_api")
 
@@ -23,19 +23,6 @@ pytestmark = [
 ]
 
 SNOW_RTE = ROOT / "datasets" / "snow_rte" / "labels.csv"
-
-
-def sidebar(page, showing: str) -> str:
-    """The sidebar's text once it shows ``showing`` (a test still fails if it never does).
-
-    The sidebar is drawn before the page runs; after an upload the app reruns to redraw
-    it, and on a slow machine the page's new text can be read before that rerun lands.
-    """
-    from playwright.sync_api import expect
-
-    bar = page.get_by_test_id("stSidebar")
-    expect(bar).to_contain_text(showing, timeout=60_000)
-    return bar.inner_text()
 
 
 def test_the_sidebar_and_its_report_follow_an_upload_at_once(page, tmp_path):

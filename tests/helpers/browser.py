@@ -116,3 +116,16 @@ def upload(page, path: Path) -> None:
     wait_for_app(page)
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
     wait_for_app(page)
+
+
+def sidebar(page, showing: str) -> str:
+    """The sidebar's text once it shows ``showing`` (a test still fails if it never does).
+
+    The sidebar is drawn before the page runs; after an upload the app reruns to redraw
+    it, and on a slow machine the page's new text can be read before that rerun lands.
+    """
+    from playwright.sync_api import expect
+
+    bar = page.get_by_test_id("stSidebar")
+    expect(bar).to_contain_text(showing, timeout=60_000)
+    return bar.inner_text()
