@@ -24,7 +24,8 @@ import pyarrow.compute as pc
 import pyarrow.json as pa_json
 
 from analytics._core.errors import AnnotationDataError, show_text
-from analytics.data.limits import Limits, scan_json
+from analytics.data.json_keys import check_json_keys
+from analytics.data.limits import Limits, check_columns, scan_json
 
 __all__ = [
     "RepeatedKey",
@@ -283,6 +284,7 @@ def read_json_lines_flat(
         scan_json(head, name, limits)
     except AnnotationDataError:  # the full scan names the first place over a limit
         return None
+    check_json_keys(head, name, limits)  # Arrow's inference slows with every field
     try:
         table = pa_json.read_json(pa.py_buffer(head))
     except (pa.ArrowException, ValueError):
@@ -398,7 +400,9 @@ def _longest_line(data: bytes) -> int:
     return max(longest, len(view) - previous - 1)
 
 
-def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
+def read_json(
+    text: str, name: str, lines: bool, limits: Limits | None = None
+) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
     """JSON records (or JSON Lines, one object per line), strictly, naming the place of a fault.
 
     Parameters
@@ -410,6 +414,9 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
     lines : bool
         JSON Lines (True) or one JSON document (False; a document that is one object
         per line is read as JSON Lines, with a note).
+    limits : Limits or None, default None
+        ``max_columns`` is held to the records' different keys (the default
+        :class:`Limits` when None), before a table is built.
 
     Returns
     -------
@@ -421,8 +428,10 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
     ------
     AnnotationDataError
         Text that is not JSON, a value that is not a list of records, a record that is
-        not an object, or an object giving one key twice, naming the line or record.
+        not an object, or an object giving one key twice, naming the line or record;
+        records with more different keys than ``limits.max_columns``.
     """
+    limits = limits or Limits()
     notes: list[str] = []
     if lines:
         records, numbers = [], []
@@ -452,7 +461,7 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             numbers.append(n)
         if not records:
             raise AnnotationDataError("the file is empty.", source=name)
-        return _records_frame(records), np.asarray(numbers), notes
+        return _records_frame(records, name, limits), np.asarray(numbers), notes
     try:
         obj = loads_strict(text)
     except (RepeatedKey, json.JSONDecodeError) as raised:
@@ -461,7 +470,7 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             raise _repeated_key_error(text, name) from None
         if exc.msg == "Extra data" and text.lstrip().startswith("{"):
             # one object per line saved as .json: read it as JSON Lines, and say so
-            df, numbers, more = read_json(text, name, lines=True)
+            df, numbers, more = read_json(text, name, lines=True, limits=limits)
             return (
                 df,
                 numbers,
@@ -480,6 +489,7 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             key, obj = next(iter(record_lists.items()))
             notes.append(f"Read the records under the JSON key '{key}'.")
         elif lists and len(lists) == len(obj) and len({len(v) for v in lists.values()}) == 1:
+            check_columns(len(obj), limits, name, f"the JSON has {len(obj):,} columns", row=None)
             df = _exact(pd.DataFrame(obj), lambda c: obj[c])
             return df, np.arange(1, len(df) + 1), [*notes, "Read JSON columns (a dict of lists)."]
         else:
@@ -506,15 +516,20 @@ def read_json(text: str, name: str, lines: bool) -> tuple[pd.DataFrame, np.ndarr
             rows=bad,
             hint="Records are numbered from 1.",
         )
-    return _records_frame(obj), np.arange(1, len(obj) + 1), notes
+    return _records_frame(obj, name, limits), np.arange(1, len(obj) + 1), notes
 
 
 #: Integers beyond this are not all exact as float64.
 _EXACT = 2**53
 
 
-def _records_frame(records: list[dict]) -> pd.DataFrame:
-    """``pandas.DataFrame.from_records``, with big integers kept exact (see :func:`_exact`)."""
+def _records_frame(records: list[dict], name: str, limits: Limits) -> pd.DataFrame:
+    """``pandas.DataFrame.from_records``, with big integers kept exact (see :func:`_exact`).
+
+    Records with more different keys than ``limits.max_columns`` are refused first.
+    """
+    n = len(set().union(*records))
+    check_columns(n, limits, name, f"the records hold {n:,} different keys", row=None)
     return _exact(pd.DataFrame.from_records(records), lambda c: [r.get(c) for r in records])
 
 

@@ -153,7 +153,13 @@ def check_cells(
 
 
 def check_columns(
-    n_columns: int, limits: Limits, source: str, what: str, sheet: str | None = None
+    n_columns: int,
+    limits: Limits,
+    source: str,
+    what: str,
+    sheet: str | None = None,
+    *,
+    row: int | None = 1,
 ) -> None:
     """Refuse a table of more than ``limits.max_columns`` columns, before it is built.
 
@@ -168,6 +174,9 @@ def check_columns(
         Where the count comes from, for the message (``"the header has 150,001 fields"``).
     sheet : str or None, default None
         The sheet, for a workbook.
+    row : int or None, default 1
+        The row named in the error (the header's), when there is no sheet; None for
+        formats without a header row (JSON).
 
     Raises
     ------
@@ -187,7 +196,7 @@ def check_columns(
             "max_columns",
             source=source,
             sheet=sheet,
-            rows=[1] if sheet is None else None,
+            rows=[row] if sheet is None and row is not None else None,
             how="Put the annotations in long form (one row per judgement: item, annotator, label),",
         )
 

@@ -25,6 +25,7 @@ from analytics._core.budget import format_bytes
 from analytics._core.errors import AnnotationDataError
 from analytics.data.cells import unguard
 from analytics.data.delimited import read_delimited_bytes, sniff_delimiter
+from analytics.data.json_keys import check_json_keys
 from analytics.data.json_records import read_json, read_json_lines_bytes, read_json_lines_flat
 from analytics.data.limits import (
     Limits,
@@ -502,12 +503,13 @@ def read_table(
             fast = read_json_lines_flat(data, name, limits)
             if fast is None:
                 scan_json(data, name, limits)
+                check_json_keys(data, name, limits)
                 fast = read_json_lines_bytes(data)
         if fast is not None:
             (df, rows, more), encoding = fast, "utf-8"
         else:
             text, encoding = _decode(data, name)
-            df, rows, more = read_json(text, name, lines=fmt == "jsonl")
+            df, rows, more = read_json(text, name, lines=fmt == "jsonl", limits=limits)
     elif fmt == "excel":
         df, rows, more, cautions = read_excel(data, name, sheet, limits)
     else:  # parquet
