@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from analytics import Annotations
+from analytics import AnnotationDataError, Annotations
 from analytics._core.formatting import format_count
 from analytics.data import anonymous_annotators
 from analytics.overview import (
@@ -330,17 +330,37 @@ def dawid_skene_per_category_blocks(ann: Annotations, settings: ReportSettings) 
 def overview_blocks(ann: Annotations, settings: ReportSettings, gold: Any = None) -> list[Block]:
     from analytics.overview import overview
 
-    result = overview(
-        ann,
-        gold=gold,
-        confidence=settings.noise_confidence,
-        annotators=settings.noise_annotators,
-        distance=settings.distance,
-        fit_options=settings.fit_options(),
-    )
-    rec = result.recommendation
+    def answers(known: Any):
+        return overview(
+            ann,
+            gold=known,
+            confidence=settings.noise_confidence,
+            annotators=settings.noise_annotators,
+            distance=settings.distance,
+            fit_options=settings.fit_options(),
+        )
+
     s = "overview"
-    blocks = [Block(s, "text", "What to do next", text=rec.text, verdict=rec.verdict)]
+    blocks = []
+    try:
+        result = answers(gold)
+    except AnnotationDataError as exc:
+        if gold is None:
+            raise
+        # gold the model cannot score cost the whole section; the app's Overview answers
+        # without it and says why, and so does the report
+        result = answers(None)
+        blocks.append(
+            Block(
+                s,
+                "text",
+                "Gold labels not used",
+                text="The gold labels could not be scored, so question 4 gives the model's "
+                f"own account instead: {exc}",
+            )
+        )
+    rec = result.recommendation
+    blocks.insert(0, Block(s, "text", "What to do next", text=rec.text, verdict=rec.verdict))
     blocks += [
         Block(s, "text", f"{n}. {a.question}", text=a.sentence, verdict=a.verdict)
         for n, a in enumerate(result.answers, start=1)
