@@ -18,6 +18,7 @@ from analytics.overview import (
     expected_label_error,
     format_judged,
     judge,
+    judge_measured_error,
     judge_own_error,
 )
 from analytics.report_html import Block, agreement_display
@@ -233,15 +234,16 @@ def _gold_blocks(result: Any, gold: Any) -> list[Block]:
     table = ds.gold_accuracy(result, gold)
     row = table.iloc[-1]  # the model's row (majority vote's comes first)
     error = 1.0 - float(row["accuracy"])
+    verdict, few = judge_measured_error(error, int(row["items"]))
     return [
         Block(
             "dawid_skene",
             "text",
             text=f"Against the {int(row['items']):,} items with known gold labels, "
             f"{format_judged('gold_error', error)} of the model's labels are wrong: the "
-            "figure to trust over the model's own account below."
+            f"figure to trust over the model's own account below.{few}"
             + "".join(f" {note}" for note in table.attrs.get("notes", ())),
-            verdict=judge("gold_error", error),
+            verdict=verdict,
         ),
         Block("dawid_skene", "table", "Accuracy on the gold labels", table=table),
     ]
