@@ -239,7 +239,7 @@ def _gold_blocks(result: Any, gold: Any) -> list[Block]:
         Block(
             "dawid_skene",
             "text",
-            text=f"Against the {int(row['items']):,} items with known gold labels, "
+            text=f"Against the {format_count(int(row['items']), 'item')} with known gold labels, "
             f"{format_judged('gold_error', error)} of the model's labels are wrong: the "
             f"figure to trust over the model's own account below.{few}"
             + "".join(f" {note}" for note in table.attrs.get("notes", ())),

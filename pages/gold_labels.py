@@ -14,7 +14,7 @@ from contextlib import nullcontext
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, format_count
 from analytics.data import anonymous_annotators, read_gold_labels
 from analytics.dawid_skene import (
     PICKS,
@@ -340,7 +340,7 @@ if n_gold:
     )
     show_verdict(
         gold_verdict,
-        f"Against the {n_gold:,} items with known gold labels, {gold_verdict.shown} of the "
+        f"Against the {format_count(n_gold, 'item')} with known gold labels, {gold_verdict.shown} of the "
         f"model's labels are wrong ({gold_error * n_gold:,.0f} of {n_gold:,}).{few}{own}",
     )
 elif scored is not None and clamp:  # every gold item clamped: none left to measure with

@@ -240,7 +240,7 @@ def _certainty(
         ) + unproven
     else:
         first = (
-            f"Against the {measured[1]:,} items with known gold labels{left_out}, "
+            f"Against the {format_count(measured[1], 'item')} with known gold labels{left_out}, "
             f"{gold_verdict.shown} "
             f"of {whose} label{' sets' if ann.is_multilabel else 's'} are wrong; by "
             f"{'their' if ann.is_multilabel else 'its'} own posteriors "

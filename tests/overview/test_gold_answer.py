@@ -69,3 +69,11 @@ def test_a_handful_of_right_gold_items_does_not_read_good():
     assert "5 gold items" in few.sentence and "too few to call it good" in few.sentence
     many = gold_answer(overview(ann, gold=labels))  # 800 of 800 right: good stands
     assert many.verdict.label == "good" and "too few" not in many.sentence
+
+
+def test_one_gold_item_is_one_item_not_one_items():
+    from analytics.dawid_skene import fit
+
+    ann = load_sample("rte_snow2008")
+    one = gold_answer(overview(ann, gold=fit(ann).labels.iloc[:1]))
+    assert one.sentence.startswith("Against the 1 item with known gold labels, ")
