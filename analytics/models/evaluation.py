@@ -94,7 +94,12 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
         )
     if (codes < 0).any():
         bad = sorted({str(v) for v in g.to_numpy()[codes < 0]})[:5]
-        raise AnnotationDataError(f"gold labels {bad} are not among the categories.")
+        known = ", ".join(show_text(c) for c in list(cats[:10]))
+        raise AnnotationDataError(
+            f"gold labels {bad} are not among the categories ({known}).",
+            hint="Correct the gold file, or leave out the items whose gold label no "
+            "annotator used (a model cannot give a label no judgement has).",
+        )
     return pd.Series(codes, index=items[rows], name="gold code")
 
 

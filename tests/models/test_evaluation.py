@@ -219,3 +219,15 @@ def test_another_data_sets_gold_file_is_named_as_such():
     with pytest.raises(AnnotationDataError) as some:  # some inside: no such hint
         gold_table({"m": r}, {"42_0": "1", "1004": "0"})
     assert "None of the gold items" not in str(some.value)
+
+
+def test_a_gold_label_no_annotator_used_names_the_categories():
+    """'gold labels ['7'] are not among the categories.' named neither the categories nor
+    what to do, where the Dawid-Skene fit's own check names both."""
+    from analytics.models import gold_table
+
+    ann = frame([("i1", "a", "x"), ("i1", "b", "y"), ("i2", "a", "x")])
+    with pytest.raises(AnnotationDataError, match="not among the categories") as info:
+        gold_table({"m": fit(ann, "majority")}, {"i1": "x", "i2": "7"})
+    said = str(info.value)
+    assert "'x', 'y'" in said and "Correct the gold file" in said
