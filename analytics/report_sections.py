@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from analytics import Annotations
+from analytics import AnnotationDataError, Annotations
 from analytics._core.formatting import format_count
 from analytics.data import anonymous_annotators
 from analytics.overview import (
@@ -18,6 +18,7 @@ from analytics.overview import (
     expected_label_error,
     format_judged,
     judge,
+    judge_measured_error,
     judge_own_error,
 )
 from analytics.report_html import Block, agreement_display
@@ -233,15 +234,16 @@ def _gold_blocks(result: Any, gold: Any) -> list[Block]:
     table = ds.gold_accuracy(result, gold)
     row = table.iloc[-1]  # the model's row (majority vote's comes first)
     error = 1.0 - float(row["accuracy"])
+    verdict, few = judge_measured_error(error, int(row["items"]))
     return [
         Block(
             "dawid_skene",
             "text",
-            text=f"Against the {int(row['items']):,} items with known gold labels, "
+            text=f"Against the {format_count(int(row['items']), 'item')} with known gold labels, "
             f"{format_judged('gold_error', error)} of the model's labels are wrong: the "
-            "figure to trust over the model's own account below."
+            f"figure to trust over the model's own account below.{few}"
             + "".join(f" {note}" for note in table.attrs.get("notes", ())),
-            verdict=judge("gold_error", error),
+            verdict=verdict,
         ),
         Block("dawid_skene", "table", "Accuracy on the gold labels", table=table),
     ]
@@ -330,17 +332,37 @@ def dawid_skene_per_category_blocks(ann: Annotations, settings: ReportSettings) 
 def overview_blocks(ann: Annotations, settings: ReportSettings, gold: Any = None) -> list[Block]:
     from analytics.overview import overview
 
-    result = overview(
-        ann,
-        gold=gold,
-        confidence=settings.noise_confidence,
-        annotators=settings.noise_annotators,
-        distance=settings.distance,
-        fit_options=settings.fit_options(),
-    )
-    rec = result.recommendation
+    def answers(known: Any):
+        return overview(
+            ann,
+            gold=known,
+            confidence=settings.noise_confidence,
+            annotators=settings.noise_annotators,
+            distance=settings.distance,
+            fit_options=settings.fit_options(),
+        )
+
     s = "overview"
-    blocks = [Block(s, "text", "What to do next", text=rec.text, verdict=rec.verdict)]
+    blocks = []
+    try:
+        result = answers(gold)
+    except AnnotationDataError as exc:
+        if gold is None:
+            raise
+        # gold the model cannot score cost the whole section; the app's Overview answers
+        # without it and says why, and so does the report
+        result = answers(None)
+        blocks.append(
+            Block(
+                s,
+                "text",
+                "Gold labels not used",
+                text="The gold labels could not be scored, so question 4 gives the model's "
+                f"own account instead: {exc}",
+            )
+        )
+    rec = result.recommendation
+    blocks.insert(0, Block(s, "text", "What to do next", text=rec.text, verdict=rec.verdict))
     blocks += [
         Block(s, "text", f"{n}. {a.question}", text=a.sentence, verdict=a.verdict)
         for n, a in enumerate(result.answers, start=1)

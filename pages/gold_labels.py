@@ -14,7 +14,7 @@ from contextlib import nullcontext
 import pandas as pd
 import streamlit as st
 
-from analytics import AnnotationDataError
+from analytics import AnnotationDataError, format_count
 from analytics.data import anonymous_annotators, read_gold_labels
 from analytics.dawid_skene import (
     PICKS,
@@ -57,6 +57,7 @@ from analytics.overview import (
     expected_label_error,
     format_right,
     judge,
+    judge_measured_error,
     judge_own_error,
 )
 from ui.cached import kept
@@ -330,7 +331,7 @@ n_gold = 0 if scored is None else int(scored.loc[choice, "gold_items"])
 if n_gold:
     # gold measures the error: the verdict is on it, not on the model's own account
     gold_error = 1.0 - float(scored.loc[choice, "accuracy"])
-    gold_verdict = judge("gold_error", gold_error)
+    gold_verdict, few = judge_measured_error(gold_error, n_gold)
     own = (
         ""
         if is_vote
@@ -339,8 +340,8 @@ if n_gold:
     )
     show_verdict(
         gold_verdict,
-        f"Against the {n_gold:,} items with known gold labels, {gold_verdict.shown} of the "
-        f"model's labels are wrong ({gold_error * n_gold:,.0f} of {n_gold:,}).{own}",
+        f"Against the {format_count(n_gold, 'item')} with known gold labels, {gold_verdict.shown} of the "
+        f"model's labels are wrong ({gold_error * n_gold:,.0f} of {n_gold:,}).{few}{own}",
     )
 elif scored is not None and clamp:  # every gold item clamped: none left to measure with
     st.info(

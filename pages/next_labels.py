@@ -248,7 +248,12 @@ st.subheader("How many labels are enough?")
 try:
     with st.spinner("Simulating the fitted model…"):
         more = _plan(ann.fingerprint, model_key, result, None, True)
-    measured = None if gold is None else float(gold_table({"m": result}, gold).loc["m", "accuracy"])
+    measured = None
+    if gold is not None:
+        try:  # only the gold point needs them: gold that cannot be scored is said, not fatal
+            measured = float(gold_table({"m": result}, gold).loc["m", "accuracy"])
+        except AnnotationDataError as exc:
+            show_error(exc)
     show_figure(
         accuracy_curve_figure(
             more,
@@ -276,7 +281,7 @@ try:
         + (
             ""
             if measured is None
-            else f" The open circle is today's labels against the sample's true labels "
+            else f" The open circle is today's labels against {md(gold_what)} "
             f"({format_percent(measured)}): its gap to the diamond is how much the model "
             "overrates itself today, and the curve is likely high by at least as much."
         )

@@ -19,7 +19,7 @@ from ui.settings import report_settings
 from ui.severity import ICONS, show_verdict
 from ui.state import known_gold, require_annotations
 from ui.text import md
-from ui.widgets import data_file_name, explain, page_link
+from ui.widgets import data_file_name, explain, page_link, show_error
 
 via_the_frame("pages/overview.py")  # opened by its address before the app frame ran
 
@@ -56,14 +56,28 @@ def _answers(ann, settings):
         st.write("Agreement, and the answers…")
         # gold uploaded on the Gold labels page, or a bundled sample's true labels: the gold
         # answer is then measured, not estimated
-        gold_key, gold, _ = known_gold(ann)
-        result = _overview(
-            ann.fingerprint, settings.key(), gold_key, ann, settings, noise, fits, gold
-        )
+        gold_key, gold, what = known_gold(ann)
+        unused = None
+        try:
+            result = _overview(
+                ann.fingerprint, settings.key(), gold_key, ann, settings, noise, fits, gold
+            )
+        except AnnotationDataError as exc:
+            if gold is None:
+                raise
+            # gold the model cannot score (a label no annotator used, no item of these
+            # data) had stopped the page with a traceback: answer without it, and say why
+            unused = AnnotationDataError(
+                f"{what[:1].upper()}{what[1:]} could not be scored, so question 4 gives the "
+                f"model's own account instead: {exc}"
+            )
+            result = _overview(
+                ann.fingerprint, settings.key(), "", ann, settings, noise, fits, None
+            )
         status.update(
             label="Answered (kept for this data set and these settings).", state="complete"
         )
-    return result
+    return result, unused
 
 
 def _show_answer(answer: Answer, n: int) -> None:
@@ -89,7 +103,9 @@ first section is this overview too).
 """
 )
 settings = report_settings(ann)
-result = _answers(ann, settings)
+result, gold_unused = _answers(ann, settings)
+if gold_unused is not None:
+    show_error(gold_unused)
 
 rec = result.recommendation
 st.subheader("What to do next")

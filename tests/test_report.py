@@ -250,3 +250,22 @@ def test_known_gold_is_measured_in_the_dawid_skene_section_too(crowd):
     assert "Accuracy on the gold labels" in [b.title for b in blocks]
     plain = report_blocks(crowd, ["dawid_skene"])
     assert not [b for b in plain if (b.text or "").startswith("Against the")]
+
+
+def test_gold_the_model_cannot_score_leaves_the_overview_answered(crowd):
+    """A gold label no annotator used made the whole overview section 'Not computed', while
+    the app's Overview answers without that gold and says why: the report does the same."""
+    gold = pd.Series({"msg001": "question", "msg002": "no such intent"})
+    blocks = report_blocks(crowd, "overview", gold=gold)
+    text = " ".join(b.text or "" for b in blocks)
+    assert "Not computed" not in text
+    assert "could not be scored" in text and "not among the categories" in text
+    assert sum(b.title.startswith(f"{n}. ") for b in blocks for n in range(1, 6)) == 5
+    assert "own posteriors" in text  # question 4: the model's own account instead
+
+
+def test_one_gold_item_is_one_item_in_the_report_too(crowd):
+    gold = pd.Series({"msg001": "question"})
+    blocks = report_blocks(crowd, ["overview", "dawid_skene"], gold=gold)
+    text = " ".join(b.text or "" for b in blocks)
+    assert "1 items" not in text and "Against the 1 item with known gold labels" in text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -477,8 +478,19 @@ def check_header(header: Sequence[Any], name: str, row: int = 1) -> None:
             source=name,
             column=h,
             rows=[row],
-            hint="Column names must be unique: rename or delete one of them.",
+            hint="Column names must be unique: rename or delete one of them."
+            + (
+                # a number named twice is most often a headerless file's first row of data
+                " A header of numbers: the first row looks like data, so the file may "
+                "have no header; add one (item, annotator, label) as its first row."
+                if _NUMBER.fullmatch(h)
+                else ""
+            ),
         )
+
+
+#: A plain number as a header name (``4_20`` is text: Python's float() would read it).
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
 
 
 def _and(words: Any) -> str:

@@ -33,7 +33,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from analytics._core.bootstrap import check_resampling, percentile_interval
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, show_text
 from analytics._core.formatting import format_count
 from analytics._core.ids import id_positions
 from analytics._core.validation import check_whole
@@ -74,8 +74,15 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
     if (rows < 0).any():
         missing = ", ".join(repr(m) for m in list(keys[rows < 0][:5]))
         n = int((rows < 0).sum())
+        # none at all: most likely another data set's gold file, which "not in the fit"
+        # alone does not say
+        data = ", ".join(show_text(m) for m in list(items[:3]))
         raise AnnotationDataError(
-            f"{format_count(n, 'gold item')} {'is' if n == 1 else 'are'} not in the fit: {missing}."
+            f"{format_count(n, 'gold item')} {'is' if n == 1 else 'are'} not in the fit: {missing}.",
+            hint=f"None of the gold items is in this data set: is the gold file for these "
+            f"data? The data's items look like {data}."
+            if n == len(keys)
+            else None,
         )
     cats = result.categories
     codes = cats.get_indexer(pd.Index(g.to_numpy(), dtype=object))
@@ -87,7 +94,12 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
         )
     if (codes < 0).any():
         bad = sorted({str(v) for v in g.to_numpy()[codes < 0]})[:5]
-        raise AnnotationDataError(f"gold labels {bad} are not among the categories.")
+        known = ", ".join(show_text(c) for c in list(cats[:10]))
+        raise AnnotationDataError(
+            f"gold labels {bad} are not among the categories ({known}).",
+            hint="Correct the gold file, or leave out the items whose gold label no "
+            "annotator used (a model cannot give a label no judgement has).",
+        )
     return pd.Series(codes, index=items[rows], name="gold code")
 
 

@@ -133,7 +133,14 @@ def accuracy_curve_figure(
     if len(drawn):
         lo, hi = float(drawn.min()), float(drawn.max())
         pad = max(0.06 * (hi - lo), 0.02)
-        fig.update_yaxes(range=[lo - pad, hi + pad])
+        # an accuracy is at most 100%: the axis stops there (a settled set's flat curve
+        # had read 99.98 to 100.02%), and the markers on its edge are drawn unclipped
+        top = min(hi + pad, 100.0) if hi <= 100.0 else hi + pad
+        fig.update_yaxes(range=[lo - pad, top])
+        fig.update_traces(cliponaxis=False, selector={"type": "scatter"})
+        for trace in fig.data:
+            if trace.mode == "lines":  # the band: a filled area, clipped as before
+                trace.cliponaxis = True
     return fig
 
 

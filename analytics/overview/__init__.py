@@ -33,6 +33,7 @@ from analytics.overview.severity import (
     format_judged,
     format_right,
     judge,
+    judge_measured_error,
     judge_own_error,
     shown_share,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "format_judged",
     "format_right",
     "judge",
+    "judge_measured_error",
     "judge_own_error",
     "overview",
     "shown_share",

@@ -35,6 +35,7 @@ from analytics.overview.severity import (
     Severity,
     Verdict,
     judge,
+    judge_measured_error,
     judge_own_error,
     shown_share,
 )
@@ -211,7 +212,11 @@ def _certainty(
                 f"{'was' if outside == 1 else 'were'} left out)"
             )
     # the model's own account is a lower bound: it can show trouble, never that all is good
-    gold_verdict = judge_own_error(error) if measured is None else judge("gold_error", measured[0])
+    few = ""  # a handful of gold items cannot show that the labels are good
+    if measured is None:
+        gold_verdict = judge_own_error(error)
+    else:
+        gold_verdict, few = judge_measured_error(*measured)
     unproven = (
         " A lower bound cannot show that the labels are good: score the model on a few "
         "expert-labelled items (the Gold labels page) to know."
@@ -235,13 +240,13 @@ def _certainty(
         ) + unproven
     else:
         first = (
-            f"Against the {measured[1]:,} items with known gold labels{left_out}, "
+            f"Against the {format_count(measured[1], 'item')} with known gold labels{left_out}, "
             f"{gold_verdict.shown} "
             f"of {whose} label{' sets' if ann.is_multilabel else 's'} are wrong; by "
             f"{'their' if ann.is_multilabel else 'its'} own posteriors "
             f"{'they' if ann.is_multilabel else 'it'} expected "
             f"{format_percent(error)}. The gold figure is the one to trust (fitted models "
-            "are overconfident)."
+            f"are overconfident).{few}"
         )
     gold = _answer(
         "gold",

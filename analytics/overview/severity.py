@@ -24,6 +24,7 @@ __all__ = [
     "format_judged",
     "format_right",
     "judge",
+    "judge_measured_error",
     "judge_own_error",
     "shown_share",
 ]
@@ -332,6 +333,58 @@ def judge_own_error(value: float, reason: str = "") -> Verdict:
     if verdict.severity is Severity.GOOD:
         return Verdict(Severity.CAUTION, verdict.value, verdict.rule, OWN_ACCOUNT)
     return verdict
+
+
+def judge_measured_error(
+    value: float, n_gold: int, confidence: float = 0.95
+) -> tuple[Verdict, str]:
+    """Judge the share of wrong model labels measured on gold items: "good" needs enough.
+
+    Five gold items, all right, measure 0% wrong, but Wilson's 95% interval for the error
+    then reaches about 43%: so few items cannot even tell good labels from bad ones. A
+    value that reads good whose interval reaches past the caution threshold (into bad)
+    reads caution, and a sentence says why; caution and bad stand (the point estimate
+    already says as much).
+
+    Parameters
+    ----------
+    value : float
+        The measured share of wrong labels (ties credited 1/t).
+    n_gold : int
+        The gold items it was measured on.
+    confidence : float, default 0.95
+        The interval's confidence.
+
+    Returns
+    -------
+    (Verdict, str)
+        As ``judge("gold_error", value)``, except caution instead of good when the
+        interval reaches past the caution threshold; then the sentence that says so
+        (else "").
+
+    Examples
+    --------
+    >>> verdict, why = judge_measured_error(0.0, 5)
+    >>> verdict.label, why[:33]
+    ('caution', ' On 5 gold items that is too few ')
+    >>> judge_measured_error(0.0, 800)[0].label
+    'good'
+    """
+    verdict = judge("gold_error", value)
+    if verdict.severity is not Severity.GOOD:
+        return verdict, ""
+    from analytics.models import accuracy_interval  # imported here: the models are heavy
+
+    _, low, _ = accuracy_interval(n_gold * (1.0 - value), n_gold, confidence)
+    reaches = 1.0 - float(low)
+    if reaches <= verdict.rule.caution:
+        return verdict, ""
+    why = (
+        f" On {n_gold:,} gold item{'' if n_gold == 1 else 's'} that is too few to call it good: "
+        f"the {confidence:.0%} interval of the error reaches {format_percent(reaches)}, past "
+        f"the {format_percent(verdict.rule.caution)} that reads bad."
+    )
+    return Verdict(Severity.CAUTION, verdict.value, verdict.rule, why.strip()), why
 
 
 def shown_share(shown: str, value: float) -> float:

@@ -530,3 +530,26 @@ def test_annotator_accuracy_tables_list_annotators_as_their_figures_do():
     boot = next(f for f in frames(at) if "estimate" in f.columns and len(f) > 5)
     order = drawn("Annotator accuracy (bootstrap)")
     assert [str(a) for a in boot.index[: len(order)]] == order
+
+
+def test_a_handful_of_right_gold_items_does_not_read_good():
+    """Five spot-checked gold items, all right, had read 'Good. ... 0.0% of the model's
+    labels are wrong (0 of 5)': five items cannot tell good labels from bad ones."""
+    labels, _ = load_public("welinder_bluebirds")
+    votes = labels.groupby("item")["label"].agg(lambda s: s.value_counts().iloc[0] / len(s))
+    clear = votes.sort_values(ascending=False).index[:5]  # every model labels these alike
+    winners = (
+        labels[labels["item"].isin(clear)]
+        .groupby("item")["label"]
+        .agg(lambda s: s.value_counts().index[0])
+    )
+    csv = winners.rename_axis("item").reset_index(name="label").to_csv(index=False).encode()
+    at = run(bluebirds())
+    at.file_uploader(key="gl_gold").set_value(("gold.csv", csv, "text/csv")).run()
+    assert not at.exception
+    from tests.helpers.markup import shown
+
+    said = " ".join(shown(a.value) for a in [*at.success, *at.warning, *at.error])
+    assert "Against the 5 items with known gold labels, 0.0%" in said
+    assert "too few to call it good" in said
+    assert not any("known gold labels" in s.value for s in at.success)

@@ -147,7 +147,9 @@ def test_a_sample_with_true_labels_shows_todays_measured_accuracy():
     circle = next(t for t in spec["data"] if t.get("name") == "now, against the true labels")
     measured = gold_table({"m": fit(ann)}, sample_truth("crowd_intents")).loc["m", "accuracy"]
     assert abs(circle["y"][0] - 100 * measured) < 1e-9
-    assert any("against the sample's true labels" in c.value for c in at.caption)
+    from tests.helpers.markup import shown
+
+    assert any("against the sample's known true labels" in shown(c.value) for c in at.caption)
 
 
 def spec_arrays(trace: dict, axis: str) -> np.ndarray:
@@ -283,3 +285,41 @@ def test_the_model_follows_the_gold_labels_pages_settings():
     assert "smoothing 0.01," in next(c.value for c in at.caption if "Model:" in c.value).replace(
         "\\", ""
     )
+
+
+def run_with_uploaded_gold(gold: pd.Series):
+    """The crowd sample with a gold file uploaded on the Gold labels page (not a sample's)."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.helpers.paths import ROOT
+
+    ann = crowd()
+    at = AppTest.from_file(str(ROOT / "pages" / "next_labels.py"), default_timeout=120)
+    at.session_state["concord_annotations"] = ann
+    at.session_state["concord_gold"] = (ann.fingerprint, "gold.csv", "digest", gold)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_an_uploaded_gold_file_is_named_as_such_beside_the_curve():
+    """The caption called an uploaded gold file 'the sample's true labels'."""
+    from analytics.data import sample_truth
+
+    at = run_with_uploaded_gold(sample_truth("crowd_intents"))
+    from tests.helpers.markup import shown
+
+    captions = " ".join(shown(c.value) for c in at.caption)
+    assert "The open circle is today's labels against your gold labels (gold.csv)" in captions
+    assert "sample's" not in captions
+
+
+def test_gold_that_cannot_be_scored_leaves_the_curve_and_the_plan():
+    """A gold label no annotator used made the whole 'How many labels are enough?' section
+    an error; only the gold point needs the gold labels."""
+    at = run_with_uploaded_gold(pd.Series({"msg001": "question", "msg002": "no such intent"}))
+    assert any("not among the categories" in e.value for e in at.error)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert any(t.get("name") == "now" for t in spec["data"])
+    assert not any(t.get("name") == "now, against the true labels" for t in spec["data"])
+    assert any("per item reach the target expected accuracy" in m.value for m in at.markdown)

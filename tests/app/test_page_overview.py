@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -63,3 +64,31 @@ def test_a_sample_with_true_labels_is_judged_on_them():
     assert "7.3%" in [m.value for m in at.metric]
     texts = " ".join(shown(x.value) for x in [*at.warning, *at.error, *at.success])
     assert "Against the 800 items with known gold labels, 7.3%" in texts
+
+
+@pytest.mark.parametrize(
+    "gold, said",
+    [
+        # an expert's category no annotator used: the gold page refuses it in words
+        (pd.Series({"42_0": "1", "11_1": "7"}), "are not among the categories"),
+        # another data set's gold file: none of its items is in this one
+        (pd.Series({"no such item": "1", "nor this": "2"}), "not in the fit"),
+    ],
+)
+def test_gold_the_model_cannot_score_is_said_not_a_traceback(gold, said):
+    """A gold file uploaded on the Gold labels page that cannot be scored (a label no
+    annotator used, or no item of this data set) crashed the Overview with a traceback;
+    the answers are given without it, and why is said."""
+    labels, _ = load_public("snow_temp")
+    ann = Annotations.from_frame(labels, name="snow_temp")
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.session_state["concord_annotations"] = ann
+    at.session_state["concord_gold"] = (ann.fingerprint, "gold.csv", "digest", gold)
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception
+    assert len(at.metric) == 5
+    errors = " ".join(shown(e.value) for e in at.error)
+    assert "gold.csv" in errors and said in errors
+    own = next(a for a in overview(ann).answers if a.key == "gold")
+    assert own.number in [m.value for m in at.metric]  # the model's own account instead

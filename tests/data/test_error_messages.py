@@ -66,3 +66,25 @@ def test_a_hostile_file_name_reaches_the_loader_message_escaped():
     with pytest.raises(AnnotationDataError) as info:
         load_annotations(upload)
     assert "\n" not in str(info.value) and "'a\\nb.csv'" in str(info.value)
+
+
+def test_a_file_without_a_header_is_told_to_add_one(tmp_path):
+    """act_MS as published has no header (worker, item, label, gold): its first row's two
+    1s read 'the header names column '1' more than once', which sends a user to rename a
+    column that is not there; the hint now says the first row looks like data."""
+    from analytics import AnnotationDataError, load_annotations
+
+    path = tmp_path / "MS.csv"
+    path.write_text(
+        "A12YUYYSIZ8GT2,country.00072.mp3,1,1\nA12YUYYSIZ8GT2,disco.00041.mp3,4,3\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(AnnotationDataError, match="more than once") as info:
+        load_annotations(path)
+    assert "first row looks like data" in str(info.value)
+    assert "item, annotator, label" in str(info.value)
+    # a real header with a repeated name keeps its own hint alone
+    path.write_text("item,annotator,label,label\na,b,c,d\n", encoding="utf-8")
+    with pytest.raises(AnnotationDataError) as named:
+        load_annotations(path)
+    assert "looks like data" not in str(named.value)

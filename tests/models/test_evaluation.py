@@ -201,3 +201,33 @@ def test_a_gold_table_row_with_every_gold_item_clamped_says_why_it_is_nan():
         "score it on (fit without gold=, or clamp only some items).",
     )
     assert gold_table({"ds": fit(ann, "dawid_skene")}, gold).attrs["notes"] == ()
+
+
+def test_another_data_sets_gold_file_is_named_as_such():
+    """RTE's gold file beside the temporal-ordering judgements read only '800 gold items
+    are not in the fit: ...', as if the fit had dropped them: the hint says that none is
+    in the data set, and how the ids of each look."""
+    from analytics.models import gold_table
+
+    ann = frame([("42_0", "a", "1"), ("42_0", "b", "2"), ("11_1", "a", "1")])
+    r = fit(ann, "majority")
+    with pytest.raises(AnnotationDataError, match="not in the fit") as info:
+        gold_table({"m": r}, {"1000": "1", "1004": "0"})
+    said = str(info.value)
+    assert "None of the gold items is in this data set" in said
+    assert "'1000'" in said and "'42_0'" in said
+    with pytest.raises(AnnotationDataError) as some:  # some inside: no such hint
+        gold_table({"m": r}, {"42_0": "1", "1004": "0"})
+    assert "None of the gold items" not in str(some.value)
+
+
+def test_a_gold_label_no_annotator_used_names_the_categories():
+    """'gold labels ['7'] are not among the categories.' named neither the categories nor
+    what to do, where the Dawid-Skene fit's own check names both."""
+    from analytics.models import gold_table
+
+    ann = frame([("i1", "a", "x"), ("i1", "b", "y"), ("i2", "a", "x")])
+    with pytest.raises(AnnotationDataError, match="not among the categories") as info:
+        gold_table({"m": fit(ann, "majority")}, {"i1": "x", "i2": "7"})
+    said = str(info.value)
+    assert "'x', 'y'" in said and "Correct the gold file" in said

@@ -227,3 +227,26 @@ def test_no_plan_from_a_fit_the_data_do_not_identify(rows):
     assert p.needed is None and p.needed_surely is None
     assert p.curve[["accuracy", "low", "high"]].isna().all().all()
     assert p.reason.startswith("No plan: ") and p.reason[9:] in result.notes
+
+
+def test_the_accuracy_axis_never_reads_above_100_percent():
+    """snow_wsd is settled: the curve is flat at 100% and the axis ran from 99.98 to
+    100.02%, an accuracy no model can have; the top is 100, the markers drawn unclipped."""
+    from types import SimpleNamespace
+
+    from analytics.next_labels import accuracy_curve_figure
+
+    curve = pd.DataFrame(
+        {"k": [0, 1], "accuracy": [1.0, 1.0], "low": [1.0, 1.0], "high": [1.0, 1.0]}
+    )
+    fig = accuracy_curve_figure(SimpleNamespace(curve=curve), now=1.0)
+    low, high = fig.layout.yaxis.range
+    assert high == 100 and low < 100
+    assert all(t.cliponaxis is False for t in fig.data if t.mode != "lines")
+    below = pd.DataFrame(
+        {"k": [0, 1], "accuracy": [0.8, 0.9], "low": [0.7, 0.85], "high": [0.9, 0.95]}
+    )
+    assert [
+        round(y, 1)
+        for y in accuracy_curve_figure(SimpleNamespace(curve=below), now=0.8).layout.yaxis.range
+    ] == [68.5, 96.5]

@@ -54,3 +54,26 @@ def test_the_rule_printed_under_the_own_account_does_not_call_it_good():
     said = judge_own_error(0.003).describe()
     assert said.startswith("caution: share of wrong model labels")
     assert "expected by the model itself, a lower bound, it reads caution at best" in said
+
+
+def test_a_handful_of_right_gold_items_does_not_read_good():
+    """Five gold items, all right, read '0.0% wrong: Good' (and could let the Overview say
+    'benchmark on the model's labels'); five items cannot show an error under 5%: the 95%
+    interval reaches about 43%. The RTE sample's 800 items are judged as before."""
+    from analytics.dawid_skene import fit
+
+    ann = load_sample("rte_snow2008")
+    labels = fit(ann).labels
+    few = gold_answer(overview(ann, gold=labels.iloc[:5]))
+    assert few.number == "0.0%" and few.verdict.label == "caution"
+    assert "5 gold items" in few.sentence and "too few to call it good" in few.sentence
+    many = gold_answer(overview(ann, gold=labels))  # 800 of 800 right: good stands
+    assert many.verdict.label == "good" and "too few" not in many.sentence
+
+
+def test_one_gold_item_is_one_item_not_one_items():
+    from analytics.dawid_skene import fit
+
+    ann = load_sample("rte_snow2008")
+    one = gold_answer(overview(ann, gold=fit(ann).labels.iloc[:1]))
+    assert one.sentence.startswith("Against the 1 item with known gold labels, ")
