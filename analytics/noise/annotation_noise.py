@@ -120,7 +120,7 @@ class AnnotationNoise(NoiseBound):
         if self.n_excluded:
             what = "item" if self.n_excluded == 1 else "items"
             text += (
-                f" ({self.n_excluded:,} {what} judged by fewer than two of the chosen annotators "
+                f" ({self.n_excluded:,} {what} judged by fewer than two of the annotators used "
                 "left out.)"
             )
         return text

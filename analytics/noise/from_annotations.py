@@ -187,8 +187,9 @@ def early_answer(
     """
     n_excluded = base["n_excluded"]
     if n_excluded:
+        were, are = ("item was", "is") if n_excluded == 1 else ("items were", "are")
         notes.append(
-            f"{n_excluded:,} items were judged by fewer than two of the chosen annotators and are "
+            f"{n_excluded:,} {were} judged by fewer than two of the annotators used and {are} "
             "left out (one judgement can neither agree nor disagree)."
         )
     if n_annotators < 2:
@@ -200,7 +201,7 @@ def early_answer(
             0,
             0,
             confidence,
-            "no item was judged by two or more of the chosen annotators.",
+            "no item was judged by two or more of the annotators used.",
             notes,
             base,
         )
