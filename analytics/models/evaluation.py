@@ -38,7 +38,7 @@ from analytics._core.formatting import format_count
 from analytics._core.ids import id_positions
 from analytics._core.validation import check_whole
 from analytics.data import Annotations, as_annotations
-from analytics.dawid_skene import gold_series
+from analytics.dawid_skene import category_codes, gold_series
 from analytics.models.result import ModelResult, check_gold
 
 __all__ = [
@@ -77,14 +77,9 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
         raise AnnotationDataError(
             f"{format_count(n, 'gold item')} {'is' if n == 1 else 'are'} not in the fit: {missing}."
         )
-    cats = result.categories
-    codes = cats.get_indexer(pd.Index(g.to_numpy(), dtype=object))
-    if (codes < 0).any():
-        codes = np.where(
-            codes < 0,
-            cats.astype(str).get_indexer(pd.Index(g.astype(str).to_numpy())),
-            codes,
-        )
+    # the one matching of gold values to categories (exact, then as text, then as a number:
+    # "1.0" is the category 1), as gold_accuracy and clamping read the same gold
+    codes = category_codes(result.categories, g.to_numpy())
     if (codes < 0).any():
         bad = sorted({str(v) for v in g.to_numpy()[codes < 0]})[:5]
         raise AnnotationDataError(f"gold labels {bad} are not among the categories.")

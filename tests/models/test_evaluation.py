@@ -201,3 +201,26 @@ def test_a_gold_table_row_with_every_gold_item_clamped_says_why_it_is_nan():
         "score it on (fit without gold=, or clamp only some items).",
     )
     assert gold_table({"ds": fit(ann, "dawid_skene")}, gold).attrs["notes"] == ()
+
+
+def test_gold_written_as_decimals_matches_whole_number_categories_everywhere():
+    """A gold file written by pandas from a float column says "1.0" for the category 1.
+
+    ``dawid_skene.gold_accuracy``, clamping (``fit(gold=)``) and ``annotator_gold_accuracy``
+    matched it by number; ``gold_table`` and ``calibration`` (and so the Overview) refused
+    it as "not among the categories": the same gold file scored on one page and failed on
+    the next.
+    """
+    ann = Annotations.from_frame(
+        pd.DataFrame(
+            [(i, a, (i + (a == "c")) % 2) for i in range(6) for a in "abc"],
+            columns=["item", "annotator", "label"],
+        )
+    )
+    as_text = {i: f"{i % 2}.0" for i in range(6)}
+    r = fit(ann, "majority")
+    table = gold_table({"majority": r}, as_text)
+    assert table.loc["majority", "gold_items"] == 6
+    assert table.loc["majority", "accuracy"] == 1.0
+    assert calibration(r, as_text)["items"].sum() == 6
+    assert annotator_gold_accuracy(ann, as_text).loc["c", "accuracy"] == 0.0
