@@ -62,7 +62,8 @@ def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
     if not len(gold):
         return np.zeros(0)
     at_top = np.isclose(post, post.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
-    return at_top[np.arange(len(gold)), gold] / at_top.sum(axis=1)
+    credit = at_top[np.arange(len(gold)), np.maximum(gold, 0)] / at_top.sum(axis=1)
+    return np.where(gold >= 0, credit, 0.0)  # -1: a gold label no model can give
 
 
 def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
@@ -80,10 +81,22 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
     # the one matching of gold values to categories (exact, then as text, then as a number:
     # "1.0" is the category 1), as gold_accuracy and clamping read the same gold
     codes = category_codes(result.categories, g.to_numpy())
-    if (codes < 0).any():
+    if len(codes) and (codes < 0).all():  # the values do not match ("yes" against 1)
         bad = sorted({str(v) for v in g.to_numpy()[codes < 0]})[:5]
         raise AnnotationDataError(f"gold labels {bad} are not among the categories.")
+    # some do: an expert's category no annotator used is kept as -1, scored as wrong
     return pd.Series(codes, index=items[rows], name="gold code")
+
+
+def _not_categories(name: str, g: pd.Series) -> list[str]:
+    """The note for gold labels that are not categories (code -1), as gold_accuracy says it."""
+    n = int((g.to_numpy() < 0).sum())
+    if not n:
+        return []
+    return [
+        f"{name}: {format_count(n, 'gold label')} {'is' if n == 1 else 'are'} not among the "
+        "categories, so no model can give it: counted as wrong."
+    ]
 
 
 def bootstrap_accuracy(
@@ -193,12 +206,15 @@ def gold_table(
         posterior on those items) and ``ece`` (:func:`expected_calibration_error`).
         Items clamped to their gold label in a fit are left out of its row (they would
         be right by construction); a row left with no gold item is NaN, and
-        ``attrs["notes"]`` says why.
+        ``attrs["notes"]`` says why. A gold label that is not among the categories (an
+        expert's category no annotator used) counts as wrong, and the notes say how many,
+        as :func:`analytics.dawid_skene.gold_accuracy` scores it.
 
     Raises
     ------
     AnnotationDataError
-        Gold items not in the fits, repeated items, or labels that are not categories.
+        Gold items not in the fits, repeated items, or no gold label among the categories
+        (the values do not match, e.g. ``"yes"`` against ``1``).
     """
     rows, notes = [], []
     for name, result in results.items():
@@ -208,6 +224,7 @@ def gold_table(
                 f"{name}: every gold item was clamped to its gold label in the fit, so none "
                 "is left to score it on (fit without gold=, or clamp only some items)."
             )
+        notes += _not_categories(name, g)
         post = result.posteriors.loc[g.index].to_numpy()
         correct = tie_split_credit(post, g.to_numpy())
         acc, low, high = map(float, accuracy_interval(correct.sum(), len(correct)))

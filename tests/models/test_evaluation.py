@@ -224,3 +224,27 @@ def test_gold_written_as_decimals_matches_whole_number_categories_everywhere():
     assert table.loc["majority", "accuracy"] == 1.0
     assert calibration(r, as_text)["items"].sum() == 6
     assert annotator_gold_accuracy(ann, as_text).loc["c", "accuracy"] == 0.0
+
+
+def test_a_gold_category_no_annotator_used_counts_as_wrong_as_gold_accuracy_counts_it():
+    """An expert's category that no annotator chose (10 of RTE's 800 gold labels set to
+    '2'): dawid_skene.gold_accuracy and the report's gold section count those items as
+    wrong and say so, but gold_table and calibration refused the whole gold file, so the
+    Overview (and the report's overview section) was 'not computed' for it."""
+    from analytics.dawid_skene import gold_accuracy
+    from analytics.overview import overview
+
+    ann, gold = public("snow_rte")
+    gold = gold.astype(object).copy()
+    gold.iloc[:10] = "2"
+    r = fit(ann, "dawid_skene")
+    table = gold_table({"dawid_skene": r}, gold)
+    expected = gold_accuracy(r, gold).iloc[-1]  # the model row
+    assert table.loc["dawid_skene", "gold_items"] == 800
+    assert table.loc["dawid_skene", "correct"] == pytest.approx(expected["correct"])
+    assert "not among the categories" in " ".join(table.attrs["notes"])
+    assert calibration(r, gold)["items"].sum() == 800
+    answers = {a.key: a for a in overview(ann, gold=gold).answers}
+    assert "800" in answers["gold"].sentence
+    with pytest.raises(AnnotationDataError, match="not among the categories"):
+        gold_table({"dawid_skene": r}, gold.map(lambda _: "2"))  # none matches: refused
