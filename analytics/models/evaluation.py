@@ -273,10 +273,21 @@ def annotator_gold_accuracy(
         Multi-label data, or gold labels that do not match the data.
     """
     ann = as_annotations(ann)
-    g = check_gold(ann, gold)
+    g, unknown = gold_series(gold), None
+    codes = None if g is None else category_codes(ann.categories, g.to_numpy())
+    if codes is not None and (codes < 0).any() and (codes >= 0).any():
+        # an expert's category no annotator used: every judgement of the item is wrong, as
+        # gold_table and dawid_skene.gold_accuracy score it (all unknown: refused below)
+        unknown = id_positions(pd.Index(g.index[codes < 0], dtype=object), ann.items)
+        if (unknown < 0).any():
+            check_gold(ann, g)  # an item not in the data: refused in check_gold's words
+        g = g[codes >= 0]
+    g = check_gold(ann, g)
     truth = np.full(ann.n_items, -1)
     truth[ann.items.get_indexer(g.index)] = ann.categories.get_indexer(g.to_numpy())
-    on_gold = truth[ann.item_codes] >= 0
+    if unknown is not None:
+        truth[unknown] = -2  # on gold, and no judgement equals it
+    on_gold = truth[ann.item_codes] != -1
     right = ann.label_codes == truth[ann.item_codes]
     n_a = ann.n_annotators
     n = np.bincount(ann.annotator_codes[on_gold], minlength=n_a)

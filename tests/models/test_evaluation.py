@@ -244,6 +244,8 @@ def test_a_gold_category_no_annotator_used_counts_as_wrong_as_gold_accuracy_coun
     assert table.loc["dawid_skene", "correct"] == pytest.approx(expected["correct"])
     assert "not among the categories" in " ".join(table.attrs["notes"])
     assert calibration(r, gold)["items"].sum() == 800
+    per_annotator = annotator_gold_accuracy(ann, gold)  # refused the whole file too
+    assert per_annotator["gold_judgements"].sum() == 8000
     answers = {a.key: a for a in overview(ann, gold=gold).answers}
     assert "800" in answers["gold"].sentence
     with pytest.raises(AnnotationDataError, match="not among the categories"):
