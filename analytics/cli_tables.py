@@ -285,14 +285,16 @@ def show_labels(
         annotator_table,
         fit_summary,
         gold_accuracy,
+        gold_within,
         model_labels_table,
     )
 
     labels = model_labels_table(result)
     anonymous = getattr(ann, "report", None) is not None and anonymous_annotators(ann)
     notes = [str(n) for n in getattr(result, "notes", ())]
-    accuracy, why_not = None, None
+    accuracy, why_not, left_out = None, None, 0
     if known is not None:
+        left_out = gold_within(known, result.items)[1]  # said, as the report says it
         try:
             accuracy = gold_accuracy(result, known)
         except AnnotationDataError as exc:  # e.g. every gold item clamped: shown, not fatal
@@ -325,6 +327,7 @@ def show_labels(
             payload["known_gold"] = {
                 "file": str(args.gold),
                 "clamped_items": len(result.gold_items),
+                "left_out": left_out,  # gold labels of items not in the data
                 "accuracy": None if accuracy is None else records(accuracy.reset_index()),
                 "reason": why_not,
             }
@@ -352,6 +355,11 @@ def show_labels(
         print(f"accuracy against the known gold labels not computed: {why_not}")
     if accuracy is not None:
         clamped = f", {len(result.gold_items):,} clamped items left out" if args.clamp else ""
+        if left_out and not args.clamp:  # with --clamp the fit's note says it
+            clamped += (
+                f"; {format_count(left_out, 'gold label')} for "
+                f"{'an item' if left_out == 1 else 'items'} not in the data left out"
+            )
         print(
             f"against the known gold labels in {args.gold} "
             f"({int(accuracy['items'].iloc[0]):,} items{clamped}{among}):"

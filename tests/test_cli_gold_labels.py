@@ -83,3 +83,23 @@ def test_auto_on_a_count_table_is_majority_vote_saying_why(capsys, tmp_path):
     assert "raters are anonymous" in out["notes"][0]
     text = run_ok(capsys, "gold-labels", str(path), "--layout", "counts")
     assert "no per-annotator accuracy" in text and "rater 1" not in text
+
+
+@pytest.mark.parametrize("command", ["gold-labels", "dawid-skene"])
+def test_gold_labels_for_items_not_in_the_data_are_counted_not_silently_dropped(
+    capsys, tmp_path, command
+):
+    """A gold file covering more than the data: the report and the Overview say how many
+    gold labels were left out; the command line scored the overlap without a word (and said
+    so only with --clamp)."""
+    gold = tmp_path / "gold.csv"
+    gold.write_text(
+        open(CROWD_GOLD, encoding="utf-8").read().rstrip("\n") + "\nnot_an_item,question\n"
+    )
+    model = ["--model", "majority"] if command == "gold-labels" else []
+    assert main([command, CROWD, *model, "--gold", str(gold)]) == 0
+    assert "1 gold label for an item not in the data left out" in capsys.readouterr().out
+    assert main([command, CROWD, *model, "--gold", str(gold), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["known_gold"]["left_out"] == 1
+    assert main([command, CROWD, *model, "--gold", CROWD_GOLD, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["known_gold"]["left_out"] == 0

@@ -253,9 +253,10 @@ def test_known_gold_is_measured_in_the_dawid_skene_section_too(crowd):
 
 
 def test_gold_the_model_cannot_score_leaves_the_overview_answered(crowd):
-    """A gold label no annotator used made the whole overview section 'Not computed', while
-    the app's Overview answers without that gold and says why: the report does the same."""
-    gold = pd.Series({"msg001": "question", "msg002": "no such intent"})
+    """Gold labels none of which is a category made the whole overview section 'Not
+    computed', while the app's Overview answers without that gold and says why: the report
+    does the same."""
+    gold = pd.Series({"msg001": "no such intent", "msg002": "nor this one"})
     blocks = report_blocks(crowd, "overview", gold=gold)
     text = " ".join(b.text or "" for b in blocks)
     assert "Not computed" not in text

@@ -264,11 +264,18 @@ def _encode_single(
             hint="Add them to the categories or correct the cells.",
         )
     if lk is LabelKind.NUMERIC and not pd.api.types.is_numeric_dtype(cat_values):
+        # name the cells that are not numbers: one 'inf' in a column of numbers is hard to
+        # find (isnum is None when the categories were declared as text)
+        at = np.zeros(len(ucodes), bool) if isnum is None else ~np.asarray(isnum, bool)[ucodes]
+        bad = sorted({str(v) for v in shown[ucodes[at]]})
         raise AnnotationDataError(
-            "the labels are not numbers, so they cannot be treated as numeric.",
+            f"labels {bad[:5]} are not numbers, so the labels cannot be treated as numeric."
+            if at.any()
+            else "the labels are not numbers, so they cannot be treated as numeric.",
             source=source,
             column=label,
-            hint="Choose the nominal or ordinal label kind.",
+            rows=rows[at].tolist() if at.any() else None,
+            hint="Correct those cells, or choose the nominal or ordinal label kind.",
         )
     if numeric:
         merged = merged_number_cautions(lab, used, label)

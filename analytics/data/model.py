@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, ArgumentTypeError
 from analytics.data.encode import Encoded, encode_frame, one_per_pair, set_codes
 from analytics.data.kinds import LabelKind
 from analytics.data.load_report import LoadReport
@@ -336,7 +336,15 @@ class Annotations(AnnotationViews):
         ------
         AnnotationDataError
             For a name that is not in the data.
+        ArgumentTypeError
+            One name (text) or a number instead of a list of names.
         """
+        for key, names in (
+            ("annotators", annotators),
+            ("items", items),
+            ("categories", categories),
+        ):
+            _check_names(key, names)
         keep = np.ones(self.n_judgements, bool)
         if annotators is not None:
             keep &= np.isin(
@@ -449,6 +457,17 @@ def _holds_booleans(column: pd.Series, enc: Encoded) -> bool:
     if pd.api.types.is_bool_dtype(column.dtype):
         return True
     return column.dtype == object and pd.api.types.infer_dtype(column, skipna=True) == "boolean"
+
+
+def _check_names(key: str, names: Any) -> None:
+    """Refuse one name or a number where a list of names goes (not read as its letters)."""
+    if names is None:
+        return
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise ArgumentTypeError(
+            f"{key}= takes a list of names, got {type(names).__name__} ({names!r}).",
+            hint=f"Pass e.g. {key}=[{names!r}] for one.",
+        )
 
 
 def _codes_of(index: pd.Index, names: Iterable[Any], what: str) -> np.ndarray:

@@ -115,14 +115,15 @@ def initial_error_counts(
     Crowd-Kit. *Journal of Open Source Software* 9(96), 6227 (``DawidSkene``'s
     ``initial_error`` and ``initial_error_strategy``).
     """
-    if initial_error is None:
-        return None
-    if strategy not in INITIAL_ERROR_STRATEGIES:
+    if not isinstance(strategy, str) or strategy not in INITIAL_ERROR_STRATEGIES:
+        # checked with or without initial_error: a misspelt strategy is not ignored
         raise AnnotationDataError(
             f"unknown initial_error_strategy {strategy!r}.",
             hint="Use 'addition' (add the counts to the first M-step's) or 'assign' (use "
             "them instead).",
         )
+    if initial_error is None:
+        return None
     j, k = ann.n_annotators, ann.n_categories
     out = np.zeros((j, k, k))
     given = np.zeros(j, bool)

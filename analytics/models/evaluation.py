@@ -38,7 +38,7 @@ from analytics._core.formatting import format_count
 from analytics._core.ids import id_positions
 from analytics._core.validation import check_whole
 from analytics.data import Annotations, as_annotations
-from analytics.dawid_skene import gold_series
+from analytics.dawid_skene import category_codes, gold_series
 from analytics.models.result import ModelResult, check_gold
 
 __all__ = [
@@ -62,7 +62,8 @@ def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
     if not len(gold):
         return np.zeros(0)
     at_top = np.isclose(post, post.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
-    return at_top[np.arange(len(gold)), gold] / at_top.sum(axis=1)
+    credit = at_top[np.arange(len(gold)), np.maximum(gold, 0)] / at_top.sum(axis=1)
+    return np.where(gold >= 0, credit, 0.0)  # -1: a gold label no model can give
 
 
 def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
@@ -84,23 +85,30 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
             if n == len(keys)
             else None,
         )
-    cats = result.categories
-    codes = cats.get_indexer(pd.Index(g.to_numpy(), dtype=object))
-    if (codes < 0).any():
-        codes = np.where(
-            codes < 0,
-            cats.astype(str).get_indexer(pd.Index(g.astype(str).to_numpy())),
-            codes,
-        )
-    if (codes < 0).any():
+    # the one matching of gold values to categories (exact, then as text, then as a number:
+    # "1.0" is the category 1), as gold_accuracy and clamping read the same gold
+    codes = category_codes(result.categories, g.to_numpy())
+    if len(codes) and (codes < 0).all():  # the values do not match ("yes" against 1)
         bad = sorted({str(v) for v in g.to_numpy()[codes < 0]})[:5]
-        known = ", ".join(show_text(c) for c in list(cats[:10]))
+        known = ", ".join(show_text(c) for c in list(result.categories[:10]))
         raise AnnotationDataError(
             f"gold labels {bad} are not among the categories ({known}).",
-            hint="Correct the gold file, or leave out the items whose gold label no "
-            "annotator used (a model cannot give a label no judgement has).",
+            hint="No gold label is one of the data's categories: is the gold file for these "
+            "data, with the same category names?",
         )
+    # some do: an expert's category no annotator used is kept as -1, scored as wrong
     return pd.Series(codes, index=items[rows], name="gold code")
+
+
+def _not_categories(name: str, g: pd.Series) -> list[str]:
+    """The note for gold labels that are not categories (code -1), as gold_accuracy says it."""
+    n = int((g.to_numpy() < 0).sum())
+    if not n:
+        return []
+    return [
+        f"{name}: {format_count(n, 'gold label')} {'is' if n == 1 else 'are'} not among the "
+        "categories, so no model can give it: counted as wrong."
+    ]
 
 
 def bootstrap_accuracy(
@@ -210,12 +218,15 @@ def gold_table(
         posterior on those items) and ``ece`` (:func:`expected_calibration_error`).
         Items clamped to their gold label in a fit are left out of its row (they would
         be right by construction); a row left with no gold item is NaN, and
-        ``attrs["notes"]`` says why.
+        ``attrs["notes"]`` says why. A gold label that is not among the categories (an
+        expert's category no annotator used) counts as wrong, and the notes say how many,
+        as :func:`analytics.dawid_skene.gold_accuracy` scores it.
 
     Raises
     ------
     AnnotationDataError
-        Gold items not in the fits, repeated items, or labels that are not categories.
+        Gold items not in the fits, repeated items, or no gold label among the categories
+        (the values do not match, e.g. ``"yes"`` against ``1``).
     """
     rows, notes = [], []
     for name, result in results.items():
@@ -225,6 +236,7 @@ def gold_table(
                 f"{name}: every gold item was clamped to its gold label in the fit, so none "
                 "is left to score it on (fit without gold=, or clamp only some items)."
             )
+        notes += _not_categories(name, g)
         post = result.posteriors.loc[g.index].to_numpy()
         correct = tie_split_credit(post, g.to_numpy())
         acc, low, high = map(float, accuracy_interval(correct.sum(), len(correct)))
@@ -273,10 +285,21 @@ def annotator_gold_accuracy(
         Multi-label data, or gold labels that do not match the data.
     """
     ann = as_annotations(ann)
-    g = check_gold(ann, gold)
+    g, unknown = gold_series(gold), None
+    codes = None if g is None else category_codes(ann.categories, g.to_numpy())
+    if codes is not None and (codes < 0).any() and (codes >= 0).any():
+        # an expert's category no annotator used: every judgement of the item is wrong, as
+        # gold_table and dawid_skene.gold_accuracy score it (all unknown: refused below)
+        unknown = id_positions(pd.Index(g.index[codes < 0], dtype=object), ann.items)
+        if (unknown < 0).any():
+            check_gold(ann, g)  # an item not in the data: refused in check_gold's words
+        g = g[codes >= 0]
+    g = check_gold(ann, g)
     truth = np.full(ann.n_items, -1)
     truth[ann.items.get_indexer(g.index)] = ann.categories.get_indexer(g.to_numpy())
-    on_gold = truth[ann.item_codes] >= 0
+    if unknown is not None:
+        truth[unknown] = -2  # on gold, and no judgement equals it
+    on_gold = truth[ann.item_codes] != -1
     right = ann.label_codes == truth[ann.item_codes]
     n_a = ann.n_annotators
     n = np.bincount(ann.annotator_codes[on_gold], minlength=n_a)

@@ -12,6 +12,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
+from analytics._core.validation import check_whole
 from analytics.data import Annotations
 from analytics.models.registry import (
     applicable_models,
@@ -127,6 +128,7 @@ def _auto(ann: Any, gold: Any, seed: int, folds: int, progress: Any, options: di
             f"model='auto' takes no model settings (got {sorted(options)}).",
             hint="Name a model to pass it settings, e.g. fit(ann, 'dawid_skene', ...).",
         )
+    seed = check_whole(seed, "seed", 0)  # the majority fallback would not look at it
     coded = code(ann, gold)  # refuse bad data and gold before the comparison runs
     start = time.perf_counter()
     shared = int((np.bincount(coded.ii, minlength=coded.n_items) >= 2).sum())

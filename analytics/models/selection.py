@@ -133,6 +133,7 @@ def compare(
     if names == []:
         raise AnnotationDataError("no model to compare.", hint=f"Name some of {MODELS}.")
     folds = check_whole(folds, "folds", 2)
+    seed = check_whole(seed, "seed", 0)  # not numpy's "expected non-negative integer"
     coded = code(ann)
     if names is None:  # all that apply: GLAD needs two annotators and two categories
         names = list(applicable_models(coded.ann))

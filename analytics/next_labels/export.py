@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics._core.errors import AnnotationDataError
+from analytics._core.errors import AnnotationDataError, require
 from analytics.data import table_to_csv
 
 __all__ = ["EXPORT_FORMATS", "batch_csv", "label_studio_tasks", "mturk_input_csv", "per_item"]
@@ -125,6 +125,8 @@ def label_studio_tasks(batch: pd.DataFrame, data: pd.DataFrame | None = None) ->
     AnnotationDataError
         ``data`` lacks an item of the batch, or has an ``item`` column (it would
         replace the item id that names the judgements when they come back).
+    ArgumentTypeError
+        ``data`` is not a DataFrame (e.g. the annotations, or a Series of texts).
 
     References
     ----------
@@ -132,6 +134,7 @@ def label_studio_tasks(batch: pd.DataFrame, data: pd.DataFrame | None = None) ->
     (https://labelstud.io/guide/tasks, https://labelstud.io/guide/task_format).
     """
     items = per_item(batch)
+    _check_data(data)
     if data is not None and ITEM_FIELD in map(str, data.columns):
         raise AnnotationDataError(
             f"data has a column {ITEM_FIELD!r}: it would replace the item id a task keeps in "
@@ -177,6 +180,8 @@ def mturk_input_csv(batch: pd.DataFrame, data: pd.DataFrame | None = None) -> st
     ------
     AnnotationDataError
         ``data`` lacks an item of the batch (its HIT would go out with empty fields).
+    ArgumentTypeError
+        ``data`` is not a DataFrame (e.g. the annotations, or a Series of texts).
 
     References
     ----------
@@ -184,6 +189,7 @@ def mturk_input_csv(batch: pd.DataFrame, data: pd.DataFrame | None = None) -> st
     (a CSV whose header names the ``${variable}`` placeholders of the HIT layout).
     """
     items = per_item(batch)
+    _check_data(data)
     out = items[["item"]].copy()
     if data is not None:
         joined = _item_data(data, items["item"]).reset_index(drop=True)
@@ -193,6 +199,17 @@ def mturk_input_csv(batch: pd.DataFrame, data: pd.DataFrame | None = None) -> st
     # MTurk reads this file itself: the spreadsheet guard's leading ' would reach the
     # workers and come back in Input.item, so the ids no longer match (see the docstring).
     return table_to_csv(out, index=False, safe=False)
+
+
+def _check_data(data: Any) -> None:
+    """Refuse item data that is not a table indexed by item (the loaded annotations, a
+    Series of texts), before pandas fails on it with its own words."""
+    require(
+        data,
+        data is None or isinstance(data, pd.DataFrame),
+        "data as a DataFrame of item fields indexed by item",
+        hint="E.g. data=texts.to_frame() for a Series of texts, or df.set_index('item')[['text']].",
+    )
 
 
 def _item_data(data: pd.DataFrame, items: pd.Series) -> pd.DataFrame:

@@ -33,6 +33,7 @@ from scipy.optimize import isotonic_regression
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count, format_judged_value
+from analytics._core.validation import check_whole
 from analytics.next_labels.parameters import model_arrays
 
 __all__ = ["Plan", "plan"]
@@ -233,6 +234,7 @@ def plan(
             )
         confidence = level
     _check(target_accuracy, max_k, n_items, n_draws, confidence)
+    seed = check_whole(seed, "seed", 0)  # not numpy's "expected non-negative integer"
     names, theta, pi, q = model_arrays(result)
     unfit = _unidentified(getattr(result, "notes", ()))
     if unfit:  # a forecast from parameters the data do not settle would only restate them

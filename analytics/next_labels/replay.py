@@ -23,7 +23,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, require
 from analytics._core.formatting import format_count
-from analytics._core.validation import check_probability
+from analytics._core.validation import check_probability, check_whole
 from analytics.data import Annotations
 from analytics.dawid_skene import category_codes, fit, gold_series
 from analytics.next_labels.batch import STRATEGIES, Planner
@@ -276,6 +276,7 @@ def replay(
                 hint=f"Pass e.g. {name}=1" + (" (per item)." if name == "start" else "00."),
             )
     check_batch_settings(step, per_item_cap, 1.0, "gain", ann.n_categories)
+    seed = check_whole(seed, "seed", 0)  # not numpy's "expected non-negative integer"
     if pick not in ("best", "random"):
         raise AnnotationDataError(
             f'pick must be "best" or "random"; got {pick!r}.',

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.validation import check_whole
 from analytics.data import Annotations
 from analytics.next_labels.batch import MAX_BRANCHES, STRATEGIES, Planner
 from analytics.next_labels.gain import pool_gains
@@ -161,6 +162,7 @@ def next_batch(
     """
     view = model_view(result, ann)
     check_batch_settings(budget, per_item_cap, stop_at, strategy, len(view.categories))
+    seed = check_whole(seed, "seed", 0)  # not numpy's "expected non-negative integer"
     n_ann = len(view.annotators)
     assign = annotators is not None
     if per_annotator_cap is not None:

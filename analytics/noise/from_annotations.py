@@ -311,7 +311,7 @@ def noise_from_annotations(
     confidence = check_confidence(confidence)
     method, n_nodes = check_method(method, n_nodes)
     if annotators is not None:
-        ann = ann.subset(annotators=list(annotators))
+        ann = ann.subset(annotators=annotators)  # a number is refused there, by name
     notes = input_notes(ann)
     if ann.has_repeats:
         notes.append("Some annotators judged an item more than once; their last judgement is used.")

@@ -315,9 +315,9 @@ def test_an_uploaded_gold_file_is_named_as_such_beside_the_curve():
 
 
 def test_gold_that_cannot_be_scored_leaves_the_curve_and_the_plan():
-    """A gold label no annotator used made the whole 'How many labels are enough?' section
-    an error; only the gold point needs the gold labels."""
-    at = run_with_uploaded_gold(pd.Series({"msg001": "question", "msg002": "no such intent"}))
+    """Gold labels none of which is a category made the whole 'How many labels are enough?'
+    section an error; only the gold point needs the gold labels."""
+    at = run_with_uploaded_gold(pd.Series({"msg001": "no such intent", "msg002": "nor this one"}))
     assert any("not among the categories" in e.value for e in at.error)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert any(t.get("name") == "now" for t in spec["data"])

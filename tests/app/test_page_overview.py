@@ -69,8 +69,9 @@ def test_a_sample_with_true_labels_is_judged_on_them():
 @pytest.mark.parametrize(
     "gold, said",
     [
-        # an expert's category no annotator used: the gold page refuses it in words
-        (pd.Series({"42_0": "1", "11_1": "7"}), "are not among the categories"),
+        # gold values none of which is a category (one such label among known ones is
+        # scored as wrong): the gold page refuses it in words
+        (pd.Series({"42_0": "7", "11_1": "7"}), "are not among the categories"),
         # another data set's gold file: none of its items is in this one
         (pd.Series({"no such item": "1", "nor this": "2"}), "not in the fit"),
     ],

@@ -88,3 +88,14 @@ def test_a_file_without_a_header_is_told_to_add_one(tmp_path):
     with pytest.raises(AnnotationDataError) as named:
         load_annotations(path)
     assert "looks like data" not in str(named.value)
+
+
+def test_kind_numeric_on_labels_that_are_not_all_numbers_names_them_and_their_rows():
+    """The error named the file and column only: in a column of numbers with one 'inf'
+    or 'n/a ' the user had to hunt for the cell."""
+    text = "item,annotator,label\n1,a,1\n1,b,2\n2,a,1.5\n2,b,inf\n3,a,2.5\n3,b,1\n"
+    with pytest.raises(AnnotationDataError) as info:
+        load_annotations(io.BytesIO(text.encode()), format="csv", kind="numeric")
+    message = str(info.value)
+    assert "column 'label', row 5" in message and "'inf'" in message
+    assert "not numbers" in message and "nominal or ordinal" in message

@@ -73,7 +73,7 @@ def test_a_table_at_the_limit_loads(tmp_path, suffix):
 
 
 key_text = st.text(
-    alphabet=st.sampled_from(list('ab:"\\{}[], \t') + ["é", "\u2028"]), min_size=0, max_size=20
+    alphabet=st.sampled_from([*'ab:"\\{}[], \t', "é", "\u2028"]), min_size=0, max_size=20
 )
 value = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | key_text,

@@ -107,6 +107,18 @@ def test_subset_recodes(small):
         small.subset(annotators=["nobody"])
 
 
+@pytest.mark.parametrize("names", [5, 1.5, True, "ab"])
+def test_subset_refuses_one_name_or_a_number_for_a_list_of_names(small, names):
+    """A number raised a bare TypeError ('int' object is not iterable), also from
+    noise_from_annotations(annotators=...); one name was read as its letters ('unknown
+    annotators: ['a', 'b']' for the annotator 'ab')."""
+    from analytics._core.errors import ArgumentTypeError
+
+    for key in ("annotators", "items", "categories"):
+        with pytest.raises(ArgumentTypeError, match=f"{key}=.*list of names"):
+            small.subset(**{key: names})
+
+
 def test_numeric_labels_sort_numerically_and_keep_values():
     ann = Annotations.from_frame(frame([("i", "a", "10"), ("i", "b", "9"), ("j", "a", "2.5")]))
     assert list(ann.categories) == [2.5, 9, 10]

@@ -154,6 +154,13 @@ def test_bad_initial_error_is_refused_with_a_reason():
         fit(ann, finish="halfway")
 
 
+@pytest.mark.parametrize("strategy", ["replace", None, True])
+def test_an_unknown_initial_error_strategy_is_refused_without_initial_error_too(strategy):
+    """Checked only when initial_error was given, so a misspelt strategy passed silently."""
+    with pytest.raises(AnnotationDataError, match="initial_error_strategy"):
+        fit(load_annotations(frame()), initial_error_strategy=strategy)
+
+
 def test_default_fit_is_unchanged_by_the_new_options():
     ann = load_annotations(frame())
     assert np.allclose(

@@ -117,3 +117,16 @@ def test_a_smoothing_too_large_to_compute_with_is_refused(ann, model):
     # 1e308 had overflowed: NaN posteriors or prevalences summing to 0, with no error
     with pytest.raises(AnnotationDataError, match="smoothing must be a number from 0 to 1e12"):
         mo.fit(ann, model, smoothing=1e308)
+
+
+@pytest.mark.parametrize("seed", [-3, 1.5, "0"])
+def test_a_bad_seed_is_refused_by_name_by_auto_and_compare(ann, seed):
+    """fit(model="auto") and compare passed the seed straight to numpy (ValueError
+    'expected non-negative integer', a traceback from ``gold-labels --seed -3``); every
+    single model already refused it by name."""
+    for call in (
+        lambda: mo.fit(ann, seed=seed),
+        lambda: mo.compare(ann, ["majority", "one_coin"], seed=seed),
+    ):
+        with pytest.raises(AnnotationDataError, match="seed"):
+            call()

@@ -221,13 +221,62 @@ def test_another_data_sets_gold_file_is_named_as_such():
     assert "None of the gold items" not in str(some.value)
 
 
-def test_a_gold_label_no_annotator_used_names_the_categories():
+def test_gold_labels_none_of_which_is_a_category_name_the_categories():
     """'gold labels ['7'] are not among the categories.' named neither the categories nor
-    what to do, where the Dawid-Skene fit's own check names both."""
+    what to do. (Some unknown gold labels among known ones are scored as wrong, below.)"""
     from analytics.models import gold_table
 
     ann = frame([("i1", "a", "x"), ("i1", "b", "y"), ("i2", "a", "x")])
     with pytest.raises(AnnotationDataError, match="not among the categories") as info:
-        gold_table({"m": fit(ann, "majority")}, {"i1": "x", "i2": "7"})
+        gold_table({"m": fit(ann, "majority")}, {"i1": "8", "i2": "7"})
     said = str(info.value)
-    assert "'x', 'y'" in said and "Correct the gold file" in said
+    assert "'x', 'y'" in said and "same category names" in said
+
+
+def test_gold_written_as_decimals_matches_whole_number_categories_everywhere():
+    """A gold file written by pandas from a float column says "1.0" for the category 1.
+
+    ``dawid_skene.gold_accuracy``, clamping (``fit(gold=)``) and ``annotator_gold_accuracy``
+    matched it by number; ``gold_table`` and ``calibration`` (and so the Overview) refused
+    it as "not among the categories": the same gold file scored on one page and failed on
+    the next.
+    """
+    ann = Annotations.from_frame(
+        pd.DataFrame(
+            [(i, a, (i + (a == "c")) % 2) for i in range(6) for a in "abc"],
+            columns=["item", "annotator", "label"],
+        )
+    )
+    as_text = {i: f"{i % 2}.0" for i in range(6)}
+    r = fit(ann, "majority")
+    table = gold_table({"majority": r}, as_text)
+    assert table.loc["majority", "gold_items"] == 6
+    assert table.loc["majority", "accuracy"] == 1.0
+    assert calibration(r, as_text)["items"].sum() == 6
+    assert annotator_gold_accuracy(ann, as_text).loc["c", "accuracy"] == 0.0
+
+
+def test_a_gold_category_no_annotator_used_counts_as_wrong_as_gold_accuracy_counts_it():
+    """An expert's category that no annotator chose (10 of RTE's 800 gold labels set to
+    '2'): dawid_skene.gold_accuracy and the report's gold section count those items as
+    wrong and say so, but gold_table and calibration refused the whole gold file, so the
+    Overview (and the report's overview section) was 'not computed' for it."""
+    from analytics.dawid_skene import gold_accuracy
+    from analytics.overview import overview
+
+    ann, gold = public("snow_rte")
+    gold = gold.astype(object).copy()
+    gold.iloc[:10] = "2"
+    r = fit(ann, "dawid_skene")
+    table = gold_table({"dawid_skene": r}, gold)
+    expected = gold_accuracy(r, gold).iloc[-1]  # the model row
+    assert table.loc["dawid_skene", "gold_items"] == 800
+    assert table.loc["dawid_skene", "correct"] == pytest.approx(expected["correct"])
+    assert "not among the categories" in " ".join(table.attrs["notes"])
+    assert calibration(r, gold)["items"].sum() == 800
+    per_annotator = annotator_gold_accuracy(ann, gold)  # refused the whole file too
+    assert per_annotator["gold_judgements"].sum() == 8000
+    answers = {a.key: a for a in overview(ann, gold=gold).answers}
+    assert "800" in answers["gold"].sentence
+    with pytest.raises(AnnotationDataError, match="not among the categories"):
+        gold_table({"dawid_skene": r}, gold.map(lambda _: "2"))  # none matches: refused

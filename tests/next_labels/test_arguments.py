@@ -58,3 +58,23 @@ def test_replay_refuses_a_gold_file_name(small):
     ann, _ = small
     with pytest.raises(ArgumentTypeError, match="read_gold_labels"):
         replay(ann, "gold.csv", strategies="random")
+
+
+@pytest.mark.parametrize("seed", [-3, 1.5, "0"])
+def test_a_bad_seed_is_refused_by_name(small, seed):
+    """next_batch, plan and replay passed the seed straight to numpy: a ValueError
+    ('expected non-negative integer') or TypeError instead of the AnnotationDataError the
+    agreement report and the models give."""
+    from analytics.dawid_skene import fit
+    from analytics.next_labels import next_batch, plan
+
+    ann, _ = small
+    result = fit(ann)
+    calls = [
+        lambda: next_batch(result, ann, 5, seed=seed),
+        lambda: plan(result, seed=seed),
+        lambda: replay(ann, strategies="random", seed=seed),
+    ]
+    for call in calls:
+        with pytest.raises(AnnotationDataError, match="seed"):
+            call()

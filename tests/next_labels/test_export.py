@@ -113,3 +113,18 @@ def test_label_studio_tasks_refuse_a_data_column_named_item(batch):
     texts = pd.DataFrame({"item": ["x", "y", "z"]}, index=["=cmd()", "b", "c"])
     with pytest.raises(AnnotationDataError, match="data has a column 'item'"):
         label_studio_tasks(batch, data=texts)
+
+
+@pytest.mark.parametrize("export", [label_studio_tasks, mturk_input_csv])
+def test_item_data_of_the_wrong_kind_is_refused_by_name(batch, export):
+    """The loaded Annotations raised AttributeError ('no attribute reindex' or 'columns'),
+    a Series of texts a ValueError ('No axis named 1')."""
+    from analytics import load_annotations
+    from analytics._core.errors import ArgumentTypeError
+
+    frame = batch[["item", "annotator"]].assign(label="x")
+    texts = pd.Series("some text", index=["=cmd()", "b", "c"], name="text")
+    for data in (load_annotations(frame), texts, {"b": "text"}):
+        with pytest.raises(ArgumentTypeError, match="data"):
+            export(batch, data)
+    assert "some text" in export(batch, texts.to_frame())

@@ -80,3 +80,13 @@ def test_rates_of_equally_likely_categories():
 def test_inputs_refuse_impossible_arguments(call, needle):
     with pytest.raises(AnnotationDataError, match=needle):
         call()
+
+
+@pytest.mark.parametrize("annotators", [3, 1.5])
+def test_noise_from_annotations_refuses_a_number_for_the_annotators_by_name(annotators):
+    """A number raised a bare TypeError ('int' object is not iterable)."""
+    from analytics.data import load_sample
+    from analytics.noise import noise_from_annotations
+
+    with pytest.raises(AnnotationDataError, match="annotators= takes a list of names"):
+        noise_from_annotations(load_sample("crowd_intents"), annotators=annotators)
