@@ -39,7 +39,7 @@ from analytics._core.ids import id_positions
 from analytics._core.validation import check_whole
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import category_codes, gold_series
-from analytics.models.result import ModelResult, check_gold
+from analytics.models.result import ModelResult
 
 __all__ = [
     "accuracy_interval",
@@ -67,9 +67,17 @@ def tie_split_credit(post: np.ndarray, gold: np.ndarray) -> np.ndarray:
 
 
 def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
+    return _gold_codes(result.items, result.categories, gold, "the fit")
+
+
+def _gold_codes(items: pd.Index, categories: pd.Index, gold: Any, where: str) -> pd.Series:
+    """Gold as category codes indexed by item name (-1: a category no annotator used).
+
+    Refused: an item not in ``items`` (``where`` names them), or gold none of whose labels
+    is a category.
+    """
     g = gold_series(gold)  # the one check of gold=: paths, tables, repeated items
     g = pd.Series(dtype=object) if g is None else g
-    items = result.items
     keys = pd.Index(g.index, dtype=object)
     rows = id_positions(keys, items)
     if (rows < 0).any():
@@ -79,7 +87,7 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
         # alone does not say
         data = ", ".join(show_text(m) for m in list(items[:3]))
         raise AnnotationDataError(
-            f"{format_count(n, 'gold item')} {'is' if n == 1 else 'are'} not in the fit: {missing}.",
+            f"{format_count(n, 'gold item')} {'is' if n == 1 else 'are'} not in {where}: {missing}.",
             hint=f"None of the gold items is in this data set: is the gold file for these "
             f"data? The data's items look like {data}."
             if n == len(keys)
@@ -87,10 +95,10 @@ def _gold_for(result: ModelResult, gold: Any) -> pd.Series:
         )
     # the one matching of gold values to categories (exact, then as text, then as a number:
     # "1.0" is the category 1), as gold_accuracy and clamping read the same gold
-    codes = category_codes(result.categories, g.to_numpy())
+    codes = category_codes(categories, g.to_numpy())
     if len(codes) and (codes < 0).all():  # the values do not match ("yes" against 1)
         bad = sorted({str(v) for v in g.to_numpy()[codes < 0]})[:5]
-        known = ", ".join(show_text(c) for c in list(result.categories[:10]))
+        known = ", ".join(show_text(c) for c in list(categories[:10]))
         raise AnnotationDataError(
             f"gold labels {bad} are not among the categories ({known}).",
             hint="No gold label is one of the data's categories: is the gold file for these "
@@ -285,20 +293,11 @@ def annotator_gold_accuracy(
         Multi-label data, or gold labels that do not match the data.
     """
     ann = as_annotations(ann)
-    g, unknown = gold_series(gold), None
-    codes = None if g is None else category_codes(ann.categories, g.to_numpy())
-    if codes is not None and (codes < 0).any() and (codes >= 0).any():
-        # an expert's category no annotator used: every judgement of the item is wrong, as
-        # gold_table and dawid_skene.gold_accuracy score it (all unknown: refused below)
-        unknown = id_positions(pd.Index(g.index[codes < 0], dtype=object), ann.items)
-        if (unknown < 0).any():
-            check_gold(ann, g)  # an item not in the data: refused in check_gold's words
-        g = g[codes >= 0]
-    g = check_gold(ann, g)
+    g = _gold_codes(ann.items, ann.categories, gold, "the data set")
     truth = np.full(ann.n_items, -1)
-    truth[ann.items.get_indexer(g.index)] = ann.categories.get_indexer(g.to_numpy())
-    if unknown is not None:
-        truth[unknown] = -2  # on gold, and no judgement equals it
+    # an expert's category no annotator used (-1) becomes -2: on gold, and no judgement
+    # equals it, so every judgement of the item is wrong, as gold_table scores it
+    truth[ann.items.get_indexer(g.index)] = np.where(g.to_numpy() >= 0, g.to_numpy(), -2)
     on_gold = truth[ann.item_codes] != -1
     right = ann.label_codes == truth[ann.item_codes]
     n_a = ann.n_annotators
