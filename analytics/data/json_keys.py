@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analytics.data.limits import Limits, check_columns
+from analytics.data.limits import Limits, check_columns, newline_pieces
 
 __all__ = ["check_json_keys", "record_keys"]
 
@@ -53,14 +53,10 @@ def record_keys(data: bytes, stop: int) -> int:
     3
     """
     keys: set[bytes] = set()
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", min(start + _PIECE, len(data)) - 1)
-        end = len(data) if end < 0 else end + 1
-        keys.update(_piece_keys(data[start:end]))
+    for _, piece in newline_pieces(data, _PIECE):
+        keys.update(_piece_keys(piece))
         if len(keys) > stop:
             return stop + 1
-        start = end
     return len(keys)
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "check_header_columns",
     "count_bytes",
     "limit_error",
+    "newline_pieces",
     "refuse_lone_surrogates",
     "scan_json",
 ]
@@ -365,7 +366,7 @@ def check_archive(archive: zipfile.ZipFile, limits: Limits, source: str) -> None
             )
 
 
-def _chunks(data: bytes, size: int):
+def newline_pieces(data: bytes, size: int):
     """Pieces of about ``size`` bytes, each ending at a newline (or the end of the file).
 
     Valid JSON holds no raw newline inside a string, so no string, escape or number
@@ -419,7 +420,7 @@ def scan_json(data: bytes, source: str, limits: Limits, *, depth: bool = True) -
     refuse_lone_surrogates(data, source)
     level, line = 0, 1
     too_long = b"0" * (limits.max_digits + 1)
-    for _, chunk in _chunks(data, _CHUNK):
+    for _, chunk in newline_pieces(data, _CHUNK):
         plain = chunk
         if b"\\" in plain:  # drop JSON's escapes, left to right, as a parser reads them
             plain = plain.replace(b"\\\\", b"").replace(b'\\"', b"")
