@@ -198,8 +198,10 @@ def accuracy_interval(
         shrink = 1 + z**2 / n
         centre = (p + z**2 / (2 * n)) / shrink
         half = z / shrink * np.sqrt(np.clip(p * (1 - p), 0, None) / n + z**2 / (4 * n**2))
+    # all right (or all wrong): the bound is exactly 1 (0), which rounding can miss
+    high, low = np.where(right >= n, 1.0, centre + half), np.where(right <= 0, 0.0, centre - half)
     empty = n <= 0
-    p, low, high = (np.where(empty, np.nan, v) for v in (p, centre - half, centre + half))
+    p, low, high = (np.where(empty, np.nan, v) for v in (p, low, high))
     return p, np.clip(low, 0, 1), np.clip(high, 0, 1)
 
 

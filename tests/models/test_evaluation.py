@@ -154,6 +154,19 @@ def test_accuracy_interval_is_wilsons_against_statsmodels():
     assert np.isnan([acc[1], low[1], high[1]]).all() and 0 < low[0] < 0.75 < high[0] < 1
 
 
+def test_accuracy_interval_reaches_exactly_one_and_zero_at_the_ends():
+    """All right: the upper bound is 1, not 0.9999999999999999 (10 of 10 had read so)."""
+    from analytics.models import accuracy_interval
+
+    n = np.arange(1, 501)
+    _, low, high = accuracy_interval(n, n)
+    assert (high == 1.0).all() and (low < 1).all()
+    _, low, high = accuracy_interval(np.zeros(500), n)
+    assert (low == 0.0).all() and (high > 0).all()
+    _, low, high = accuracy_interval(n - 0.5, n)  # a tie's half credit is not all right
+    assert (high < 1).all()
+
+
 def test_accuracy_interval_covers_near_one_where_the_bootstrap_does_not():
     """Coverage by simulation at n = 20 gold items: an accurate model (p = 0.95) is often
     right on all 20, where the binomial bootstrap reads [1, 1] and misses p."""
