@@ -62,15 +62,23 @@ def _base(type_name: str) -> str:
 
 
 #: What Python's ``str.strip()`` (the in-memory loader's) removes: every whitespace
-#: character. Spark's ``chr`` wraps at 256, so Spark strips those below it (tab, newline,
-#: carriage return, the no-break space, ...) and not the rarer spaces from U+1680 up.
+#: character.
 _SPACES = tuple(c for c in range(0x3001) if chr(c).isspace())
+
+
+def _char(code: int, text_type: str) -> str:
+    """SQL for one character. Spark's ``chr`` wraps at 256 (``chr(5760)`` is ``chr(128)``):
+    there a character past it is decoded from its UTF-8 bytes, which no parser setting
+    changes (a ``'\\u1680'`` literal depends on ``spark.sql.parser.escapedStringLiterals``)."""
+    if text_type == "STRING" and code >= 256:
+        return f"decode(unhex('{chr(code).encode().hex().upper()}'), 'UTF-8')"
+    return f"chr({code})"
 
 
 def _trim(text: str, text_type: str) -> str:
     """SQL that strips every whitespace character from both ends of ``text``."""
-    codes = [c for c in _SPACES if c < 256] if text_type == "STRING" else list(_SPACES)
-    return f"TRIM(BOTH {' || '.join(f'chr({c})' for c in codes)} FROM {text})"
+    spaces = " || ".join(_char(c, text_type) for c in _SPACES)
+    return f"TRIM(BOTH {spaces} FROM {text})"
 
 
 def _tokens(texts: Sequence[str]) -> str:

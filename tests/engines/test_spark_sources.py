@@ -99,7 +99,10 @@ def test_tabs_around_labels_are_stripped_as_in_memory(tmp_path):
     df = frame()
     df.loc[20, "label"] = "joy\t"
     df.loc[21, "label"] = "NA\u00a0"
+    df.loc[22, "label"] = "\u3000sad\u1680"  # spaces past Spark's chr (it wraps at 256)
+    df.loc[23, "item"] = "\u2003" + str(df.loc[23, "item"]) + "\u205f"
     df.to_parquet(tmp_path / "t.parquet")
     mem, lazy = load(tmp_path / "t.parquet"), load(tmp_path / "t.parquet", engine="spark")
     assert sorted(lazy.categories) == sorted(mem.categories) == ["anger", "joy", "sad"]
     assert lazy.n_judgements == mem.n_judgements
+    assert lazy.n_items == mem.n_items == 60
