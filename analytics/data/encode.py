@@ -408,15 +408,25 @@ def _id_codes(
 
 
 #: Characters no one sees (Unicode format characters: zero-width space U+200B, byte-order
-#: mark U+FEFF, soft hyphen U+00AD, ...), for Arrow's regular expressions.
-INVISIBLE = r"\p{Cf}"
+#: mark U+FEFF, soft hyphen U+00AD, ...), for Arrow's regular expressions. The zero-width
+#: joiner and non-joiner (U+200D, U+200C) are left to :data:`LONE_JOINERS`.
+INVISIBLE = r"[^\P{Cf}\x{200C}\x{200D}]"
+
+#: A zero-width joiner or non-joiner with plain ASCII (or an end) on one side, captured
+#: to be kept. Between two other characters it changes what is drawn (the family emoji
+#: is three emoji joined by U+200D; Persian and Indic words use both), so it is seen.
+LONE_JOINERS = (
+    (r"(^|[\x00-\x7F])[\x{200C}\x{200D}]+", r"\1"),
+    (r"[\x{200C}\x{200D}]+([\x00-\x7F]|$)", r"\1"),
+)
 
 
 def look_alike_ids(names: pd.Index) -> tuple[int, list[str]] | None:
     """Distinct ids that read the same on screen: how many, and an example pair.
 
     Two ids look alike when they are equal once invisible format characters
-    (:data:`INVISIBLE`) are removed, the text is in Unicode NFC form (``café`` written
+    (:data:`INVISIBLE`, and joiners with ASCII or an end beside them: :data:`LONE_JOINERS`)
+    are removed, the text is in Unicode NFC form (``café`` written
     with a combining accent) and blanks are stripped: ``'q1'`` and ``'q1\u200b'``,
     ``'1'`` and ``'\ufeff1'``. They stay two ids (nothing is guessed); the encoder
     cautions. Only ids that are not plain ASCII are looked at (Arrow's ASCII check, one
@@ -445,9 +455,10 @@ def look_alike_ids(names: pd.Index) -> tuple[int, list[str]] | None:
     if not other.any():
         return None
     raw = arr.filter(pa.array(other))
-    seen = pc.utf8_trim_whitespace(
-        pc.utf8_normalize(pc.replace_substring_regex(raw, INVISIBLE, ""), "NFC")
-    )
+    seen = pc.replace_substring_regex(raw, INVISIBLE, "")
+    for pattern, kept in LONE_JOINERS:
+        seen = pc.replace_substring_regex(seen, pattern, kept)
+    seen = pc.utf8_trim_whitespace(pc.utf8_normalize(seen, "NFC"))
     changed = np.flatnonzero(pc.not_equal(seen, raw).to_numpy(zero_copy_only=False))
     if not len(changed):
         return None

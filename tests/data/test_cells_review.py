@@ -203,6 +203,27 @@ def test_ascii_and_distinct_unicode_ids_give_no_caution():
     assert look_alike_ids(both) == (2, ["q1\u200b", "q1\ufeff"])
 
 
+def test_joined_emoji_and_scripts_that_join_are_not_look_alikes():
+    """U+200D between two emoji draws one emoji (a family), U+200C in a Persian word
+    changes the letters' shapes: both are seen, so no caution; beside ASCII they are not."""
+    family, three = "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468\U0001f469\U0001f467"
+    assert look_alike_ids(pd.Index([family, three], dtype="str")) is None
+    persian = pd.Index(
+        [
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            "\u0645\u06cc\u062e\u0648\u0627\u0647\u0645",
+        ],
+        dtype="str",
+    )
+    assert look_alike_ids(persian) is None
+    for lone in ("q1\u200d", "\u200dq1", "q\u200c1", "\u200d\u200cq1"):
+        assert look_alike_ids(pd.Index(["q1", lone], dtype="str")) == (1, [lone, "q1"])
+    assert look_alike_ids(pd.Index(["\u732b\u200d", "\u732b"], dtype="str")) == (
+        1,
+        ["\u732b\u200d", "\u732b"],
+    )
+
+
 # ------------------------------------------------------------ 7. a Parquet column with no name
 def test_a_parquet_column_without_a_name_holding_data_is_refused_by_position():
     columns = [
