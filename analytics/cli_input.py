@@ -299,7 +299,7 @@ _CLI_WORDS = (
     (re.compile(r"\ba duplicates policy: '(\w+)', '(\w+)' or '(\w+)'"), r"--duplicates \1|\2|\3"),
     (re.compile(r"\b(duplicates|engine|kind)='?([\w-]+)'?"), r"--\1 \2"),
     (re.compile(r"\bsmoothing=([\d.]*\d)"), r"--smoothing \1"),
-    (re.compile(r"\bmemory_limit\b"), "--memory-limit"),
+    (re.compile(r"\b(memory_limit|temp_directory)\b"), lambda m: "--" + m[1].replace("_", "-")),
     (re.compile(r"\b([Ll])eave (weights|categories|kind)=None\b"), r"\1eave out --\2"),
 )
 
@@ -322,7 +322,7 @@ def cli_words(message: str) -> str:
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:
-    """``--engine`` and ``--memory-limit`` (docs/scale.md)."""
+    """``--engine``, ``--memory-limit`` and ``--temp-directory`` (docs/scale.md)."""
     g = p.add_argument_group("where the judgements are held (docs/scale.md)")
     g.add_argument(
         "--engine",
@@ -331,6 +331,11 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
         help="auto (default): memory below 200 MiB, duckdb for a bigger Parquet/CSV/TSV file",
     )
     g.add_argument("--memory-limit", help="DuckDB's memory bound, e.g. 3GB (it spills past it)")
+    g.add_argument(
+        "--temp-directory",
+        metavar="DIR",
+        help="the folder DuckDB spills to past --memory-limit (default: beside its database)",
+    )
 
 
 def engine_of(args: argparse.Namespace) -> str:
@@ -381,6 +386,7 @@ def load(args: argparse.Namespace) -> Annotations:
             duplicates=args.duplicates,
             kind=args.kind,
             memory_limit=args.memory_limit,
+            temp_directory=args.temp_directory,
         )
     ann = load_annotations(
         args.file,

@@ -443,6 +443,41 @@ def test_a_bad_duckdb_memory_limit_is_a_one_line_error(capsys, tmp_path):
     assert code == 2 and "DuckDB refused the settings" in capsys.readouterr().err
 
 
+def test_temp_directory_reaches_duckdb_and_its_word_is_the_options(capsys, tmp_path, monkeypatch):
+    """--temp-directory is DuckDB's spill folder; the library's 'temp_directory' in a
+    message reads as the option it is on the command line."""
+    pytest.importorskip("duckdb")
+    import analytics.engines.loading as engine_loading
+    from analytics.cli_input import cli_words
+
+    parquet = tmp_path / "j.parquet"
+    pd.read_csv(SAMPLE_DATA / "crowd_intents.csv").to_parquet(parquet)
+    seen = []
+    runner = engine_loading.DuckRunner
+
+    def recording(memory_limit, temp_directory, threads):
+        seen.append(temp_directory)
+        return runner(memory_limit, temp_directory, threads)
+
+    monkeypatch.setattr(engine_loading, "DuckRunner", recording)
+    spill = str(tmp_path / "spill")
+    args = ["agreement", str(parquet), "--engine", "duckdb", "--temp-directory", spill]
+    assert main([*args, "--bootstrap", "0"]) == 0
+    assert seen == [spill]
+    words = cli_words("Raise memory_limit, or point temp_directory at a disk with room.")
+    assert words == "Raise --memory-limit, or point --temp-directory at a disk with room."
+
+
+def test_duckdb_settings_on_spark_are_refused_not_dropped():
+    from analytics import AnnotationDataError, load_annotations
+
+    frame = pd.read_csv(SAMPLE_DATA / "crowd_intents.csv")
+    with pytest.raises(AnnotationDataError, match="memory_limit, threads are settings of DuckDB"):
+        load_annotations(frame, engine="spark", memory_limit="3GB", threads=2)
+    with pytest.raises(AnnotationDataError, match="temp_directory is a setting of DuckDB"):
+        load_annotations(frame, engine="spark", temp_directory="/tmp")
+
+
 def test_the_agreement_verdict_judges_the_reports_own_distance(capsys):
     # ordinal ratings: the report's alpha is ordinal (0.604); the verdict had judged the
     # nominal row (0.230) printed above it, where the Overview and the HTML judge 0.604

@@ -58,7 +58,8 @@ def load_annotations(
     table : str or None, default None
         The table of a DuckDB database file.
     memory_limit, temp_directory, threads : optional
-        DuckDB's working-memory bound (e.g. ``"2GB"``), spill folder and threads.
+        DuckDB's working-memory bound (e.g. ``"2GB"``), spill folder and threads
+        (``engine="duckdb"`` only: Spark refuses them, its own come from its session).
     **memory_options
         Further options of the in-memory loader, :func:`analytics.data.load_annotations`
         (memory engine only; any other engine refuses them), which documents each:
@@ -114,6 +115,19 @@ def load_annotations(
         runner: Runner = DuckRunner(memory_limit, temp_directory, threads)
         scan, name = duckdb_scan(source, runner, table)
     else:
+        duck_only = {
+            "memory_limit": memory_limit,
+            "temp_directory": temp_directory,
+            "threads": threads,
+        }
+        given = [k for k, v in duck_only.items() if v is not None]
+        if given:  # Spark's own come from its session: never dropped without a word
+            raise AnnotationDataError(
+                f"{', '.join(given)} {'is a setting' if len(given) == 1 else 'are settings'} "
+                "of DuckDB; Spark takes its memory, spill folder and cores from its session.",
+                hint="Leave them out with engine='spark', or set spark.driver.memory, "
+                "spark.local.dir and the master (local[N]) on the SparkSession.",
+            )
         runner = SparkRunner.for_source(source)
         scan, name = spark_scan(source, runner)
     return EngineAnnotations(
