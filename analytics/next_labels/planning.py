@@ -33,6 +33,7 @@ from scipy.optimize import isotonic_regression
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count, format_judged_value
+from analytics._core.ids import name_order
 from analytics._core.validation import check_whole
 from analytics.next_labels.parameters import model_arrays
 
@@ -254,6 +255,12 @@ def plan(
         weights = judged.to_numpy(float)
     if not (weights > 0).any():
         weights = np.ones(len(names))
+    # every draw in the order of the names, not of the codes (first seen in the file): the
+    # same data in another row order give the same plan
+    a, k = name_order(names), name_order(result.posteriors.columns)
+    theta, pi, weights = theta[a][:, k][:, :, k], pi[k], weights[a]
+    q = q[name_order(result.posteriors.index)][:, k]
+    counts = None if counts is None else counts[a][:, k][:, :, k]
     rng = np.random.default_rng(seed)
     ks = np.arange(0 if current else 1, max_k + 1)
     acc = np.empty((n_draws, len(ks)))
