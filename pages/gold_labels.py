@@ -64,7 +64,7 @@ from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.gold_views import ds_settings, least_accurate_first, show_multilabel_models
-from ui.settings import remember
+from ui.settings import remember, report_settings
 from ui.severity import show_verdict
 from ui.state import (
     SAMPLE_TRUTH_KEY,
@@ -216,7 +216,7 @@ if anonymous_annotators(ann):  # a count table: no model of each annotator appli
 c1, c2 = st.columns([2, 1])
 with c1:
     choice = st.selectbox("Model", list(NAMES), format_func=NAMES.get, key="gl_model")
-    ds_options = ds_settings()
+    ds_options = ds_settings(report_settings(ann))  # as chosen before, if the page was left
 with c2:
     gold, gold_key, gold_title = _gold_choice(ann)
 remember(
