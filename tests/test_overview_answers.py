@@ -214,6 +214,16 @@ def test_the_strongest_bias_reads_as_shares_that_add_up(crowd):
     assert sentence.count("w17") == 1 and (n, m) == (49, 89)
 
 
+def test_an_annotator_of_one_judgement_is_counted_in_the_singular():
+    """It read "in the data they gave it to 0 of their 1 judgements"."""
+    df = pd.DataFrame(
+        {"item": ["x"] * 3, "annotator": ["a1", "a2", "a3"], "label": ["yes", "yes", "no"]}
+    )
+    sentence = {a.key: a for a in overview(df).answers}["annotators"].sentence
+    assert "of their 1 judgement." in sentence, sentence
+    assert "1 judgements" not in sentence
+
+
 def test_no_bias_below_a_point_is_named():
     """Two annotators who agree everywhere had "labels 66.6% ... (-0 points)"."""
     df = pd.DataFrame(
