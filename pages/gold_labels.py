@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError, format_count
-from analytics.data import anonymous_annotators, read_gold_labels
+from analytics.data import DEFAULT_LIMITS, anonymous_annotators, read_gold_labels
 from analytics.dawid_skene import (
     PICKS,
     annotator_information,
@@ -131,6 +131,8 @@ def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
         "Gold labels for some items (optional): CSV with columns item, label",
         type=["csv", "tsv", "txt"],
         key="gl_gold",
+        # what the reader takes (its size limit), not the app's 1 GiB for data sets
+        max_upload_size=DEFAULT_LIMITS.max_bytes // 2**20,
         on_change=forget_gold,  # a file removed (or replaced) here is no longer the gold
     )
     if upload is not None:
