@@ -322,13 +322,21 @@ not_bootstrap = [
     for r in report.itertuples()
     if r.ci_method and not str(r.ci_method).startswith("bootstrap")
 ]
+# no row resampled at all (fewer than 10 items compared): "except for" every coefficient
+# read as if each had been given another kind of interval
+none_resampled = bool(n_boot) and all(
+    str(r.ci_method).startswith("none") for r in report.itertuples()
+)
 took = f"{seconds:.1f} s" if seconds >= 0.1 else "under 0.1 s"  # "0.0 s" read as a cache hit
 st.caption(
     f"{format_count(sub.n_items, 'item')}, {format_count(sub.n_annotators, 'annotator')}, "
     f"{format_count(sub.n_judgements, 'judgement')}, "
     f"{format_count(sub.n_categories, 'category', 'categories')} ({sub.kind.value}). "
     + (
-        f"Intervals from {n_boot:,} bootstrap resamples over items"
+        "No intervals: too few items are compared to resample them (the note column says "
+        f"how many); computed in {took}."
+        if none_resampled
+        else f"Intervals from {n_boot:,} bootstrap resamples over items"
         + (
             f", except for {', '.join(not_bootstrap[:-1]) + ' and ' if len(not_bootstrap) > 1 else ''}"
             f"{not_bootstrap[-1]}: the ci_method column says how theirs "
