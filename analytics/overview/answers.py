@@ -81,7 +81,8 @@ def _agreement(ann: Annotations, distance: str | None) -> Answer:
         dist, value, note = distance or "default", np.nan, str(exc)
     verdict = judge("agreement", value, note)
     if not np.isfinite(value):
-        sentence = f"Krippendorff's alpha is undefined for these data: {note}"
+        # the reason ends the sentence (alpha's note has no full stop of its own)
+        sentence = f"Krippendorff's alpha is undefined for these data: {note.rstrip('. ')}."
         return _answer("agreement", q, sentence, "n/a", verdict, "agreement")
     # verdict.shown: 2/3 is "0.6667" beside "below 0.667", never "0.667"
     sentence = (
