@@ -37,7 +37,7 @@ from analytics.overview import format_judged, judge
 from ui.crowd import annotator_picker, window
 from ui.engine import engine_page
 from ui.frame import via_the_frame
-from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember
+from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember, report_settings
 from ui.severity import show_verdict
 from ui.state import require_annotations
 from ui.text import md
@@ -213,6 +213,9 @@ coefficients; the table says how many items each coefficient used.
 
 engine_page("agreement")  # data on DuckDB/Spark: its own view, or why not
 ann = require_annotations()
+# what this page chose for these data before: Streamlit forgets a widget's value when its
+# page is left, and the report and the Export kept the choice, so the widgets start from it
+earlier = report_settings(ann)
 
 with st.container(border=True):
     left, mid, right = st.columns([2, 2, 1.4])
@@ -233,10 +236,11 @@ with st.container(border=True):
     )
     options = distance_options(ann)
     default = default_distance(ann)
+    start = earlier.distance if earlier.distance in options else default
     distance = right.selectbox(
         "Distance for alpha",
         options,
-        index=options.index(default) if default in options else 0,
+        index=options.index(start) if start in options else 0,
         key="agr_distance",
         help=md(
             f"Default for {ann.kind.value} labels: {default}."
@@ -261,7 +265,9 @@ with st.container(border=True):
     interval_mode = c1.segmented_control(
         "Confidence intervals",
         ["Bootstrap (1,000 resamples)", "Fast (analytic where one exists)"],
-        default="Bootstrap (1,000 resamples)" if quick else "Fast (analytic where one exists)",
+        default="Bootstrap (1,000 resamples)"
+        if earlier.agreement_n_boot
+        else "Fast (analytic where one exists)",
         required=True,
         key="agr_interval_mode",
         help="Bootstrap: resample items 1,000 times (a BCa interval, or the basic one when "
@@ -278,7 +284,10 @@ with st.container(border=True):
             "takes is shown once it has run."
         )
     confidence = c2.select_slider(
-        "Confidence", [0.80, 0.90, 0.95, 0.99], value=0.95, key="agr_conf"
+        "Confidence",
+        [0.80, 0.90, 0.95, 0.99],
+        value=earlier.agreement_confidence,
+        key="agr_conf",
     )
 
 n_boot = AGREEMENT_BOOTSTRAP if (interval_mode or "").startswith("Bootstrap") else 0
@@ -313,13 +322,21 @@ not_bootstrap = [
     for r in report.itertuples()
     if r.ci_method and not str(r.ci_method).startswith("bootstrap")
 ]
+# no row resampled at all (fewer than 10 items compared): "except for" every coefficient
+# read as if each had been given another kind of interval
+none_resampled = bool(n_boot) and all(
+    str(r.ci_method).startswith("none") for r in report.itertuples()
+)
 took = f"{seconds:.1f} s" if seconds >= 0.1 else "under 0.1 s"  # "0.0 s" read as a cache hit
 st.caption(
     f"{format_count(sub.n_items, 'item')}, {format_count(sub.n_annotators, 'annotator')}, "
     f"{format_count(sub.n_judgements, 'judgement')}, "
     f"{format_count(sub.n_categories, 'category', 'categories')} ({sub.kind.value}). "
     + (
-        f"Intervals from {n_boot:,} bootstrap resamples over items"
+        "No intervals: too few items are compared to resample them (the note column says "
+        f"how many); computed in {took}."
+        if none_resampled
+        else f"Intervals from {n_boot:,} bootstrap resamples over items"
         + (
             f", except for {', '.join(not_bootstrap[:-1]) + ' and ' if len(not_bootstrap) > 1 else ''}"
             f"{not_bootstrap[-1]}: the ci_method column says how theirs "

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import AnnotationDataError, format_count
-from analytics.data import anonymous_annotators, read_gold_labels
+from analytics.data import DEFAULT_LIMITS, anonymous_annotators, read_gold_labels
 from analytics.dawid_skene import (
     PICKS,
     annotator_information,
@@ -64,7 +64,7 @@ from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.gold_views import ds_settings, least_accurate_first, show_multilabel_models
-from ui.settings import remember
+from ui.settings import remember, report_settings
 from ui.severity import show_verdict
 from ui.state import (
     SAMPLE_TRUTH_KEY,
@@ -131,6 +131,8 @@ def _gold_choice(ann) -> tuple[pd.Series | None, str, str]:
         "Gold labels for some items (optional): CSV with columns item, label",
         type=["csv", "tsv", "txt"],
         key="gl_gold",
+        # what the reader takes (its size limit), not the app's 1 GiB for data sets
+        max_upload_size=DEFAULT_LIMITS.max_bytes // 2**20,
         on_change=forget_gold,  # a file removed (or replaced) here is no longer the gold
     )
     if upload is not None:
@@ -216,7 +218,7 @@ if anonymous_annotators(ann):  # a count table: no model of each annotator appli
 c1, c2 = st.columns([2, 1])
 with c1:
     choice = st.selectbox("Model", list(NAMES), format_func=NAMES.get, key="gl_model")
-    ds_options = ds_settings()
+    ds_options = ds_settings(report_settings(ann))  # as chosen before, if the page was left
 with c2:
     gold, gold_key, gold_title = _gold_choice(ann)
 remember(

@@ -281,9 +281,10 @@ try:
         + (
             ""
             if measured is None
-            else f" The open circle is today's labels against {md(gold_what)} "
-            f"({format_percent(measured)}): its gap to the diamond is how much the model "
-            "overrates itself today, and the curve is likely high by at least as much."
+            # the percentage first: after "your gold labels (gold.csv)" it read "(gold.csv) (40.0%)"
+            else f" The open circle, {format_percent(measured)}, is today's labels against "
+            f"{md(gold_what)}: its gap to the diamond is how much the model overrates itself "
+            "today, and the curve is likely high by at least as much."
         )
     )
     target = (  # in percent, as the sentences beside it write it (0.950 beside 95.0%)

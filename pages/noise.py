@@ -25,7 +25,7 @@ from ui.cached import noise_result
 from ui.crowd import annotator_picker
 from ui.engine import engine_page
 from ui.frame import via_the_frame
-from ui.settings import remember
+from ui.settings import remember, report_settings
 from ui.severity import show_verdict
 from ui.state import get_annotations
 from ui.text import md
@@ -120,10 +120,13 @@ else:
         st.segmented_control("Mode", MODES, default=MODES[0], required=True, key="noise_mode")
         or MODES[0]
     )
+# what this page chose for these data before: Streamlit forgets a widget's value when its
+# page is left, and the report and the Export kept the choice, so the widgets start from it
+earlier = report_settings(ann) if ann is not None else None
 confidence = st.select_slider(
     "Confidence",
     options=CONFIDENCES,
-    value=0.95,
+    value=earlier.noise_confidence if earlier is not None else 0.95,
     key="noise_confidence",
     format_func=format_confidence,
     help="How sure the bound must be. Higher confidence gives a larger (more cautious) bound.",
@@ -139,6 +142,7 @@ if mode == MODES[0] and ann is not None:
         names,
         key="noise_annotators",
         help="An item is agreed when every chosen annotator who labelled it gave the same label.",
+        default=[a for a in earlier.noise_annotators or () if a in names],
     )
     chosen = picked or names
     remember(

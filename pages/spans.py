@@ -107,7 +107,11 @@ with st.expander(
         "is dropped, as on the Data page."
     )
     files = st.file_uploader(
-        "Span file(s)", type=UPLOAD_TYPES, accept_multiple_files=True, key="spans_upload"
+        "Span file(s)",
+        type=UPLOAD_TYPES,
+        accept_multiple_files=True,
+        key="spans_upload",
+        max_upload_size=sp.MAX_BYTES // 2**20,  # what the reader takes, not the app's 1 GiB
     )
     fmt = st.selectbox(
         "Format", ["detect", *[f for f in sp.SPAN_FORMATS if f != "dataframe"]], key="spans_format"

@@ -214,6 +214,27 @@ def test_the_strongest_bias_reads_as_shares_that_add_up(crowd):
     assert sentence.count("w17") == 1 and (n, m) == (49, 89)
 
 
+def test_an_annotator_of_one_judgement_is_counted_in_the_singular():
+    """It read "in the data they gave it to 0 of their 1 judgements"."""
+    df = pd.DataFrame(
+        {"item": ["x"] * 3, "annotator": ["a1", "a2", "a3"], "label": ["yes", "yes", "no"]}
+    )
+    sentence = {a.key: a for a in overview(df).answers}["annotators"].sentence
+    assert "of their 1 judgement." in sentence, sentence
+    assert "1 judgements" not in sentence
+
+
+def test_an_undefined_alpha_ends_its_sentence():
+    """One category only: the answer stopped short, "... and alpha is undefined"."""
+    df = pd.DataFrame(
+        {"item": np.repeat(np.arange(12), 3), "annotator": list("abc") * 12, "label": "same"}
+    )
+    answer = {a.key: a for a in overview(df).answers}["agreement"]
+    assert answer.number == "n/a"
+    assert answer.sentence.startswith("Krippendorff's alpha is undefined for these data: ")
+    assert answer.sentence.endswith("alpha is undefined.") and ".." not in answer.sentence
+
+
 def test_no_bias_below_a_point_is_named():
     """Two annotators who agree everywhere had "labels 66.6% ... (-0 points)"."""
     df = pd.DataFrame(

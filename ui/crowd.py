@@ -56,13 +56,19 @@ def window(ordered: Sequence[Any], *, key: str, noun: str = "annotators") -> lis
 
 
 def annotator_picker(
-    label: str, names: Sequence[Any], *, key: str, help: str | None = None
+    label: str,
+    names: Sequence[Any],
+    *,
+    key: str,
+    help: str | None = None,
+    default: Sequence[Any] = (),
 ) -> list[Any]:
-    """A searchable multiselect that starts empty (type to search), for any number of names."""
+    """A searchable multiselect that starts empty (type to search), for any number of names,
+    or with ``default`` chosen (what the page chose before it was left)."""
     return st.multiselect(
         label,
         list(names),
-        default=[],
+        default=list(default),
         key=key,
         help=help,
         placeholder=f"Type to search {len(names):,} names",

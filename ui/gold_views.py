@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -13,6 +14,7 @@ from analytics.dawid_skene import (
     per_category_table,
 )
 from analytics.overview import judge
+from analytics.report import ReportSettings
 from ui.cached import ds_fit_per_category
 from ui.severity import show_verdict
 from ui.text import md
@@ -34,8 +36,15 @@ def least_accurate_first(table: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(column, kind="stable", na_position="last")
 
 
-def ds_settings() -> dict:
-    """The Dawid-Skene settings (the report, the Overview and the Export use them too)."""
+def ds_settings(earlier: ReportSettings | None = None) -> dict:
+    """The Dawid-Skene settings (the report, the Overview and the Export use them too).
+
+    ``earlier``: the settings the page chose for these data before, which the widgets start
+    from (Streamlit forgets a widget's value when its page is left; the report keeps it).
+    """
+    earlier = earlier or ReportSettings()
+    # the shown tolerance nearest the one chosen (a float read back from its label)
+    shown_tol = min(TOLERANCES, key=lambda t: abs(np.log10(TOLERANCES[t] / earlier.ds_tol)))
     with st.expander("Dawid-Skene settings", expanded=False):
         st.caption(
             "They apply to the full-confusion Dawid-Skene model on this page (auto's "
@@ -46,6 +55,7 @@ def ds_settings() -> dict:
         init = c1.selectbox(
             "Start from",
             list(INITS),
+            index=list(INITS).index(earlier.ds_init) if earlier.ds_init in INITS else 0,
             format_func=INITS.get,
             key="gl_init",
             help="EM finds a local optimum; 'best' runs several starts and keeps the most "
@@ -55,19 +65,21 @@ def ds_settings() -> dict:
             "Smoothing (pseudo-count)",
             min_value=0.0,
             max_value=10.0,
-            value=0.01,
+            value=float(earlier.ds_smoothing),
             step=0.01,
             format="%.3f",
             key="gl_smoothing",
             help="Added to every confusion-matrix cell and prevalence count (a Dirichlet "
             "prior). 0 gives the plain maximum-likelihood fit.",
         )
-        max_iter = c3.number_input("Most EM iterations", 1, 10_000, 500, key="gl_max_iter")
+        max_iter = c3.number_input(
+            "Most EM iterations", 1, 10_000, int(earlier.ds_max_iter), key="gl_max_iter"
+        )
         tol = TOLERANCES[
             st.select_slider(
                 "Stop when the log-likelihood changes by less than (relative)",
                 options=list(TOLERANCES),
-                value="1e-7",
+                value=shown_tol,
                 key="gl_tol",
             )
         ]

@@ -27,6 +27,7 @@ from analytics._core.bootstrap import (
     percentile_interval,
 )
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics._core.lazy import LazyAnnotations, on_engine
 from analytics.agreement.annotator_pairs import pair_values_from_margins
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
@@ -340,8 +341,8 @@ def engine_report(
             method = "none (too few items to resample)"
             note = join_notes(
                 note,
-                f"no resampled interval: {value.items_used} items compared, fewer than "
-                f"{MIN_RESAMPLED_ITEMS}",
+                f"no resampled interval: {format_count(value.items_used, 'item')} compared, "
+                f"fewer than {MIN_RESAMPLED_ITEMS}",
             )
         elif label in boot:
             lo, hi, n_ok = percentile_interval(boot[label], confidence)

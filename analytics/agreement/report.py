@@ -25,6 +25,7 @@ from analytics._core.bootstrap import (
     jackknife_values,
 )
 from analytics._core.errors import AnnotationDataError
+from analytics._core.formatting import format_count
 from analytics._core.lazy import engine_answer, is_lazy, no_engine_weights
 from analytics.agreement.annotator_pairs import pair_labels, pair_mean
 from analytics.agreement.coefficients import build_conger, build_family, build_percent
@@ -332,8 +333,8 @@ def agreement_report(
             method = "none (too few items to resample)"
             note = join_notes(
                 note,
-                f"no resampled interval: {value.items_used} items compared, fewer than "
-                f"{MIN_RESAMPLED_ITEMS}",
+                f"no resampled interval: {format_count(value.items_used, 'item')} compared, "
+                f"fewer than {MIN_RESAMPLED_ITEMS}",
             )
         elif name in boot and _pair_mean_row(ann, name):
             jack_row = _jackknife_row(to_boot[name], p.patterns, float(value), confidence)

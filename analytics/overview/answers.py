@@ -81,7 +81,8 @@ def _agreement(ann: Annotations, distance: str | None) -> Answer:
         dist, value, note = distance or "default", np.nan, str(exc)
     verdict = judge("agreement", value, note)
     if not np.isfinite(value):
-        sentence = f"Krippendorff's alpha is undefined for these data: {note}"
+        # the reason ends the sentence (alpha's note has no full stop of its own)
+        sentence = f"Krippendorff's alpha is undefined for these data: {note.rstrip('. ')}."
         return _answer("agreement", q, sentence, "n/a", verdict, "agreement")
     # verdict.shown: 2/3 is "0.6667" beside "below 0.667", never "0.667"
     sentence = (
@@ -172,7 +173,9 @@ def _observed(ann: Annotations, annotator: Any, category: Any) -> str:
     k = pd.Index(ann.categories).get_loc(category)
     own = ann.annotator_codes == j
     n = int((own & (ann.label_codes == k)).sum())
-    return f"; in the data they gave it to {n:,} of their {int(own.sum()):,} judgements"
+    return (
+        f"; in the data they gave it to {n:,} of their {format_count(int(own.sum()), 'judgement')}"
+    )
 
 
 def _certainty(
@@ -230,14 +233,19 @@ def _certainty(
         f"order: the {getattr(ann, 'engine', 'memory')} engine keeps the other items' posteriors)."
     )
     if measured is None:
-        first = f"By {whose} own posteriors {_about(gold_verdict.shown, error)} of " + (
-            "their label sets are wrong (a set is wrong when any of its categories is). "
-            "Read it as a lower bound: fitted models are overconfident."
-            if ann.is_multilabel
-            else "its labels are wrong. Read it as a lower bound: fitted models are "
-            "overconfident (on the RTE crowd data of Snow et al. 2008, 0.8% by its own account against "
-            "7.3% wrong by expert gold); gold labels for some items give the true figure."
-        ) + unproven
+        first = (
+            f"By {whose} own posteriors {_about(gold_verdict.shown, error)} of "
+            + (
+                "their label sets are wrong (a set is wrong when any of its categories is). "
+                "Read it as a lower bound: fitted models are overconfident."
+                if ann.is_multilabel
+                else "its labels are wrong. Read it as a lower bound: fitted models are "
+                "overconfident (on the RTE crowd data of Snow et al. 2008, 0.8% by its own "
+                "account against 7.3% wrong by expert gold); gold labels for some items give "
+                "the true figure."
+            )
+            + unproven
+        )
     else:
         first = (
             f"Against the {format_count(measured[1], 'item')} with known gold labels{left_out}, "

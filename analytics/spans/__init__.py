@@ -42,7 +42,7 @@ from analytics.spans.disagreement import (
 from analytics.spans.figures import label_confusion_heatmap, pair_f1_heatmap
 from analytics.spans.gold import GOLD_COLUMNS, gold_spans
 from analytics.spans.label_studio import to_label_studio
-from analytics.spans.loading import SPAN_FORMATS, load_spans
+from analytics.spans.loading import MAX_BYTES, SPAN_FORMATS, load_spans
 from analytics.spans.matching import MATCHES, pairwise_f1
 from analytics.spans.model import SPAN_COLUMNS, SpanAnnotations, SpanLoadReport
 from analytics.spans.prodigy import to_prodigy
@@ -54,6 +54,7 @@ __all__ = [
     "FEW_DOCUMENTS",
     "GOLD_COLUMNS",
     "MATCHES",
+    "MAX_BYTES",
     "NONE_LABEL",
     "SPAN_COLUMNS",
     "SPAN_FORMATS",

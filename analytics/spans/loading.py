@@ -33,8 +33,9 @@ from analytics.spans.label_studio import read_label_studio
 from analytics.spans.model import SpanAnnotations, SpanLoadReport
 from analytics.spans.prodigy import read_prodigy
 
-__all__ = ["SPAN_FORMATS", "load_spans", "read_source"]
+__all__ = ["MAX_BYTES", "SPAN_FORMATS", "load_spans", "read_source"]
 
+#: The largest span file read (bytes): the Spans page's uploader says it too.
 MAX_BYTES = 200 * 1024 * 1024
 
 SPAN_FORMATS = ("table", "label-studio", "prodigy", "conll", "dataframe")

@@ -124,7 +124,9 @@ def test_too_few_items_get_no_resampled_interval(n_items):
     if np.isfinite(kappa["value"]):
         assert np.isnan(kappa["ci_low"]) and np.isnan(kappa["ci_high"])
         assert kappa["ci_method"] == "none (too few items to resample)"
-        assert f"{n_items} items compared, fewer than 10" in kappa["note"]
+        # one item is "1 item compared" (it read "1 items compared")
+        compared = "1 item" if n_items == 1 else f"{n_items} items"
+        assert f"{compared} compared, fewer than 10" in kappa["note"]
     # nor a standard error from the resamples that are not drawn (one item had read
     # "SE 0.000, bootstrap SD" beside "none (too few items to resample)")
     assert not report["se_method"].str.startswith("bootstrap SD").any()

@@ -66,6 +66,66 @@ def test_the_export_page_states_the_settings(app):
     assert "Noise bound: 99% confidence" in text
 
 
+# A page shows again the settings it chose when the user comes back to it. Streamlit
+# forgets a widget's value once its page is left; the report and the Export kept the
+# choice, so the page had shown its defaults beside a report computed otherwise, and its
+# next run had put the defaults back into the report.
+
+
+def away_and_back(at: AppTest, page: str) -> None:
+    at.switch_page("pages/export.py").run()
+    assert not at.exception
+    at.switch_page(page).run()
+    assert not at.exception
+
+
+def test_the_noise_calculator_keeps_its_confidence_and_annotators(app):
+    app.switch_page("pages/noise.py").run()
+    app.select_slider(key="noise_confidence").set_value(0.99)
+    app.multiselect(key="noise_annotators").set_value(["w00", "w01", "w02"]).run()
+    away_and_back(app, "pages/noise.py")
+    assert app.select_slider(key="noise_confidence").value == 0.99
+    assert app.multiselect(key="noise_annotators").value == ["w00", "w01", "w02"]
+    assert chosen(app).noise_confidence == 0.99
+    assert chosen(app).noise_annotators == ("w00", "w01", "w02")
+
+
+def test_the_agreement_page_keeps_its_intervals_and_confidence(app):
+    app.switch_page("pages/agreement.py").run()
+    app.segmented_control(key="agr_interval_mode").set_value("Fast (analytic where one exists)")
+    app.select_slider(key="agr_conf").set_value(0.9).run()
+    away_and_back(app, "pages/agreement.py")
+    assert app.segmented_control(key="agr_interval_mode").value == (
+        "Fast (analytic where one exists)"
+    )
+    assert app.select_slider(key="agr_conf").value == 0.9
+    assert chosen(app).agreement_n_boot == 0
+    assert chosen(app).agreement_confidence == 0.9
+
+
+def test_the_gold_labels_page_keeps_its_dawid_skene_settings(app):
+    app.switch_page("pages/gold_labels.py").run()
+    app.number_input(key="gl_smoothing").set_value(0.5)
+    app.number_input(key="gl_max_iter").set_value(200)
+    app.select_slider(key="gl_tol").set_value("1e-5").run()
+    away_and_back(app, "pages/gold_labels.py")
+    assert app.number_input(key="gl_smoothing").value == 0.5
+    assert app.number_input(key="gl_max_iter").value == 200
+    assert app.select_slider(key="gl_tol").value == "1e-5"
+    assert chosen(app).ds_smoothing == 0.5 and chosen(app).ds_tol == 1e-5
+
+
+def test_another_data_set_starts_from_the_defaults(app):
+    app.switch_page("pages/noise.py").run()
+    app.select_slider(key="noise_confidence").set_value(0.99).run()
+    app.switch_page("pages/upload.py").run()
+    app.selectbox(key="upload_sample").select("rte_snow2008").run()
+    assert not app.exception
+    app.switch_page("pages/noise.py").run()
+    assert not app.exception
+    assert app.select_slider(key="noise_confidence").value == 0.95
+
+
 def test_the_report_lists_its_settings_and_uses_them():
     ann = load_sample("crowd_intents")
     settings = ReportSettings(agreement_n_boot=0, agreement_confidence=0.8, noise_confidence=0.99)
@@ -74,9 +134,10 @@ def test_the_report_lists_its_settings_and_uses_them():
     assert "Noise bound: 99% confidence" in html
     default = build_report(ann, sections=["noise"])
     # a different confidence gives a different bound: the setting was used, not only printed
-    assert html.split("Noise of the agreed subset</h2>")[1][:400] != default.split(
-        "Noise of the agreed subset</h2>"
-    )[1][:400]
+    assert (
+        html.split("Noise of the agreed subset</h2>")[1][:400]
+        != default.split("Noise of the agreed subset</h2>")[1][:400]
+    )
 
 
 def test_settings_are_checked():

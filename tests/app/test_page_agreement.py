@@ -192,6 +192,19 @@ def test_summary_table_shows_a_dash_not_none_for_missing_values():
     assert "jackknife" in help_text and "every coefficient gets a BCa" not in help_text
 
 
+def test_a_report_with_no_interval_says_so_instead_of_listing_every_coefficient():
+    """One item: the caption read "Intervals from 1,000 bootstrap resamples over items,
+    except for" all eight coefficients."""
+    ann = Annotations.from_frame(
+        pd.DataFrame({"item": "x", "annotator": ["a", "b", "c"], "label": ["y", "y", "n"]})
+    )
+    at = _run(ann)
+    assert not at.exception
+    caption = next(shown(c.value) for c in at.caption if "1 item," in shown(c.value))
+    assert "No intervals: too few items are compared" in caption
+    assert "except for" not in caption and "Intervals from" not in caption
+
+
 def test_p_values_read_like_the_report_and_the_cli():
     """A p-value of 1e-120 reads "< 0.001" (as in the HTML report and the CLI), not 1.7e-120."""
     ann = from_coders(KRIPPENDORFF_2011, kind="numeric")

@@ -64,6 +64,15 @@ def test_no_data_shows_info():
     assert at.info and "No data set is loaded" in at.info[0].value
 
 
+def test_the_gold_uploader_offers_the_size_the_reader_takes():
+    """It offered the app's 1GB per file; the gold reader stops at 200 MiB."""
+    from analytics.data import DEFAULT_LIMITS
+
+    at = run(bluebirds())
+    uploader = next(u.proto for u in at.get("file_uploader") if "Gold labels" in u.proto.label)
+    assert uploader.max_upload_size_mb == DEFAULT_LIMITS.max_bytes // 2**20 == 200
+
+
 def test_auto_compares_and_says_why():
     at = run(bluebirds())
     assert not at.error

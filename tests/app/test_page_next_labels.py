@@ -311,8 +311,10 @@ def test_an_uploaded_gold_file_is_named_as_such_beside_the_curve():
     from tests.helpers.markup import shown
 
     captions = " ".join(shown(c.value) for c in at.caption)
-    assert "The open circle is today's labels against your gold labels (gold.csv)" in captions
+    assert "is today's labels against your gold labels (gold.csv): its gap" in captions
     assert "sample's" not in captions
+    # its percentage is not a second bracket after the file's name: "(gold.csv) (96.0%)"
+    assert "The open circle, 96.0%, is today's labels" in captions
 
 
 def test_gold_that_cannot_be_scored_leaves_the_curve_and_the_plan():

@@ -49,6 +49,15 @@ def test_sample_shows_results_on_first_open():
     assert lines and "orange-background" in "".join(m.value for m in at.markdown)
 
 
+def test_the_uploader_offers_the_size_the_reader_takes():
+    """It offered the app's 1GB per file; the span reader stops at 200 MiB."""
+    from analytics.spans import MAX_BYTES
+
+    at = _run()
+    uploader = at.get("file_uploader")[0].proto
+    assert uploader.max_upload_size_mb == MAX_BYTES // 2**20 == 200
+
+
 def test_matching_choice_changes_the_headline():
     at = _run()
     at.segmented_control(key="spans_match").set_value("overlap").run()
@@ -106,9 +115,9 @@ def test_a_file_that_is_not_a_span_table_is_named_and_the_hint_fits_the_page():
 
 
 def test_documents_finished_without_any_span_say_there_is_nothing_to_compare():
-    df = pd.DataFrame(
-        {"item": ["d1", "d1", "d2", "d2"], "annotator": ["a", "b", "a", "b"]}
-    ).assign(start=None, end=None, label=None)
+    df = pd.DataFrame({"item": ["d1", "d1", "d2", "d2"], "annotator": ["a", "b", "a", "b"]}).assign(
+        start=None, end=None, label=None
+    )
     spans = load_spans(df)
     assert spans.n_spans == 0 and spans.n_annotators == 2
     at = _run(spans)
