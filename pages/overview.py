@@ -11,7 +11,7 @@ import streamlit as st
 
 from analytics import AnnotationDataError, format_count
 from analytics.data import table_to_csv
-from analytics.overview import Answer, overview
+from analytics.overview import Answer, overview, scale_reason
 from ui.cached import ds_fit, ds_fit_per_category, noise_result
 from ui.engine import engine_page
 from ui.frame import via_the_frame
@@ -42,17 +42,19 @@ def _overview(
 def _answers(ann, settings):
     """The overview, reusing the noise bound and the model the other pages cached."""
     options = settings.fit_options()
+    noise = fits = None
     with st.status("Answering the five questions…", expanded=False) as status:
-        st.write("The noise bound of the agreed items…")
-        noise = noise_result(ann, settings.noise_annotators, settings.noise_confidence)
-        st.write("The annotator model (Dawid-Skene)…")
-        try:
-            if ann.is_multilabel:
-                fits = list(ds_fit_per_category(ann, **options).values())
-            else:
-                fits = [ds_fit(ann, **options)[0]]
-        except AnnotationDataError:
-            fits = None  # overview() fits again and says why it cannot
+        if scale_reason(ann) is None:  # else only agreement applies: nothing else to fit
+            st.write("The noise bound of the agreed items…")
+            noise = noise_result(ann, settings.noise_annotators, settings.noise_confidence)
+            st.write("The annotator model (Dawid-Skene)…")
+            try:
+                if ann.is_multilabel:
+                    fits = list(ds_fit_per_category(ann, **options).values())
+                else:
+                    fits = [ds_fit(ann, **options)[0]]
+            except AnnotationDataError:
+                fits = None  # overview() fits again and says why it cannot
         st.write("Agreement, and the answers…")
         # gold uploaded on the Gold labels page, or a bundled sample's true labels: the gold
         # answer is then measured, not estimated

@@ -66,7 +66,7 @@ from analytics.data.export import (
 from analytics.data.free_text import free_text_columns
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.json_records import RepeatedKey, loads_strict
-from analytics.data.kinds import SCALE_CAUTION, LabelKind, infer_kind
+from analytics.data.kinds import MAX_CODES, SCALE_CAUTION, LabelKind, infer_kind
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits, scan_json
 from analytics.data.load_report import LoadReport, SkipNote
@@ -96,6 +96,7 @@ __all__ = [
     "DUPLICATE_POLICIES",
     "EMPTY_SET",
     "FORMATS",
+    "MAX_CODES",
     "MISSING_TOKENS",
     "ROLE_SYNONYMS",
     "SAMPLES",

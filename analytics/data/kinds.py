@@ -81,6 +81,10 @@ class LabelKind(StrEnum):
             ) from None
 
 
+#: Whole-number labels with at most this many values are read as category codes.
+MAX_CODES = 12
+
+
 def infer_kind(categories: list, numeric: bool) -> tuple[LabelKind, str]:
     """The label kind of undeclared single labels, and the rule used, in plain words.
 
@@ -106,7 +110,7 @@ def infer_kind(categories: list, numeric: bool) -> tuple[LabelKind, str]:
     """
     if not numeric:
         return LabelKind.NOMINAL, "Label kind: nominal (text labels)."
-    if all(float(c).is_integer() for c in categories) and len(categories) <= 12:
+    if all(float(c).is_integer() for c in categories) and len(categories) <= MAX_CODES:
         return (
             LabelKind.NOMINAL,
             f"Label kind: nominal ({len(categories)} whole-number codes read as categories); "

@@ -10,6 +10,8 @@
   report colour results by it, so the same number reads the same everywhere;
   :func:`format_judged` prints the value beside its verdict without rounding it onto or
   across a threshold.
+- :func:`scale_reason`: why the answers after the first do not apply to numbers on a
+  scale (they compare labels as categories); :func:`overview` then leaves them undefined.
 - :func:`expected_label_error`: the expected share of wrong model labels, judged by
   :func:`judge_own_error` (a lower bound: never "good" until gold labels measure it).
 """
@@ -24,6 +26,7 @@ from analytics.overview.answers import (
     overview,
 )
 from analytics.overview.measures import expected_label_error
+from analytics.overview.scale import scale_reason
 from analytics.overview.severity import (
     OWN_ACCOUNT,
     RULES,
@@ -57,5 +60,6 @@ __all__ = [
     "judge_measured_error",
     "judge_own_error",
     "overview",
+    "scale_reason",
     "shown_share",
 ]

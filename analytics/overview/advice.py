@@ -34,6 +34,7 @@ def recommend(
     *,
     nobody_left: bool = False,
     n_items: int = 0,
+    scale: bool = False,
 ) -> Recommendation:
     """The one thing to do next, from the answers and what they found.
 
@@ -57,6 +58,9 @@ def recommend(
         How many items the data hold (0: not said). Below :data:`FEW_ITEMS`, when no
         action above applies, the advice is to label more items, at caution, whatever
         the answers read.
+    scale : bool, default False
+        The labels are numbers on a scale (:func:`~analytics.overview.scale.scale_reason`):
+        agreement is the one answer, and the advice reads it, at its severity.
 
     Returns
     -------
@@ -140,6 +144,21 @@ def recommend(
             Severity.CAUTION,
             a.page,
             a.page_title,
+        )
+    if scale:
+        a = answers["agreement"]
+        return rec(
+            "Judge this scale by its agreement (the first answer), "
+            + (
+                "which reads good: the mean of the annotators' values per item is a "
+                "reference score to benchmark on"
+                if a.verdict.severity is Severity.GOOD
+                else "which does not read good: the annotators' values are not yet one "
+                "reference score; sharpen the guidelines and calibrate the annotators on "
+                "shared examples"
+            )
+            + ". The other answers compare labels as categories, which a scale does not have.",
+            "agreement",
         )
     options = [o for o in options if o.severity in (Severity.BAD, Severity.CAUTION)]
     if options:

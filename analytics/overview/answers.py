@@ -30,6 +30,7 @@ from analytics.overview.advice import recommend
 from analytics.overview.confusion import MERGE_SHARE
 from analytics.overview.measures import SURE, expected_label_error, judged_by_everyone
 from analytics.overview.results import Answer, Overview, Recommendation
+from analytics.overview.scale import scale_reason
 from analytics.overview.severity import (
     OWN_ACCOUNT,
     Severity,
@@ -61,6 +62,18 @@ PAGES = {
     "noise": ("pages/noise.py", "Noise calculator"),
     "gold_labels": ("pages/gold_labels.py", "Gold labels"),
     "next_labels": ("pages/next_labels.py", "Next labels"),
+}
+
+
+#: The answers the annotator model gives.
+_MODEL_ANSWERS = ("annotators", "gold", "more_labels")
+
+#: Question, severity rule and page of the answers after the first.
+_ASKED = {
+    "noise": ("How noisy is the agreed subset?", "noise", "noise"),
+    "annotators": ("Which annotators are biased, and how?", "weak_annotators", "gold_labels"),
+    "gold": ("How sure are the gold labels?", "gold_error", "gold_labels"),
+    "more_labels": ("Would more labels help?", "uncertain_items", "gold_labels"),
 }
 
 
@@ -97,7 +110,7 @@ def _noise(
 ) -> Answer:
     from analytics.noise import noise_from_annotations
 
-    q = "How noisy is the agreed subset?"
+    q = _ASKED["noise"][0]
     if result is None:
         result = noise_from_annotations(ann, confidence, annotators=annotators)
     gamma = result.gamma if result.ok else np.nan
@@ -117,7 +130,7 @@ def _fits(ann: Annotations, fit_options: Mapping[str, Any]) -> list:
 def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, float]]]:
     from analytics.dawid_skene import annotator_table
 
-    q = "Which annotators are biased, and how?"
+    q = _ASKED["annotators"][0]
     tables = [annotator_table(r) for r in fits]
     spam = pd.concat([t["spammer score"] for t in tables], axis=1).mean(axis=1)
     weak = spam[spam >= CHANCE_SPAMMER_SCORE].sort_values(ascending=False)
@@ -181,8 +194,7 @@ def _observed(ann: Annotations, annotator: Any, category: Any) -> str:
 def _certainty(
     ann: Annotations, fits: list, gold: Any = None
 ) -> tuple[Answer, Answer, tuple[list, bool]]:
-    q_gold = "How sure are the gold labels?"
-    q_more = "Would more labels help?"
+    q_gold, q_more = _ASKED["gold"][0], _ASKED["more_labels"][0]
     if ann.is_multilabel:
         p = np.column_stack([r.posteriors.iloc[:, -1].to_numpy() for r in fits])
         # a label set is wrong when any of its yes/no decisions is: 1 - prod_c max(p, 1-p)
@@ -489,32 +501,25 @@ def overview(
 
         ag.check_distance(ann, distance)
     answers = {"agreement": _agreement(ann, distance)}
-    answers["noise"] = _noise(ann, confidence, annotators, noise)
-    given = list(fits) if fits is not None else None
-    fits = []
-    try:
-        fits = given if given is not None else _fits(ann, dict(fit_options or {}))
-        answers["annotators"], weak = _annotators(ann, fits)
-    except AnnotationDataError as exc:
-        weak, unsure, fits, nobody_left = [], [], [], False
-        for key, q in (
-            ("annotators", "Which annotators are biased, and how?"),
-            ("gold", "How sure are the gold labels?"),
-            ("more_labels", "Would more labels help?"),
-        ):
-            kind = {"annotators": "weak_annotators", "gold": "gold_error"}.get(
-                key, "uncertain_items"
+    scale = scale_reason(ann)
+    given, fits = fits, []
+    weak, unsure, nobody_left = [], [], False
+    if scale is not None:  # categories to compare are missing: nothing is computed
+        answers.update(_undefined(("noise", *_MODEL_ANSWERS), scale[0].upper() + scale[1:] + "."))
+    else:
+        answers["noise"] = _noise(ann, confidence, annotators, noise)
+        try:
+            fits = list(given) if given is not None else _fits(ann, dict(fit_options or {}))
+            answers["annotators"], weak = _annotators(ann, fits)
+        except AnnotationDataError as exc:
+            fits = []
+            answers.update(
+                _undefined(_MODEL_ANSWERS, f"The annotator model could not be fitted: {exc}")
             )
-            answers[key] = _answer(
-                key,
-                q,
-                f"The annotator model could not be fitted: {exc}",
-                "n/a",
-                judge(kind, np.nan, str(exc)),
-                "gold_labels",
+        else:  # gold labels that do not fit the data are the caller's error, said as such
+            answers["gold"], answers["more_labels"], (unsure, nobody_left) = _certainty(
+                ann, fits, gold
             )
-    else:  # gold labels that do not fit the data are the caller's error, said as such
-        answers["gold"], answers["more_labels"], (unsure, nobody_left) = _certainty(ann, fits, gold)
     order = ("agreement", "noise", "annotators", "gold", "more_labels")
     return Overview(
         tuple(answers[k] for k in order),
@@ -527,5 +532,15 @@ def overview(
             ann.is_multilabel,
             nobody_left=nobody_left,
             n_items=ann.n_items,
+            scale=scale is not None,
         ),
     )
+
+
+def _undefined(keys: Sequence[str], sentence: str) -> dict[str, Answer]:
+    """The answers ``keys``, each undefined with ``sentence`` as its reason."""
+    out = {}
+    for key in keys:
+        question, rule, page = _ASKED[key]
+        out[key] = _answer(key, question, sentence, "n/a", judge(rule, np.nan, sentence), page)
+    return out

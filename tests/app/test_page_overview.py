@@ -93,3 +93,15 @@ def test_gold_the_model_cannot_score_is_said_not_a_traceback(gold, said):
     assert "gold.csv" in errors and said in errors
     own = next(a for a in overview(ann).answers if a.key == "gold")
     assert own.number in [m.value for m in at.metric]  # the model's own account instead
+
+
+def test_scores_on_a_scale_are_judged_by_agreement_alone():
+    """No noise bound or model is computed for scores (the review's 164-value file took
+    the annotators for chance and advised reviewing all of them)."""
+    from tests.overview.test_scale import scores
+
+    at = run_overview(scores(4.0))
+    assert [m.value for m in at.metric][1:] == ["n/a"] * 4
+    texts = " ".join(shown(x.value) for x in [*at.error, *at.warning, *at.success, *at.info])
+    assert "Judge this scale by its agreement" in texts and "numbers on a scale" in texts
+    assert "review their work" not in texts
