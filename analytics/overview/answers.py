@@ -349,9 +349,9 @@ def _certainty(
 
 def _about(shown: str, value: float = np.nan) -> str:
     """ "about 1.2%"; a bound reads as itself (">99.9%", never "about >99.9%"), and a share
-    above 0 that rounds to "0.0%" reads "less than 0.1%"."""
-    if shown == "0.0%" and np.isfinite(value) and value > 0:
-        return "less than 0.1%"
+    above 0 that rounds to "0.0%" reads "less than 0.1%", and exactly 0 reads "0%"."""
+    if shown == "0.0%" and np.isfinite(value):
+        return "less than 0.1%" if value > 0 else "0%"
     return shown if shown[:1] in "<>" else f"about {shown}"
 
 

@@ -96,6 +96,15 @@ def test_tiny_shares_and_empty_intervals_read_plainly():
     assert "(>99.9% to >99.9%" not in text
 
 
+def test_no_error_at_all_reads_zero_not_about_zero():
+    """A file whose annotators all gave one category: 'about 0.0% of its labels are wrong'."""
+    from analytics.overview.answers import _about
+
+    assert _about("0.0%", 0.0) == "0%"
+    assert _about("0.0%", 1e-9) == "less than 0.1%"
+    assert _about("1.2%", 0.012) == "about 1.2%"
+
+
 def test_an_undefined_answer_gives_advice_in_its_own_colour_not_a_neighbours():
     """ "Collect more overlapping labels" had shown green on data whose agreement read good
     and red where it read bad: the same advice, judged by whichever answer it borrowed."""
