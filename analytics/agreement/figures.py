@@ -74,7 +74,8 @@ def pairwise_heatmap(pw: Pairwise) -> go.Figure:
     chance = pw.coefficient != "percent_agreement"
     labels = [plotly_text(a) for a in pw.values.index]
     shared = pw.shared.reindex(index=pw.values.index, columns=pw.values.columns).to_numpy()
-    text = np.where(np.isfinite(values), np.round(values, 2).astype(str), "")
+    # two decimals in every cell ("0.40", not "0.4" beside "0.41"); + 0.0 turns -0.00 into 0.00
+    text = np.where(np.isfinite(values), np.char.mod("%.2f", np.round(values, 2) + 0.0), "")
     fig.add_trace(
         go.Heatmap(
             z=values,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -129,6 +130,9 @@ def test_figures_have_titles_axes_and_the_right_scales():
     assert heat.customdata is not None  # shared items on hover
     pct = af.pairwise_heatmap(ag.pairwise(ann, "percent_agreement")).data[0]
     assert pct.zmid is None
+    # every cell with two decimals ("0.40" and "1.00", never "0.4" beside "0.41"), no "-0.00"
+    cells = [t for row in [*heat.text, *pct.text] for t in row if t]
+    assert cells and all(re.fullmatch(r"-?\d\.\d\d", t) and t != "-0.00" for t in cells)
     forest = figs["forest"].data[0]
     assert list(forest.y) == report["coefficient"].tolist()
     paradox = figs["paradox"]
