@@ -210,7 +210,6 @@ class DawidSkeneResult:
         )
 
 
-# ---------------------------------------------------------------------- one item
 # ---------------------------------------------------------------------- fit
 def _check_size(ann: Annotations) -> None:
     """Refuse, before EM allocates, a model over the memory budget: every annotator's
@@ -291,7 +290,7 @@ def fit(
         many). Not to be confused with the model's own labels, ``result.labels``.
     seed : int, default 0
         Random seed (a whole number >= 0) for the random starts (``init="random"`` or
-        ``"best"``); the fit is otherwise deterministic.
+        ``"best"``, drawn in sorted name order, not row order); the fit is otherwise deterministic.
     initial_error : array_like, mapping or DataFrame, default None
         Confusion counts known before the fit (crowd-kit's ``initial_error``), read by
         :func:`~analytics.dawid_skene.initial.initial_error_counts`; they enter the first
@@ -417,6 +416,7 @@ def fit(
         seed,
         max_iter,
         tol,
+        names=(ann.items, ann.categories),
         initial_error=first,
         finish=finish,
         param_tol=param_tol,

@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from analytics._core.formatting import format_count
+from analytics._core.ids import name_order
 from analytics.dawid_skene.em import N_RANDOM_STARTS, EMEngine, EMRun, initial_posteriors
 
 __all__ = ["FEW_ITEMS", "SAME_OPTIMUM", "best_run", "saddle_notes", "starts_disagree"]
@@ -25,6 +27,8 @@ def best_run(
     seed: int,
     max_iter: int,
     tol: float,
+    *,
+    names: tuple[pd.Index, pd.Index] | None = None,
     **run_options: Any,
 ) -> tuple[EMRun, str, int, tuple[str, ...]]:
     """Run EM from the start(s) ``init`` asks for; keep the most likely run.
@@ -45,6 +49,12 @@ def best_run(
         Most M-steps per run.
     tol : float
         Relative change of the objective that stops a run.
+    names : (pandas.Index, pandas.Index), default None
+        The item and category names (``ann.items``, ``ann.categories``): every random
+        start and nudge is then drawn in their sorted order
+        (:func:`analytics._core.ids.name_order`), so the same judgements in another row
+        order give the same fit. None: drawn in code (first-seen) order, which the row
+        order changes.
     **run_options
         ``initial_error`` and ``finish``, passed to every run (:meth:`EMEngine.run`).
 
@@ -56,6 +66,9 @@ def best_run(
         for ``"best"``, when restarts nudged off the kept fit climb higher
         (:func:`saddle_notes`; they are not counted and never kept).
     """
+    order = None
+    if names is not None and init in ("best", "random"):  # only random starts need it
+        order = (name_order(names[0]), name_order(names[1]))
     starts = [(init, seed)]
     if init == "best":
         starts = [("majority", seed), ("soft", seed)]
@@ -63,24 +76,51 @@ def best_run(
         if len(engine.gold_rows):
             starts.append(("gold", seed))
     runs = [
-        engine.run(initial_posteriors(votes, how, s), max_iter, tol, **run_options)
-        for how, s in starts
+        engine.run(_start(votes, how, s, order), max_iter, tol, **run_options) for how, s in starts
     ]
     best = max(range(len(runs)), key=lambda r: runs[r].trace[-1])
     notes = starts_disagree(runs, best)
     if init == "best":
         nudged = [
-            engine.run(_nudged(runs[best].q, seed, r), max_iter, tol, **run_options)
+            engine.run(_nudged(runs[best].q, seed, r, order), max_iter, tol, **run_options)
             for r in range(N_PERTURBED)
         ]
         notes = (*notes, *saddle_notes(runs[best], nudged))
     return runs[best], starts[best][0], len(runs), notes
 
 
-def _nudged(q: np.ndarray, seed: int, r: int) -> np.ndarray:
-    """The kept fit's posteriors mixed with random ones (weight :data:`PERTURBATION`)."""
+def _start(
+    votes: np.ndarray, init: str, seed: int, order: tuple[np.ndarray, np.ndarray] | None
+) -> np.ndarray:
+    """:func:`initial_posteriors`, its random numbers drawn in the names' sorted order.
+
+    ``order`` (the item and the category codes in the sorted order of their names): the
+    start is made for the votes in that order and put back in code order, so that item
+    and category codes, first-seen in the rows, do not decide who gets which draw.
+    """
+    if order is None or init not in ("jittered", "random"):
+        return initial_posteriors(votes, init, seed)
+    return _in_code_order(initial_posteriors(votes[np.ix_(*order)], init, seed), order)
+
+
+def _in_code_order(by_name: np.ndarray, order: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Items x categories in the names' sorted order, put in code order."""
+    out = np.empty_like(by_name)
+    out[np.ix_(*order)] = by_name
+    return out
+
+
+def _nudged(
+    q: np.ndarray, seed: int, r: int, order: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """The kept fit's posteriors mixed with random ones (weight :data:`PERTURBATION`),
+    drawn in the names' sorted order when ``order`` is given (as :func:`_start`)."""
     rng = np.random.default_rng([seed, r, 0xC0FFEE])
-    noise = rng.dirichlet(np.ones(q.shape[1]), size=q.shape[0]) if q.shape[1] else q
+    if not q.shape[1]:
+        return q
+    noise = rng.dirichlet(np.ones(q.shape[1]), size=q.shape[0])
+    if order is not None:
+        noise = _in_code_order(noise, order)
     return (1 - PERTURBATION) * q + PERTURBATION * noise
 
 

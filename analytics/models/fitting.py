@@ -64,6 +64,8 @@ def fit(
         the final fit (``"auto"`` chooses without them).
     seed : int, default 0
         Seed of any random start and of the cross-validation split (a whole number >= 0).
+        Both are drawn in the sorted order of the names, not in the rows' order, so the
+        same judgements in another row order give the same fit.
     folds : int, default 5
         ``"auto"`` only: cross-validation folds.
     progress : callable, default None

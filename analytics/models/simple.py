@@ -75,7 +75,10 @@ class DataEngine(EMEngine):
         """EM from the start(s) ``init`` names (:func:`analytics.dawid_skene.best_run`):
         the most likely run, and notes when starts disagree (labels not identified, or
         EM's answer depends on its start)."""
-        run, start, n_runs, disagree = best_run(self, self.coded.votes, init, seed, max_iter, tol)
+        ann = self.coded.ann  # random starts drawn in the names' order, not the rows'
+        run, start, n_runs, disagree = best_run(
+            self, self.coded.votes, init, seed, max_iter, tol, names=(ann.items, ann.categories)
+        )
         notes = disagree
         if init == "best":
             notes = (*notes, f"Best of {n_runs} starts: {start} (highest objective).")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analytics import Annotations
 from tests.helpers.paths import load_public
@@ -38,3 +39,22 @@ def accuracy(result, gold):
 def public(name):
     labels, gold = load_public(name)
     return Annotations.from_frame(labels, name=name), gold.set_index("item")["label"]
+
+
+def reordered(frame):
+    """The same judgements in two other row orders: shuffled, and with the annotators met
+    in reverse order (so other first-seen codes for items, annotators and labels)."""
+    shuffled = frame.sample(frac=1, random_state=7)
+    backwards = frame.sort_values("annotator", ascending=False, kind="stable")
+    return [shuffled, backwards]
+
+
+def assert_same_fit(a, b, atol=1e-9):
+    """Two fits of the same judgements coded in another order agree: labels, posteriors
+    (to ``atol``) and log-likelihood (to 1e-9 relative)."""
+    items, cats = a.posteriors.index, a.posteriors.columns
+    pd.testing.assert_series_equal(a.labels, b.labels.loc[items])
+    np.testing.assert_allclose(
+        a.posteriors.to_numpy(), b.posteriors.loc[items, cats].to_numpy(), rtol=0, atol=atol
+    )
+    assert b.final_log_likelihood == pytest.approx(a.final_log_likelihood, rel=1e-9, abs=1e-9)

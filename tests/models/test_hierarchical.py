@@ -10,7 +10,7 @@ import pytest
 
 from analytics.models import fit
 from analytics.models.hierarchical import dirichlet_kl
-from tests.models.helpers import accuracy, public, simulate
+from tests.models.helpers import accuracy, assert_same_fit, public, simulate
 
 
 def test_dirichlet_kl():
@@ -81,6 +81,24 @@ def test_names_do_not_matter():
         atol=1e-4,  # the best of several starts stops within tol of the same optimum
     )
     assert (base.labels.map(lambda c: f"L{c}") == other.labels.reindex(base.items)).all()
+
+
+def test_a_small_crowd_in_another_row_order_gets_the_same_fit():
+    """The random starts are drawn in the names' sorted order. Before, this crowd of 17
+    items, 4 annotators and 4 labels got another fit when its rows were shuffled: 12 labels
+    apart, posteriors by up to 0.84."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for i in range(17):
+        who = rng.choice(4, size=int(rng.integers(2, 4)), replace=False)
+        rows += [(f"i{i}", f"a{a}", int(rng.integers(0, 4))) for a in who]
+    f = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    from analytics import Annotations
+
+    base = fit(Annotations.from_frame(f), "hierarchical")
+    other = fit(Annotations.from_frame(f.sample(frac=1, random_state=1)), "hierarchical")
+    # round-off alone moves where the variational EM stops: ~1e-7
+    assert_same_fit(base, other, atol=1e-6)
 
 
 @pytest.mark.parametrize(
