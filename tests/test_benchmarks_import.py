@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 SCRIPTS = sorted(
-    p.stem for p in (Path(__file__).resolve().parents[1] / "benchmarks").glob("*.py")
+    p.stem
+    for p in (Path(__file__).resolve().parents[1] / "benchmarks").glob("*.py")
     if p.stem != "__init__"
 )
 

@@ -200,13 +200,17 @@ def few_valued_text(file: pq.ParquetFile) -> list[str]:
         cells = sum(c.num_values for c in chunks)
         # and few in all: row groups of 10,000 rows each hold a small dictionary of item
         # ids, 400,000 ids in all, which Arrow would unify (0.80 against 0.50 s of CPU)
-        if chunks and 16 * pages <= cells + 2 * SMALL_DICTIONARY and all(
-            c.has_dictionary_page
-            and c.dictionary_page_offset
-            and 0 < c.data_page_offset - c.dictionary_page_offset <= SMALL_DICTIONARY
-            # and no fallback to plain pages: a plain text costs 4 bytes of length alone
-            and c.total_uncompressed_size < 4 * c.num_values + 2 * SMALL_DICTIONARY
-            for c in chunks
+        if (
+            chunks
+            and 16 * pages <= cells + 2 * SMALL_DICTIONARY
+            and all(
+                c.has_dictionary_page
+                and c.dictionary_page_offset
+                and 0 < c.data_page_offset - c.dictionary_page_offset <= SMALL_DICTIONARY
+                # and no fallback to plain pages: a plain text costs 4 bytes of length alone
+                and c.total_uncompressed_size < 4 * c.num_values + 2 * SMALL_DICTIONARY
+                for c in chunks
+            )
         ):
             chosen.append(path)
     return chosen

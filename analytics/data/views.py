@@ -363,6 +363,7 @@ class AnnotationViews:
                 )
             )
             rows.append(("empty-set judgements", int((sizes == 0).sum())))
+
         # values are text: the column mixes counts, means and the label kind (plain digits,
         # so a CSV of it reads back as numbers; the pages and the CLI add separators)
         def text(v: object) -> str:

@@ -223,8 +223,7 @@ class EngineAnnotations(LazyAnnotations):
                 "LIMIT 3"
             )
             shown = "; ".join(
-                f"annotator {show_text(r.annotator)} on item {show_text(r.item)} "
-                f"({int(r.n)} times)"
+                f"annotator {show_text(r.annotator)} on item {show_text(r.item)} ({int(r.n)} times)"
                 for r in seen.itertuples()
             )
             extra = self.n_judgements - int(size["coders"])

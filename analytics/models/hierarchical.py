@@ -90,9 +90,9 @@ def polya_log_likelihood(a: np.ndarray, counts: np.ndarray, n_row: np.ndarray) -
         (\\ln\\Gamma(N_{jkl} + A_{kl}) - \\ln\\Gamma(A_{kl}))]`, :math:`s_k = \\sum_l A_{kl}`.
     """
     s = a.sum(axis=1)
-    return (gammaln(s) - gammaln(n_row + s)).sum(axis=0) + (
-        gammaln(counts + a) - gammaln(a)
-    ).sum(axis=(0, 2))
+    return (gammaln(s) - gammaln(n_row + s)).sum(axis=0) + (gammaln(counts + a) - gammaln(a)).sum(
+        axis=(0, 2)
+    )
 
 
 def trigamma(x: np.ndarray) -> np.ndarray:

@@ -65,8 +65,7 @@ def _category_names(ann: Annotations) -> list[str]:
         return [str(c) for c in ann.categories]
     cats = np.asarray(ann.categories, dtype=object)
     return [
-        ";".join(str(c) for c in cats[row]) if row.any() else "{}"
-        for row in ann.label_sets_table
+        ";".join(str(c) for c in cats[row]) if row.any() else "{}" for row in ann.label_sets_table
     ]
 
 

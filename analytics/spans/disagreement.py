@@ -133,8 +133,7 @@ def document_agreement(spans: SpanAnnotations, *, match: str = "overlap") -> pd.
             "fewer than two annotators completed it",
             np.where(
                 out["spans"] == 0,
-                "nobody marked a span: F1 has nothing to compare (alpha_U counts this "
-                "agreement)",
+                "nobody marked a span: F1 has nothing to compare (alpha_U counts this agreement)",
                 "no pair who both completed it marked a span between them",
             ),
         ),

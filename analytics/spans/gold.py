@@ -206,7 +206,9 @@ def _one_round(
     rows = (support >= need[item[breaks]])[cluster]
     if not rows.any():
         return {"item": np.zeros(0, np.int64)}, tuple(x[:0] for x in cols)
-    cluster, item, ann, label, start, end = (x[rows] for x in (cluster, item, ann, label, start, end))
+    cluster, item, ann, label, start, end = (
+        x[rows] for x in (cluster, item, ann, label, start, end)
+    )
     # label support: distinct annotators per (cluster, label)
     order, first = _groups(ann, label, cluster)
     c_l, l_l = cluster[order][first], label[order][first]

@@ -187,7 +187,9 @@ def read_label_studio(
                 rec.skip("annotations without completed_by (annotator unknown)", row)
                 continue
             if isinstance(who, Hashable) and last.get(who, n) != n:  # spans would merge
-                rec.skip("earlier annotations of a task by the same annotator (the last is kept)", row)
+                rec.skip(
+                    "earlier annotations of a task by the same annotator (the last is kept)", row
+                )
                 continue
             rec.done(doc, who, doc_text, row)
             results = ann.get("result") or []

@@ -240,7 +240,11 @@ def unitizing_alpha(
     if by_label:
         return table
     if not len(table):  # too few annotators or common documents (the note says), or no span
-        return Coefficient(float("nan"), f"{NO_SPANS} ({format_count(n_docs, 'document')})" if n_docs else note, n_docs)
+        return Coefficient(
+            float("nan"),
+            f"{NO_SPANS} ({format_count(n_docs, 'document')})" if n_docs else note,
+            n_docs,
+        )
     d_o, d_e = table["observed"].sum(), table["expected"].sum()  # pooled, as in the paper
     if not d_e > 0:
         return Coefficient(float("nan"), NO_UNITS, n_docs)

@@ -95,9 +95,7 @@ def test_float_columns_are_drawn_with_three_decimals_unless_that_hides_a_value()
 
         from ui.widgets import show_table
 
-        df = pd.DataFrame(
-            {"confidence": [0.777, 0.7945], "gain": [0.5, 0.0002], "n": [3.0, 4.0]}
-        )
+        df = pd.DataFrame({"confidence": [0.777, 0.7945], "gain": [0.5, 0.0002], "n": [3.0, 4.0]})
         show_table(df, "floats", key="t", index=False)
 
     at = AppTest.from_function(page)

@@ -209,7 +209,11 @@ def _same(a: Annotations, b: Annotations) -> bool:
         # a text scale: had come back in another order
         lambda: Annotations.from_frame(
             pd.DataFrame(
-                {"item": list("aabb"), "annotator": list("xyxy"), "label": ["low", "mid", "high", "mid"]}
+                {
+                    "item": list("aabb"),
+                    "annotator": list("xyxy"),
+                    "label": ["low", "mid", "high", "mid"],
+                }
             ),
             kind="ordinal",
             categories=["low", "mid", "high"],
@@ -217,7 +221,11 @@ def _same(a: Annotations, b: Annotations) -> bool:
         # a category literally called None: had become missing
         lambda: Annotations.from_frame(
             pd.DataFrame(
-                {"item": list("aabb"), "annotator": list("xyxy"), "label": ["None", "rel", "None", "None"]}
+                {
+                    "item": list("aabb"),
+                    "annotator": list("xyxy"),
+                    "label": ["None", "rel", "None", "None"],
+                }
             ),
             missing=(),
         ),

@@ -221,9 +221,7 @@ def test_prodigy_numeric_option_ids_are_kept_as_text():
     records = prodigy_choice_lines()
     for r in records:  # the option's id is the number 7, and the answers name it so
         r["accept"] = [7 if x == "SPORTS" else x for x in r["accept"]]
-        r["options"] = [
-            {**o, "id": 7 if o["id"] == "SPORTS" else o["id"]} for o in r["options"]
-        ]
+        r["options"] = [{**o, "id": 7 if o["id"] == "SPORTS" else o["id"]} for o in r["options"]]
     ann = load_annotations(upload("\n".join(map(json.dumps, records)).encode(), "db.jsonl"))
     assert "7" in set(ann.categories)
 

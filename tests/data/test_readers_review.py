@@ -146,7 +146,9 @@ def test_quoted_delimiters_do_not_count_as_columns():
 def test_thousands_of_annotator_columns_still_load():
     n = 3_000
     head = "item," + ",".join(f"r{i}" for i in range(n)) + "\n"
-    rows = "".join(f"q{j}," + ",".join("xy"[(i + j) % 2] for i in range(n)) + "\n" for j in range(3))
+    rows = "".join(
+        f"q{j}," + ",".join("xy"[(i + j) % 2] for i in range(n)) + "\n" for j in range(3)
+    )
     ann = load_annotations(upload((head + rows).encode(), "wide.csv"))
     assert len(ann.annotators) == n
 

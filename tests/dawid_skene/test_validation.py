@@ -290,7 +290,9 @@ def test_log_likelihood_parameters_are_probability_vectors():
         log_likelihood(ann, np.full(3, 1 / 3), theta[:2])
 
 
-@pytest.mark.parametrize(("setting", "name"), [("smoothing", "smoothing"), ("prior", "prior pseudo-counts")])
+@pytest.mark.parametrize(
+    ("setting", "name"), [("smoothing", "smoothing"), ("prior", "prior pseudo-counts")]
+)
 def test_a_pseudo_count_too_large_to_compute_with_is_refused_naming_the_range(setting, name):
     # smoothing=1e308 overflowed a confusion row's sum: every posterior NaN, no error
     with pytest.raises(AnnotationDataError, match=rf"{name} must be a number from 0 to 1e12"):

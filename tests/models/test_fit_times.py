@@ -18,4 +18,3 @@ def test_auto_times_and_names_each_model_it_fitted():
         assert isinstance(seconds, float) and math.isfinite(seconds) and seconds >= 0, name
         assert part.settings["model"] == name
     assert result.settings["model"] == "auto" and math.isfinite(result.settings["seconds"])
-

@@ -323,7 +323,11 @@ def test_readings_of_one_item_and_one_pair_are_in_the_singular():
 
     one = Annotations.from_frame(
         pd.DataFrame(
-            {"item": ["i", "i"], "annotator": ["x", "y"], "label": [frozenset("a"), frozenset("ab")]}
+            {
+                "item": ["i", "i"],
+                "annotator": ["x", "y"],
+                "label": [frozenset("a"), frozenset("ab")],
+            }
         )
     )
     text = am_summary(am_agreement(one), am_agreement_unclubbed(one))

@@ -456,7 +456,7 @@ def test_explain_prints_the_noise_as_its_verdict_shows_it():
 
 
 def test_max_disagreements_names_its_kappa_a_share_of_easy_items():
-    """"(kappa about 0.26)" stood beside the sample's Fleiss' kappa 0.486: section 3.3's
+    """ "(kappa about 0.26)" stood beside the sample's Fleiss' kappa 0.486: section 3.3's
     kappa here is the share of items the disagreements leave easy, and says so."""
     from analytics.noise import max_disagreements
 

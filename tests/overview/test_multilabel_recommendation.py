@@ -29,4 +29,3 @@ def test_no_answer_names_next_labels_on_multilabel_data(affect):
     for answer in affect.answers:
         assert "Next labels" not in answer.sentence, answer.key
         assert answer.page != "pages/next_labels.py", answer.key
-
