@@ -29,7 +29,7 @@ from analytics.models import gold_table
 from analytics.overview.advice import recommend
 from analytics.overview.confusion import MERGE_SHARE
 from analytics.overview.measures import SURE, expected_label_error, judged_by_everyone
-from analytics.overview.results import Answer, Overview, Recommendation
+from analytics.overview.results import ASKED, MODEL_ANSWERS, Answer, Overview, Recommendation
 from analytics.overview.scale import scale_reason
 from analytics.overview.severity import (
     OWN_ACCOUNT,
@@ -62,18 +62,6 @@ PAGES = {
     "noise": ("pages/noise.py", "Noise calculator"),
     "gold_labels": ("pages/gold_labels.py", "Gold labels"),
     "next_labels": ("pages/next_labels.py", "Next labels"),
-}
-
-
-#: The answers the annotator model gives.
-_MODEL_ANSWERS = ("annotators", "gold", "more_labels")
-
-#: Question, severity rule and page of the answers after the first.
-_ASKED = {
-    "noise": ("How noisy is the agreed subset?", "noise", "noise"),
-    "annotators": ("Which annotators are biased, and how?", "weak_annotators", "gold_labels"),
-    "gold": ("How sure are the gold labels?", "gold_error", "gold_labels"),
-    "more_labels": ("Would more labels help?", "uncertain_items", "gold_labels"),
 }
 
 
@@ -110,7 +98,7 @@ def _noise(
 ) -> Answer:
     from analytics.noise import noise_from_annotations
 
-    q = _ASKED["noise"][0]
+    q = ASKED["noise"][0]
     if result is None:
         result = noise_from_annotations(ann, confidence, annotators=annotators)
     gamma = result.gamma if result.ok else np.nan
@@ -130,7 +118,7 @@ def _fits(ann: Annotations, fit_options: Mapping[str, Any]) -> list:
 def _annotators(ann: Annotations, fits: list) -> tuple[Answer, list[tuple[Any, float]]]:
     from analytics.dawid_skene import annotator_table
 
-    q = _ASKED["annotators"][0]
+    q = ASKED["annotators"][0]
     tables = [annotator_table(r) for r in fits]
     spam = pd.concat([t["spammer score"] for t in tables], axis=1).mean(axis=1)
     weak = spam[spam >= CHANCE_SPAMMER_SCORE].sort_values(ascending=False)
@@ -194,7 +182,7 @@ def _observed(ann: Annotations, annotator: Any, category: Any) -> str:
 def _certainty(
     ann: Annotations, fits: list, gold: Any = None
 ) -> tuple[Answer, Answer, tuple[list, bool]]:
-    q_gold, q_more = _ASKED["gold"][0], _ASKED["more_labels"][0]
+    q_gold, q_more = ASKED["gold"][0], ASKED["more_labels"][0]
     if ann.is_multilabel:
         p = np.column_stack([r.posteriors.iloc[:, -1].to_numpy() for r in fits])
         # a label set is wrong when any of its yes/no decisions is: 1 - prod_c max(p, 1-p)
@@ -317,6 +305,11 @@ def _certainty(
         )
     else:
         sentence = f"Hardly: every item's label is at least {SURE:.0%} sure."
+    if not ann.is_multilabel and not is_lazy(ann):
+        sentence += (
+            " These are Dawid-Skene's posteriors, as in answer 4; the Gold labels page's "
+            "model (auto by default) can count other items as unsure."
+        )
     worse = gold_verdict.severity in (Severity.CAUTION, Severity.BAD)
     if measured is not None and measured[0] > share and worse:
         # gold finds more wrong labels than the unsure items could hold: not "good"
@@ -505,7 +498,7 @@ def overview(
     given, fits = fits, []
     weak, unsure, nobody_left = [], [], False
     if scale is not None:  # categories to compare are missing: nothing is computed
-        answers.update(_undefined(("noise", *_MODEL_ANSWERS), scale[0].upper() + scale[1:] + "."))
+        answers.update(_undefined(("noise", *MODEL_ANSWERS), scale[0].upper() + scale[1:] + "."))
     else:
         answers["noise"] = _noise(ann, confidence, annotators, noise)
         try:
@@ -514,7 +507,7 @@ def overview(
         except AnnotationDataError as exc:
             fits = []
             answers.update(
-                _undefined(_MODEL_ANSWERS, f"The annotator model could not be fitted: {exc}")
+                _undefined(MODEL_ANSWERS, f"The annotator model could not be fitted: {exc}")
             )
         else:  # gold labels that do not fit the data are the caller's error, said as such
             answers["gold"], answers["more_labels"], (unsure, nobody_left) = _certainty(
@@ -541,6 +534,6 @@ def _undefined(keys: Sequence[str], sentence: str) -> dict[str, Answer]:
     """The answers ``keys``, each undefined with ``sentence`` as its reason."""
     out = {}
     for key in keys:
-        question, rule, page = _ASKED[key]
+        question, rule, page = ASKED[key]
         out[key] = _answer(key, question, sentence, "n/a", judge(rule, np.nan, sentence), page)
     return out

@@ -8,7 +8,18 @@ import pandas as pd
 
 from analytics.overview.severity import Severity, Verdict
 
-__all__ = ["Answer", "Overview", "Recommendation"]
+__all__ = ["ASKED", "MODEL_ANSWERS", "Answer", "Overview", "Recommendation"]
+
+#: The answers the annotator model gives.
+MODEL_ANSWERS = ("annotators", "gold", "more_labels")
+
+#: Question, severity rule and page of the answers after the first.
+ASKED = {
+    "noise": ("How noisy is the agreed subset?", "noise", "noise"),
+    "annotators": ("Which annotators are biased, and how?", "weak_annotators", "gold_labels"),
+    "gold": ("How sure are the gold labels?", "gold_error", "gold_labels"),
+    "more_labels": ("Would more labels help?", "uncertain_items", "gold_labels"),
+}
 
 
 @dataclass(frozen=True)

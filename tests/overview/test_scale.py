@@ -59,3 +59,13 @@ def test_codes_and_few_declared_values_are_still_compared_as_categories():
     few = Annotations.from_frame(frame, kind="numeric")  # a declared 1-5 scale
     assert few.kind.value == "numeric" and scale_reason(few) is None
     assert overview(few).answers[2].number != "n/a"
+
+
+def test_answer_five_names_its_model_as_answer_four_does():
+    """Answer 5 counted Dawid-Skene's unsure items while the Gold labels page counts its
+    own model's (auto): a review found 27.5% against 51.5% with nothing said."""
+    from analytics.data import load_sample
+
+    text = overview(load_sample("ratings_ordinal")).answers[4].sentence
+    assert "These are Dawid-Skene's posteriors, as in answer 4" in text
+    assert "Dawid-Skene's posteriors" not in overview(scores(4.0)).answers[4].sentence
