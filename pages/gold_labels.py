@@ -47,7 +47,7 @@ from analytics.models import (
     disagreements,
     fit,
     gold_table,
-    plain_settings,
+    settings_table,
     split_notes,
     stack_parts,
 )
@@ -621,7 +621,4 @@ else:
         st.caption(how)
         if stacked:
             show_table(stack_parts(result), "auto's parts", key="gl_parts")
-    settings = plain_settings(result)
-    if isinstance(settings.get("seconds"), float):
-        settings["seconds"] = round(settings["seconds"], 3)
-    st.json(settings)
+    show_table(settings_table(result), "fit settings", key="gl_settings", index=False)

@@ -22,7 +22,7 @@ This family fits several behind one interface.
 - Figures and views: :func:`comparison_figure`, :func:`calibration_figure`,
   :func:`accuracy_intervals_figure`, :func:`disagreements` (items where models differ);
   for a page: :func:`applicable_models`, :func:`comparison_with_gold`,
-  :func:`split_notes`, :func:`plain_settings`, :func:`stack_parts` (a stack's models
+  :func:`split_notes`, :func:`plain_settings` (and :func:`settings_table`, the same to read), :func:`stack_parts` (a stack's models
   and their own fits).
 
 References
@@ -45,12 +45,14 @@ from analytics.models.evaluation import (
 )
 from analytics.models.figures import (
     ALARM_WORDS,
+    SETTING_MEANINGS,
     accuracy_intervals_figure,
     calibration_figure,
     comparison_figure,
     comparison_with_gold,
     disagreements,
     plain_settings,
+    settings_table,
     split_notes,
     stack_parts,
 )
@@ -65,6 +67,7 @@ from analytics.models.uncertainty import Uncertainty, bootstrap
 __all__ = [
     "ALARM_WORDS",
     "MODELS",
+    "SETTING_MEANINGS",
     "ModelResult",
     "Uncertainty",
     "accuracy_interval",
@@ -87,6 +90,7 @@ __all__ = [
     "n_parameters",
     "one_coin_confusion",
     "plain_settings",
+    "settings_table",
     "split_notes",
     "stack_parts",
     "stacking_weights",

@@ -27,12 +27,14 @@ from analytics.models.result import ModelResult
 
 __all__ = [
     "ALARM_WORDS",
+    "SETTING_MEANINGS",
     "accuracy_intervals_figure",
     "calibration_figure",
     "comparison_figure",
     "comparison_with_gold",
     "disagreements",
     "plain_settings",
+    "settings_table",
     "split_notes",
     "stack_parts",
 ]
@@ -371,6 +373,78 @@ def plain_settings(result: ModelResult) -> dict[str, object]:
         was.
     """
     return {str(k): _plain(v) for k, v in result.settings.items()}
+
+
+#: What each of the fits' settings means, for a reader of the table.
+SETTING_MEANINGS = {
+    "model": "the model fitted",
+    "max_iter": "most EM iterations",
+    "tol": "EM stops when an iteration changes the objective by less (relative)",
+    "param_tol": "EM also stops when no parameter moves by more (None: not used)",
+    "smoothing": "pseudo-count added to every count (a flat prior)",
+    "prior": "Dirichlet pseudo-counts on the confusion matrices (None: smoothing only)",
+    "init": "where EM starts ('best': several starts, the most likely kept)",
+    "seed": "seed of the random starts",
+    "initial_error": "the error rate a start assumes (None: from the votes)",
+    "finish": "the last step ('e_step': posteriors from the final parameters)",
+    "method": "how MACE is fitted",
+    "prevalence": "how the category shares are set",
+    "n_fixed_point": "most steps of the population update per iteration",
+    "n_gold": "items whose known gold label was clamped in the fit",
+    "weights": "auto's weight for each model (by held-out likelihood)",
+    "comparison": "the models compared (the Models compared table)",
+    "seconds": "time the fit took",
+}
+
+
+def settings_table(result: ModelResult) -> pd.DataFrame:
+    """A fit's settings as a table to read: one row per setting, with what it means.
+
+    Parameters
+    ----------
+    result : ModelResult or DawidSkeneResult
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``setting`` (the key of ``result.settings``), ``value`` (text: numbers to
+        four significant digits, seconds to the millisecond, a mapping of numbers as ``name value`` pairs from the
+        largest, a table by its size) and ``meaning`` (:data:`SETTING_MEANINGS`; empty for
+        a setting not listed there).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> fitted = SimpleNamespace(settings={"n_gold": 0, "weights": {"a": 0.2, "b": 0.8}})
+    >>> settings_table(fitted)["value"].tolist()
+    ['0', 'b 0.800, a 0.200']
+    """
+    rows = [
+        (
+            key,
+            f"{value:.3f}" if key == "seconds" and isinstance(value, float) else _readable(value),
+            SETTING_MEANINGS.get(key, ""),
+        )
+        for key, value in plain_settings(result).items()
+    ]
+    return pd.DataFrame(rows, columns=["setting", "value", "meaning"])
+
+
+def _readable(value: object) -> str:
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, dict):
+        pairs = list(value.items())
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for _, v in pairs):
+            pairs.sort(key=lambda kv: -kv[1])
+        return ", ".join(
+            f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {_readable(v)}" for k, v in pairs
+        )
+    if isinstance(value, list):
+        return ", ".join(_readable(v) for v in value)
+    return str(value)
 
 
 def stack_parts(result: ModelResult) -> pd.DataFrame:

@@ -124,6 +124,26 @@ def test_split_notes_and_plain_settings():
     assert ds["model"] == "dawid_skene" and isinstance(ds["seconds"], float)
 
 
+def test_settings_table_reads_every_setting_with_its_meaning():
+    """Fit details had shown a JSON dump ('"n_gold": 0', weights to six decimals)."""
+    from analytics.models import SETTING_MEANINGS, settings_table
+
+    ann, _ = public("welinder_bluebirds")
+    for model in ("auto", "dawid_skene", "one_coin", "mace", "glad", "hierarchical", "majority"):
+        result = fit(ann, model)
+        table = settings_table(result)
+        assert table["setting"].tolist() == [str(k) for k in result.settings]
+        assert table["value"].map(type).eq(str).all()
+        # every setting a model of the family writes is explained
+        assert set(table["setting"]) <= set(SETTING_MEANINGS), model
+        assert (table["meaning"] != "").all()
+    weights = settings_table(fit(ann)).set_index("setting")["value"]["weights"]
+    shares = [float(part.split()[-1]) for part in weights.split(", ")]
+    assert shares == sorted(shares, reverse=True) and all(
+        len(p.split(".")[-1]) == 3 for p in weights.split(", ")
+    )
+
+
 def test_calibration_figure_draws_the_models_asked_and_lists_the_rest():
     ann, gold = public("welinder_bluebirds")
     tables = {m: calibration(fit(ann, m), gold) for m in ("majority", "dawid_skene", "mace")}
