@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from analytics._core.errors import AnnotationDataError, show_text
-from analytics.data import Annotations
+from analytics._core.ids import name_order, name_ranks
+from analytics.data import Annotations, LabelKind
 
 __all__ = ["ModelView", "annotator_codes", "judged_pairs", "model_arrays", "model_view"]
 
@@ -217,3 +218,40 @@ def judged_pairs(ann: Annotations) -> np.ndarray:
     """
     keys = np.sort(ann.item_codes.astype(np.int64) * ann.n_annotators + ann.annotator_codes)
     return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+
+
+def in_name_order(ann: Annotations) -> Annotations:
+    """The same single-label judgements, numbered and ordered by name, not by the file.
+
+    Items and annotators are coded by the sorted order of their names, nominal categories
+    too (a declared order, ordinal or numeric, is kept), and the rows sorted by item,
+    annotator and label: random draws made over codes or rows (a replay's start, its
+    random strategy) then follow the data, so the same judgements in another row order
+    give the same replay.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"item": ["b", "a", "b"], "annotator": ["y", "x", "x"],
+    ...                       "label": ["n", "p", "p"]})
+    >>> canon = in_name_order(Annotations.from_frame(frame))
+    >>> list(canon.items), canon.item_codes.tolist(), list(canon.categories)
+    (['a', 'b'], [0, 1, 1], ['n', 'p'])
+    """
+    item_rank, ann_rank = name_ranks(ann.items), name_ranks(ann.annotators)
+    label_rank, categories = np.arange(ann.n_categories), ann.categories
+    if ann.kind is LabelKind.NOMINAL:
+        label_rank, categories = name_ranks(categories), categories[name_order(categories)]
+    items = item_rank[ann.item_codes]
+    anns = ann_rank[ann.annotator_codes]
+    labels = label_rank[ann.label_codes]
+    rows = np.lexsort((labels, anns, items))
+    return Annotations(
+        items[rows],
+        anns[rows],
+        labels[rows],
+        ann.items[name_order(ann.items)],
+        ann.annotators[name_order(ann.annotators)],
+        categories,
+        kind=ann.kind,
+        name=ann.name,
+    )

@@ -28,7 +28,7 @@ from analytics.data import Annotations
 from analytics.dawid_skene import category_codes, fit, gold_series
 from analytics.next_labels.batch import STRATEGIES, Planner
 from analytics.next_labels.gain import information
-from analytics.next_labels.parameters import model_view
+from analytics.next_labels.parameters import in_name_order, model_view
 from analytics.next_labels.scoring_variants import (
     contaminated,
     crowd_for_unseen,
@@ -315,7 +315,7 @@ def replay(
             hint="Replay data where items were judged several times"
             + (", or lower start." if start > 1 else "."),
         )
-    fitter = fit if fitter is None else fitter
+    fitter, ann = fit if fitter is None else fitter, in_name_order(ann)  # draws by name
     rng = np.random.default_rng(seed)
     truth = _truth(ann, gold, fitter)
     scored = truth >= 0

