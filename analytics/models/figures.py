@@ -385,9 +385,9 @@ SETTING_MEANINGS = {
     "prior": "Dirichlet pseudo-counts on the confusion matrices (None: smoothing only)",
     "init": "where EM starts ('best': several starts, the most likely kept)",
     "seed": "seed of the random starts",
-    "initial_error": "the error rate a start assumes (None: from the votes)",
+    "initial_error": "confusion counts known before the fit, used in its first M-step",
     "finish": "the last step ('e_step': posteriors from the final parameters)",
-    "method": "how MACE is fitted",
+    "method": "MACE's fit: 'em' (MAP-EM) or 'vb' (variational Bayes)",
     "prevalence": "how the category shares are set",
     "n_fixed_point": "most steps of the population update per iteration",
     "n_gold": "items whose known gold label was clamped in the fit",
@@ -408,9 +408,9 @@ def settings_table(result: ModelResult) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``setting`` (the key of ``result.settings``), ``value`` (text: numbers to
-        four significant digits, seconds to the millisecond, a mapping of numbers as ``name value`` pairs from the
-        largest, a table by its size) and ``meaning`` (:data:`SETTING_MEANINGS`; empty for
-        a setting not listed there).
+        four significant digits, seconds to the millisecond, a mapping of numbers as
+        ``name value`` pairs from the largest, a table by its size) and ``meaning``
+        (:data:`SETTING_MEANINGS`; empty for a setting not listed there).
 
     Examples
     --------
@@ -422,7 +422,7 @@ def settings_table(result: ModelResult) -> pd.DataFrame:
     rows = [
         (
             key,
-            f"{value:.3f}" if key == "seconds" and isinstance(value, float) else _readable(value),
+            _readable(value, "{:.3f}" if key == "seconds" else "{:.4g}"),
             SETTING_MEANINGS.get(key, ""),
         )
         for key, value in plain_settings(result).items()
@@ -430,20 +430,18 @@ def settings_table(result: ModelResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["setting", "value", "meaning"])
 
 
-def _readable(value: object) -> str:
-    if isinstance(value, bool) or value is None:
-        return str(value)
+def _readable(value: object, number: str = "{:.4g}") -> str:
+    """A plain setting as text: floats in ``number``'s format, a mapping of numbers
+    (auto's weights) as ``name value`` pairs from the largest, to three decimals."""
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return number.format(value)
     if isinstance(value, dict):
         pairs = list(value.items())
-        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for _, v in pairs):
+        if all(isinstance(v, float) for _, v in pairs):
             pairs.sort(key=lambda kv: -kv[1])
-        return ", ".join(
-            f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {_readable(v)}" for k, v in pairs
-        )
+        return ", ".join(f"{k} {_readable(v, '{:.3f}')}" for k, v in pairs)
     if isinstance(value, list):
-        return ", ".join(_readable(v) for v in value)
+        return ", ".join(_readable(v, number) for v in value)
     return str(value)
 
 
