@@ -258,9 +258,9 @@ def plan(
     # every draw in the order of the names, not of the codes (first seen in the file): the
     # same data in another row order give the same plan
     a, k = name_order(names), name_order(result.posteriors.columns)
-    theta, pi, weights = theta[a][:, k][:, :, k], pi[k], weights[a]
-    q = q[name_order(result.posteriors.index)][:, k]
-    counts = None if counts is None else counts[a][:, k][:, :, k]
+    theta, pi, weights = theta[np.ix_(a, k, k)], pi[k], weights[a]
+    q = q[np.ix_(name_order(result.posteriors.index), k)]
+    counts = None if counts is None else counts[np.ix_(a, k, k)]
     rng = np.random.default_rng(seed)
     ks = np.arange(0 if current else 1, max_k + 1)
     acc = np.empty((n_draws, len(ks)))
