@@ -47,6 +47,7 @@ __all__ = [
     "best_calibrated",
     "bootstrap_accuracy",
     "calibration",
+    "check_scoring_gold",
     "expected_calibration_error",
     "gold_table",
     "tie_split_credit",
@@ -108,14 +109,38 @@ def _gold_codes(items: pd.Index, categories: pd.Index, gold: Any, where: str) ->
     return pd.Series(codes, index=items[rows], name="gold code")
 
 
-def _not_categories(name: str, g: pd.Series) -> list[str]:
-    """The note for gold labels that are not categories (code -1), as gold_accuracy says it."""
+def check_scoring_gold(ann: Annotations, gold: Any) -> tuple[pd.Series | None, list[str]]:
+    """Gold labels checked for scoring, before any fit, and what the check noticed.
+
+    Scoring is less strict than clamping (:func:`~analytics.models.result.check_gold`): a
+    gold label that is no annotator's category (an expert's "other") is kept, and scored
+    as wrong by :func:`gold_table`, since no model can give it. Refused as there: items not
+    in the data, repeated items, or no gold label among the categories.
+
+    Returns
+    -------
+    gold : pandas.Series or None
+        Item -> label as given (:func:`~analytics.dawid_skene.gold_series`); None for None.
+    notes : list of str
+        How many gold labels are not among the categories, when some are.
+    """
+    g = gold_series(gold)
+    if g is None:
+        return None, []
+    codes = _gold_codes(ann.items, ann.categories, g, "the data set")
+    return g, _not_categories(codes)
+
+
+def _not_categories(g: pd.Series, name: str = "") -> list[str]:
+    """The note for gold labels that are not categories (code -1), as gold_accuracy says it;
+    ``name`` (a model's) starts it when given."""
     n = int((g.to_numpy() < 0).sum())
     if not n:
         return []
     return [
-        f"{name}: {format_count(n, 'gold label')} {'is' if n == 1 else 'are'} not among the "
-        "categories, so no model can give it: counted as wrong."
+        f"{name + ': ' if name else ''}{format_count(n, 'gold label')} "
+        f"{'is' if n == 1 else 'are'} not among the categories, so no model can give it: "
+        "counted as wrong."
     ]
 
 
@@ -246,7 +271,7 @@ def gold_table(
                 f"{name}: every gold item was clamped to its gold label in the fit, so none "
                 "is left to score it on (fit without gold=, or clamp only some items)."
             )
-        notes += _not_categories(name, g)
+        notes += _not_categories(g, name)
         post = result.posteriors.loc[g.index].to_numpy()
         correct = tie_split_credit(post, g.to_numpy())
         acc, low, high = map(float, accuracy_interval(correct.sum(), len(correct)))

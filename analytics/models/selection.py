@@ -25,10 +25,10 @@ import pandas as pd
 from analytics._core.errors import AnnotationDataError, require
 from analytics._core.validation import check_whole
 from analytics.data import Annotations
-from analytics.models.evaluation import gold_table
+from analytics.models.evaluation import check_scoring_gold, gold_table
 from analytics.models.heldout import FoldScore
 from analytics.models.registry import MODELS, applicable_models, check_model, fit_model
-from analytics.models.result import check_gold, code
+from analytics.models.result import code
 
 __all__ = ["choose", "compare", "n_parameters", "quick"]
 
@@ -103,7 +103,8 @@ def compare(
         ``gold_items``. Sorted by ``heldout_ll``, best first. ``attrs``: ``n_heldout``,
         ``folds``, ``labels`` (items x models, each full fit's category codes) and
         ``item_scores`` (model -> the log predictive probability of every held-out item's
-        judgements, the same items in the same order for every model).
+        judgements, the same items in the same order for every model) and ``notes`` (what
+        the gold check noticed: gold labels no annotator used, scored as wrong).
 
     Raises
     ------
@@ -137,7 +138,7 @@ def compare(
     coded = code(ann)
     if names is None:  # all that apply: GLAD needs two annotators and two categories
         names = list(applicable_models(coded.ann))
-    gold_s = check_gold(coded.ann, gold)
+    gold_s, notes = check_scoring_gold(coded.ann, gold)  # an unused gold category: wrong
     cv = FoldScore(coded, folds, seed)
     total, done = len(names) * (folds + 1), [0]
 
@@ -184,6 +185,7 @@ def compare(
         ],
     )
     table.attrs["n_heldout"] = cv.n_held
+    table.attrs["notes"] = tuple(notes)
     table.attrs["folds"] = folds
     table.attrs["labels"] = pd.DataFrame(labels, index=coded.ann.items)
     table.attrs["item_scores"] = per_item

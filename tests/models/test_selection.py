@@ -162,6 +162,27 @@ def test_auto_refuses_settings_and_bad_input():
         compare(ann, ["majority"], gold={ann.items[0]: "no such sense"})
 
 
+def test_compare_scores_a_gold_category_no_annotator_used_as_wrong():
+    """An expert's category no annotator used cannot be clamped to, but it can be scored:
+    compare counted it refused (as fit(gold=) must), where gold_table counts it wrong."""
+    ann, gold = public("snow_temp")
+    gold = gold.iloc[:40].copy()
+    other = gold.index[0]
+    gold[other] = "an expert's own category"
+    table = compare(ann, ["majority", "one_coin"], gold=gold)
+    plain = compare(ann, ["majority", "one_coin"], gold=gold.drop(other))
+    assert (table["gold_items"] == 40).all()
+    # the one item is scored wrong: as many right answers over 40 items as over the other 39
+    right = table["accuracy"] * 40
+    np.testing.assert_allclose(right, plain.loc[table.index, "accuracy"] * 39, atol=1e-9)
+    assert table.attrs["notes"] == (
+        "1 gold label is not among the categories, so no model can give it: counted as wrong.",
+    )
+    assert plain.attrs["notes"] == ()
+    with pytest.raises(AnnotationDataError, match="not among the categories"):
+        fit(ann, "majority", gold=gold)  # clamping still refuses it
+
+
 def test_auto_with_single_judgements_falls_back_to_majority():
     frame = pd.DataFrame(
         {"item": ["i1", "i2", "i3"], "annotator": ["a", "b", "a"], "label": [1, 2, 1]}
