@@ -220,6 +220,40 @@ def judged_pairs(ann: Annotations) -> np.ndarray:
     return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
 
 
+def view_in_name_order(view: ModelView, ann: Annotations) -> tuple[ModelView, np.ndarray]:
+    """The fitted model with items and annotators in their names' sorted order, and the
+    judged pairs (:func:`judged_pairs`) numbered the same way.
+
+    A batch's random draws (the ``random`` strategy's order, a random annotator) and its
+    ties (equal gains or confidences: the lower code goes first) then follow the names,
+    so the same judgements in another row order plan the same batch.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"item": ["b", "a"], "annotator": ["y", "x"], "label": [0, 1]})
+    >>> ann = Annotations.from_frame(frame)
+    >>> view = ModelView(np.eye(2), np.stack([np.eye(2)] * 2), np.full(2, 0.5),
+    ...                  ann.items, ann.annotators, ann.categories)
+    >>> named, judged = view_in_name_order(view, ann)
+    >>> list(named.items), named.posteriors[:, 0].tolist(), judged.tolist()
+    (['a', 'b'], [0.0, 1.0], [0, 3])
+    """
+    items, anns = name_order(view.items), name_order(view.annotators)
+    item_rank, ann_rank = name_ranks(view.items), name_ranks(view.annotators)
+    named = ModelView(
+        view.posteriors[items],
+        view.confusion[anns],
+        view.prevalence,
+        view.items[items],
+        view.annotators[anns],
+        view.categories,
+    )
+    keys = np.sort(
+        item_rank[ann.item_codes] * np.int64(ann.n_annotators) + ann_rank[ann.annotator_codes]
+    )
+    return named, keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+
+
 def in_name_order(ann: Annotations) -> Annotations:
     """The same single-label judgements, numbered and ordered by name, not by the file.
 

@@ -13,7 +13,7 @@ from analytics._core.validation import check_whole
 from analytics.data import Annotations
 from analytics.next_labels.batch import MAX_BRANCHES, STRATEGIES, Planner
 from analytics.next_labels.gain import pool_gains
-from analytics.next_labels.parameters import annotator_codes, judged_pairs, model_view
+from analytics.next_labels.parameters import annotator_codes, model_view, view_in_name_order
 from analytics.next_labels.pruning import best_available, mean_bounds
 from analytics.next_labels.shortfall import excluded_counts, shortfall_note
 
@@ -160,7 +160,8 @@ def next_batch(
     >>> list(next_batch(fit(ann), ann, 5).columns)
     ['item', 'current_confidence', 'expected_gain', 'expected_confidence']
     """
-    view = model_view(result, ann)
+    # items and annotators numbered by name: draws and ties do not follow the row order
+    view, judged = view_in_name_order(model_view(result, ann), ann)
     check_batch_settings(budget, per_item_cap, stop_at, strategy, len(view.categories))
     seed = check_whole(seed, "seed", 0)  # not numpy's "expected non-negative integer"
     n_ann = len(view.annotators)
@@ -178,7 +179,6 @@ def next_batch(
                 hint="Pass annotators=[...] (who may judge), or leave per_annotator_cap out.",
             )
     pool = np.arange(n_ann) if not assign else np.unique(annotator_codes(view, annotators))
-    judged = judged_pairs(ann)
     bounds = np.searchsorted(judged // n_ann, np.arange(ann.n_items + 1))
     in_pool = np.zeros(n_ann, bool)
     in_pool[pool] = True

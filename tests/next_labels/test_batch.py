@@ -326,3 +326,32 @@ def test_named_annotators_at_their_cap_never_crash_a_random_or_uncertainty_batch
         per_annotator_cap=cap, stop_at=1.0,
     )  # fmt: skip
     assert batch["annotator"].tolist() == ["c"] * (3 if cap is None else cap)
+
+
+@pytest.mark.parametrize(
+    ("strategy", "assign"),
+    [("random", False), ("random", True), ("uncertainty", True), ("gain", False), ("gain", True)],
+)
+def test_the_same_judgements_in_another_row_order_plan_the_same_batch(strategy, assign):
+    """Items and annotators are numbered by name before the batch is planned: the random
+    strategy's order, its random annotators and the ties of equal scores (lower code
+    first) had followed the file's first-seen order, so a shuffled copy of the file got
+    another batch."""
+    ann = small_data(seed=5, n_items=60)
+    frame = pd.DataFrame(
+        {
+            "item": ann.items[ann.item_codes],
+            "annotator": ann.annotators[ann.annotator_codes],
+            "label": ann.categories[ann.label_codes],
+        }
+    )
+    shuffled = Annotations.from_frame(frame.sample(frac=1, random_state=7))
+    assert list(shuffled.items) != list(ann.items)
+    assert list(shuffled.annotators) != list(ann.annotators)
+    names = list(ann.annotators) if assign else None
+    a, b = (
+        next_batch(fit(x), x, 25, annotators=names, strategy=strategy, seed=2)
+        for x in (ann, shuffled)
+    )
+    pd.testing.assert_frame_equal(a, b, atol=1e-9)
+    assert a.attrs["excluded"] == b.attrs["excluded"]
