@@ -87,3 +87,16 @@ def random_data(seed: int, n_i=25, n_u=4, n_c=4, p=0.35, p_missing=0.0):
     x = rng.random((n_i, n_u, n_c)) < p
     judged = rng.random((n_i, n_u)) >= p_missing
     return x, judged
+
+
+def shuffled_rows(ann: Annotations, seed: int) -> Annotations:
+    """The same single-label judgements with the rows shuffled: other first-seen codes for
+    items, annotators and categories, for tests that a result does not follow row order."""
+    frame = pd.DataFrame(
+        {
+            "item": ann.items[ann.item_codes],
+            "annotator": ann.annotators[ann.annotator_codes],
+            "label": ann.categories[ann.label_codes],
+        }
+    )
+    return Annotations.from_frame(frame.sample(frac=1, random_state=seed))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from analytics import AnnotationDataError, Annotations
 from analytics.dawid_skene import fit
 from analytics.next_labels import BATCH_COLUMNS, expected_gain, next_batch
+from tests.helpers.builders import shuffled_rows
 from tests.next_labels.test_gain import entropy_loop, small_data
 
 
@@ -338,14 +339,7 @@ def test_the_same_judgements_in_another_row_order_plan_the_same_batch(strategy, 
     first) had followed the file's first-seen order, so a shuffled copy of the file got
     another batch."""
     ann = small_data(seed=5, n_items=60)
-    frame = pd.DataFrame(
-        {
-            "item": ann.items[ann.item_codes],
-            "annotator": ann.annotators[ann.annotator_codes],
-            "label": ann.categories[ann.label_codes],
-        }
-    )
-    shuffled = Annotations.from_frame(frame.sample(frac=1, random_state=7))
+    shuffled = shuffled_rows(ann, seed=7)
     assert list(shuffled.items) != list(ann.items)
     assert list(shuffled.annotators) != list(ann.annotators)
     names = list(ann.annotators) if assign else None

@@ -18,6 +18,7 @@ from analytics.next_labels.replay import (
     gain_over_draws,
     tempered,
 )
+from tests.helpers.builders import shuffled_rows
 
 
 def mixed_crowd(n_items: int = 120, seed: int = 0) -> tuple[Annotations, pd.Series]:
@@ -104,14 +105,7 @@ def test_the_same_judgements_in_another_row_order_replay_the_same(crowd):
     """The start and the random choices are drawn by name, not in the file's order (the
     start had been drawn over rows, so shuffling them changed every curve)."""
     ann, gold = crowd
-    frame = pd.DataFrame(
-        {
-            "item": ann.items[ann.item_codes],
-            "annotator": ann.annotators[ann.annotator_codes],
-            "label": ann.categories[ann.label_codes],
-        }
-    )
-    shuffled = Annotations.from_frame(frame.sample(frac=1, random_state=3))
+    shuffled = shuffled_rows(ann, seed=3)
     assert list(shuffled.items) != list(ann.items)
     for gold_given in (gold, None):
         a, b = (
