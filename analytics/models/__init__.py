@@ -21,7 +21,8 @@ This family fits several behind one interface.
   intervals for annotator accuracy, confusion entries, prevalence; label change rates).
 - Figures and views: :func:`comparison_figure`, :func:`calibration_figure`,
   :func:`accuracy_intervals_figure`, :func:`disagreements` (items where models differ);
-  for a page: :func:`applicable_models`, :func:`comparison_with_gold`,
+  for a page: :func:`applicable_models`, :func:`refuse_scale` (numbers on a scale have
+  no categories to model), :func:`comparison_with_gold`,
   :func:`split_notes`, :func:`plain_settings` (and :func:`settings_table`, the same to read), :func:`stack_parts` (a stack's models
   and their own fits).
 
@@ -58,7 +59,7 @@ from analytics.models.figures import (
 )
 from analytics.models.fitting import fit
 from analytics.models.registry import MODELS, applicable_models
-from analytics.models.result import ModelResult
+from analytics.models.result import ModelResult, refuse_scale
 from analytics.models.selection import choose, compare, n_parameters
 from analytics.models.simple import one_coin_confusion
 from analytics.models.stacking import stacking_weights
@@ -90,6 +91,7 @@ __all__ = [
     "n_parameters",
     "one_coin_confusion",
     "plain_settings",
+    "refuse_scale",
     "settings_table",
     "split_notes",
     "stack_parts",

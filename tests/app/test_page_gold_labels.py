@@ -570,3 +570,15 @@ def test_a_handful_of_right_gold_items_does_not_read_good():
     assert "Against the 5 items with known gold labels, 0.0%" in said
     assert "too few to call it good" in said
     assert not any("known gold labels" in s.value for s in at.success)
+
+
+def test_numbers_on_a_scale_are_refused_in_plain_words():
+    """Scores of many values: the page says why the models do not apply and what to do,
+    at once, where it had spent 35 s fitting every value as a category."""
+    from tests.helpers.builders import scores_on_a_scale
+    from tests.helpers.markup import shown
+
+    at = run(Annotations.from_frame(scores_on_a_scale()))
+    errors = [shown(e.value) for e in at.error]
+    assert any("numbers on a scale" in e and "Data page" in e for e in errors), errors
+    assert not at.get("plotly_chart")

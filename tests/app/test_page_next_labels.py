@@ -326,3 +326,16 @@ def test_gold_that_cannot_be_scored_leaves_the_curve_and_the_plan():
     assert any(t.get("name") == "now" for t in spec["data"])
     assert not any(t.get("name") == "now, against the true labels" for t in spec["data"])
     assert any("per item reach the target expected accuracy" in m.value for m in at.markdown)
+
+
+def test_numbers_on_a_scale_are_refused_in_plain_words():
+    """Scores of many values have no categories to plan judgements for: the page says so
+    at once, by the models' rule, where it had spent about 30 s planning over every value."""
+    from tests.helpers.builders import scores_on_a_scale
+    from tests.helpers.markup import shown
+
+    at = run_page("next_labels", Annotations.from_frame(scores_on_a_scale()), timeout=120)
+    assert not at.exception
+    errors = [shown(e.value) for e in at.error]
+    assert any("numbers on a scale" in e and "Data page" in e for e in errors), errors
+    assert not at.get("plotly_chart")

@@ -100,3 +100,17 @@ def shuffled_rows(ann: Annotations, seed: int) -> Annotations:
         }
     )
     return Annotations.from_frame(frame.sample(frac=1, random_state=seed))
+
+
+def scores_on_a_scale(n_items: int = 30) -> pd.DataFrame:
+    """Three raters scoring items on 0-100 in steps of 0.1: far more than 12 values."""
+    rng = np.random.default_rng(4)
+    truth = rng.uniform(20, 80, n_items)
+    return pd.DataFrame(
+        [
+            (f"i{i}", f"r{r}", round(float(truth[i] + rng.normal(0, 5)), 1))
+            for i in range(n_items)
+            for r in range(3)
+        ],
+        columns=["item", "annotator", "label"],
+    )
