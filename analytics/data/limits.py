@@ -112,9 +112,10 @@ def limit_error(
     AnnotationDataError
     """
     raise_it = (
-        "if the file is what you meant, raise the limit (in Python: "
-        f"load_annotations(..., limits=Limits({field}=...)); on the command line: "
-        f"--limit {field}=...)."
+        "if the file is what you meant, raise the limit where Concord runs as a library or "
+        "from the command line (the app reads every upload with the default limits): in "
+        f"Python load_annotations(..., limits=Limits({field}=...)), on the command line "
+        f"--limit {field}=...."
     )
     hint = f"{how} or {raise_it}" if how else raise_it[0].upper() + raise_it[1:]
     return AnnotationDataError(problem, source=source, sheet=sheet, rows=rows, hint=hint)

@@ -337,3 +337,13 @@ def test_parquet_cells_and_inflated_size_come_from_the_footer():
     with pytest.raises(AnnotationDataError, match=r"max_decompressed_bytes=10\b"):
         read_table(data, limits=Limits(max_decompressed_bytes=10))
     assert read_table(data, limits=Limits(max_cells=150))[0].shape == (50, 3)
+
+
+def test_a_limit_error_says_where_the_limit_can_be_raised():
+    """The app has no control for the limits: its users read that the app uses the
+    defaults and where they can be raised, not only a Python call."""
+    with pytest.raises(AnnotationDataError) as info:
+        load_annotations(b"item,annotator,label\n1,a,x\n1,b,y\n", limits=Limits(max_cells=3))
+    hint = info.value.hint
+    assert "the app reads every upload with the default limits" in hint
+    assert "limits=Limits(max_cells=...)" in hint and "--limit max_cells=..." in hint
