@@ -217,7 +217,9 @@ if anonymous_annotators(ann):  # a count table: no model of each annotator appli
 
 c1, c2 = st.columns([2, 1])
 with c1:
-    choice = st.selectbox("Model", list(NAMES), format_func=NAMES.get, key="gl_model")
+    # only the models these data allow (GLAD needs two annotators and two categories)
+    offered = ["auto", *(m for m in NAMES if m in applicable_models(ann))]
+    choice = st.selectbox("Model", offered, format_func=NAMES.get, key="gl_model")
     ds_options = ds_settings(report_settings(ann))  # as chosen before, if the page was left
 with c2:
     gold, gold_key, gold_title = _gold_choice(ann)
