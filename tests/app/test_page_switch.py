@@ -1,0 +1,96 @@
+"""A page shows again the controls the user set when they come back to it.
+
+Streamlit 1.67 drops the state of every widget its page did not draw, so with
+``st.navigation`` a filter, a section or a budget went back to its default after a visit to
+another page. The pages keep their choices through ``ui.settings`` (``keep``/``recall``):
+choices that name things in the data (annotators, categories, items, documents) for that
+data set only, the others for any data, brought within what newly loaded data allow.
+"""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.helpers.paths import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def away_and_back(at: AppTest, page: str, via: str = "pages/overview.py") -> None:
+    """Open another page, then ``page`` again (Streamlit forgets the first page's widgets)."""
+    at.switch_page(via).run()
+    assert not at.exception, at.exception
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+
+
+def upload(at: AppTest, name: str, text: str) -> None:
+    """Load ``text`` as an uploaded file on the Data page."""
+    at.switch_page("pages/upload.py").run()
+    at.segmented_control(key="upload_mode").set_value("Upload a file").run()
+    at.file_uploader(key="upload_file").set_value((name, text.encode(), "text/csv")).run()
+    assert not at.exception, at.exception
+    assert at.session_state["concord_annotations"].name == name
+
+
+def test_agreement_filters_and_views_are_kept(app):
+    app.switch_page("pages/agreement.py").run()
+    app.multiselect(key="agr_annotators").set_value(["w00", "w01", "w02", "w03"])
+    app.multiselect(key="agr_categories").set_value(["question", "request"]).run()
+    app.radio(key="agr_cat_measure").set_value("alpha")
+    app.selectbox(key="agr_pair_coef").set_value("gwet_ac1")
+    app.segmented_control(key="agr_pair_order").set_value("as loaded").run()
+    app.selectbox(key="agr_ct_a").set_value("w02")
+    app.selectbox(key="agr_ct_b").set_value("w03").run()
+    assert not app.exception
+    away_and_back(app, "pages/agreement.py")
+    assert app.multiselect(key="agr_annotators").value == ["w00", "w01", "w02", "w03"]
+    assert app.multiselect(key="agr_categories").value == ["question", "request"]
+    assert app.radio(key="agr_cat_measure").value == "alpha"
+    assert app.selectbox(key="agr_pair_coef").value == "gwet_ac1"
+    assert app.segmented_control(key="agr_pair_order").value == "as loaded"
+    assert (app.selectbox(key="agr_ct_a").value, app.selectbox(key="agr_ct_b").value) == (
+        "w02",
+        "w03",
+    )
+    # the report below is the filtered one, not the whole data set's
+    assert "4 annotators" in " ".join(c.value for c in app.caption)
+    # other data, with some of the same names: the filters were these data's, not theirs
+    upload(app, "same_names.csv", SAME_NAMES)
+    app.switch_page("pages/agreement.py").run()
+    assert not app.exception, app.exception
+    assert app.multiselect(key="agr_annotators").value == []
+    assert app.multiselect(key="agr_categories").value == []
+    assert app.selectbox(key="agr_pair_coef").value == "gwet_ac1"  # any data: kept
+    assert "3 annotators" in " ".join(c.value for c in app.caption)
+
+
+SAME_NAMES = "item,annotator,label\n" + "".join(
+    f"i{i},{who},{('question', 'request')[(i + k) % 2 if k == 2 else i % 2]}\n"
+    for i in range(12)
+    for k, who in enumerate(("w00", "w01", "w02"))
+)
+
+
+def test_the_annotator_window_keeps_its_search_and_page(app):
+    app.switch_page("pages/upload.py").run()
+    app.selectbox(key="upload_sample").select("rte_snow2008").run()  # 164 annotators
+    app.switch_page("pages/agreement.py").run()
+    app.segmented_control(key="agr_interval_mode").set_value("Fast (analytic where one exists)")
+    app.run()
+    app.number_input(key="agr_pair_window_page_1").set_value(3).run()
+    assert not app.exception, app.exception
+    away_and_back(app, "pages/agreement.py")
+    assert app.number_input(key="agr_pair_window_page_1").value == 3
+    app.text_input(key="agr_pair_window_find").input("A1").run()
+    away_and_back(app, "pages/agreement.py")
+    assert app.text_input(key="agr_pair_window_find").value == "A1"
