@@ -94,3 +94,52 @@ def test_the_annotator_window_keeps_its_search_and_page(app):
     app.text_input(key="agr_pair_window_find").input("A1").run()
     away_and_back(app, "pages/agreement.py")
     assert app.text_input(key="agr_pair_window_find").value == "A1"
+
+
+def test_gold_labels_model_section_and_views_are_kept(app):
+    app.switch_page("pages/gold_labels.py").run()
+    app.selectbox(key="gl_model").set_value("mace").run()
+    app.segmented_control(key="gl_section").set_value("Annotators").run()
+    app.segmented_control(key="gl_pick").set_value("chosen").run()
+    app.multiselect(key="gl_chosen").set_value(["w01", "w05"])
+    app.slider(key="gl_n").set_value(4).run()
+    # another section drops these widgets too: they come back as set
+    app.segmented_control(key="gl_section").set_value("Item browser").run()
+    app.slider(key="gl_below").set_value(0.8)
+    app.selectbox(key="gl_order").set_value("item order").run()
+    item = app.selectbox(key="gl_item").options[1]
+    app.selectbox(key="gl_item").set_value(item).run()
+    assert not app.exception, app.exception
+    away_and_back(app, "pages/gold_labels.py")
+    assert app.selectbox(key="gl_model").value == "mace"
+    assert app.segmented_control(key="gl_section").value == "Item browser"
+    assert app.slider(key="gl_below").value == 0.8
+    assert app.selectbox(key="gl_order").value == "item order"
+    assert app.selectbox(key="gl_item").value == item
+    app.segmented_control(key="gl_section").set_value("Annotators").run()
+    assert app.segmented_control(key="gl_pick").value == "chosen"
+    assert app.multiselect(key="gl_chosen").value == ["w01", "w05"]
+    assert app.slider(key="gl_n").value == 4
+    app.segmented_control(key="gl_section").set_value("Model uncertainty").run()
+    app.select_slider(key="gl_nboot").set_value(20).run()
+    away_and_back(app, "pages/gold_labels.py", via="pages/noise.py")
+    assert app.select_slider(key="gl_nboot").value == 20
+
+
+ONE_ANNOTATOR = "item,annotator,label\n" + "".join(f"i{i},solo,{'ab'[i % 2]}\n" for i in range(8))
+
+
+def test_a_model_other_data_do_not_allow_gives_way_to_auto(app):
+    app.switch_page("pages/gold_labels.py").run()
+    app.selectbox(key="gl_model").set_value("glad").run()
+    app.segmented_control(key="gl_section").set_value("Fit details").run()
+    away_and_back(app, "pages/gold_labels.py")
+    assert app.selectbox(key="gl_model").value == "glad"
+    upload(app, "solo.csv", ONE_ANNOTATOR)  # GLAD needs two annotators
+    app.switch_page("pages/gold_labels.py").run()
+    assert not app.exception, app.exception
+    model = app.selectbox(key="gl_model")
+    assert model.value == "auto" and "glad" not in [o.split(" ")[0] for o in model.options]
+    assert "GLAD (ability and item difficulty)" not in model.options
+    # the section holds for any data: kept
+    assert app.segmented_control(key="gl_section").value == "Fit details"
