@@ -143,3 +143,38 @@ def test_a_model_other_data_do_not_allow_gives_way_to_auto(app):
     assert "GLAD (ability and item difficulty)" not in model.options
     # the section holds for any data: kept
     assert app.segmented_control(key="gl_section").value == "Fit details"
+
+
+SMALL = "item,annotator,label\n" + "".join(
+    f"i{i},{who},{'ab'[(i + k) % 2 if k == 2 else i % 2]}\n"
+    for i in range(12)
+    for k, who in enumerate(("x", "y", "z"))
+)
+
+
+def test_next_labels_settings_are_kept_and_the_budget_fits_smaller_data(app):
+    app.switch_page("pages/next_labels.py").run()
+    app.slider(key="nl_budget").set_value(1000)
+    app.selectbox(key="nl_strategy").set_value("uncertainty")
+    app.slider(key="nl_cap").set_value(3)
+    app.slider(key="nl_stop").set_value(0.9)
+    app.checkbox(key="nl_assign").check().run()
+    app.number_input(key="nl_per_annotator").set_value(4)
+    app.slider(key="nl_target_percent").set_value(97.5).run()
+    assert not app.exception, app.exception
+    away_and_back(app, "pages/next_labels.py")
+    assert app.slider(key="nl_budget").value == 1000
+    assert app.selectbox(key="nl_strategy").value == "uncertainty"
+    assert app.slider(key="nl_cap").value == 3
+    assert app.slider(key="nl_stop").value == 0.9
+    assert app.checkbox(key="nl_assign").value is True
+    assert app.number_input(key="nl_per_annotator").value == 4
+    assert app.slider(key="nl_target_percent").value == 97.5
+    upload(app, "small.csv", SMALL)  # 12 items: at most 60 judgements in a batch
+    app.switch_page("pages/next_labels.py").run()
+    assert not app.exception, app.exception
+    budget = app.slider(key="nl_budget")
+    assert (budget.max, budget.value) == (60, 60)  # brought within what the data allow
+    assert app.selectbox(key="nl_strategy").value == "uncertainty"  # any data: kept
+    batch = next(d.value for d in app.dataframe if "expected_gain" in d.value.columns)
+    assert len(batch) <= 60
