@@ -178,3 +178,32 @@ def test_next_labels_settings_are_kept_and_the_budget_fits_smaller_data(app):
     assert app.selectbox(key="nl_strategy").value == "uncertainty"  # any data: kept
     batch = next(d.value for d in app.dataframe if "expected_gain" in d.value.columns)
     assert len(batch) <= 60
+
+
+def test_the_noise_calculator_keeps_its_mode_questions_and_numbers(app):
+    app.switch_page("pages/noise.py").run()
+    app.segmented_control(key="noise_section").set_value(
+        "How many disagreements can we afford?"
+    ).run()
+    app.number_input(key="noise_rev_g").set_value(8.0).run()
+    app.segmented_control(key="noise_mode").set_value("By hand").run()
+    app.number_input(key="noise_n").set_value(500)
+    app.number_input(key="noise_d").set_value(40)
+    app.number_input(key="noise_p").set_value(0.3).run()
+    app.segmented_control(key="noise_section").set_value("Is system A really better than B?").run()
+    app.selectbox(key="noise_cd_bound").set_value("exact").run()
+    (r_key,) = [w.key for w in app.number_input if w.key.startswith("noise_cd_r_")]
+    app.number_input(key=r_key).set_value(7).run()
+    assert not app.exception, app.exception
+    away_and_back(app, "pages/noise.py")
+    assert app.segmented_control(key="noise_mode").value == "By hand"
+    assert app.number_input(key="noise_n").value == 500
+    assert app.number_input(key="noise_d").value == 40
+    assert app.number_input(key="noise_p").value == 0.3
+    assert app.segmented_control(key="noise_section").value == "Is system A really better than B?"
+    assert app.selectbox(key="noise_cd_bound").value == "exact"
+    assert app.number_input(key=r_key).value == 7  # typed for this start: kept for it
+    app.segmented_control(key="noise_section").set_value(
+        "How many disagreements can we afford?"
+    ).run()
+    assert app.number_input(key="noise_rev_g").value == 8.0
