@@ -207,3 +207,44 @@ def test_the_noise_calculator_keeps_its_mode_questions_and_numbers(app):
         "How many disagreements can we afford?"
     ).run()
     assert app.number_input(key="noise_rev_g").value == 8.0
+
+
+def test_the_spans_page_keeps_its_matching_and_views(app):
+    app.switch_page("pages/spans.py").run()
+    app.segmented_control(key="spans_match").set_value("overlap")
+    app.select_slider(key="spans_boot").set_value(200).run()
+    app.selectbox(key="spans_pair_label").set_value("LOC")
+    app.selectbox(key="spans_quorum").set_value(2).run()
+    (doc,) = [w for w in app.selectbox if w.key.startswith("spans_doc_")]
+    second = doc.options[1]
+    doc.set_value(doc.options[1]).run()
+    assert not app.exception, app.exception
+    away_and_back(app, "pages/spans.py")
+    assert app.segmented_control(key="spans_match").value == "overlap"
+    assert app.select_slider(key="spans_boot").value == 200
+    assert app.selectbox(key="spans_pair_label").value == "LOC"
+    assert app.selectbox(key="spans_quorum").value == 2
+    (doc,) = [w for w in app.selectbox if w.key.startswith("spans_doc_")]
+    assert doc.value == second.split(" · ")[0]
+
+
+NO_TEXTS = (
+    "item,annotator,start,end,label\n"
+    "d1,a,0,5,PER\nd1,b,0,5,PER\nd2,a,3,9,ORG\nd2,b,4,9,ORG\nd3,a,1,4,PER\nd3,b,1,4,ORG\n"
+)
+
+
+def test_token_matching_kept_for_span_data_without_texts_falls_back_to_exact(app):
+    app.switch_page("pages/spans.py").run()
+    app.segmented_control(key="spans_match").set_value("token")
+    app.selectbox(key="spans_pair_label").set_value("LOC").run()
+    away_and_back(app, "pages/spans.py")
+    assert app.segmented_control(key="spans_match").value == "token"
+    app.file_uploader(key="spans_upload").set_value(
+        ("plain.csv", NO_TEXTS.encode(), "text/csv")
+    ).run()
+    assert not app.exception, app.exception
+    match = app.segmented_control(key="spans_match")
+    assert match.options == ["exact", "overlap"] and match.value == "exact"
+    # LOC is not among these data's labels: the label choice starts over
+    assert app.selectbox(key="spans_pair_label").value == "all labels"
