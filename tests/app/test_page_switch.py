@@ -248,3 +248,17 @@ def test_token_matching_kept_for_span_data_without_texts_falls_back_to_exact(app
     assert match.options == ["exact", "overlap"] and match.value == "exact"
     # LOC is not among these data's labels: the label choice starts over
     assert app.selectbox(key="spans_pair_label").value == "all labels"
+
+
+def test_the_multilabel_page_keeps_its_bootstrap_settings_and_tie_filter(app):
+    app.switch_page("pages/upload.py").run()
+    app.selectbox(key="upload_sample").select("affect_multilabel").run()
+    app.switch_page("pages/multilabel.py").run()
+    app.select_slider(key="ml_n_boot").set_value(200)
+    app.select_slider(key="ml_confidence").set_value(0.9)
+    app.toggle(key="ml_gold_ties").set_value(True).run()
+    assert not app.exception, app.exception
+    away_and_back(app, "pages/multilabel.py")
+    assert app.select_slider(key="ml_n_boot").value == 200
+    assert app.select_slider(key="ml_confidence").value == 0.9
+    assert app.toggle(key="ml_gold_ties").value is True
