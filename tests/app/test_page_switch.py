@@ -9,9 +9,13 @@ data set only, the others for any data, brought within what newly loaded data al
 
 from __future__ import annotations
 
+import io
+
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.engines import load_annotations
 from tests.helpers.paths import ROOT
 
 APP = str(ROOT / "app.py")
@@ -262,3 +266,25 @@ def test_the_multilabel_page_keeps_its_bootstrap_settings_and_tie_filter(app):
     assert app.select_slider(key="ml_n_boot").value == 200
     assert app.select_slider(key="ml_confidence").value == 0.9
     assert app.toggle(key="ml_gold_ties").value is True
+
+
+def test_the_engine_views_keep_their_settings(tmp_path):
+    pytest.importorskip("duckdb")
+    path = tmp_path / "judgements.parquet"
+    pd.read_csv(io.StringIO(SMALL)).to_parquet(path)
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.session_state["concord_annotations"] = load_annotations(str(path), engine="duckdb")
+    at.run()
+    at.switch_page("pages/agreement.py").run()
+    at.select_slider(key="eng_agr_conf").set_value(0.9)
+    at.select_slider(key="eng_agr_boot").set_value(200).run()
+    at.switch_page("pages/gold_labels.py").run()
+    at.number_input(key="eng_ds_smoothing").set_value(0.5)
+    at.number_input(key="eng_ds_iter").set_value(50).run()
+    assert not at.exception, at.exception
+    away_and_back(at, "pages/agreement.py")
+    assert at.select_slider(key="eng_agr_conf").value == 0.9
+    assert at.select_slider(key="eng_agr_boot").value == 200
+    away_and_back(at, "pages/gold_labels.py")
+    assert at.number_input(key="eng_ds_smoothing").value == 0.5
+    assert at.number_input(key="eng_ds_iter").value == 50
