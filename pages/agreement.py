@@ -37,7 +37,18 @@ from analytics.overview import format_judged, judge
 from ui.crowd import annotator_picker, window
 from ui.engine import engine_page
 from ui.frame import via_the_frame
-from ui.settings import AGREEMENT_BOOTSTRAP, bootstrap_is_quick, remember, report_settings
+from ui.settings import (
+    AGREEMENT_BOOTSTRAP,
+    bootstrap_is_quick,
+    keep,
+    kept_toggle,
+    one_of,
+    recall,
+    recall_index,
+    remember,
+    report_settings,
+    some_of,
+)
 from ui.severity import show_verdict
 from ui.state import require_annotations
 from ui.text import md
@@ -114,14 +125,15 @@ def _order(fp: str, coef: str, _pw, how: str) -> list:
     return annotator_order(_pw, how)
 
 
-def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
-    """The pairwise tab: heatmap, tables and two annotators side by side."""
+def _show_pairs(fp: str, sub: Annotations, coef: str, data: str) -> None:
+    """The pairwise tab: heatmap, tables and two annotators side by side (``data``: the
+    loaded data set's fingerprint, which the annotators chosen here are kept for)."""
     pw = _pairwise(fp, sub, coef)
     order_by = (
         st.segmented_control(
             "Order",
             list(ORDERS),
-            default="clustered",
+            default=recall("agr_pair_order", "clustered", fit=one_of(ORDERS)),
             required=True,
             key="agr_pair_order",
             help="Clustered: annotators who agree with each other sit together (average "
@@ -129,8 +141,9 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
         )
         or "clustered"
     )
+    keep("agr_pair_order", order_by)
     ordered = _order(fp, coef, pw, order_by)
-    shown = window(ordered, key="agr_pair_window")
+    shown = window(ordered, key="agr_pair_window", scope=data)
     fig = pairwise_heatmap(pairwise_window(pw, shown))
     fig.update_layout(height=max(420, 18 * len(shown) + 160))
     show_figure(fig, f"pairwise {coef}", key="agr_pair_fig")
@@ -145,8 +158,20 @@ def _show_pairs(fp: str, sub: Annotations, coef: str) -> None:
     ia, ib = pw.most_shared()
     names = list(sub.annotators)
     ca, cb = st.columns(2)
-    a = ca.selectbox("Annotator (rows)", names, index=ia, key="agr_ct_a")
-    b = cb.selectbox("Annotator (columns)", names, index=ib, key="agr_ct_b")
+    a = ca.selectbox(
+        "Annotator (rows)",
+        names,
+        index=recall_index("agr_ct_a", names, ia, scope=data),
+        key="agr_ct_a",
+    )
+    b = cb.selectbox(
+        "Annotator (columns)",
+        names,
+        index=recall_index("agr_ct_b", names, ib, scope=data),
+        key="agr_ct_b",
+    )
+    keep("agr_ct_a", a, scope=data)
+    keep("agr_ct_b", b, scope=data)
     if a == b:
         st.info("Choose two different annotators.")
     else:
@@ -176,14 +201,16 @@ def _paradox_figure(fp: str, _ann: Annotations):
     return kappa_paradox_figure(_ann)
 
 
-def _lazy_on(ann: Annotations, label: str, key: str) -> bool:
-    """True at once for data up to LAZY_TABS_JUDGEMENTS; above, a toggle (off) decides."""
+def _lazy_on(ann: Annotations, label: str, key: str, data: str) -> bool:
+    """True at once for data up to LAZY_TABS_JUDGEMENTS; above, a toggle (off at first on
+    the loaded data set, whose fingerprint is ``data``) decides."""
     if ann.n_judgements <= LAZY_TABS_JUDGEMENTS:
         return True
-    return st.toggle(
+    return kept_toggle(
+        st,
         label,
-        value=False,
         key=key,
+        scope=data,
         help=f"Off at first on {ann.n_judgements:,} judgements so the page opens quickly; "
         "the result is kept once computed.",
     )
@@ -225,11 +252,15 @@ with st.container(border=True):
             ann.annotators,
             key="agr_annotators",
             help="Restrict the report to some annotators.",
+            # the filters name this data set's annotators and categories: kept for it alone
+            default=recall(
+                "agr_annotators", [], scope=ann.fingerprint, fit=some_of(ann.annotators)
+            ),
         )
     chosen_categories = mid.multiselect(
         "Categories (empty: all)",
         list(ann.categories),
-        default=[],
+        default=recall("agr_categories", [], scope=ann.fingerprint, fit=some_of(ann.categories)),
         key="agr_categories",
         help="Single-label data: judgements in other categories are left out. "
         "Multi-label data: sets are restricted to these categories.",
@@ -291,6 +322,8 @@ with st.container(border=True):
     )
 
 n_boot = AGREEMENT_BOOTSTRAP if (interval_mode or "").startswith("Bootstrap") else 0
+keep("agr_annotators", chosen_annotators, scope=ann.fingerprint)
+keep("agr_categories", chosen_categories, scope=ann.fingerprint)
 # the report and the Export page use exactly these choices (the filters below are the page's own)
 remember(ann, agreement_n_boot=n_boot, agreement_confidence=confidence, distance=distance)
 
@@ -464,17 +497,21 @@ with tab_cat:
         "Each category against all the others: do the annotators agree on *this* category? "
         "Low values point at categories whose guidelines need work."
     )
-    run_cat = st.toggle(
+    run_cat = kept_toggle(
+        st,
         "Compute per-category agreement",
         value=sub.n_items <= PER_CATEGORY_DEFAULT_LIMIT,
         key="agr_cat_on",
+        scope=ann.fingerprint,
     )
     if run_cat:
         with st.spinner("Per-category agreement..."):
             table = _per_category(fp, sub, confidence, n_boot)
+        measures = ["fleiss_kappa", "alpha", "percent_agreement", "specific_agreement"]
         measure = st.radio(
             "Measure",
-            ["fleiss_kappa", "alpha", "percent_agreement", "specific_agreement"],
+            measures,
+            index=recall_index("agr_cat_measure", measures),
             horizontal=True,
             key="agr_cat_measure",
             format_func=lambda m: {
@@ -488,6 +525,7 @@ with tab_cat:
             "judgement of an item says this category, how often another one does too. Neither "
             "is corrected for chance.",
         )
+        keep("agr_cat_measure", measure)
         show_figure(per_category_bars(table, measure), "agreement per category", key="agr_cat_fig")
         show_table(
             table,
@@ -508,20 +546,25 @@ with tab_cat:
 with tab_pairs:
     coef_options = ["percent_agreement"] if sub.is_multilabel else list(PAIRWISE_LABELS)
     coef = st.selectbox(
-        "Coefficient", coef_options, format_func=PAIRWISE_LABELS.__getitem__, key="agr_pair_coef"
+        "Coefficient",
+        coef_options,
+        index=recall_index("agr_pair_coef", coef_options),
+        format_func=PAIRWISE_LABELS.__getitem__,
+        key="agr_pair_coef",
     )
+    keep("agr_pair_coef", coef)
     if sub.n_annotators < 2:
         st.info("Only one annotator is selected: there are no pairs to compare.")
-    elif not _lazy_on(sub, "Compute the pairwise table", "agr_pairs_on"):
+    elif not _lazy_on(sub, "Compute the pairwise table", "agr_pairs_on", ann.fingerprint):
         pass
     else:
         try:  # past the memory budget the pairwise table is refused, in plain words
-            _show_pairs(fp, sub, coef)
+            _show_pairs(fp, sub, coef, ann.fingerprint)
         except AnnotationDataError as exc:
             show_error(exc)
 
 with tab_items:
-    if _lazy_on(sub, "Compute agreement per item", "agr_items_on"):
+    if _lazy_on(sub, "Compute agreement per item", "agr_items_on", ann.fingerprint):
         items, levels = _items(fp, sub)
         show_figure(item_agreement_histogram(items), "agreement per item", key="agr_items_fig")
         st.markdown("**Items by agreement level** (as table 3 of Bhowmick et al. 2008)")
@@ -556,7 +599,7 @@ with tab_paradox:
         "95% prevalence: kappa is **-0.05**. Gwet's AC1 does not collapse this way. The right "
         "panel keeps your observed agreement fixed and lets the majority category's share grow."
     )
-    if _lazy_on(sub, "Draw the kappa-paradox chart", "agr_paradox_on"):
+    if _lazy_on(sub, "Draw the kappa-paradox chart", "agr_paradox_on", ann.fingerprint):
         show_figure(_paradox_figure(fp, sub), "kappa paradox", key="agr_paradox")
         try:
             st.caption(md(_kappa_max_caption(fp, sub)))

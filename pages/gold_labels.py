@@ -64,7 +64,17 @@ from ui.cached import kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.gold_views import ds_settings, least_accurate_first, show_multilabel_models
-from ui.settings import remember, report_settings
+from ui.settings import (
+    keep,
+    kept_toggle,
+    one_of,
+    recall,
+    recall_index,
+    remember,
+    report_settings,
+    some_of,
+    within,
+)
 from ui.severity import show_verdict
 from ui.state import (
     SAMPLE_TRUTH_KEY,
@@ -217,7 +227,17 @@ if anonymous_annotators(ann):  # a count table: no model of each annotator appli
 
 c1, c2 = st.columns([2, 1])
 with c1:
-    choice = st.selectbox("Model", list(NAMES), format_func=NAMES.get, key="gl_model")
+    # only the models these data allow (GLAD needs two annotators and two categories): a
+    # model kept from other data that these do not allow gives way to auto
+    offered = ["auto", *(m for m in NAMES if m in applicable_models(ann))]
+    choice = st.selectbox(
+        "Model",
+        offered,
+        index=recall_index("gl_model", offered),
+        format_func=NAMES.get,
+        key="gl_model",
+    )
+    keep("gl_model", choice)
     ds_options = ds_settings(report_settings(ann))  # as chosen before, if the page was left
 with c2:
     gold, gold_key, gold_title = _gold_choice(ann)
@@ -230,11 +250,13 @@ remember(
 )
 clamp = gold is not None and st.checkbox(
     "Use the gold labels while fitting the chosen model (semi-supervised)",
-    value=False,
+    value=recall("gl_clamp", False, scope=ann.fingerprint),
     key="gl_clamp",
     help="Clamped items keep their gold label and leave the evaluation. auto still chooses "
     "without them.",
 )
+if gold is not None:
+    keep("gl_clamp", clamp, scope=ann.fingerprint)
 
 
 def _options(model: str) -> dict:
@@ -385,9 +407,14 @@ download_table(
 )
 
 section = st.segmented_control(
-    "Show", SECTIONS, default=SECTIONS[0], required=True, key="gl_section"
+    "Show",
+    SECTIONS,
+    default=recall("gl_section", SECTIONS[0], fit=one_of(SECTIONS)),
+    required=True,
+    key="gl_section",
 )
 section = section or SECTIONS[0]
+keep("gl_section", section)
 
 if section == "Models compared":
     if table is None:
@@ -432,23 +459,43 @@ elif section == "Annotators":
     c1, c2 = st.columns([2, 1])
     how = (
         c1.segmented_control(
-            "Annotators to draw", list(PICKS), default=PICKS[0], required=True, key="gl_pick"
+            "Annotators to draw",
+            list(PICKS),
+            default=recall("gl_pick", PICKS[0], fit=one_of(PICKS)),
+            required=True,
+            key="gl_pick",
         )
         or PICKS[0]
     )
+    keep("gl_pick", how)
+    most = min(24, len(annotators))
     n = (
-        c2.slider("How many", 1, min(24, len(annotators)), min(6, len(annotators)), key="gl_n")
+        c2.slider(
+            "How many",
+            1,
+            most,
+            recall("gl_n", min(6, len(annotators)), fit=within(1, most)),
+            key="gl_n",
+        )
         if len(annotators) > 1
         else len(annotators)
     )
+    if len(annotators) > 1:
+        keep("gl_n", n)
     chosen = None
-    if how == "chosen":
+    if how == "chosen":  # names of these data's annotators: kept for these data alone
         chosen = st.multiselect(
             "Annotators",
             list(annotators.index),
-            default=list(annotators.index[: min(3, len(annotators))]),
+            default=recall(
+                "gl_chosen",
+                list(annotators.index[: min(3, len(annotators))]),
+                scope=ann.fingerprint,
+                fit=some_of(annotators.index),
+            ),
             key="gl_chosen",
         )
+        keep("gl_chosen", chosen, scope=ann.fingerprint)
     picked = pick_annotators(result, how, n, chosen)
     show_figure(confusion_heatmaps(result, picked), "confusion matrices", key="gl_heat")
     st.caption(
@@ -480,16 +527,31 @@ elif section == "Prevalence and confidence":
 elif section == "Item browser":
     c1, c2 = st.columns([2, 1])
     below = c1.slider(
-        "Show items whose top posterior is below", 0.01, 1.0, 0.99, 0.01, key="gl_below"
+        "Show items whose top posterior is below",
+        0.01,
+        1.0,
+        recall("gl_below", 0.99, fit=within(0.01, 1.0)),
+        0.01,
+        key="gl_below",
     )
-    order = c2.selectbox("Order", ["least sure first", "item order"], key="gl_order")
+    orders = ["least sure first", "item order"]
+    order = c2.selectbox("Order", orders, index=recall_index("gl_order", orders), key="gl_order")
+    keep("gl_below", below)
+    keep("gl_order", order)
     view = uncertain_items(result, below, least_sure_first=order == "least sure first")
     st.caption(f"{len(view):,} of {headline.n_items:,} items are below {below:.2f}.")
     if view.empty:
         st.info("No item is below this confidence: the model is sure of every label.")
     else:
         show_table(view, "low-confidence items", key="gl_items", index=False)
-        pick = st.selectbox("Look at one item", list(view["item"][:2000]), key="gl_item")
+        offered_items = list(view["item"][:2000])
+        pick = st.selectbox(
+            "Look at one item",
+            offered_items,
+            index=recall_index("gl_item", offered_items, scope=ann.fingerprint),
+            key="gl_item",
+        )
+        keep("gl_item", pick, scope=ann.fingerprint)
         judgements = item_judgements(ann, result, pick)
         st.markdown(f"**{md(pick)}**: every judgement, and what the model makes of it")
         show_table(judgements, f"judgements of {pick}", key="gl_item_judgements", index=False)
@@ -556,8 +618,12 @@ elif section == "Model uncertainty":
         "The item bootstrap refits the chosen model on items drawn with replacement: the "
         "spread of its estimates across refits is how sure the model itself is."
     )
-    n_boot = st.select_slider("Bootstrap refits", [20, 50, 100, 200], value=50, key="gl_nboot")
-    if st.toggle("Run the item bootstrap", value=False, key="gl_boot"):
+    refits = [20, 50, 100, 200]
+    n_boot = st.select_slider(
+        "Bootstrap refits", refits, value=recall("gl_nboot", 50, fit=one_of(refits)), key="gl_nboot"
+    )
+    keep("gl_nboot", n_boot)
+    if kept_toggle(st, "Run the item bootstrap", key="gl_boot", scope=ann.fingerprint):
         bar = st.progress(0.0, text="bootstrap")
         unc = kept(
             ann,

@@ -13,6 +13,7 @@ from analytics.overview import judge
 from ui.engine import engine_page
 from ui.frame import via_the_frame
 from ui.loaders import load_sample_cached
+from ui.settings import keep, kept_toggle, one_of, recall
 from ui.severity import show_verdict
 from ui.state import require_annotations, set_annotations, set_source
 from ui.text import md
@@ -114,19 +115,31 @@ large = am.n_units > LARGE_UNITS
 st.subheader("A_m: agreement on multi-label annotation")
 if am.reason:
     st.warning(md(f"A_m is undefined: {am.reason}"))
-with st.expander("Bootstrap settings", expanded=False):
+with st.expander("Bootstrap settings", expanded=False):  # kept for any data
+    resamples, coverages = [200, 500, 1000, 2000], [0.8, 0.9, 0.95, 0.99]
     n_boot = st.select_slider(
-        "Bootstrap resamples", [200, 500, 1000, 2000], value=1000, key="ml_n_boot"
+        "Bootstrap resamples",
+        resamples,
+        value=recall("ml_n_boot", 1000, fit=one_of(resamples)),
+        key="ml_n_boot",
     )
     confidence = st.select_slider(
         "Interval coverage",
-        [0.8, 0.9, 0.95, 0.99],
-        value=0.95,
+        coverages,
+        value=recall("ml_confidence", 0.95, fit=one_of(coverages)),
         format_func=lambda v: f"{v:.0%}",
         key="ml_confidence",
     )
+    keep("ml_n_boot", n_boot)
+    keep("ml_confidence", confidence)
 run_boot = not am.reason and (
-    not large or st.toggle("Compute the bootstrap interval (slow on this much data)", key="ml_boot")
+    not large
+    or kept_toggle(
+        st,
+        "Compute the bootstrap interval (slow on this much data)",
+        key="ml_boot",
+        scope=ann.fingerprint,  # these toggles are kept for these data alone
+    )
 )
 interval = None
 if run_boot:
@@ -291,8 +304,12 @@ with tabs[4]:
             "No ties: every decision had a clear majority (as always with an odd number "
             "of annotators per item)."
         )
-    only_ties = st.toggle(
-        "Only items with a tie", value=False, key="ml_gold_ties", disabled=gold.ties.empty
+    only_ties = kept_toggle(
+        st,
+        "Only items with a tie",
+        key="ml_gold_ties",
+        scope=ann.fingerprint,
+        disabled=gold.ties.empty,
     )
     shown = gold.to_frame(ties_only=True) if only_ties else frame
     if len(shown) <= STYLE_ROWS:
@@ -333,7 +350,9 @@ with tabs[5]:
         "two sets: **Passonneau** (0, 1/3, 2/3, 1 for equal, subset, overlap, disjoint), "
         "**MASI** (Passonneau 2006), **Jaccard** and **Dice**."
     )
-    run_alpha = not large or st.toggle("Compute alpha (slow on this much data)", key="ml_alpha")
+    run_alpha = not large or kept_toggle(
+        st, "Compute alpha (slow on this much data)", key="ml_alpha", scope=ann.fingerprint
+    )
     if run_alpha:
         try:
             with st.spinner("Computing alpha with four distances…"):

@@ -28,7 +28,15 @@ from analytics.noise import adding_annotators, easy_share, equal_rates, noise_fr
 from ui.cached import ds_fit, kept
 from ui.engine import engine_page
 from ui.frame import via_the_frame
-from ui.settings import report_settings
+from ui.settings import (
+    keep,
+    kept_number,
+    kept_toggle,
+    recall,
+    recall_index,
+    report_settings,
+    within,
+)
 from ui.state import known_gold, require_annotations
 from ui.text import md
 from ui.widgets import data_file_name, explain, show_error, show_figure, show_table
@@ -143,33 +151,57 @@ st.caption(
     + " (the Gold labels page's Dawid-Skene settings, which the Overview, the report and "
     "the Export use too; the batch, the curve and the replay all use this model)."
 )
+# the choices below hold for any data: kept across data sets (the budget brought within
+# what these data allow)
 c1, c2 = st.columns(2)
 top = max(1, min(5000, ann.n_items * 5))
-budget = c1.slider("Budget (judgements)", 1, top, min(100, top), key="nl_budget")
+budget = c1.slider(
+    "Budget (judgements)",
+    1,
+    top,
+    recall("nl_budget", min(100, top), fit=within(1, top)),
+    key="nl_budget",
+)
+strategies = list(STRATEGIES)
 strategy = c2.selectbox(
-    "Strategy", list(STRATEGIES), format_func=STRATEGY_NAMES.get, key="nl_strategy"
+    "Strategy",
+    strategies,
+    index=recall_index("nl_strategy", strategies),
+    format_func=STRATEGY_NAMES.get,
+    key="nl_strategy",
 )
 c3, c4, c5 = st.columns(3)
-cap = c3.slider("Most judgements of one item", 1, 5, 2, key="nl_cap")
+cap = c3.slider(
+    "Most judgements of one item", 1, 5, recall("nl_cap", 2, fit=within(1, 5)), key="nl_cap"
+)
 stop_at = c4.slider(
     "Stop at confidence",
     0.50,
     1.00,
-    0.99,
+    recall("nl_stop", 0.99, fit=within(0.5, 1.0)),
     0.01,
     key="nl_stop",
     help="Items whose top posterior is at least this get no more judgements.",
 )
 assign = c5.checkbox(
     "Assign annotators",
-    value=False,
+    value=recall("nl_assign", False),
     key="nl_assign",
     help="Name, for every judgement, the annotator with the largest expected gain who has "
     "not judged the item yet. Off: the platform picks an annotator who has not judged it.",
 )
+for name, value in (
+    ("nl_budget", budget),
+    ("nl_strategy", strategy),
+    ("nl_cap", cap),
+    ("nl_stop", stop_at),
+    ("nl_assign", assign),
+):
+    keep(name, value)
 per_annotator = 0
 if assign:
-    per_annotator = c5.number_input(
+    per_annotator = kept_number(
+        c5,
         "Most judgements per annotator (0: no limit)",
         min_value=0,
         value=10,
@@ -288,18 +320,17 @@ try:
             "today, and the curve is likely high by at least as much."
         )
     )
-    target = (  # in percent, as the sentences beside it write it (0.950 beside 95.0%)
-        st.slider(
-            "Target accuracy for a new run like this one (%)",
-            80.0,
-            99.9,
-            95.0,
-            0.1,
-            key="nl_target_percent",
-            format="%.1f%%",
-        )
-        / 100
+    percent = st.slider(  # in percent, as the sentences beside it write it (not 0.950)
+        "Target accuracy for a new run like this one (%)",
+        80.0,
+        99.9,
+        recall("nl_target_percent", 95.0, fit=within(80.0, 99.9)),
+        0.1,
+        key="nl_target_percent",
+        format="%.1f%%",
     )
+    keep("nl_target_percent", percent)
+    target = percent / 100
     new_run = _plan(ann.fingerprint, model_key, result, float(target), False)
     st.markdown(md(f"A new run with annotators like these: {new_run.reason}"))
     show_table(
@@ -392,7 +423,7 @@ else:
         if gold is not None
         else "Scored against the model fitted on every judgement."
     )
-    if st.toggle("Run the replay", value=False, key="nl_replay"):
+    if kept_toggle(st, "Run the replay", key="nl_replay", scope=ann.fingerprint):
         bar = st.progress(0.0, text="Replaying the strategies…")
         try:
             # kept, not st.cache_data: a cached function may not draw on the bar made here

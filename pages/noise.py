@@ -25,7 +25,16 @@ from ui.cached import noise_result
 from ui.crowd import annotator_picker
 from ui.engine import engine_page
 from ui.frame import via_the_frame
-from ui.settings import remember, report_settings
+from ui.settings import (
+    keep,
+    kept_number,
+    one_of,
+    recall,
+    recall_index,
+    remember,
+    report_settings,
+    within,
+)
 from ui.severity import show_verdict
 from ui.state import get_annotations
 from ui.text import md
@@ -117,9 +126,16 @@ if ann is None:
     mode = MODES[1]
 else:
     mode = (
-        st.segmented_control("Mode", MODES, default=MODES[0], required=True, key="noise_mode")
+        st.segmented_control(
+            "Mode",
+            MODES,
+            default=recall("noise_mode", MODES[0], fit=one_of(MODES)),
+            required=True,
+            key="noise_mode",
+        )
         or MODES[0]
     )
+    keep("noise_mode", mode)
 # what this page chose for these data before: Streamlit forgets a widget's value when its
 # page is left, and the report and the Export kept the choice, so the widgets start from it
 earlier = report_settings(ann) if ann is not None else None
@@ -183,8 +199,10 @@ if mode == MODES[0] and ann is not None:
 else:
     st.subheader("By hand")
     c1, c2 = st.columns(2)
-    n_items = c1.number_input("Items (n)", min_value=1, value=1000, step=1, key="noise_n")
-    n_dis = c2.number_input(
+    # the numbers typed by hand hold for any data: kept across data sets
+    n_items = kept_number(c1, "Items (n)", min_value=1, value=1000, step=1, key="noise_n")
+    n_dis = kept_number(
+        c2,
         "Disagreed items (d)",
         min_value=0,
         value=100,
@@ -192,15 +210,19 @@ else:
         key="noise_d",
         help="Items on which the annotators did not all give the same label.",
     )
+    p_modes = ["Give p", "From each annotator's label shares on hard items"]
     p_mode = st.radio(
         "Chance agreement on a hard item",
-        ["Give p", "From each annotator's label shares on hard items"],
+        p_modes,
+        index=recall_index("noise_p_mode", p_modes),
         horizontal=True,
         key="noise_p_mode",
     )
+    keep("noise_p_mode", p_mode)
     p_value: float | None = None
     if p_mode == "Give p":
-        p_value = st.number_input(
+        p_value = kept_number(
+            st,
             "p",
             min_value=0.0,
             max_value=1.0,
@@ -212,8 +234,8 @@ else:
         )
     else:
         c3, c4 = st.columns(2)
-        k = c3.number_input("Annotators", min_value=2, max_value=30, value=2, key="noise_k")
-        m = c4.number_input("Categories", min_value=2, max_value=20, value=2, key="noise_m")
+        k = kept_number(c3, "Annotators", min_value=2, max_value=30, value=2, key="noise_k")
+        m = kept_number(c4, "Categories", min_value=2, max_value=20, value=2, key="noise_m")
         rates = st.data_editor(rates_table(k, m), key=f"noise_rates_{k}_{m}", width="stretch")
         try:
             p_value = agreement_probability(rates)
@@ -248,11 +270,17 @@ if start.p_from_example and (result is not None or mode != MODES[0]):
         f"{source} give no bound to start from (see above)."
     )
 # the inputs start from the bound above: keyed by it, they follow a new data set or a switch
-# to "By hand" (a widget keeps its own value under a fixed key, whatever value= says)
+# to "By hand" (a widget keeps its own value under a fixed key, whatever value= says); what
+# is typed into them is kept for that start (scope=sfx) when the page is left
 sfx = f"{mode}_{start.n_items}_{start.p:.6g}_{start.n_agreed}_{start.kappa:.6g}"
 section = st.segmented_control(
-    "Question", SECTIONS, default=SECTIONS[0], required=True, key="noise_section"
+    "Question",
+    SECTIONS,
+    default=recall("noise_section", SECTIONS[0], fit=one_of(SECTIONS)),
+    required=True,
+    key="noise_section",
 )
+keep("noise_section", section)
 
 try:
     if section == SECTIONS[0]:
@@ -261,9 +289,29 @@ try:
             "disagreements can a project of this size afford?"
         )
         c1, c2, c3 = st.columns(3)
-        n_r = c1.number_input("Items", min_value=1, value=start.n_items, key=f"noise_rev_n_{sfx}")
-        p_r = c2.number_input("p", 0.0, 1.0, value=start.p, format="%.6f", key=f"noise_rev_p_{sfx}")
-        g_r = c3.number_input("Noise at most (%)", 0.0, 100.0, value=5.0, key="noise_rev_g")
+        n_r = kept_number(
+            c1,
+            "Items",
+            min_value=1,
+            value=start.n_items,
+            key=f"noise_rev_n_{sfx}",
+            name="noise_rev_n",
+            scope=sfx,
+        )
+        p_r = kept_number(
+            c2,
+            "p",
+            min_value=0.0,
+            max_value=1.0,
+            value=start.p,
+            format="%.6f",
+            key=f"noise_rev_p_{sfx}",
+            name="noise_rev_p",
+            scope=sfx,
+        )
+        g_r = kept_number(
+            c3, "Noise at most (%)", min_value=0.0, max_value=100.0, value=5.0, key="noise_rev_g"
+        )
         rev = max_disagreements(int(n_r), float(p_r), g_r / 100, float(confidence))
         if rev.reason:
             st.warning(md(rev.explain()))
@@ -277,13 +325,24 @@ try:
             "it) and how hard items are labelled."
         )
         c1, c2, c3 = st.columns(3)
-        n_a = c1.number_input("Items", min_value=1, value=start.n_items, key=f"noise_add_n_{sfx}")
-        e_a = c2.number_input(
+        n_a = kept_number(
+            c1,
+            "Items",
+            min_value=1,
+            value=start.n_items,
+            key=f"noise_add_n_{sfx}",
+            name="noise_add_n",
+            scope=sfx,
+        )
+        e_a = kept_number(
+            c2,
             "Easy items (%)",
-            0.0,
-            100.0,
+            min_value=0.0,
+            max_value=100.0,
             value=round(100 * start.easy_share, 1),
             key=f"noise_add_e_{sfx}",
+            name="noise_add_e",
+            scope=sfx,
             help="Starts at the data's Fleiss' kappa (section 3.3: kappa estimates the share "
             "of easy items), at most the share of agreed items (easy items are all agreed), "
             "or 80% by hand.",
@@ -292,14 +351,24 @@ try:
         m_data = (
             (start.categories or ann.n_categories) if mode == MODES[0] and ann is not None else 2
         )
-        m_a = c3.number_input(
+        m_a = kept_number(
+            c3,
             "Categories on hard items (equally likely)",
-            2,
-            20,
+            min_value=2,
+            max_value=20,
             value=min(max(int(m_data), 2), 20),  # the data's categories, when data are loaded
             key=f"noise_add_m_{sfx}_{m_data}",
+            name="noise_add_m",
+            scope=f"{sfx}_{m_data}",
         )
-        k_lo, k_hi = st.slider("Annotators", 2, 15, (2, 10), key="noise_add_k")
+        k_lo, k_hi = st.slider(
+            "Annotators",
+            2,
+            15,
+            recall("noise_add_k", (2, 10), fit=within(2, 15)),
+            key="noise_add_k",
+        )
+        keep("noise_add_k", (k_lo, k_hi))
         with st.spinner("Computing the bound for each number of annotators…"):
             table = adding_annotators(
                 int(n_a),
@@ -337,22 +406,34 @@ try:
             "by chance (section 4.1). A difference smaller than this proves nothing."
         )
         c1, c2, c3 = st.columns(3)
-        l_c = c1.number_input(
-            "Gold-standard items (L)", min_value=1, value=start.n_agreed, key=f"noise_cd_l_{sfx}"
+        l_c = kept_number(
+            c1,
+            "Gold-standard items (L)",
+            min_value=1,
+            value=start.n_agreed,
+            key=f"noise_cd_l_{sfx}",
+            name="noise_cd_l",
+            scope=sfx,
         )
-        r_c = c2.number_input(
+        r_c = kept_number(
+            c2,
             "Coin-flips among them (R)",
             min_value=0,
             value=start.hidden_hard_within(l_c),
             key=f"noise_cd_r_{sfx}",
+            name="noise_cd_r",
+            scope=sfx,
         )
+        bounds = ["chebyshev", "normal", "exact"]
         bound = c3.selectbox(
             "Bound",
-            ["chebyshev", "normal", "exact"],
+            bounds,
+            index=recall_index("noise_cd_bound", bounds),
             format_func={"chebyshev": "Chebyshev", "normal": "normal", "exact": "exact"}.get,
             key="noise_cd_bound",
             help="Chebyshev (the paper's, safe for any R), normal (large R) or exact.",
         )
+        keep("noise_cd_bound", bound)
         cd = chance_difference(int(l_c), int(r_c), bound, float(confidence))
         st.metric(
             "Difference in correct answers noise alone can make",
@@ -367,21 +448,35 @@ try:
             "the confidence margin of the bound above."
         )
         c1, c2, c3 = st.columns(3)
-        kap = c1.number_input(
+        kap = kept_number(
+            c1,
             "Kappa",
-            -1.0,
-            1.0,
+            min_value=-1.0,
+            max_value=1.0,
             value=round(min(max(start.kappa, -1.0), 1.0), 3),
             format="%.3f",
             key=f"noise_kappa_{sfx}",
+            name="noise_kappa",
+            scope=sfx,
             help="Starts at the loaded data's Fleiss' kappa (0.8 by hand).",
         )
-        n_k = c2.number_input("Items", min_value=1, value=start.n_items, key=f"noise_kappa_n_{sfx}")
-        a_k = c3.number_input(
+        n_k = kept_number(
+            c2,
+            "Items",
+            min_value=1,
+            value=start.n_items,
+            key=f"noise_kappa_n_{sfx}",
+            name="noise_kappa_n",
+            scope=sfx,
+        )
+        a_k = kept_number(
+            c3,
             "Agreed items",
             min_value=0,
             value=start.n_agreed_within(n_k),
             key=f"noise_kappa_a_{sfx}",
+            name="noise_kappa_a",
+            scope=sfx,
         )
         kn = kappa_noise_estimate(float(kap), int(n_k), int(a_k))
         if kn.reason:

@@ -11,6 +11,7 @@ from analytics import AnnotationDataError, format_count, format_number
 from analytics import spans as sp
 from ui.engine import engine_page
 from ui.frame import via_the_frame
+from ui.settings import keep, one_of, recall, recall_index
 from ui.text import md, md_lines
 from ui.widgets import (
     DOWNLOAD_STEM,
@@ -113,9 +114,11 @@ with st.expander(
         key="spans_upload",
         max_upload_size=sp.MAX_BYTES // 2**20,  # what the reader takes, not the app's 1 GiB
     )
+    formats = ["detect", *[f for f in sp.SPAN_FORMATS if f != "dataframe"]]
     fmt = st.selectbox(
-        "Format", ["detect", *[f for f in sp.SPAN_FORMATS if f != "dataframe"]], key="spans_format"
+        "Format", formats, index=recall_index("spans_format", formats), key="spans_format"
     )
+    keep("spans_format", fmt)
     chosen = (tuple(f.file_id for f in files), fmt) if files else None
     if chosen is not None and st.session_state.get(DISMISSED) != chosen:
         try:
@@ -176,21 +179,33 @@ if not spans.n_spans:  # every document finished without a span: agreement has n
     st.stop()
 
 # ------------------------------------------------------------------ settings
+# kept when the page is left: how to match and resample for any span data (token matching
+# only where the texts are known); labels, documents and quorums for this span data alone
+fp = spans.fingerprint  # a hash of every span: made once per run, not per use
 left, right = st.columns(2)
 matches = ["exact", "overlap", "token"] if spans.texts_known else ["exact", "overlap"]
 match = (
     left.segmented_control(
-        "When do two spans agree?", matches, default="exact", required=True, key="spans_match"
+        "When do two spans agree?",
+        matches,
+        default=recall("spans_match", "exact", fit=one_of(matches)),
+        required=True,
+        key="spans_match",
     )
     or "exact"
 )
+resamples = [0, 200, 500, 1000]
 n_boot = right.select_slider(
-    "Bootstrap resamples", [0, 200, 500, 1000], value=500, key="spans_boot"
+    "Bootstrap resamples",
+    resamples,
+    value=recall("spans_boot", 500, fit=one_of(resamples)),
+    key="spans_boot",
 )
+keep("spans_match", match)
+keep("spans_boot", n_boot)
 if not spans.texts_known:
     st.caption("Token matching needs the document texts, which this file does not give.")
 
-fp = spans.fingerprint  # a hash of every span: made once per run, not per use
 try:
     agree = _agreement(fp, spans, match, int(n_boot))
     fixed = _fixed(fp, spans)
@@ -246,7 +261,14 @@ with tabs[0]:
     )
 
 with tabs[1]:
-    which = st.selectbox("Label", ["all labels", *spans.labels], key="spans_pair_label")
+    labels = ["all labels", *spans.labels]
+    which = st.selectbox(
+        "Label",
+        labels,
+        index=recall_index("spans_pair_label", labels, scope=fp),
+        key="spans_pair_label",
+    )
+    keep("spans_pair_label", which, scope=fp)
     if which == "all labels":
         pairs = agree["pairs"]
     else:
@@ -279,12 +301,15 @@ with tabs[3]:
         # the documents themselves are the options, under a key of this data set: with
         # positions under one key, loading another file kept the old document's name
         # on screen above the new file's first document
+        documents = list(f1)
         choice = st.selectbox(
             f"Document (the {len(worst)} with the lowest agreement first)",
-            list(f1),
+            documents,
+            index=recall_index("spans_doc", documents, scope=fp),  # if still among them
             format_func=lambda item: f"{item} · F1 {format_number(f1[item])}",
             key=f"spans_doc_{fp}_{match}",  # its F1s follow the matching
         )
+        keep("spans_doc", choice, scope=fp)
         st.caption("Green: every annotator marked this exact span. Orange: disputed.")
         segments = sp.document_segments(spans, choice)
         for who, part in segments.groupby("annotator", sort=False):
@@ -303,9 +328,11 @@ with tabs[3]:
     )
 
 with tabs[4]:
+    quorums = list(range(spans.n_annotators + 1))
     quorum = st.selectbox(  # 0 stands for the library's default, a strict majority
         "Annotators a gold span needs",
-        range(spans.n_annotators + 1),
+        quorums,
+        index=recall_index("spans_quorum", quorums, scope=fp),
         format_func=lambda k: (
             "a majority of those who finished the document"
             if k == 0
@@ -313,6 +340,7 @@ with tabs[4]:
         ),
         key="spans_quorum",
     )
+    keep("spans_quorum", quorum, scope=fp)
     gold = sp.gold_spans(spans, quorum=None if quorum == 0 else int(quorum))
     st.markdown(
         "Overlapping spans form one candidate; it is gold when enough annotators marked it. "

@@ -12,15 +12,19 @@ from typing import Any
 
 import streamlit as st
 
+from ui.settings import keep, recall, within
 from ui.text import md
 
 PAGE_SIZE = 40  # annotators per heatmap page: labels stay legible at 18 px per row
 
 
-def window(ordered: Sequence[Any], *, key: str, noun: str = "annotators") -> list[Any]:
+def window(
+    ordered: Sequence[Any], *, key: str, noun: str = "annotators", scope: str | None = None
+) -> list[Any]:
     """A page of ``ordered``: all of it when short, else a page chosen by number or search.
 
-    Returns the annotators to show, in order; says which of how many are shown.
+    Returns the annotators to show, in order; says which of how many are shown. The search
+    and the page are kept for ``scope`` (the data set's fingerprint) when the page is left.
     """
     names = list(ordered)
     if len(names) <= PAGE_SIZE:
@@ -29,9 +33,11 @@ def window(ordered: Sequence[Any], *, key: str, noun: str = "annotators") -> lis
     c1, c2 = st.columns([2, 1])
     query = c1.text_input(
         f"Find {noun[:-1] if noun.endswith('s') else noun}",
+        value=recall(f"{key}_find", "", scope=scope),
         key=f"{key}_find",
         placeholder="part of a name: jumps to its page",
     )
+    keep(f"{key}_find", query, scope=scope)
     start_page = 1
     if query:
         hits = [i for i, n in enumerate(names) if query.lower() in str(n).lower()]
@@ -39,13 +45,16 @@ def window(ordered: Sequence[Any], *, key: str, noun: str = "annotators") -> lis
             start_page = hits[0] // PAGE_SIZE + 1
         else:
             c1.caption(md(f"No {noun} match {query!r}."))
+    # keyed by the search's page, so that a new search jumps there; kept for that search
+    page_key = f"{key}_page_{start_page}"
     page = c2.number_input(
         f"Page (of {pages})",
         min_value=1,
         max_value=pages,
-        value=start_page,
-        key=f"{key}_page_{start_page}",
+        value=recall(page_key, start_page, scope=scope, fit=within(1, pages)),
+        key=page_key,
     )
+    keep(page_key, int(page), scope=scope)
     lo = (int(page) - 1) * PAGE_SIZE
     shown = names[lo : lo + PAGE_SIZE]
     st.caption(

@@ -20,7 +20,7 @@ from analytics.agreement import agreement_report, default_distance, distance_opt
 from analytics.dawid_skene import ENGINE_ITEMS_SHOWN, ENGINE_STARTS, annotator_table
 from analytics.engines import engine_support, is_lazy, sampled_note
 from ui.cached import busy, ds_fit
-from ui.settings import AGREEMENT_BOOTSTRAP
+from ui.settings import AGREEMENT_BOOTSTRAP, keep, kept_number, one_of, recall, recall_index
 from ui.state import get_annotations
 from ui.text import md
 from ui.widgets import page_link, show_error, show_figure, show_table
@@ -96,14 +96,20 @@ def _engine_report(fp: str, _ann: Any, confidence: float, n_boot: int, distance:
 
 
 def _agreement_view(ann: Any) -> None:
+    # the engine's choices are kept for its data set when the page is left
+    fp = ann.fingerprint
     c1, c2, c3 = st.columns(3)
+    levels, resamples = [0.8, 0.9, 0.95, 0.99], [0, 200, 500, AGREEMENT_BOOTSTRAP]
     confidence = c1.select_slider(
-        "Confidence", [0.8, 0.9, 0.95, 0.99], value=0.95, key="eng_agr_conf"
+        "Confidence",
+        levels,
+        value=recall("eng_agr_conf", 0.95, scope=fp, fit=one_of(levels)),
+        key="eng_agr_conf",
     )
     n_boot = c2.select_slider(
         "Bootstrap resamples",
-        [0, 200, 500, AGREEMENT_BOOTSTRAP],
-        value=AGREEMENT_BOOTSTRAP,
+        resamples,
+        value=recall("eng_agr_boot", AGREEMENT_BOOTSTRAP, scope=fp, fit=one_of(resamples)),
         key="eng_agr_boot",
         help="Items are resampled through their count patterns: as cheap at 10^8 judgements "
         "as at 10^4.",
@@ -112,9 +118,20 @@ def _agreement_view(ann: Any) -> None:
     distance = c3.selectbox(
         "Krippendorff's alpha distance",
         options,
-        index=options.index(default_distance(ann)) if default_distance(ann) in options else 0,
+        index=recall_index(
+            "eng_agr_distance",
+            options,
+            options.index(default_distance(ann)) if default_distance(ann) in options else 0,
+            scope=fp,
+        ),
         key="eng_agr_distance",
     )
+    for name, value in (
+        ("eng_agr_conf", confidence),
+        ("eng_agr_boot", n_boot),
+        ("eng_agr_distance", distance),
+    ):
+        keep(name, value, scope=fp)
     try:
         with st.spinner(f"{engine_name(ann)} is counting the judgements…"):
             report = _engine_report(ann.fingerprint, ann, confidence, int(n_boot), distance)
@@ -134,12 +151,25 @@ def _agreement_view(ann: Any) -> None:
 # ---------------------------------------------------------------------- Dawid-Skene
 def _ds_view(ann: Any) -> None:
     st.subheader(f"The Dawid-Skene model, fitted by {engine_name(ann)}")
+    fp = ann.fingerprint  # the choices are kept for this data set when the page is left
     c1, c2, c3 = st.columns(3)
-    init = c1.selectbox("Start from", list(ENGINE_STARTS), key="eng_ds_init")
-    smoothing = c2.number_input(
-        "Smoothing", min_value=0.001, max_value=10.0, value=0.01, key="eng_ds_smoothing"
+    starts = list(ENGINE_STARTS)
+    init = c1.selectbox(
+        "Start from", starts, index=recall_index("eng_ds_init", starts, scope=fp), key="eng_ds_init"
     )
-    max_iter = c3.number_input("Most iterations", 1, 1000, 200, key="eng_ds_iter")
+    keep("eng_ds_init", init, scope=fp)
+    smoothing = kept_number(
+        c2,
+        "Smoothing",
+        min_value=0.001,
+        max_value=10.0,
+        value=0.01,
+        key="eng_ds_smoothing",
+        scope=fp,
+    )
+    max_iter = kept_number(
+        c3, "Most iterations", min_value=1, max_value=1000, value=200, key="eng_ds_iter", scope=fp
+    )
     try:
         with st.spinner(f"{engine_name(ann)} is fitting the model…"):
             result, seconds = ds_fit(

@@ -262,6 +262,21 @@ def test_multilabel_and_degenerate_data_explained():
         show(at, section)
 
 
+def test_only_the_models_the_data_allow_are_offered():
+    # GLAD needs two annotators: offered on one annotator's data, choosing it stopped the
+    # page with a KeyError (no fit of it among the results)
+    one = Annotations.from_frame(
+        pd.DataFrame({"item": list("abcdef"), "annotator": ["x"] * 6, "label": list("pqpqpq")})
+    )
+    at = run(one)
+    options = at.selectbox(key="gl_model").options
+    assert "GLAD (ability and item difficulty)" not in options
+    assert options[0].startswith("auto") and "Dawid-Skene (full confusion)" in options
+    for model in ("majority", "one_coin", "mace", "dawid_skene", "hierarchical"):
+        at.selectbox(key="gl_model").set_value(model).run()  # every model offered fits them
+        assert not at.exception, (model, at.exception)
+
+
 def test_a_count_table_is_refused_in_plain_words():
     from analytics.data import from_count_table
     from tests.agreement.test_count_tables import DISTRIB_6RATERS
