@@ -21,6 +21,7 @@ import pandas as pd
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
+from analytics._core.ids import top_codes
 from analytics._core.validation import check_number
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene.em import category_codes, majority_posteriors
@@ -137,7 +138,7 @@ def gold_accuracy(
     mv = majority_posteriors(result.votes)[use]
     mv_correct = float(mv[np.flatnonzero(valid), g[valid]].sum())
     tied = int(((mv > 0).sum(axis=1) > 1).sum())
-    model = result.posteriors.to_numpy()[use].argmax(axis=1)
+    model = result.categories.get_indexer(result.labels)[use]  # a tie broken as the labels
     ds_correct = float((model[valid] == g[valid]).sum())
     out = pd.DataFrame(
         {
@@ -218,8 +219,8 @@ def model_labels_table(result: DawidSkeneResult) -> pd.DataFrame:
     judged = votes.sum(axis=1)
     top = votes.max(axis=1) if votes.shape[1] else np.zeros(len(votes))
     n_top = (votes == top[:, None]).sum(axis=1)
-    mv_code = votes.argmax(axis=1) if votes.shape[1] else np.zeros(len(votes), np.int64)
-    model_code = result.posteriors.to_numpy().argmax(axis=1)
+    mv_code = top_codes(votes, result.categories)  # a tie: the first name
+    model_code = result.categories.get_indexer(result.labels)
     in_tie = votes[np.arange(len(votes)), model_code] == top
     # a tie the model's label is part of is shown as that label, so a row never reads
     # "majority: a, agrees with majority" for a model label b tied with a
@@ -299,7 +300,7 @@ def item_judgements(
     res_item = result.items.get_indexer([ann.items[row]])[0]
     if (res_rows < 0).any() or res_item < 0:
         raise AnnotationDataError("this result was fitted on another data set.")
-    z = int(result.posteriors.to_numpy()[res_item].argmax())
+    z = int(result.categories.get_indexer(result.labels.iloc[[res_item]])[0])
     theta = result.confusion_array
     pi = result.prevalence.to_numpy()
     acc = result.annotator_accuracy.to_numpy()[res_rows]

@@ -48,6 +48,7 @@ from numpy.typing import ArrayLike
 
 from analytics._core.budget import check_budget, estimate_bytes
 from analytics._core.errors import AnnotationDataError, require
+from analytics._core.ids import top_codes
 from analytics._core.lazy import engine_answer, is_lazy
 from analytics._core.validation import (
     check_choice,
@@ -430,8 +431,7 @@ def fit(
     if init == "best":
         notes += (*disagree, f"Best of {n_runs} starts: {start} (highest log-likelihood).")
     cats = ann.categories
-    post = pd.DataFrame(q, index=ann.items, columns=cats)
-    top = q.argmax(axis=1) if k else np.zeros(ann.n_items, np.int64)
+    post, top = pd.DataFrame(q, index=ann.items, columns=cats), top_codes(q, cats)
     return DawidSkeneResult(
         prevalence=pd.Series(pi, index=cats, name="prevalence"),
         posteriors=post,

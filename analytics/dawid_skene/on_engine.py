@@ -19,6 +19,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from analytics._core.errors import AnnotationDataError
+from analytics._core.ids import top_codes
 from analytics._core.lazy import LazyAnnotations, on_engine
 from analytics._core.validation import check_settings
 from analytics.dawid_skene.em import (
@@ -148,7 +149,7 @@ def engine_fit(
             f"{lazy.n_items:,} items (in item order): the {lazy.engine} engine keeps the rest.",
         )
     cats = lazy.categories
-    top = q.argmax(axis=1) if k else np.zeros(len(items), np.int64)
+    top = top_codes(q, cats)  # a tie: the first name, not the first seen
     return DawidSkeneResult(
         prevalence=pd.Series(run.pi, index=cats, name="prevalence"),
         posteriors=pd.DataFrame(q, index=items, columns=cats),

@@ -311,7 +311,7 @@ def confident_share(result: DawidSkeneResult, threshold: float = 0.99) -> pd.Dat
     require_fitted(result, "confident_share")
     threshold = check_probability(threshold, "threshold")
     k = len(result.categories)
-    codes = result.posteriors.to_numpy().argmax(axis=1) if k else np.zeros(0, np.int64)
+    codes = result.categories.get_indexer(result.labels) if k else np.zeros(0, np.int64)
     sure = result.confidence.to_numpy() >= threshold
     items = np.bincount(codes, minlength=k)
     confident = np.bincount(codes[sure], minlength=k)
@@ -358,8 +358,7 @@ def majority_agreement(result: DawidSkeneResult) -> pd.DataFrame:
     require_fitted(result, "majority_agreement")
     judged = result.votes.sum(axis=1) > 0
     k = len(result.categories)
-    q = result.posteriors.to_numpy()[judged]
-    model = q.argmax(axis=1) if k else np.zeros(0, np.int64)
+    model = result.categories.get_indexer(result.labels[judged]) if k else np.zeros(0, np.int64)
     mv = _majority(result)[judged]
     credit = mv[np.arange(len(model)), model] if len(model) else np.zeros(0)
     items = np.append(np.bincount(model, minlength=k), len(model))

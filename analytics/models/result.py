@@ -25,6 +25,7 @@ from scipy import sparse
 
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
+from analytics._core.ids import top_codes
 from analytics.data import MAX_CODES, Annotations, LabelKind, as_annotations
 from analytics.dawid_skene import DawidSkeneResult, design_matrix, gold_codes, gold_series
 
@@ -267,8 +268,7 @@ def make_result(
     """Wrap a model's arrays into a :class:`ModelResult` (labels, confidence, names)."""
     ann = coded.ann
     cats = ann.categories
-    k = len(cats)
-    top = q.argmax(axis=1) if k else np.zeros(ann.n_items, np.int64)
+    top = top_codes(q, cats)  # a tie: the first name, not the first seen
     if not converged:
         notes = (
             *notes,

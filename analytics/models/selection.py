@@ -170,7 +170,7 @@ def compare(
             scored = gold_table({name: result}, gold_s, seed=seed).iloc[0]
             row |= scored[["accuracy", "accuracy_low", "accuracy_high", "gold_items"]].to_dict()
         rows.append(row)
-        labels[name] = result.posteriors.to_numpy().argmax(axis=1)
+        labels[name] = result.categories.get_indexer(result.labels)  # ties as the labels
     table = pd.DataFrame(rows).set_index("model")
     table = table.sort_values("heldout_ll", ascending=False, kind="stable")
     best = per_item[table.index[0]]

@@ -27,7 +27,7 @@ import pandas as pd
 
 from analytics._core.bootstrap import check_resampling
 from analytics._core.errors import AnnotationDataError, require
-from analytics._core.ids import name_order
+from analytics._core.ids import name_order, top_codes
 from analytics.data import Annotations, as_annotations
 from analytics.dawid_skene import DawidSkeneResult
 from analytics.models.registry import check_model, fit_model
@@ -231,7 +231,7 @@ def bootstrap(
     accs = np.full((n_boot, j), np.nan)
     changed = np.zeros(ann.n_items)
     counted = np.zeros(ann.n_items)
-    full_top = result.posteriors.to_numpy().argmax(axis=1)
+    full_top = result.categories.get_indexer(result.labels)  # a tie broken as the labels are
     by_name = name_order(ann.items)  # draws in the data's order
     for b in range(n_boot):
         sample, drawn = resample_items(ann, rng, by_name)
@@ -242,7 +242,7 @@ def bootstrap(
         accs[b, present] = (np.diagonal(theta, axis1=1, axis2=2) @ pi)[present]
         first = np.unique(drawn, return_index=True)[1]  # first copy of each drawn item
         items = drawn[first]
-        top = post[first].argmax(axis=1)
+        top = top_codes(post[first], result.categories)
         changed[items] += top != full_top[items]
         counted[items] += 1
         if progress is not None:

@@ -112,3 +112,31 @@ def test_act_ms_in_another_row_order_gets_the_same_fit(model):
     for frame in reordered(labels):
         other = fit(Annotations.from_frame(frame), model)
         assert_same_fit(base, other, ROUND_OFF.get(model, 1e-9))
+
+
+def test_a_tie_goes_to_the_first_name_whatever_the_row_order():
+    """Two annotators disagreeing tie under majority vote. The tie went to the category
+    first seen in the file, so the same judgements with the rows shuffled got other gold
+    labels ('y' where the shuffled file gave 'x'). Now it goes to the first name, as
+    crowd-kit's majority vote breaks it; numbers go by value (9 before 10)."""
+    from analytics.dawid_skene import fit as ds_fit
+    from analytics.dawid_skene import model_labels_table
+
+    frame = pd.DataFrame(
+        {
+            "item": ["i1", "i1", "i2", "i2", "i3", "i3"],
+            "annotator": ["a", "b"] * 3,
+            "label": ["y", "x", "y", "x", "x", "x"],
+        }
+    )
+    for labels, first in ((frame["label"], "x"), (frame["label"].map({"x": 9, "y": 10}), 9)):
+        versions = [frame.assign(label=labels), frame.assign(label=labels).iloc[[4, 5, 0, 1, 2, 3]]]
+        anns = [Annotations.from_frame(v) for v in versions]
+        if first == "x":  # text categories come in first-seen order (numbers sorted)
+            assert anns[0].categories[0] != anns[1].categories[0]
+        for ann in anns:
+            majority = fit(ann, "majority")
+            assert majority.labels.sort_index().tolist() == [first] * 3
+            assert fit(ann).labels.sort_index().tolist() == [first] * 3  # auto: majority here
+            table = model_labels_table(ds_fit(ann)).set_index("item").sort_index()
+            assert table["majority label"].tolist() == [first] * 3
