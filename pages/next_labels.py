@@ -246,7 +246,8 @@ m4.metric(
     help="The mean of the items' expected top posteriors after the batch, by the model's "
     "own account (fitted models are overconfident); the change is in percentage points.",
 )
-show_table(batch, "next batch", key="nl_batch", index=False)
+# its CSV is the first of the export formats below, not a second button beside the table
+show_table(batch, "next batch", key="nl_batch", index=False, download=False)
 st.caption(
     "current_confidence: the model's top posterior now; expected_gain: bits this judgement is "
     "expected to add (given the earlier ones in the batch); expected_confidence: the item's "

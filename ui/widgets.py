@@ -178,6 +178,7 @@ def show_table(
     percents: tuple[str, ...] = (),
     texts: dict[str, Sequence[str]] | None = None,
     csv: pd.DataFrame | Callable[[], pd.DataFrame] | None = None,
+    download: bool = True,
     **kwargs,
 ) -> None:
     """A table with its CSV download beside it (on screen at most MAX_SHOWN_ROWS rows).
@@ -196,7 +197,8 @@ def show_table(
     for a format no format string gives (e.g. :func:`analytics.format_p_value`'s
     "< 0.001", or one that depends on the row); the CSV keeps the numbers.
     ``csv``: the table the CSV holds when ``df`` is written for reading (``1,500`` as
-    text); None: ``df`` itself.
+    text); None: ``df`` itself. ``download``: False for a table whose page offers its CSV
+    in a row of export formats just below it (one CSV of the same rows, not two).
     """
     shown = df.head(MAX_SHOWN_ROWS) if len(df) > MAX_SHOWN_ROWS else df
     truncated = shown is not df
@@ -231,10 +233,10 @@ def show_table(
         kwargs["column_config"] = config
     st.dataframe(shown, width="stretch", hide_index=not index, key=f"df_{key}", **kwargs)
     if truncated:
-        st.caption(
-            f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; the CSV has them all."
-        )
-    download_table(df if csv is None else csv, name, key=key, index=index)
+        where = "the CSV has" if download else "the downloads below have"
+        st.caption(f"Showing the first {MAX_SHOWN_ROWS:,} of {len(df):,} rows; {where} them all.")
+    if download:
+        download_table(df if csv is None else csv, name, key=key, index=index)
 
 
 def show_figure(fig: go.Figure, name: str, *, key: str) -> None:

@@ -57,6 +57,9 @@ def test_batch_table_downloads_and_curves():
     assert {"Batch (CSV)", "Label Studio tasks (JSON)", "Mechanical Turk input (CSV)"} <= set(
         labels
     )
+    # the batch's CSV once: the export row's, not also a "Download CSV" beside the table
+    keys = [b.proto.id for b in at.get("download_button")]
+    assert not [k for k in keys if "dl_csv_nl_batch" in k], keys
     assert any("per item reach the target expected accuracy" in m.value for m in at.markdown)
     two_more = next(d.value for d in at.dataframe if "judgements per item" in d.value.columns)
     assert two_more["judgements per item"].tolist() == [5, 7]  # 1500 judgements / 300 items
