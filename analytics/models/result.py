@@ -137,8 +137,8 @@ def refuse_scale(ann: Annotations) -> None:
     >>> try:
     ...     refuse_scale(ann)
     ... except AnnotationDataError as exc:
-    ...     print(exc.problem[:60])
-    the labels are numbers on a scale (30 distinct values), and
+    ...     print(exc.problem.split(", and")[0])
+    the labels are numbers on a scale (30 distinct values)
     """
     if ann.kind is not LabelKind.NUMERIC or ann.n_categories <= MAX_CODES:
         return
