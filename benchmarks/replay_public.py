@@ -139,7 +139,9 @@ def run(
     """Replay one set with every seed; the mean curve and the summary row.
 
     ``cache``: a CSV of the per-seed tables (column ``seed``), read when it exists and
-    written otherwise, so that an interrupted run resumes.
+    holds exactly seeds ``0 .. seeds - 1``, written otherwise, so that a finished run is
+    not replayed again (a cache of another number of seeds is replayed and replaced: the
+    file is named by the settings, not by the seeds).
     """
     ann, gold = load(name, outside)
     fitter = fitter_for(kind, ann.n_categories)
@@ -147,8 +149,8 @@ def run(
     if isinstance(gain_options.get("chooser"), str):  # a --fitter name
         gain_options["chooser"] = fitter_for(gain_options["chooser"], ann.n_categories)
     t0 = time.perf_counter()
-    if cache is not None and cache.is_file():
-        both = pd.read_csv(cache)
+    both = pd.read_csv(cache) if cache is not None and cache.is_file() else None
+    if both is not None and sorted(both["seed"].unique()) == list(range(seeds)):
         full = float(both["full_accuracy"].iloc[0])
         tables = []
         for _, t in both.groupby("seed"):

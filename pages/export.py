@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics import format_count
+from analytics import AnnotationDataError, format_count
 from analytics.agreement import agreement_report, default_distance
 from analytics.data import table_to_csv
 from analytics.dawid_skene import fit, model_labels_table
+from analytics.models import refuse_scale
 from analytics.multilabel import gold_standard
 from analytics.noise import noise_from_annotations
 from ui.engine import engine_page
@@ -85,13 +86,18 @@ if ann.is_multilabel:
         )
     )
 else:
-    results.append(
-        (
-            "Model labels with confidence, Dawid-Skene CSV",
-            "model_labels_dawid_skene.csv",
-            lambda: model_labels_table(fit(ann, **settings.fit_options())),
+    try:
+        refuse_scale(ann)  # scores on a scale: no categories to model, as Gold labels says
+    except AnnotationDataError as exc:
+        st.caption(md(f"No model labels to download: {exc.problem}"))
+    else:
+        results.append(
+            (
+                "Model labels with confidence, Dawid-Skene CSV",
+                "model_labels_dawid_skene.csv",
+                lambda: model_labels_table(fit(ann, **settings.fit_options())),
+            )
         )
-    )
 results.append(
     (
         "Agreed items (noise calculator) CSV",

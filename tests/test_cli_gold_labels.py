@@ -103,3 +103,25 @@ def test_gold_labels_for_items_not_in_the_data_are_counted_not_silently_dropped(
     assert json.loads(capsys.readouterr().out)["known_gold"]["left_out"] == 1
     assert main([command, CROWD, *model, "--gold", CROWD_GOLD, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["known_gold"]["left_out"] == 0
+
+
+@pytest.mark.parametrize(
+    "argv", [["gold-labels"], ["dawid-skene"], ["next-batch", "--budget", "5"]]
+)
+def test_numbers_on_a_scale_are_refused_by_every_model_command(capsys, tmp_path, argv):
+    """The Gold labels and Next labels pages refuse scores on a scale (refuse_scale):
+    ``dawid-skene`` printed 80 categories' prevalence and ``next-batch`` planned a batch
+    over them (32 s on 200 items scored 0-100); and the hint read "in Python,
+    load_annotations(..., --kind ordinal)" once the command line had put its words in."""
+    from tests.helpers.builders import scores_on_a_scale
+
+    path = tmp_path / "scores.csv"
+    scores_on_a_scale().to_csv(path, index=False)
+    assert main([argv[0], str(path), *argv[1:]]) == 2
+    said = capsys.readouterr()
+    assert not said.out
+    assert "numbers on a scale" in said.err
+    assert "--kind ordinal on the command line" in said.err
+    assert "load_annotations(..., --kind" not in said.err
+    # read as categories, as the message says, the same scores fit
+    assert main([argv[0], str(path), *argv[1:], "--kind", "ordinal"]) == 0

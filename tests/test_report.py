@@ -270,3 +270,19 @@ def test_one_gold_item_is_one_item_in_the_report_too(crowd):
     blocks = report_blocks(crowd, ["overview", "dawid_skene"], gold=gold)
     text = " ".join(b.text or "" for b in blocks)
     assert "1 items" not in text and "Against the 1 item with known gold labels" in text
+
+
+def test_the_dawid_skene_section_is_not_computed_on_numbers_on_a_scale():
+    """Scores on a scale have no categories to model: the Overview leaves its model answers
+    undefined and the pages refuse the models, but the report's Dawid-Skene section fitted
+    80 values as categories, judged the labels "Bad" and drew 80 x 80 confusion matrices
+    (54 MB of HTML on 200 items scored 0-100)."""
+    from tests.helpers.builders import scores_on_a_scale
+
+    ann = Annotations.from_frame(scores_on_a_scale())
+    blocks = report_blocks(ann, ["dawid_skene"], n_boot=0)
+    assert [b.kind for b in blocks] == ["text"]
+    assert blocks[0].text.startswith(
+        "Not computed for this data: the labels are numbers on a scale"
+    )
+    assert blocks[0].verdict is None

@@ -11,7 +11,7 @@ True
 >>> scan_json(b'{"a": [[[1]]]}', "x.json", Limits(max_depth=3))
 Traceback (most recent call last):
 ...
-analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests more than 3 levels deep, over the limit max_depth=3. Flatten the records, or if the file is what you meant, raise the limit (in Python: load_annotations(..., limits=Limits(max_depth=...)); on the command line: --limit max_depth=...).
+analytics._core.errors.AnnotationDataError: file 'x.json', row 1: the JSON nests more than 3 levels deep, over the limit max_depth=3. Flatten the records, or if the file is what you meant, raise the limit where Concord runs as a library or from the command line (the app reads every upload with the default limits): in Python load_annotations(..., limits=Limits(max_depth=...)), on the command line --limit max_depth=....
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def check_columns(
     >>> check_columns(3, Limits(max_columns=2), "w.csv", "the header has 3 fields")
     Traceback (most recent call last):
     ...
-    analytics._core.errors.AnnotationDataError: file 'w.csv', row 1: the header has 3 fields, over the limit max_columns=2. Put the annotations in long form (one row per judgement: item, annotator, label), or if the file is what you meant, raise the limit (in Python: load_annotations(..., limits=Limits(max_columns=...)); on the command line: --limit max_columns=...).
+    analytics._core.errors.AnnotationDataError: file 'w.csv', row 1: the header has 3 fields, over the limit max_columns=2. Put the annotations in long form (one row per judgement: item, annotator, label), or if the file is what you meant, raise the limit where Concord runs as a library or from the command line (the app reads every upload with the default limits): in Python load_annotations(..., limits=Limits(max_columns=...)), on the command line --limit max_columns=....
     """
     if n_columns > limits.max_columns:
         raise limit_error(

@@ -114,8 +114,11 @@ class Coded:
         return self.ann.n_categories
 
 
-def refuse_scale(ann: Annotations) -> None:
+def refuse_scale(ann: Any) -> None:
     """Refuse numeric labels of more than :data:`~analytics.data.MAX_CODES` distinct values.
+
+    ``ann``: :class:`~analytics.data.Annotations`, or judgements held by an engine (only
+    the label kind and the number of categories are read).
 
     Every annotator model reads a label as one of K categories, a judgement as right or
     wrong, and an annotator as a K x K confusion matrix. Scores on a scale (47.3, 51.0,
@@ -138,8 +141,8 @@ def refuse_scale(ann: Annotations) -> None:
     >>> try:
     ...     refuse_scale(ann)
     ... except AnnotationDataError as exc:
-    ...     print(exc.problem[:60])
-    the labels are numbers on a scale (30 distinct values), and
+    ...     print(exc.problem.split(", and")[0])
+    the labels are numbers on a scale (30 distinct values)
     """
     if ann.kind is not LabelKind.NUMERIC or ann.n_categories <= MAX_CODES:
         return
@@ -147,10 +150,13 @@ def refuse_scale(ann: Annotations) -> None:
         f"the labels are numbers on a scale ({format_count(ann.n_categories, 'distinct value')}"
         "), and the annotator models compare labels as categories (a label is exactly "
         "right or wrong), which a scale does not have.",
-        hint="For scores, agreement on the scale (Krippendorff's interval alpha, the "
-        "Agreement page) is the measure. If the values are categories, choose the label "
-        "kind Ordinal or Nominal on the Data page (in Python, load_annotations(..., "
-        "kind='ordinal')).",
+        # kind="ordinal" in double quotes: the command line's wording (cli_words) turns
+        # kind='ordinal' into --kind ordinal, which inside a Python call read as nonsense
+        hint="For scores, agreement on the scale is the measure (Krippendorff's interval "
+        "alpha: the Agreement page, or the agreement command). If the values are "
+        "categories, load them as categories: the label kind ordinal or nominal (Label "
+        'kind on the Data page, kind="ordinal" in Python, --kind ordinal on the command '
+        "line).",
     )
 
 

@@ -237,3 +237,18 @@ def test_a_new_path_gets_its_columns_guessed_again(tmp_path, parquet):
     assert not at.exception
     assert at.selectbox(key="engine_path_form_annotator").value == "worker"
     assert not at.button(key="engine_path_form_open").disabled
+
+
+def test_the_engine_gold_labels_view_refuses_numbers_on_a_scale(tmp_path):
+    """In memory the Gold labels page refuses the models on scores of many values; on an
+    engine it fitted Dawid-Skene over every value as a category (200 items scored 0-100:
+    over 5 minutes on DuckDB)."""
+    from tests.helpers.builders import scores_on_a_scale
+    from tests.helpers.markup import shown
+
+    path = tmp_path / "scores.parquet"
+    scores_on_a_scale().to_parquet(path)
+    at = run_page("gold_labels", load_annotations(str(path), engine="duckdb"), timeout=120)
+    assert not at.exception, at.exception
+    assert any("numbers on a scale" in shown(e.value) for e in at.error), at.error
+    assert not [m for m in at.metric if m.label == "Iterations"]

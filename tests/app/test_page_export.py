@@ -59,3 +59,19 @@ def test_the_annotation_downloads_say_how_to_load_them_back_as_they_are():
         assert "kind='ordinal', categories=[1, 2, 3, 4, 5, 6, 7]" in said
     plain = run_page("export", load_annotations(ROOT / "sample_data" / "crowd_intents.csv"))
     assert not [c for c in plain.caption if "to get these annotations back" in c.value]
+
+
+def test_no_model_labels_are_offered_for_numbers_on_a_scale():
+    """The Gold labels page refuses the models on scores of many values; the Export page
+    still offered the Dawid-Skene labels of 80 values read as categories."""
+    from analytics import Annotations
+    from tests.helpers.app import run_page
+    from tests.helpers.builders import scores_on_a_scale
+    from tests.helpers.markup import shown
+
+    at = run_page("export", Annotations.from_frame(scores_on_a_scale()))
+    assert not at.exception, at.exception
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Agreement coefficients CSV" in labels
+    assert not [label for label in labels if "Dawid-Skene" in label], labels
+    assert any("numbers on a scale" in shown(c.value) for c in at.caption)

@@ -145,7 +145,7 @@ def test_numbers_on_a_scale_are_refused_before_any_fit(model):
     assert ann.kind.value == "numeric" and ann.n_categories > 12
     with pytest.raises(AnnotationDataError, match=r"numbers on a scale \(\d+ distinct values\)"):
         mo.fit(ann, model)
-    with pytest.raises(AnnotationDataError, match="label kind Ordinal or Nominal"):
+    with pytest.raises(AnnotationDataError, match="the label kind ordinal or nominal"):
         mo.compare(ann, [model] if model != "auto" else None)
     # a few values (1.5 steps: numeric, at most 12 values) are categories the models can fit
     few = frame.assign(label=np.round(frame["label"] / 40) * 1.5)
