@@ -266,7 +266,7 @@ def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = N
         Block(
             s,
             "text",
-            text=f"The Dawid-Skene model (fitted by EM, {result.n_iter} iterations, "
+            text=f"The Dawid-Skene model (fitted by EM, {format_count(result.n_iter, 'iteration')}, "
             f"{'converged' if result.converged else 'not converged'}) gives each item a probability for every "
             f"category; {share:.1%} of items have a top posterior of at least 0.99.",
         ),

@@ -286,3 +286,14 @@ def test_the_dawid_skene_section_is_not_computed_on_numbers_on_a_scale():
         "Not computed for this data: the labels are numbers on a scale"
     )
     assert blocks[0].verdict is None
+
+
+def test_the_dawid_skene_section_counts_iterations_in_words(crowd):
+    """A fit stopped after one iteration read "1 iterations"."""
+    from analytics.report import ReportSettings
+
+    for n, words in ((1, "1 iteration,"), (3, "3 iterations,")):
+        html = build_report(
+            crowd, ["dawid_skene"], n_boot=0, settings=ReportSettings(ds_max_iter=n)
+        )
+        assert f"fitted by EM, {words}" in html
