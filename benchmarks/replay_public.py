@@ -150,7 +150,9 @@ def run(
         gain_options["chooser"] = fitter_for(gain_options["chooser"], ann.n_categories)
     t0 = time.perf_counter()
     both = pd.read_csv(cache) if cache is not None and cache.is_file() else None
-    if both is not None and sorted(both["seed"].unique()) == list(range(seeds)):
+    same = both is not None and sorted(both["seed"].unique()) == list(range(seeds))
+    # and the same strategies, in order: a --strategies gain cache lacks random's replays
+    if same and list(pd.unique(both["strategy"])) == list(strategies):
         full = float(both["full_accuracy"].iloc[0])
         tables = []
         for _, t in both.groupby("seed"):

@@ -13,7 +13,7 @@ def test_a_saved_replay_is_not_reused_for_another_number_of_seeds(monkeypatch, t
     """The cache (``--save``) is named by the settings but not by the seeds: README's
     five-seed table (``--seeds 5 --save``) and the three-seed command beside it
     (``--save``) read each other's replays, and the mean was silently over the other
-    number of seeds."""
+    number of seeds. Nor for other strategies: a gain-only cache lacks random's replays."""
     ann = Annotations.from_frame(
         pd.DataFrame(
             {"item": ["a", "a", "b", "b"], "annotator": list("xyxy"), "label": list("pqpq")}
@@ -40,3 +40,7 @@ def test_a_saved_replay_is_not_reused_for_another_number_of_seeds(monkeypatch, t
     assert sorted(pd.read_csv(cache)["seed"].unique()) == [0, 1, 2, 3, 4]
     # each replay reaches 0.8 at 3 - 0.1 x seed judgements: the mean is over five of them
     assert row["gain"] == pytest.approx(2.8)
+    # another set of strategies (--strategies gain, as for the pooled column): replayed
+    replay_public.run("x", seeds=5, cache=cache, strategies=("gain",))
+    assert seeds_replayed[8:] == [0, 1, 2, 3, 4]
+    assert list(pd.unique(pd.read_csv(cache)["strategy"])) == ["gain"]

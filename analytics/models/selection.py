@@ -109,7 +109,9 @@ def compare(
     Raises
     ------
     AnnotationDataError
-        Unknown model names, a bad ``folds``, or data no model can fit.
+        Unknown model names, a bad ``folds``, data no model can fit, or gold that cannot
+        be scored (items not in the data, an item listed twice, no gold label among the
+        categories; :func:`~analytics.models.evaluation.check_scoring_gold`).
 
     Notes
     -----
