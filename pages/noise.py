@@ -271,7 +271,7 @@ if start.p_from_example and (result is not None or mode != MODES[0]):
     )
 # the inputs start from the bound above: keyed by it, they follow a new data set or a switch
 # to "By hand" (a widget keeps its own value under a fixed key, whatever value= says); what
-# is typed into them is kept for that start (scope=sfx) when the page is left
+# is typed into them is kept for that start (restart=sfx) when the page is left
 sfx = f"{mode}_{start.n_items}_{start.p:.6g}_{start.n_agreed}_{start.kappa:.6g}"
 section = st.segmented_control(
     "Question",
@@ -294,9 +294,8 @@ try:
             "Items",
             min_value=1,
             value=start.n_items,
-            key=f"noise_rev_n_{sfx}",
-            name="noise_rev_n",
-            scope=sfx,
+            key="noise_rev_n",
+            restart=sfx,
         )
         p_r = kept_number(
             c2,
@@ -305,9 +304,8 @@ try:
             max_value=1.0,
             value=start.p,
             format="%.6f",
-            key=f"noise_rev_p_{sfx}",
-            name="noise_rev_p",
-            scope=sfx,
+            key="noise_rev_p",
+            restart=sfx,
         )
         g_r = kept_number(
             c3, "Noise at most (%)", min_value=0.0, max_value=100.0, value=5.0, key="noise_rev_g"
@@ -330,9 +328,8 @@ try:
             "Items",
             min_value=1,
             value=start.n_items,
-            key=f"noise_add_n_{sfx}",
-            name="noise_add_n",
-            scope=sfx,
+            key="noise_add_n",
+            restart=sfx,
         )
         e_a = kept_number(
             c2,
@@ -340,9 +337,8 @@ try:
             min_value=0.0,
             max_value=100.0,
             value=round(100 * start.easy_share, 1),
-            key=f"noise_add_e_{sfx}",
-            name="noise_add_e",
-            scope=sfx,
+            key="noise_add_e",
+            restart=sfx,
             help="Starts at the data's Fleiss' kappa (section 3.3: kappa estimates the share "
             "of easy items), at most the share of agreed items (easy items are all agreed), "
             "or 80% by hand.",
@@ -357,9 +353,8 @@ try:
             min_value=2,
             max_value=20,
             value=min(max(int(m_data), 2), 20),  # the data's categories, when data are loaded
-            key=f"noise_add_m_{sfx}_{m_data}",
-            name="noise_add_m",
-            scope=f"{sfx}_{m_data}",
+            key="noise_add_m",
+            restart=f"{sfx}_{m_data}",
         )
         k_lo, k_hi = st.slider(
             "Annotators",
@@ -411,18 +406,16 @@ try:
             "Gold-standard items (L)",
             min_value=1,
             value=start.n_agreed,
-            key=f"noise_cd_l_{sfx}",
-            name="noise_cd_l",
-            scope=sfx,
+            key="noise_cd_l",
+            restart=sfx,
         )
         r_c = kept_number(
             c2,
             "Coin-flips among them (R)",
             min_value=0,
             value=start.hidden_hard_within(l_c),
-            key=f"noise_cd_r_{sfx}",
-            name="noise_cd_r",
-            scope=sfx,
+            key="noise_cd_r",
+            restart=sfx,
         )
         bounds = ["chebyshev", "normal", "exact"]
         bound = c3.selectbox(
@@ -455,9 +448,8 @@ try:
             max_value=1.0,
             value=round(min(max(start.kappa, -1.0), 1.0), 3),
             format="%.3f",
-            key=f"noise_kappa_{sfx}",
-            name="noise_kappa",
-            scope=sfx,
+            key="noise_kappa",
+            restart=sfx,
             help="Starts at the loaded data's Fleiss' kappa (0.8 by hand).",
         )
         n_k = kept_number(
@@ -465,18 +457,16 @@ try:
             "Items",
             min_value=1,
             value=start.n_items,
-            key=f"noise_kappa_n_{sfx}",
-            name="noise_kappa_n",
-            scope=sfx,
+            key="noise_kappa_n",
+            restart=sfx,
         )
         a_k = kept_number(
             c3,
             "Agreed items",
             min_value=0,
             value=start.n_agreed_within(n_k),
-            key=f"noise_kappa_a_{sfx}",
-            name="noise_kappa_a",
-            scope=sfx,
+            key="noise_kappa_a",
+            restart=sfx,
         )
         kn = kappa_noise_estimate(float(kap), int(n_k), int(a_k))
         if kn.reason:

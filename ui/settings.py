@@ -140,22 +140,23 @@ def kept_number(
     *,
     key: str,
     value: Any,
-    name: str | None = None,
     scope: Any = None,
+    restart: str | None = None,
     **kwargs: Any,
 ) -> Any:
     """``where.number_input(label, ...)`` that starts from the number it was left at
     (:func:`recall`, brought inside ``min_value`` and ``max_value``) and keeps what it returns.
 
-    ``name``: what the number is kept under (default: ``key``), for a widget whose key
-    carries a suffix that restarts it from ``value`` (then ``scope`` is that suffix).
+    ``scope``: what the number is kept for (:func:`keep`). ``restart``: a text that, when it
+    changes, starts the widget again from ``value`` (its key becomes ``f"{key}_{restart}"``);
+    the number is then kept for that text (the default ``scope``).
     """
-    name = name or key
+    widget, scope = (key, scope) if restart is None else (f"{key}_{restart}", restart)
     fit = within(kwargs.get("min_value"), kwargs.get("max_value"))
     number = where.number_input(
-        label, value=recall(name, value, scope=scope, fit=fit), key=key, **kwargs
+        label, value=recall(key, value, scope=scope, fit=fit), key=widget, **kwargs
     )
-    keep(name, number, scope=scope)
+    keep(key, number, scope=scope)
     return number
 
 
