@@ -78,11 +78,16 @@ def test_agreement_filters_and_views_are_kept(app):
     assert "3 annotators" in " ".join(c.value for c in app.caption)
 
 
-SAME_NAMES = "item,annotator,label\n" + "".join(
-    f"i{i},{who},{('question', 'request')[(i + k) % 2 if k == 2 else i % 2]}\n"
-    for i in range(12)
-    for k, who in enumerate(("w00", "w01", "w02"))
-)
+def twelve_items(annotators: tuple[str, str, str], labels: tuple[str, str]) -> str:
+    """A CSV of 12 items judged by three annotators: two agree, the third differs on half."""
+    return "item,annotator,label\n" + "".join(
+        f"i{i},{who},{labels[(i + k) % 2 if k == 2 else i % 2]}\n"
+        for i in range(12)
+        for k, who in enumerate(annotators)
+    )
+
+
+SAME_NAMES = twelve_items(("w00", "w01", "w02"), ("question", "request"))
 
 
 def test_the_annotator_window_keeps_its_search_and_page(app):
@@ -149,11 +154,7 @@ def test_a_model_other_data_do_not_allow_gives_way_to_auto(app):
     assert app.segmented_control(key="gl_section").value == "Fit details"
 
 
-SMALL = "item,annotator,label\n" + "".join(
-    f"i{i},{who},{'ab'[(i + k) % 2 if k == 2 else i % 2]}\n"
-    for i in range(12)
-    for k, who in enumerate(("x", "y", "z"))
-)
+SMALL = twelve_items(("x", "y", "z"), ("a", "b"))
 
 
 def test_next_labels_settings_are_kept_and_the_budget_fits_smaller_data(app):
