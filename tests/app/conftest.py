@@ -1,4 +1,5 @@
-"""The browser tests' shared fixtures: one app server and one chromium per test module.
+"""Shared fixtures of the app tests: the app under AppTest (``app``), and for the browser
+tests one app server and one chromium per test module.
 
 A test module that defines its own ``page`` (or ``server``) fixture overrides these.
 """
@@ -6,8 +7,10 @@ A test module that defines its own ``page`` (or ``server``) fixture overrides th
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from tests.helpers.browser import CHROMIUM, CHROMIUM_ARGS, StreamlitServer, wait_for_app
+from tests.helpers.paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -35,3 +38,12 @@ def page(browser, server):
     wait_for_app(pg)
     yield pg
     context.close()
+
+
+@pytest.fixture
+def app() -> AppTest:
+    """The whole app (its frame and the first page), run once, as a visitor opens it."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    assert not at.exception
+    return at

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from tests.helpers.markup import failures, shown
-from tests.helpers.paths import ROOT
 
-APP = str(ROOT / "app.py")
 PAGES = [
     "pages/upload.py",
     "pages/agreement.py",
@@ -19,14 +16,6 @@ PAGES = [
     "pages/next_labels.py",
     "pages/export.py",
 ]
-
-
-@pytest.fixture
-def app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    assert not at.exception
-    return at
 
 
 def test_opens_with_the_sample_loaded(app):

@@ -10,17 +10,6 @@ from analytics import format_p_value
 from analytics.data import load_sample
 from analytics.report import ReportSettings, build_report, report_blocks
 from tests.helpers.markup import shown
-from tests.helpers.paths import ROOT
-
-APP = str(ROOT / "app.py")
-
-
-@pytest.fixture
-def app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    assert not at.exception
-    return at
 
 
 def chosen(at: AppTest) -> ReportSettings:

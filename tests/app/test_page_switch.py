@@ -21,14 +21,6 @@ from tests.helpers.paths import ROOT
 APP = str(ROOT / "app.py")
 
 
-@pytest.fixture
-def app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.run()
-    assert not at.exception
-    return at
-
-
 def away_and_back(at: AppTest, page: str, via: str = "pages/overview.py") -> None:
     """Open another page, then ``page`` again (Streamlit forgets the first page's widgets)."""
     at.switch_page(via).run()
