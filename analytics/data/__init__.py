@@ -66,7 +66,7 @@ from analytics.data.export import (
 from analytics.data.free_text import free_text_columns
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.json_records import RepeatedKey, loads_strict
-from analytics.data.kinds import MAX_CODES, SCALE_CAUTION, LabelKind, infer_kind
+from analytics.data.kinds import MAX_CODES, SCALE_CAUTION, LabelKind, infer_kind, on_a_scale
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits, scan_json
 from analytics.data.load_report import LoadReport, SkipNote
@@ -130,6 +130,7 @@ __all__ = [
     "loads_strict",
     "long_integer_text",
     "looks_numeric",
+    "on_a_scale",
     "read_gold_labels",
     "read_table",
     "reload_options",

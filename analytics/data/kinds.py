@@ -10,10 +10,11 @@ ordinal: ranks; numeric: differences; multi-label: set distances).
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from analytics._core.errors import AnnotationDataError
 
-__all__ = ["SCALE_CAUTION", "LabelKind", "infer_kind"]
+__all__ = ["MAX_CODES", "SCALE_CAUTION", "LabelKind", "infer_kind", "on_a_scale"]
 
 SCALE_CAUTION = (
     "The labels are whole numbers and were read as nominal codes: every disagreement then "
@@ -83,6 +84,26 @@ class LabelKind(StrEnum):
 
 #: Whole-number labels with at most this many values are read as category codes.
 MAX_CODES = 12
+
+
+def on_a_scale(ann: Any) -> bool:
+    """Numeric labels of more than :data:`MAX_CODES` distinct values: scores on a scale,
+    not categories (the rule the annotator models and the Overview share).
+
+    Parameters
+    ----------
+    ann : Annotations or LazyAnnotations
+        Anything with ``kind`` and ``n_categories``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> on_a_scale(SimpleNamespace(kind=LabelKind.NUMERIC, n_categories=13))
+    True
+    >>> on_a_scale(SimpleNamespace(kind=LabelKind.NOMINAL, n_categories=50))
+    False
+    """
+    return ann.kind is LabelKind.NUMERIC and ann.n_categories > MAX_CODES
 
 
 def infer_kind(categories: list, numeric: bool) -> tuple[LabelKind, str]:

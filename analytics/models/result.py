@@ -26,7 +26,7 @@ from scipy import sparse
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
 from analytics._core.ids import top_codes
-from analytics.data import MAX_CODES, Annotations, LabelKind, as_annotations
+from analytics.data import Annotations, as_annotations, on_a_scale
 from analytics.dawid_skene import DawidSkeneResult, design_matrix, gold_codes, gold_series
 
 __all__ = [
@@ -144,7 +144,7 @@ def refuse_scale(ann: Any) -> None:
     ...     print(exc.problem.split(", and")[0])
     the labels are numbers on a scale (30 distinct values)
     """
-    if ann.kind is not LabelKind.NUMERIC or ann.n_categories <= MAX_CODES:
+    if not on_a_scale(ann):
         return
     raise AnnotationDataError(
         f"the labels are numbers on a scale ({format_count(ann.n_categories, 'distinct value')}"

@@ -216,7 +216,11 @@ def judged_pairs(ann: Annotations) -> np.ndarray:
     A sort and a comparison with the neighbour: :func:`numpy.unique` hashes first in
     numpy 2.4 and is about 70 times slower on a million keys.
     """
-    keys = np.sort(ann.item_codes.astype(np.int64) * ann.n_annotators + ann.annotator_codes)
+    return _unique_pairs(ann.item_codes, ann.annotator_codes, ann.n_annotators)
+
+
+def _unique_pairs(items: np.ndarray, anns: np.ndarray, n_annotators: int) -> np.ndarray:
+    keys = np.sort(items.astype(np.int64) * n_annotators + anns)
     return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
 
 
@@ -248,10 +252,8 @@ def view_in_name_order(view: ModelView, ann: Annotations) -> tuple[ModelView, np
         view.annotators[anns],
         view.categories,
     )
-    keys = np.sort(
-        item_rank[ann.item_codes] * np.int64(ann.n_annotators) + ann_rank[ann.annotator_codes]
-    )
-    return named, keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+    n = ann.n_annotators
+    return named, _unique_pairs(item_rank[ann.item_codes], ann_rank[ann.annotator_codes], n)
 
 
 def in_name_order(ann: Annotations) -> Annotations:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from analytics._core.formatting import format_count
-from analytics.data import MAX_CODES, LabelKind
+from analytics.data import on_a_scale
 
 __all__ = ["scale_reason"]
 
@@ -41,7 +41,7 @@ def scale_reason(ann: Any) -> str | None:
     >>> scale_reason(ann)[:54]
     'the labels are numbers on a scale (30 distinct values)'
     """
-    if ann.kind is not LabelKind.NUMERIC or ann.n_categories <= MAX_CODES:
+    if not on_a_scale(ann):
         return None
     return (
         f"the labels are numbers on a scale ({format_count(ann.n_categories, 'distinct value')}), "
