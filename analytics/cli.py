@@ -66,7 +66,7 @@ from analytics.cli_tables import (
     plain_table,
     show_labels,
 )
-from analytics.models import MODELS, refuse_scale
+from analytics.models import MODELS
 
 
 # ---------------------------------------------------------------------- commands
@@ -183,7 +183,6 @@ def cmd_dawid_skene(args: argparse.Namespace) -> None:
 
     known = _gold_for(args)
     ann = load(args)
-    refuse_scale(ann)  # scores on a scale: no categories to model (gold-labels says the same)
     result = fit(
         ann,
         max_iter=args.max_iter,
@@ -254,7 +253,6 @@ def cmd_next_batch(args: argparse.Namespace) -> None:
     if args.output:
         batch_suffix(_writable(args.output), args.as_format)
     ann = load(args)
-    refuse_scale(ann)  # scores on a scale: no categories to plan for (as the page says)
     result = fit(ann)
     batch = next_batch(
         result,

@@ -251,10 +251,8 @@ def _gold_blocks(result: Any, gold: Any) -> list[Block]:
 
 def dawid_skene_blocks(ann: Annotations, settings: ReportSettings, gold: Any = None) -> list[Block]:
     from analytics import dawid_skene as ds
-    from analytics.models import refuse_scale
 
     s = "dawid_skene"
-    refuse_scale(ann)  # scores on a scale: the section says why (the Overview's rule too)
     result = ds.fit(ann, **settings.fit_options())
     share = ds.fit_summary(result).confident_share
     error = expected_label_error(result.confidence)

@@ -9,7 +9,7 @@ import streamlit as st
 from analytics import AnnotationDataError, format_percent
 from analytics.agreement import fleiss_kappa
 from analytics.dawid_skene import fit
-from analytics.models import gold_table, refuse_scale
+from analytics.models import gold_table
 from analytics.next_labels import (
     EXPORT_FORMATS,
     STRATEGIES,
@@ -137,7 +137,6 @@ settings = report_settings(ann)
 options = settings.fit_options()
 model_key = tuple(sorted(options.items()))  # the cached batch and plans follow the settings
 try:
-    refuse_scale(ann)  # scores on a scale have no categories to plan for (the models' rule)
     with st.spinner("Fitting the Dawid-Skene model…"):
         result = ds_fit(ann, **options)[0]
 except AnnotationDataError as exc:

@@ -19,7 +19,6 @@ from analytics import AnnotationDataError, format_count
 from analytics.agreement import agreement_report, default_distance, distance_options, forest_plot
 from analytics.dawid_skene import ENGINE_ITEMS_SHOWN, ENGINE_STARTS, annotator_table
 from analytics.engines import engine_support, is_lazy, sampled_note
-from analytics.models import refuse_scale
 from ui.cached import busy, ds_fit
 from ui.settings import AGREEMENT_BOOTSTRAP, keep, kept_number, one_of, recall, recall_index
 from ui.state import get_annotations
@@ -172,7 +171,6 @@ def _ds_view(ann: Any) -> None:
         c3, "Most iterations", min_value=1, max_value=1000, value=200, key="eng_ds_iter", scope=fp
     )
     try:
-        refuse_scale(ann)  # scores on a scale: no categories to model (as in memory)
         with st.spinner(f"{engine_name(ann)} is fitting the model…"):
             result, seconds = ds_fit(
                 ann, smoothing=smoothing, init=init, max_iter=int(max_iter), tol=1e-7

@@ -66,7 +66,14 @@ from analytics.data.export import (
 from analytics.data.free_text import free_text_columns
 from analytics.data.gold_labels import read_gold_labels
 from analytics.data.json_records import RepeatedKey, loads_strict
-from analytics.data.kinds import MAX_CODES, SCALE_CAUTION, LabelKind, infer_kind, on_a_scale
+from analytics.data.kinds import (
+    MAX_CODES,
+    SCALE_CAUTION,
+    LabelKind,
+    infer_kind,
+    on_a_scale,
+    refuse_scale,
+)
 from analytics.data.layout import ROLE_SYNONYMS, detect_columns
 from analytics.data.limits import DEFAULT_LIMITS, Limits, scan_json
 from analytics.data.load_report import LoadReport, SkipNote
@@ -133,6 +140,7 @@ __all__ = [
     "on_a_scale",
     "read_gold_labels",
     "read_table",
+    "refuse_scale",
     "reload_options",
     "sample_truth",
     "scan_json",

@@ -57,7 +57,7 @@ from analytics._core.validation import (
     check_prevalence,
     check_settings,
 )
-from analytics.data import Annotations, anonymous_annotators, as_annotations
+from analytics.data import Annotations, anonymous_annotators, as_annotations, refuse_scale
 from analytics.dawid_skene.em import (
     INIT_METHODS,
     EMEngine,
@@ -315,10 +315,10 @@ def fit(
     Raises
     ------
     AnnotationDataError
-        No judgements, multi-label data, gold labels that do not match, or a bad setting
-        (the message names the setting and the expected shape or range); or a model
-        whose confusion matrices and posteriors (annotators x K² + items x K numbers,
-        several copies) would exceed the memory budget, checked before EM starts.
+        No judgements, multi-label data, numbers on a scale
+        (:func:`~analytics.data.refuse_scale`), gold labels that do not match, a bad setting
+        (named, with its expected shape or range), or confusion matrices and posteriors
+        (annotators x K² + items x K numbers) over the memory budget, checked before EM.
     ArgumentTypeError
         ``gold`` or ``initial_error`` of the wrong kind (a path or text, a table).
 
@@ -359,6 +359,8 @@ def fit(
     >>> bool(result.converged)
     True
     """
+    ann = ann if is_lazy(ann) else as_annotations(ann)
+    refuse_scale(ann)  # scores on a scale have no categories (every model's rule)
     if is_lazy(ann):
         if initial_error is not None or finish != "e_step":
             raise AnnotationDataError(
@@ -379,7 +381,6 @@ def fit(
             gold=gold,
             seed=seed,
         )
-    ann = as_annotations(ann)
     if ann.is_multilabel:
         raise AnnotationDataError(
             "the Dawid-Skene model needs one label per judgement, and this data set is "
@@ -423,7 +424,6 @@ def fit(
         param_tol=param_tol,
     )
     q, pi, theta, counts = run.q, run.pi, run.theta, run.counts
-
     notes = data_notes(ann)
     unused = 0 if gold is None else len(gold) - int((clamped >= 0).sum())
     if unused > 0:  # not used, and said (the command line had said nothing)

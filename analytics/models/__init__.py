@@ -35,6 +35,7 @@ Each model's own paper is cited in its function's docstring.
 
 from __future__ import annotations
 
+from analytics.data import refuse_scale  # the models' refusal of scores on a scale
 from analytics.models.evaluation import (
     accuracy_interval,
     annotator_gold_accuracy,
@@ -59,7 +60,7 @@ from analytics.models.figures import (
 )
 from analytics.models.fitting import fit
 from analytics.models.registry import MODELS, applicable_models
-from analytics.models.result import ModelResult, refuse_scale
+from analytics.models.result import ModelResult
 from analytics.models.selection import choose, compare, n_parameters
 from analytics.models.simple import one_coin_confusion
 from analytics.models.stacking import stacking_weights

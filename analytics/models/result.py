@@ -26,7 +26,7 @@ from scipy import sparse
 from analytics._core.errors import AnnotationDataError
 from analytics._core.formatting import format_count
 from analytics._core.ids import top_codes
-from analytics.data import Annotations, as_annotations, on_a_scale
+from analytics.data import Annotations, as_annotations, refuse_scale
 from analytics.dawid_skene import DawidSkeneResult, design_matrix, gold_codes, gold_series
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "code",
     "expected_counts",
     "make_result",
-    "refuse_scale",
 ]
 
 
@@ -112,52 +111,6 @@ class Coded:
     @property
     def k(self) -> int:
         return self.ann.n_categories
-
-
-def refuse_scale(ann: Any) -> None:
-    """Refuse numeric labels of more than :data:`~analytics.data.MAX_CODES` distinct values.
-
-    ``ann``: :class:`~analytics.data.Annotations`, or judgements held by an engine (only
-    the label kind and the number of categories are read).
-
-    Every annotator model reads a label as one of K categories, a judgement as right or
-    wrong, and an annotator as a K x K confusion matrix. Scores on a scale (47.3, 51.0,
-    ...) have no such categories: 200 items rated by 5 annotators on a 0-100 scale in
-    steps of 0.1 (473 values) took ``fit(model="auto")`` 197 s to call nearly every item
-    unsure, and majority vote picks among values no two annotators gave. The Overview
-    leaves its model answers undefined on the same data
-    (:func:`analytics.overview.scale_reason`), by the same rule.
-
-    Raises
-    ------
-    AnnotationDataError
-        Saying why, and how to read the values as categories if they are.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> rows = [(i, a, 10 * i + a + 0.5) for i in range(10) for a in range(3)]
-    >>> ann = Annotations.from_frame(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
-    >>> try:
-    ...     refuse_scale(ann)
-    ... except AnnotationDataError as exc:
-    ...     print(exc.problem.split(", and")[0])
-    the labels are numbers on a scale (30 distinct values)
-    """
-    if not on_a_scale(ann):
-        return
-    raise AnnotationDataError(
-        f"the labels are numbers on a scale ({format_count(ann.n_categories, 'distinct value')}"
-        "), and the annotator models compare labels as categories (a label is exactly "
-        "right or wrong), which a scale does not have.",
-        # kind="ordinal" in double quotes: the command line's wording (cli_words) turns
-        # kind='ordinal' into --kind ordinal, which inside a Python call read as nonsense
-        hint="For scores, agreement on the scale is the measure (Krippendorff's interval "
-        "alpha: the Agreement page, or the agreement command). If the values are "
-        "categories, load them as categories: the label kind ordinal or nominal (Label "
-        'kind on the Data page, kind="ordinal" in Python, --kind ordinal on the command '
-        "line).",
-    )
 
 
 def code(

@@ -57,7 +57,7 @@ def test_fit_refuses_a_model_over_the_budget_before_em() -> None:
             "label": np.arange(100) % k,
         }
     )
-    ann = as_annotations(frame, categories=list(range(k)))
+    ann = as_annotations(frame, categories=list(range(k)), kind="nominal")  # not a scale
     with memory_budget("1M"), pytest.raises(AnnotationDataError) as err:
         fit(ann)
     text = str(err.value)
